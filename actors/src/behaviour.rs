@@ -1,0 +1,76 @@
+//! The trait an actor's logic implements, and the context it gets while handling a message.
+//!
+//! An actor here is a `Behaviour` (its state and handler) run by a `Cell` (the actix actor that
+//! feeds it messages from a durable mailbox and captures its panics). Keeping the logic behind
+//! this trait is what lets the runtime restart an actor from a factory with fresh state while the
+//! queue, the address and the health record survive.
+
+use std::time::Duration;
+
+use futures_util::future::LocalBoxFuture;
+
+/// What a handler returns.
+pub enum Handled {
+    /// Finished; the next message may start.
+    Done,
+    /// Still working: the next message starts only after this future completes, so messages are
+    /// handled one at a time in arrival order even when a handler awaits. The future must not
+    /// borrow the actor; clone what it needs. A panic inside it is captured like a sync panic.
+    Wait(LocalBoxFuture<'static, ()>),
+}
+
+impl std::fmt::Debug for Handled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Handled::Done => f.write_str("Done"),
+            Handled::Wait(_) => f.write_str("Wait(..)"),
+        }
+    }
+}
+
+impl Handled {
+    /// Wraps a future as `Handled::Wait`.
+    pub fn wait(future: impl std::future::Future<Output = ()> + 'static) -> Self {
+        Handled::Wait(Box::pin(future))
+    }
+}
+
+/// An actor's logic. `Msg` is usually an enum whose variants carry `Reply` ports.
+pub trait Behaviour: Sized + Unpin + 'static {
+    type Msg: Send + 'static;
+
+    /// Runs once per (re)start, before the first message. Timers are set up here.
+    fn started(&mut self, _ctx: &mut CellCtx<Self>) {}
+
+    /// Handles one message.
+    fn handle(&mut self, message: Self::Msg, ctx: &mut CellCtx<Self>) -> Handled;
+}
+
+type MakeMessage<M> = Box<dyn Fn() -> M>;
+
+/// What a handler may ask of the runtime. Requests are applied after the handler returns.
+pub struct CellCtx<B: Behaviour> {
+    pub(crate) timers: Vec<(Duration, MakeMessage<B::Msg>)>,
+    pub(crate) queued: Box<dyn FnMut() -> Option<B::Msg>>,
+}
+
+impl<B: Behaviour> CellCtx<B> {
+    pub(crate) fn new(queued: Box<dyn FnMut() -> Option<B::Msg>>) -> Self {
+        Self {
+            timers: Vec::new(),
+            queued,
+        }
+    }
+
+    /// Puts `make()` into this actor's own mailbox every `period` (dropped when the mailbox is
+    /// full: a tick is idempotent). Timers end when the actor instance stops.
+    pub fn every(&mut self, period: Duration, make: impl Fn() -> B::Msg + 'static) {
+        self.timers.push((period, Box::new(make)));
+    }
+
+    /// Takes the next already-queued message without waiting, so a handler can work on a batch
+    /// (the store writer commits many units of work in one transaction).
+    pub fn take_queued(&mut self) -> Option<B::Msg> {
+        (self.queued)()
+    }
+}
