@@ -1,0 +1,292 @@
+//! Configuration: loading config/donna.yaml-shaped files and checking them.
+//!
+//! Owns: the one place that knows the file format (serde_yaml is archived upstream; swapping it
+//! touches only `parse_yaml` here), key-path error messages, and cross-key rules.
+//! Invariants: every key is optional; an unknown key or a bad value is an error naming its key
+//! path; secrets are read only from environment variables named in the file.
+
+mod duration;
+mod quiet_hours;
+mod schema;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+pub use duration::ConfigDuration;
+pub use quiet_hours::QuietHours;
+pub use schema::*;
+
+/// Why a config could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A value or key is wrong; `key` is the dotted path ("llm.timeout").
+    #[error("{key}: {reason}")]
+    Invalid { key: String, reason: String },
+}
+
+impl ConfigError {
+    fn invalid(key: &str, reason: impl Into<String>) -> Self {
+        ConfigError::Invalid {
+            key: key.to_string(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Parses a YAML document into `T`, naming the key path of the first error.
+pub fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ConfigError> {
+    let document = if text.trim().is_empty() { "{}" } else { text };
+    let deserializer = serde_yaml::Deserializer::from_str(document);
+    serde_path_to_error::deserialize(deserializer).map_err(|error| {
+        let path = error.path().to_string();
+        let key = if path == "." { "(top level)".to_string() } else { path };
+        // serde_yaml prefixes its own (shorter) path; drop it, keep " at line L column C".
+        let message = error.into_inner().to_string();
+        let reason = match message.split_once(": ") {
+            Some((prefix, rest)) if !prefix.contains(' ') => rest.to_string(),
+            _ => message,
+        };
+        ConfigError::invalid(&key, reason)
+    })
+}
+
+/// A loaded config and the folder its relative paths are read from.
+#[derive(Debug, Clone)]
+pub struct LoadedConfig {
+    pub config: Config,
+    pub base_dir: PathBuf,
+}
+
+impl LoadedConfig {
+    /// Reads `path`, or uses every default when there is none.
+    pub fn load(path: Option<&Path>) -> Result<Self, ConfigError> {
+        let Some(path) = path else {
+            return Ok(Self {
+                config: Config::default(),
+                base_dir: PathBuf::from("."),
+            });
+        };
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let config = parse_yaml(&text)?;
+        let base_dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        Ok(Self { config, base_dir })
+    }
+
+    /// A path from the config, relative to the config file's folder.
+    pub fn resolve(&self, path: &Path) -> PathBuf {
+        if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            self.base_dir.join(path)
+        }
+    }
+
+    pub fn data_dir(&self) -> PathBuf {
+        self.resolve(&self.config.data_dir)
+    }
+}
+
+/// Reads environment variables; tests pass their own.
+pub trait Env {
+    fn var(&self, name: &str) -> Option<String>;
+}
+
+/// The process environment.
+#[derive(Debug, Clone, Copy)]
+pub struct ProcessEnv;
+
+impl Env for ProcessEnv {
+    fn var(&self, name: &str) -> Option<String> {
+        std::env::var(name).ok().filter(|value| !value.trim().is_empty())
+    }
+}
+
+impl Config {
+    /// Rules that span keys or need the environment.
+    pub fn validate(&self, env: &dyn Env) -> Result<(), ConfigError> {
+        let bind: SocketAddr = self.http.bind.parse().map_err(|_| {
+            ConfigError::invalid(
+                "http.bind",
+                format!("invalid address {:?}: write it like 127.0.0.1:8080", self.http.bind),
+            )
+        })?;
+        if !bind.ip().is_loopback() && env.var(&self.http.api_token_env).is_none() {
+            return Err(ConfigError::invalid(
+                "http.bind",
+                format!(
+                    "{bind} is reachable from other machines; set {} to an API token first",
+                    self.http.api_token_env
+                ),
+            ));
+        }
+        if self.http.max_body == 0 {
+            return Err(ConfigError::invalid("http.max_body", "must be at least 1 byte"));
+        }
+        if !(self.llm.base_url.starts_with("http://") || self.llm.base_url.starts_with("https://")) {
+            return Err(ConfigError::invalid(
+                "llm.base_url",
+                format!("{:?} is not an http(s) URL", self.llm.base_url),
+            ));
+        }
+        let positive = [
+            ("llm.max_concurrency", self.llm.max_concurrency),
+            ("memory.window_size", self.memory.window_size),
+            ("reply_decision.max_replies_per_window", self.reply_decision.max_replies_per_window),
+            ("runtime.thread_queue", self.runtime.thread_queue),
+            ("runtime.actor_queue", self.runtime.actor_queue),
+            ("runtime.store_batch", self.runtime.store_batch),
+        ];
+        for (key, value) in positive {
+            if value == 0 {
+                return Err(ConfigError::invalid(key, "must be at least 1"));
+            }
+        }
+        if !(0.0..=2.0).contains(&self.llm.temperature) {
+            return Err(ConfigError::invalid("llm.temperature", "must be between 0 and 2"));
+        }
+        let nonzero = [
+            ("llm.timeout", self.llm.timeout),
+            ("memory.prune_interval", self.memory.prune_interval),
+            ("plans.expiry", self.plans.expiry),
+            ("plans.sweep_interval", self.plans.sweep_interval),
+            ("nudges.interval", self.nudges.interval),
+            ("reply_decision.window", self.reply_decision.window),
+            ("runtime.passivate_after", self.runtime.passivate_after),
+            ("discord.http_timeout", self.discord.http_timeout),
+        ];
+        for (key, value) in nonzero {
+            if value.get().is_zero() {
+                return Err(ConfigError::invalid(key, "must be longer than 0s"));
+            }
+        }
+        if self.runtime.backoff_min > self.runtime.backoff_max {
+            return Err(ConfigError::invalid(
+                "runtime.backoff_min",
+                "must not be longer than runtime.backoff_max",
+            ));
+        }
+        if self.discord_token(env).is_some() && self.discord.allowed_user_ids.is_empty() {
+            return Err(ConfigError::invalid(
+                "discord.allowed_user_ids",
+                format!(
+                    "Discord is on ({} is set) but nobody is allowed: list your Discord user id",
+                    self.discord.token_env
+                ),
+            ));
+        }
+        if let Some(url) = &self.discord.gateway_url {
+            if !(url.starts_with("ws://") || url.starts_with("wss://")) {
+                return Err(ConfigError::invalid(
+                    "discord.gateway_url",
+                    format!("{url:?} is not a ws:// or wss:// URL"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The Discord token, when Discord is on.
+    pub fn discord_token(&self, env: &dyn Env) -> Option<String> {
+        env.var(&self.discord.token_env)
+    }
+
+    /// The HTTP API token, when one is required.
+    pub fn api_token(&self, env: &dyn Env) -> Option<String> {
+        env.var(&self.http.api_token_env)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    struct FakeEnv(HashMap<&'static str, &'static str>);
+    impl Env for FakeEnv {
+        fn var(&self, name: &str) -> Option<String> {
+            self.0.get(name).map(|v| v.to_string())
+        }
+    }
+
+    fn error_of(yaml: &str) -> String {
+        match parse_yaml::<Config>(yaml) {
+            Ok(config) => match config.validate(&FakeEnv(HashMap::new())) {
+                Ok(()) => "ok".into(),
+                Err(error) => error.to_string(),
+            },
+            Err(error) => error.to_string(),
+        }
+    }
+
+    #[test]
+    fn the_shipped_file_holds_exactly_the_defaults() {
+        let shipped: Result<Config, _> = parse_yaml(include_str!("../../config/donna.yaml"));
+        assert_eq!(shipped.ok(), Some(Config::default()));
+    }
+
+    #[test]
+    fn an_empty_file_means_every_default() {
+        assert_eq!(parse_yaml::<Config>("").ok(), Some(Config::default()));
+    }
+
+    #[test]
+    fn a_typo_in_a_key_names_its_path() {
+        let error = error_of("llm:\n  modle: x\n");
+        assert!(error.starts_with("llm.modle: unknown field `modle`"), "{error}");
+        let error = error_of("memroy:\n  window_size: 3\n");
+        assert!(error.contains("unknown field `memroy`"), "{error}");
+    }
+
+    #[test]
+    fn a_bad_duration_names_its_path_and_the_expected_form() {
+        let error = error_of("plans:\n  expiry: soon\n");
+        assert!(error.starts_with("plans.expiry: invalid duration \"soon\""), "{error}");
+        let error = error_of("llm:\n  timeout: 30\n");
+        assert!(error.starts_with("llm.timeout: invalid duration 30"), "{error}");
+    }
+
+    #[test]
+    fn ids_may_be_strings_or_numbers_but_must_be_positive_numbers() {
+        let config: Result<Config, _> =
+            parse_yaml("discord:\n  allowed_user_ids: [\"123\", 456]\n  nudge_channel_id: 789\n");
+        let config = config.ok();
+        assert_eq!(
+            config.as_ref().map(|c| c.discord.allowed_user_ids.clone()),
+            Some(vec!["123".to_string(), "456".to_string()])
+        );
+        assert_eq!(
+            config.and_then(|c| c.discord.nudge_channel_id),
+            Some("789".to_string())
+        );
+        let error = error_of("discord:\n  allowed_user_ids: [\"me\"]\n");
+        assert!(error.starts_with("discord.allowed_user_ids"), "{error}");
+    }
+
+    #[test]
+    fn cross_key_rules_name_the_key() {
+        assert!(error_of("timezone: Mars/Olympus\n").starts_with("timezone: unknown timezone"));
+        assert!(error_of("http:\n  bind: 0.0.0.0:8080\n").starts_with("http.bind:"));
+        assert!(error_of("llm:\n  max_concurrency: 0\n").starts_with("llm.max_concurrency:"));
+        assert!(error_of("nudges:\n  quiet_hours: late\n").starts_with("nudges.quiet_hours:"));
+        assert_eq!(error_of("timezone: Europe/Berlin\n"), "ok");
+    }
+
+    #[test]
+    fn discord_on_without_allowed_users_is_refused() {
+        let config = Config::default();
+        let env = FakeEnv(HashMap::from([("DISCORD_TOKEN", "abc")]));
+        let error = config.validate(&env).map_err(|e| e.to_string());
+        assert!(matches!(error, Err(ref e) if e.starts_with("discord.allowed_user_ids")));
+    }
+}

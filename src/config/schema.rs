@@ -1,0 +1,337 @@
+//! The config schema: every key of config/donna.yaml with its default.
+//!
+//! Invariant: the defaults here and the values written in config/donna.yaml are the same (a test
+//! parses the shipped file and compares it with `Config::default()`).
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use super::duration::ConfigDuration;
+use super::quiet_hours::QuietHours;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub data_dir: PathBuf,
+    #[serde(with = "timezone_serde")]
+    pub timezone: chrono_tz::Tz,
+    pub intents_file: Option<PathBuf>,
+    pub actions_file: Option<PathBuf>,
+    pub http: HttpConfig,
+    pub llm: LlmConfig,
+    pub memory: MemoryConfig,
+    pub plans: PlansConfig,
+    pub reschedule: RescheduleConfig,
+    pub undo: UndoConfig,
+    pub discord: DiscordConfig,
+    pub nudges: NudgesConfig,
+    pub reply_decision: ReplyDecisionConfig,
+    pub runtime: RuntimeConfig,
+    pub shutdown: ShutdownConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            data_dir: PathBuf::from("./data"),
+            timezone: chrono_tz::UTC,
+            intents_file: None,
+            actions_file: None,
+            http: HttpConfig::default(),
+            llm: LlmConfig::default(),
+            memory: MemoryConfig::default(),
+            plans: PlansConfig::default(),
+            reschedule: RescheduleConfig::default(),
+            undo: UndoConfig::default(),
+            discord: DiscordConfig::default(),
+            nudges: NudgesConfig::default(),
+            reply_decision: ReplyDecisionConfig::default(),
+            runtime: RuntimeConfig::default(),
+            shutdown: ShutdownConfig::default(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HttpConfig {
+    pub bind: String,
+    pub api_token_env: String,
+    pub max_body: usize,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        Self {
+            bind: "127.0.0.1:8080".into(),
+            api_token_env: "DONNA_API_TOKEN".into(),
+            max_body: 64 * 1024,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LlmProvider {
+    Ollama,
+    Openai,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LlmConfig {
+    pub provider: LlmProvider,
+    pub base_url: String,
+    pub model: String,
+    pub api_key_env: Option<String>,
+    pub timeout: ConfigDuration,
+    pub max_concurrency: usize,
+    pub temperature: f32,
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        Self {
+            provider: LlmProvider::Ollama,
+            base_url: "http://127.0.0.1:11434".into(),
+            model: "qwen2.5:7b-instruct".into(),
+            api_key_env: None,
+            timeout: ConfigDuration::secs(30),
+            max_concurrency: 2,
+            temperature: 0.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MemoryConfig {
+    pub window_size: usize,
+    pub retention: ConfigDuration,
+    pub prune_interval: ConfigDuration,
+}
+
+impl Default for MemoryConfig {
+    fn default() -> Self {
+        Self {
+            window_size: 10,
+            retention: ConfigDuration::secs(7 * 24 * 3600),
+            prune_interval: ConfigDuration::secs(3600),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlansConfig {
+    pub expiry: ConfigDuration,
+    pub sweep_interval: ConfigDuration,
+}
+
+impl Default for PlansConfig {
+    fn default() -> Self {
+        Self {
+            expiry: ConfigDuration::secs(3600),
+            sweep_interval: ConfigDuration::secs(60),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RescheduleConfig {
+    pub later: ConfigDuration,
+}
+
+impl Default for RescheduleConfig {
+    fn default() -> Self {
+        Self {
+            later: ConfigDuration::secs(3 * 3600),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct UndoConfig {
+    pub window: ConfigDuration,
+}
+
+impl Default for UndoConfig {
+    fn default() -> Self {
+        Self {
+            window: ConfigDuration::secs(15 * 60),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DiscordConfig {
+    pub token_env: String,
+    #[serde(deserialize_with = "ids_serde::many")]
+    pub allowed_user_ids: Vec<String>,
+    #[serde(deserialize_with = "ids_serde::optional")]
+    pub nudge_channel_id: Option<String>,
+    pub ignore_bots: bool,
+    pub gateway_url: Option<String>,
+    pub api_proxy: Option<String>,
+    pub http_timeout: ConfigDuration,
+    pub catch_up_window: ConfigDuration,
+}
+
+impl Default for DiscordConfig {
+    fn default() -> Self {
+        Self {
+            token_env: "DISCORD_TOKEN".into(),
+            allowed_user_ids: Vec::new(),
+            nudge_channel_id: None,
+            ignore_bots: true,
+            gateway_url: None,
+            api_proxy: None,
+            http_timeout: ConfigDuration::secs(15),
+            catch_up_window: ConfigDuration::secs(24 * 3600),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NudgesConfig {
+    pub interval: ConfigDuration,
+    pub min_gap: ConfigDuration,
+    pub quiet_hours: QuietHours,
+}
+
+impl Default for NudgesConfig {
+    fn default() -> Self {
+        Self {
+            interval: ConfigDuration::secs(60),
+            min_gap: ConfigDuration::secs(4 * 3600),
+            quiet_hours: QuietHours {
+                start: chrono::NaiveTime::from_hms_opt(22, 0, 0).unwrap_or_default(),
+                end: chrono::NaiveTime::from_hms_opt(8, 0, 0).unwrap_or_default(),
+            },
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ReplyDecisionConfig {
+    pub enabled: bool,
+    pub group_only: bool,
+    pub max_replies_per_window: usize,
+    pub window: ConfigDuration,
+    pub model: Option<String>,
+}
+
+impl Default for ReplyDecisionConfig {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            group_only: true,
+            max_replies_per_window: 6,
+            window: ConfigDuration::secs(120),
+            model: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RuntimeConfig {
+    pub restart_max: u32,
+    pub restart_within: ConfigDuration,
+    pub backoff_min: ConfigDuration,
+    pub backoff_max: ConfigDuration,
+    pub passivate_after: ConfigDuration,
+    pub thread_queue: usize,
+    pub actor_queue: usize,
+    pub store_batch: usize,
+}
+
+impl Default for RuntimeConfig {
+    fn default() -> Self {
+        Self {
+            restart_max: 5,
+            restart_within: ConfigDuration::secs(60),
+            backoff_min: ConfigDuration::millis(100),
+            backoff_max: ConfigDuration::secs(10),
+            passivate_after: ConfigDuration::secs(300),
+            thread_queue: 32,
+            actor_queue: 4096,
+            store_batch: 256,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ShutdownConfig {
+    pub grace: ConfigDuration,
+}
+
+impl Default for ShutdownConfig {
+    fn default() -> Self {
+        Self {
+            grace: ConfigDuration::secs(10),
+        }
+    }
+}
+
+mod timezone_serde {
+    use serde::{de, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(tz: &chrono_tz::Tz, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(tz.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<chrono_tz::Tz, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        name.trim().parse::<chrono_tz::Tz>().map_err(|_| {
+            de::Error::custom(format!(
+                "unknown timezone {name:?}: use an IANA name like \"Europe/Berlin\" or \"UTC\""
+            ))
+        })
+    }
+}
+
+/// Discord ids may be written as strings or numbers; they are kept as strings.
+mod ids_serde {
+    use super::*;
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Id {
+        Text(String),
+        Number(u64),
+    }
+
+    fn check(id: Id) -> Result<String, String> {
+        let text = match id {
+            Id::Text(text) => text.trim().to_string(),
+            Id::Number(number) => number.to_string(),
+        };
+        match text.parse::<u64>() {
+            Ok(value) if value > 0 => Ok(text),
+            _ => Err(format!("invalid Discord id {text:?}: expected a positive number")),
+        }
+    }
+
+    pub fn many<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+        let ids = Vec::<Id>::deserialize(deserializer)?;
+        ids.into_iter()
+            .map(check)
+            .collect::<Result<_, _>>()
+            .map_err(serde::de::Error::custom)
+    }
+
+    pub fn optional<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+        Option::<Id>::deserialize(deserializer)?
+            .map(check)
+            .transpose()
+            .map_err(serde::de::Error::custom)
+    }
+}

@@ -1,0 +1,49 @@
+//! The data-directory lock: only one process may use a `data_dir` at a time.
+//!
+//! Invariant: the lock is an OS advisory lock on `data_dir/donna.lock`, held as long as the
+//! returned guard lives, and released by the OS if the process dies.
+
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
+
+use fs4::fs_std::FileExt;
+
+use super::StoreError;
+
+/// Holds the lock until dropped.
+#[derive(Debug)]
+pub struct DataDirLock {
+    _file: File,
+    path: PathBuf,
+}
+
+impl DataDirLock {
+    /// Creates `data_dir` if missing and takes its lock, or says who holds it.
+    pub fn acquire(data_dir: &Path) -> Result<Self, StoreError> {
+        std::fs::create_dir_all(data_dir).map_err(|source| StoreError::DataDir {
+            path: data_dir.to_path_buf(),
+            source,
+        })?;
+        let path = data_dir.join("donna.lock");
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(&path)
+            .map_err(|source| StoreError::DataDir {
+                path: path.clone(),
+                source,
+            })?;
+        if file.try_lock_exclusive().is_err() {
+            return Err(StoreError::Locked {
+                path: data_dir.to_path_buf(),
+            });
+        }
+        Ok(Self { _file: file, path })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}

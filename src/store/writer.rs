@@ -1,0 +1,145 @@
+//! The store writer actor: the only connection that writes.
+//!
+//! Owns: the write connection (opened fresh on every (re)start).
+//! Takes: `WriterMsg` (a unit of work: a closure run inside the transaction).
+//! Invariants:
+//! - Group commit: the units already queued when one is taken (up to `batch_max`) run in one
+//!   transaction, each inside its own savepoint, so one failing unit rolls back alone.
+//! - A unit's caller hears back only after COMMIT succeeded (or with the error that prevented it).
+//! - A panicking unit rolls back its savepoint and answers with an error; the others commit.
+//! - Runs on an arbiter (thread) of its own, so its blocking SQLite calls stall no other actor.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+
+use actors::{Behaviour, CellCtx, Handled, Reply};
+use rusqlite::Connection;
+
+use super::read_pool::panic_text;
+use super::{open_connection, Durability, StoreError};
+
+type Deliver = Box<dyn FnOnce(Option<StoreError>) + Send>;
+
+/// A unit of work with its reply port, type-erased so one mailbox carries every kind.
+trait UnitOfWork: Send {
+    /// Runs the work; says whether it succeeded and how to answer once the commit is known.
+    fn run(self: Box<Self>, conn: &Connection) -> (bool, Deliver);
+    /// Answers without running (the transaction could not even begin).
+    fn fail(self: Box<Self>, error: StoreError);
+}
+
+struct Typed<T, F> {
+    work: F,
+    reply: Reply<Result<T, StoreError>>,
+}
+
+impl<T, F> UnitOfWork for Typed<T, F>
+where
+    T: Send + 'static,
+    F: FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+{
+    fn run(self: Box<Self>, conn: &Connection) -> (bool, Deliver) {
+        let Typed { work, reply } = *self;
+        let result = catch_unwind(AssertUnwindSafe(|| work(conn)))
+            .unwrap_or_else(|payload| Err(StoreError::Panicked(panic_text(&*payload))));
+        let ok = result.is_ok();
+        let deliver: Deliver = Box::new(move |commit_error| match commit_error {
+            None => reply.send(result),
+            Some(error) => reply.send(Err(error)),
+        });
+        (ok, deliver)
+    }
+
+    fn fail(self: Box<Self>, error: StoreError) {
+        self.reply.send(Err(error));
+    }
+}
+
+/// A message to the store writer.
+pub struct WriterMsg {
+    unit: Box<dyn UnitOfWork>,
+}
+
+impl WriterMsg {
+    /// Wraps a typed unit of work and its reply port.
+    pub fn unit<T: Send + 'static>(
+        work: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+        reply: Reply<Result<T, StoreError>>,
+    ) -> Self {
+        Self {
+            unit: Box::new(Typed { work, reply }),
+        }
+    }
+}
+
+/// The writer's state: its connection.
+pub struct StoreWriter {
+    conn: Connection,
+    batch_max: usize,
+}
+
+impl StoreWriter {
+    pub fn open(path: &PathBuf, durability: Durability, batch_max: usize) -> Result<Self, StoreError> {
+        Ok(Self {
+            conn: open_connection(path, false, durability)?,
+            batch_max: batch_max.max(1),
+        })
+    }
+
+    /// Runs a batch in one transaction and answers every unit after the commit.
+    fn commit_batch(&mut self, units: Vec<Box<dyn UnitOfWork>>) {
+        let mut transaction = match self.conn.transaction() {
+            Ok(transaction) => transaction,
+            Err(error) => {
+                let message = error.to_string();
+                for unit in units {
+                    unit.fail(StoreError::Transaction(format!("cannot begin: {message}")));
+                }
+                return;
+            }
+        };
+        let mut delivers = Vec::with_capacity(units.len());
+        for unit in units {
+            let mut savepoint = match transaction.savepoint() {
+                Ok(savepoint) => savepoint,
+                Err(error) => {
+                    unit.fail(error.into());
+                    continue;
+                }
+            };
+            let (ok, deliver) = unit.run(&savepoint);
+            let outcome = if ok {
+                savepoint.commit()
+            } else {
+                savepoint.rollback().and_then(|()| savepoint.finish())
+            };
+            match outcome {
+                Ok(()) => delivers.push(deliver),
+                Err(error) => deliver(Some(error.into())),
+            }
+        }
+        let commit_error = transaction.commit().err().map(|e| e.to_string());
+        for deliver in delivers {
+            let error = commit_error.clone().map(|message| {
+                StoreError::Transaction(format!("commit failed: {message}"))
+            });
+            deliver(error);
+        }
+    }
+}
+
+impl Behaviour for StoreWriter {
+    type Msg = WriterMsg;
+
+    fn handle(&mut self, first: WriterMsg, ctx: &mut CellCtx<Self>) -> Handled {
+        let mut units = vec![first.unit];
+        while units.len() < self.batch_max {
+            match ctx.take_queued() {
+                Some(next) => units.push(next.unit),
+                None => break,
+            }
+        }
+        self.commit_batch(units);
+        Handled::Done
+    }
+}
