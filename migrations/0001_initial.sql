@@ -43,6 +43,8 @@ CREATE TABLE memory (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     thread_id TEXT NOT NULL REFERENCES thread(id),
     role TEXT NOT NULL CHECK (role IN ('user', 'donna')),
+    -- what Donna's message was: a nudge (a question about the task), a plan proposal, or a reply
+    kind TEXT NOT NULL DEFAULT 'reply' CHECK (kind IN ('message', 'nudge', 'plan', 'reply')),
     author_id TEXT,
     content TEXT NOT NULL,
     created_at TEXT NOT NULL
@@ -66,6 +68,8 @@ CREATE INDEX plan_expiry ON plan(status, expires_at);
 
 -- Durable inbox: every accepted message, before processing; its result once done.
 CREATE TABLE inbox (
+    -- arrival order, for re-running unfinished messages in order after a restart
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
     channel TEXT NOT NULL,
     message_id TEXT NOT NULL,
     thread_id TEXT NOT NULL,
@@ -74,9 +78,9 @@ CREATE TABLE inbox (
     received_at TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'done')),
     result_json TEXT,
-    PRIMARY KEY (channel, message_id)
+    UNIQUE (channel, message_id)
 );
-CREATE INDEX inbox_pending ON inbox(status, rowid);
+CREATE INDEX inbox_pending ON inbox(status, seq);
 
 -- Outbox: replies to deliver (at least once).
 CREATE TABLE outbox (

@@ -1,6 +1,19 @@
 //! Donna: a personal assistant runtime that nudges a person about their tasks and turns their
 //! replies into task actions safely. See ARCHITECTURE.md for the codemap.
 
-pub mod config;
+pub mod actions;
+pub mod app;
+pub mod cli;
 pub mod clock;
+pub mod config;
+pub mod console;
+pub mod conversation;
+pub mod http;
+pub mod ids;
+pub mod metrics;
+pub mod nudges;
+pub mod replies;
 pub mod store;
+pub mod subsystems;
+pub mod tasks;
+pub mod turn;

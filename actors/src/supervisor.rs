@@ -344,11 +344,10 @@ impl<B: Behaviour> Host<B> for SupervisedHost<B> {
             self.health.set_state(ActorState::Stopped);
             return;
         }
-        let restart = match (&exit, self.spec.policy) {
-            (_, RestartPolicy::Temporary) => false,
-            (Exit::Normal, RestartPolicy::Transient) => false,
-            _ => true,
-        };
+        let restart = !matches!(
+            (&exit, self.spec.policy),
+            (_, RestartPolicy::Temporary) | (Exit::Normal, RestartPolicy::Transient)
+        );
         let reason = match &exit {
             Exit::Normal => "stopped".to_string(),
             Exit::Failed(message) => message.clone(),

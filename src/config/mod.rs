@@ -44,7 +44,11 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Confi
     let deserializer = serde_yaml::Deserializer::from_str(document);
     serde_path_to_error::deserialize(deserializer).map_err(|error| {
         let path = error.path().to_string();
-        let key = if path == "." { "(top level)".to_string() } else { path };
+        let key = if path == "." {
+            "(top level)".to_string()
+        } else {
+            path
+        };
         // serde_yaml prefixes its own (shorter) path; drop it, keep " at line L column C".
         let message = error.into_inner().to_string();
         let reason = match message.split_once(": ") {
@@ -108,7 +112,9 @@ pub struct ProcessEnv;
 
 impl Env for ProcessEnv {
     fn var(&self, name: &str) -> Option<String> {
-        std::env::var(name).ok().filter(|value| !value.trim().is_empty())
+        std::env::var(name)
+            .ok()
+            .filter(|value| !value.trim().is_empty())
     }
 }
 
@@ -118,7 +124,10 @@ impl Config {
         let bind: SocketAddr = self.http.bind.parse().map_err(|_| {
             ConfigError::invalid(
                 "http.bind",
-                format!("invalid address {:?}: write it like 127.0.0.1:8080", self.http.bind),
+                format!(
+                    "invalid address {:?}: write it like 127.0.0.1:8080",
+                    self.http.bind
+                ),
             )
         })?;
         if !bind.ip().is_loopback() && env.var(&self.http.api_token_env).is_none() {
@@ -131,9 +140,13 @@ impl Config {
             ));
         }
         if self.http.max_body == 0 {
-            return Err(ConfigError::invalid("http.max_body", "must be at least 1 byte"));
+            return Err(ConfigError::invalid(
+                "http.max_body",
+                "must be at least 1 byte",
+            ));
         }
-        if !(self.llm.base_url.starts_with("http://") || self.llm.base_url.starts_with("https://")) {
+        if !(self.llm.base_url.starts_with("http://") || self.llm.base_url.starts_with("https://"))
+        {
             return Err(ConfigError::invalid(
                 "llm.base_url",
                 format!("{:?} is not an http(s) URL", self.llm.base_url),
@@ -142,7 +155,10 @@ impl Config {
         let positive = [
             ("llm.max_concurrency", self.llm.max_concurrency),
             ("memory.window_size", self.memory.window_size),
-            ("reply_decision.max_replies_per_window", self.reply_decision.max_replies_per_window),
+            (
+                "reply_decision.max_replies_per_window",
+                self.reply_decision.max_replies_per_window,
+            ),
             ("runtime.thread_queue", self.runtime.thread_queue),
             ("runtime.actor_queue", self.runtime.actor_queue),
             ("runtime.store_batch", self.runtime.store_batch),
@@ -153,7 +169,10 @@ impl Config {
             }
         }
         if !(0.0..=2.0).contains(&self.llm.temperature) {
-            return Err(ConfigError::invalid("llm.temperature", "must be between 0 and 2"));
+            return Err(ConfigError::invalid(
+                "llm.temperature",
+                "must be between 0 and 2",
+            ));
         }
         let nonzero = [
             ("llm.timeout", self.llm.timeout),
@@ -243,7 +262,10 @@ mod tests {
     #[test]
     fn a_typo_in_a_key_names_its_path() {
         let error = error_of("llm:\n  modle: x\n");
-        assert!(error.starts_with("llm.modle: unknown field `modle`"), "{error}");
+        assert!(
+            error.starts_with("llm.modle: unknown field `modle`"),
+            "{error}"
+        );
         let error = error_of("memroy:\n  window_size: 3\n");
         assert!(error.contains("unknown field `memroy`"), "{error}");
     }
@@ -251,9 +273,15 @@ mod tests {
     #[test]
     fn a_bad_duration_names_its_path_and_the_expected_form() {
         let error = error_of("plans:\n  expiry: soon\n");
-        assert!(error.starts_with("plans.expiry: invalid duration \"soon\""), "{error}");
+        assert!(
+            error.starts_with("plans.expiry: invalid duration \"soon\""),
+            "{error}"
+        );
         let error = error_of("llm:\n  timeout: 30\n");
-        assert!(error.starts_with("llm.timeout: invalid duration 30"), "{error}");
+        assert!(
+            error.starts_with("llm.timeout: invalid duration 30"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -26,12 +26,16 @@ impl QuietHours {
     }
 
     pub fn parse(text: &str) -> Result<Self, String> {
-        let (start, end) = text
-            .split_once('-')
-            .ok_or_else(|| format!("invalid quiet hours {text:?}: write them like \"22:00-08:00\""))?;
+        let (start, end) = text.split_once('-').ok_or_else(|| {
+            format!("invalid quiet hours {text:?}: write them like \"22:00-08:00\"")
+        })?;
         let time = |part: &str| {
-            NaiveTime::parse_from_str(part.trim(), "%H:%M")
-                .map_err(|_| format!("invalid time {:?} in quiet hours {text:?}: use HH:MM", part.trim()))
+            NaiveTime::parse_from_str(part.trim(), "%H:%M").map_err(|_| {
+                format!(
+                    "invalid time {:?} in quiet hours {text:?}: use HH:MM",
+                    part.trim()
+                )
+            })
         };
         Ok(Self {
             start: time(start)?,
@@ -42,7 +46,12 @@ impl QuietHours {
 
 impl fmt::Display for QuietHours {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}-{}", self.start.format("%H:%M"), self.end.format("%H:%M"))
+        write!(
+            f,
+            "{}-{}",
+            self.start.format("%H:%M"),
+            self.end.format("%H:%M")
+        )
     }
 }
 

@@ -288,7 +288,9 @@ mod timezone_serde {
         serializer.serialize_str(tz.name())
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<chrono_tz::Tz, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<chrono_tz::Tz, D::Error> {
         let name = String::deserialize(deserializer)?;
         name.trim().parse::<chrono_tz::Tz>().map_err(|_| {
             de::Error::custom(format!(
@@ -316,7 +318,9 @@ mod ids_serde {
         };
         match text.parse::<u64>() {
             Ok(value) if value > 0 => Ok(text),
-            _ => Err(format!("invalid Discord id {text:?}: expected a positive number")),
+            _ => Err(format!(
+                "invalid Discord id {text:?}: expected a positive number"
+            )),
         }
     }
 
@@ -328,7 +332,9 @@ mod ids_serde {
             .map_err(serde::de::Error::custom)
     }
 
-    pub fn optional<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    pub fn optional<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<String>, D::Error> {
         Option::<Id>::deserialize(deserializer)?
             .map(check)
             .transpose()

@@ -48,7 +48,11 @@ pub fn apply(conn: &mut Connection) -> Result<(), StoreError> {
             "the database has schema version {current} but this Donna knows only {known}: it was written by a newer version; run that version or restore a backup"
         )));
     }
-    migrations()?
-        .to_latest(conn)
-        .map_err(|error| StoreError::Migration(error.to_string()))
+    migrations()?.to_latest(conn).map_err(|error| match error {
+        // Its Display repeats the whole migration's SQL; the SQLite error is what matters.
+        rusqlite_migration::Error::RusqliteError { err, .. } => {
+            StoreError::Migration(err.to_string())
+        }
+        other => StoreError::Migration(other.to_string()),
+    })
 }

@@ -35,6 +35,10 @@ pub const DATABASE_FILE: &str = "donna.db";
 pub enum StoreError {
     #[error("sqlite: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// A unit of work declined to apply; its changes are rolled back and `reason` is for the
+    /// person who asked.
+    #[error("{reason}")]
+    Refused { reason: String, kind: Refusal },
     #[error("transaction: {0}")]
     Transaction(String),
     #[error("migration: {0}")]
@@ -44,7 +48,9 @@ pub enum StoreError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("data directory {path} is in use by another Donna process (only one may use it at a time)")]
+    #[error(
+        "data directory {path} is in use by another Donna process (only one may use it at a time)"
+    )]
     Locked { path: PathBuf },
     #[error("store writer unavailable: {0}")]
     Unavailable(#[from] AskError),
@@ -54,6 +60,23 @@ pub enum StoreError {
     Corrupt(String),
     #[error("blocking task failed: {0}")]
     Join(String),
+}
+
+/// Why a unit of work refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    NotFound,
+    Conflict,
+    Invalid,
+}
+
+impl StoreError {
+    pub fn refused(kind: Refusal, reason: impl Into<String>) -> Self {
+        StoreError::Refused {
+            reason: reason.into(),
+            kind,
+        }
+    }
 }
 
 /// How hard each commit is made durable.
@@ -66,9 +89,15 @@ pub enum Durability {
 }
 
 /// Opens a connection with Donna's settings.
-pub fn open_connection(path: &Path, read_only: bool, durability: Durability) -> Result<Connection, StoreError> {
+pub fn open_connection(
+    path: &Path,
+    read_only: bool,
+    durability: Durability,
+) -> Result<Connection, StoreError> {
     let flags = if read_only {
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI
+        OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI
     } else {
         OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE

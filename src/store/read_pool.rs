@@ -53,11 +53,10 @@ impl ReadPool {
                 let conn = pool.take()?;
                 let result = catch_unwind(AssertUnwindSafe(|| work(&conn)));
                 pool.give_back(conn);
-                result.unwrap_or_else(|payload| {
-                    Err(StoreError::Panicked(panic_text(&*payload)))
-                })
+                result.unwrap_or_else(|payload| Err(StoreError::Panicked(panic_text(&*payload))))
             });
-            job.await.map_err(|error| StoreError::Join(error.to_string()))?
+            job.await
+                .map_err(|error| StoreError::Join(error.to_string()))?
         }
     }
 

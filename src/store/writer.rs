@@ -10,7 +10,7 @@
 //! - Runs on an arbiter (thread) of its own, so its blocking SQLite calls stall no other actor.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
+use std::path::Path;
 
 use actors::{Behaviour, CellCtx, Handled, Reply};
 use rusqlite::Connection;
@@ -79,7 +79,11 @@ pub struct StoreWriter {
 }
 
 impl StoreWriter {
-    pub fn open(path: &PathBuf, durability: Durability, batch_max: usize) -> Result<Self, StoreError> {
+    pub fn open(
+        path: &Path,
+        durability: Durability,
+        batch_max: usize,
+    ) -> Result<Self, StoreError> {
         Ok(Self {
             conn: open_connection(path, false, durability)?,
             batch_max: batch_max.max(1),
@@ -120,9 +124,9 @@ impl StoreWriter {
         }
         let commit_error = transaction.commit().err().map(|e| e.to_string());
         for deliver in delivers {
-            let error = commit_error.clone().map(|message| {
-                StoreError::Transaction(format!("commit failed: {message}"))
-            });
+            let error = commit_error
+                .clone()
+                .map(|message| StoreError::Transaction(format!("commit failed: {message}")));
             deliver(error);
         }
     }

@@ -1,0 +1,80 @@
+//! Wording a bound action for a plan proposal, from the validated action itself (never from
+//! the model's description of it), so the person confirms exactly what will run.
+
+use rusqlite::Connection;
+use serde_json::Value;
+
+use super::handlers::{ActionEnv, HandlerKind};
+use super::registry::BoundAction;
+use crate::store::StoreError;
+use crate::tasks::repo;
+use crate::tasks::when::{describe as describe_time, find_when, WhenContext};
+
+pub fn describe(
+    conn: &Connection,
+    action: &BoundAction,
+    env: &ActionEnv,
+) -> Result<String, StoreError> {
+    let param = |name: &str| {
+        action
+            .params
+            .get(name)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    };
+    let task = match action.params.get("task_id").and_then(Value::as_str) {
+        Some(id) => repo::get(conn, id)?,
+        None => None,
+    };
+    let title = task
+        .as_ref()
+        .map_or_else(|| "the task".to_string(), |t| format!("'{}'", t.title));
+    Ok(match action.handler {
+        HandlerKind::MarkDone => format!("mark {title} as done"),
+        HandlerKind::CancelTask => format!("cancel {title}"),
+        HandlerKind::RenameTask => format!("rename {title} to '{}'", param("new_title")),
+        HandlerKind::Snooze => {
+            let hours = action
+                .params
+                .get("duration_hours")
+                .and_then(Value::as_i64)
+                .unwrap_or(2);
+            format!(
+                "snooze {title} for {hours} hour{}",
+                if hours == 1 { "" } else { "s" }
+            )
+        }
+        HandlerKind::Reschedule => {
+            let context = WhenContext {
+                now: env.now,
+                timezone: env.timezone,
+                current_start: task.as_ref().and_then(|t| t.scheduled_start),
+                later: env.later,
+            };
+            match find_when(param("when"), &context) {
+                Ok(Some(at)) => format!("move {title} to {}", describe_time(at, &context)),
+                Ok(None) => format!(
+                    "move {title} to later ({})",
+                    humantime::format_duration(env.later)
+                ),
+                Err(_) => format!("move {title} to \"{}\"", param("when")),
+            }
+        }
+        HandlerKind::CreateTask => {
+            let domain = param("domain");
+            let priority = action
+                .params
+                .get("priority")
+                .and_then(Value::as_i64)
+                .unwrap_or(2);
+            let due = match param("due_by") {
+                "" => String::new(),
+                words => format!(", due {words}"),
+            };
+            format!(
+                "create a task '{}' ({domain}, priority {priority}{due})",
+                param("title")
+            )
+        }
+    })
+}

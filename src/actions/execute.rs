@@ -1,0 +1,177 @@
+//! Running bound actions inside the turn's transaction, journaling them, and undoing the last.
+//!
+//! Invariants:
+//! - Each action runs in a savepoint of its own: a failing action changes nothing and the
+//!   others still run, in order; each gets its own result.
+//! - Every applied action is journaled in `action_log` with the task as it was before, which is
+//!   what `undo_last` restores. A plan's step is journaled with (plan id, index) at most once, so
+//!   re-running a plan after a crash skips the steps already applied.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::{Deserialize, Serialize};
+
+use super::handlers::{self, ActionEnv, ActionError};
+use super::registry::BoundAction;
+use crate::store::time::{from_db, to_db};
+use crate::store::StoreError;
+use crate::tasks::{repo, Task};
+
+/// The outcome of one action, as reported to the person and in the API.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionResult {
+    pub name: String,
+    pub ok: bool,
+    pub message: String,
+}
+
+/// Runs `actions` in order. Store errors other than a refused action abort the whole turn.
+pub fn execute_all(
+    conn: &Connection,
+    thread_id: &str,
+    env: &ActionEnv,
+    actions: &[BoundAction],
+    plan_id: Option<&str>,
+) -> Result<Vec<ActionResult>, StoreError> {
+    let mut results = Vec::with_capacity(actions.len());
+    for (index, action) in actions.iter().enumerate() {
+        if let Some(plan_id) = plan_id {
+            let done: Option<String> = conn
+                .prepare_cached(
+                    "SELECT summary FROM action_log WHERE plan_id = ?1 AND plan_index = ?2",
+                )?
+                .query_row(params![plan_id, index as i64], |row| row.get(0))
+                .optional()?;
+            if let Some(summary) = done {
+                results.push(ActionResult {
+                    name: action.name.clone(),
+                    ok: true,
+                    message: summary,
+                });
+                continue;
+            }
+        }
+        conn.execute_batch("SAVEPOINT donna_action")?;
+        match handlers::run(action.handler, conn, env, &action.params) {
+            Ok(effect) => {
+                let before = effect
+                    .before
+                    .as_ref()
+                    .map(serde_json::to_string)
+                    .transpose()
+                    .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+                conn.execute(
+                    "INSERT INTO action_log (thread_id, task_id, action, params_json, plan_id, plan_index, \
+                     before_json, created_task_id, summary, created_at) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    params![
+                        thread_id,
+                        effect.task_id,
+                        action.name,
+                        serde_json::Value::Object(action.params.clone()).to_string(),
+                        plan_id,
+                        plan_id.map(|_| index as i64),
+                        before,
+                        effect.created_task_id,
+                        effect.summary,
+                        to_db(env.now),
+                    ],
+                )?;
+                conn.execute_batch("RELEASE donna_action")?;
+                results.push(ActionResult {
+                    name: action.name.clone(),
+                    ok: true,
+                    message: effect.summary,
+                });
+            }
+            Err(error) => {
+                conn.execute_batch("ROLLBACK TO donna_action; RELEASE donna_action")?;
+                match error {
+                    ActionError::Refused(message) => results.push(ActionResult {
+                        name: action.name.clone(),
+                        ok: false,
+                        message,
+                    }),
+                    ActionError::Store(error) => return Err(error),
+                }
+            }
+        }
+    }
+    Ok(results)
+}
+
+/// What `undo_last` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UndoOutcome {
+    Undone(String),
+    Nothing,
+    TooLate(String),
+}
+
+/// Reverts the thread's last applied action if it happened within `window`.
+pub fn undo_last(
+    conn: &Connection,
+    thread_id: &str,
+    now: DateTime<Utc>,
+    window: chrono::Duration,
+) -> Result<UndoOutcome, StoreError> {
+    let last = conn
+        .prepare_cached(
+            "SELECT id, task_id, before_json, created_task_id, summary, created_at FROM action_log \
+             WHERE thread_id = ?1 AND undone_at IS NULL ORDER BY id DESC LIMIT 1",
+        )?
+        .query_row([thread_id], |row| {
+            Ok((
+                row.get::<_, i64>(0)?,
+                row.get::<_, Option<String>>(1)?,
+                row.get::<_, Option<String>>(2)?,
+                row.get::<_, Option<String>>(3)?,
+                row.get::<_, String>(4)?,
+                row.get::<_, String>(5)?,
+            ))
+        })
+        .optional()?;
+    let Some((id, _task_id, before_json, created_task_id, summary, created_at)) = last else {
+        return Ok(UndoOutcome::Nothing);
+    };
+    if now - from_db(&created_at)? > window {
+        return Ok(UndoOutcome::TooLate(summary));
+    }
+    let restored = if let Some(created) = created_task_id {
+        let title = repo::get(conn, &created)?
+            .map(|t| t.title)
+            .unwrap_or_default();
+        // A created task that a thread now refers to is kept: deleting it would orphan it.
+        let referenced: bool = conn
+            .prepare_cached("SELECT EXISTS(SELECT 1 FROM thread WHERE task_id = ?1)")?
+            .query_row([&created], |row| row.get(0))?;
+        if referenced {
+            return Ok(UndoOutcome::TooLate(summary));
+        }
+        repo::delete(conn, &created)?;
+        format!("Undone: '{title}' is deleted again.")
+    } else if let Some(before) = before_json {
+        let task: Task =
+            serde_json::from_str(&before).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        repo::save(conn, &task, now).map_err(|error| match error {
+            repo::TaskChangeError::Store(error) => error,
+            other => StoreError::Corrupt(other.to_string()),
+        })?;
+        format!(
+            "Undone: '{}' is back to {}.",
+            task.title,
+            describe_state(&task)
+        )
+    } else {
+        return Ok(UndoOutcome::Nothing);
+    };
+    conn.execute(
+        "UPDATE action_log SET undone_at = ?2 WHERE id = ?1",
+        params![id, to_db(now)],
+    )?;
+    Ok(UndoOutcome::Undone(restored))
+}
+
+fn describe_state(task: &Task) -> String {
+    task.status.as_str().replace('_', " ")
+}

@@ -1,0 +1,369 @@
+//! The built-in action handlers. Each runs inside the turn's transaction on the store writer
+//! and answers with one short, specific sentence ("Marked 'Pay rent' as done.").
+//!
+//! Invariants: a handler changes only the task it was bound to (its `task_id` came from the
+//! thread), and returns the task as it was before, so the change can be undone.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use rusqlite::Connection;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::tasks::model::{check_domain, check_priority, clean_title, NewTask};
+use crate::tasks::repo::{self, TaskChangeError};
+use crate::tasks::when::{describe, find_when, WhenContext};
+use crate::tasks::{Task, TaskStatus};
+
+/// The handlers an action may name in reply_actions.yaml.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HandlerKind {
+    MarkDone,
+    Reschedule,
+    CreateTask,
+    RenameTask,
+    Snooze,
+    CancelTask,
+}
+
+impl HandlerKind {
+    pub const ALL: [HandlerKind; 6] = [
+        HandlerKind::MarkDone,
+        HandlerKind::Reschedule,
+        HandlerKind::CreateTask,
+        HandlerKind::RenameTask,
+        HandlerKind::Snooze,
+        HandlerKind::CancelTask,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HandlerKind::MarkDone => "mark_done",
+            HandlerKind::Reschedule => "reschedule",
+            HandlerKind::CreateTask => "create_task",
+            HandlerKind::RenameTask => "rename_task",
+            HandlerKind::Snooze => "snooze",
+            HandlerKind::CancelTask => "cancel_task",
+        }
+    }
+
+    /// Parameters the handler reads, which the action must declare.
+    pub fn required_params(self) -> &'static [&'static str] {
+        match self {
+            HandlerKind::MarkDone | HandlerKind::CancelTask => &["task_id"],
+            HandlerKind::Reschedule => &["task_id", "when"],
+            HandlerKind::CreateTask => &["title"],
+            HandlerKind::RenameTask => &["task_id", "new_title"],
+            HandlerKind::Snooze => &["task_id", "duration_hours"],
+        }
+    }
+}
+
+impl FromStr for HandlerKind {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        // The original named handlers by dotted Python paths; accept their last segment.
+        let name = text.rsplit('.').next().unwrap_or(text);
+        let name = match name {
+            "reschedule_task" => "reschedule",
+            "snooze_task" => "snooze",
+            other => other,
+        };
+        HandlerKind::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == name)
+            .ok_or_else(|| {
+                format!(
+                    "unknown handler {text:?}; known handlers: {}",
+                    HandlerKind::ALL.map(|k| k.as_str()).join(", ")
+                )
+            })
+    }
+}
+
+/// What a handler may read besides its parameters.
+#[derive(Debug, Clone)]
+pub struct ActionEnv {
+    pub now: DateTime<Utc>,
+    pub timezone: chrono_tz::Tz,
+    /// What "later" means.
+    pub later: Duration,
+}
+
+/// What a handler did.
+#[derive(Debug, Clone)]
+pub struct Effect {
+    /// One sentence for the person.
+    pub summary: String,
+    /// The task before the change (None for create_task).
+    pub before: Option<Task>,
+    pub task_id: Option<String>,
+    /// The task a create_task made (undo deletes it).
+    pub created_task_id: Option<String>,
+}
+
+/// Why an action did nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum ActionError {
+    /// Told to the person as is.
+    #[error("{0}")]
+    Refused(String),
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+}
+
+impl From<TaskChangeError> for ActionError {
+    fn from(error: TaskChangeError) -> Self {
+        match error {
+            TaskChangeError::NotFound(id) => {
+                ActionError::Refused(format!("I can't find task {id} any more."))
+            }
+            TaskChangeError::InvalidTransition(reason) => {
+                ActionError::Refused(format!("I can't: {reason}."))
+            }
+            TaskChangeError::Store(error) => ActionError::Store(error),
+        }
+    }
+}
+
+impl From<rusqlite::Error> for ActionError {
+    fn from(error: rusqlite::Error) -> Self {
+        ActionError::Store(error.into())
+    }
+}
+
+fn text<'a>(params: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
+    params.get(name).and_then(Value::as_str)
+}
+
+fn task_of(conn: &Connection, params: &Map<String, Value>) -> Result<Task, ActionError> {
+    let id = text(params, "task_id")
+        .ok_or_else(|| ActionError::Refused("This thread is not about a task.".into()))?;
+    Ok(repo::require(conn, id)?)
+}
+
+/// Runs one handler.
+pub fn run(
+    kind: HandlerKind,
+    conn: &Connection,
+    env: &ActionEnv,
+    params: &Map<String, Value>,
+) -> Result<Effect, ActionError> {
+    match kind {
+        HandlerKind::MarkDone => mark_done(conn, env, params),
+        HandlerKind::Reschedule => reschedule(conn, env, params),
+        HandlerKind::CreateTask => create_task(conn, env, params),
+        HandlerKind::RenameTask => rename_task(conn, env, params),
+        HandlerKind::Snooze => snooze(conn, env, params),
+        HandlerKind::CancelTask => cancel_task(conn, env, params),
+    }
+}
+
+fn changed(before: Task, summary: String) -> Effect {
+    Effect {
+        summary,
+        task_id: Some(before.id.clone()),
+        before: Some(before),
+        created_task_id: None,
+    }
+}
+
+fn mark_done(
+    conn: &Connection,
+    env: &ActionEnv,
+    params: &Map<String, Value>,
+) -> Result<Effect, ActionError> {
+    let before = task_of(conn, params)?;
+    if before.status == TaskStatus::Done {
+        return Err(ActionError::Refused(format!(
+            "'{}' is already done.",
+            before.title
+        )));
+    }
+    let mut task = repo::set_status(conn, &before.id, TaskStatus::Done, env.now)?;
+    // A finished task needs no more nudges.
+    task.snoozed_until = None;
+    task.unanswered_nudges = 0;
+    repo::save(conn, &task, env.now)?;
+    Ok(changed(
+        before.clone(),
+        format!("Marked '{}' as done.", before.title),
+    ))
+}
+
+fn when_context(env: &ActionEnv, task: &Task) -> WhenContext {
+    WhenContext {
+        now: env.now,
+        timezone: env.timezone,
+        current_start: task.scheduled_start,
+        later: env.later,
+    }
+}
+
+fn reschedule(
+    conn: &Connection,
+    env: &ActionEnv,
+    params: &Map<String, Value>,
+) -> Result<Effect, ActionError> {
+    let before = task_of(conn, params)?;
+    if !before.status.is_open() {
+        return Err(ActionError::Refused(format!(
+            "'{}' is {}, so there is nothing to reschedule.",
+            before.title, before.status
+        )));
+    }
+    let context = when_context(env, &before);
+    let words = text(params, "when").unwrap_or("");
+    let at = match find_when(words, &context) {
+        Ok(Some(at)) => at,
+        // No time named ("push it"): "later".
+        Ok(None) => {
+            env.now
+                + chrono::Duration::from_std(env.later)
+                    .unwrap_or_else(|_| chrono::Duration::hours(3))
+        }
+        Err(error) => {
+            return Err(ActionError::Refused(format!(
+                "I couldn't use that time ({error}), so '{}' stays as it was.",
+                before.title
+            )))
+        }
+    };
+    let mut task = before.clone();
+    task.scheduled_start = Some(at);
+    task.snoozed_until = None;
+    task.reschedule_count += 1;
+    task.unanswered_nudges = 0;
+    if task.status != TaskStatus::Scheduled {
+        task.status
+            .can_move_to(TaskStatus::Scheduled)
+            .map_err(|reason| ActionError::Refused(format!("I can't: {reason}.")))?;
+        task.status = TaskStatus::Scheduled;
+    }
+    repo::save(conn, &task, env.now)?;
+    Ok(changed(
+        before.clone(),
+        format!("Moved '{}' to {}.", before.title, describe(at, &context)),
+    ))
+}
+
+fn create_task(
+    conn: &Connection,
+    env: &ActionEnv,
+    params: &Map<String, Value>,
+) -> Result<Effect, ActionError> {
+    let title = clean_title(text(params, "title").unwrap_or("")).map_err(ActionError::Refused)?;
+    let domain = text(params, "domain").unwrap_or("personal").to_string();
+    check_domain(&domain).map_err(ActionError::Refused)?;
+    let priority = params.get("priority").and_then(Value::as_i64).unwrap_or(2);
+    check_priority(priority).map_err(ActionError::Refused)?;
+    let context = WhenContext {
+        now: env.now,
+        timezone: env.timezone,
+        current_start: None,
+        later: env.later,
+    };
+    let deadline = match text(params, "due_by") {
+        Some(words) => match find_when(words, &context) {
+            Ok(found) => found,
+            Err(error) => {
+                return Err(ActionError::Refused(format!(
+                    "I couldn't use that deadline ({error})."
+                )))
+            }
+        },
+        None => None,
+    };
+    let id = crate::ids::new_id("tsk");
+    let new = NewTask {
+        title,
+        description: None,
+        domain,
+        priority,
+        deadline,
+        scheduled_start: None,
+        estimated_duration_minutes: None,
+    };
+    let task = repo::insert(conn, &id, &new, env.now)?;
+    let due = deadline
+        .map(|at| format!(", due {}", describe(at, &context)))
+        .unwrap_or_default();
+    Ok(Effect {
+        summary: format!("Created '{}'{due}.", task.title),
+        before: None,
+        task_id: Some(task.id.clone()),
+        created_task_id: Some(task.id),
+    })
+}
+
+fn rename_task(
+    conn: &Connection,
+    env: &ActionEnv,
+    params: &Map<String, Value>,
+) -> Result<Effect, ActionError> {
+    let before = task_of(conn, params)?;
+    let title =
+        clean_title(text(params, "new_title").unwrap_or("")).map_err(ActionError::Refused)?;
+    if title == before.title {
+        return Err(ActionError::Refused(format!(
+            "It is already called '{title}'."
+        )));
+    }
+    let mut task = before.clone();
+    task.title = title.clone();
+    repo::save(conn, &task, env.now)?;
+    Ok(changed(
+        before.clone(),
+        format!("Renamed '{}' to '{title}'.", before.title),
+    ))
+}
+
+fn snooze(
+    conn: &Connection,
+    env: &ActionEnv,
+    params: &Map<String, Value>,
+) -> Result<Effect, ActionError> {
+    let before = task_of(conn, params)?;
+    if !before.status.is_open() {
+        return Err(ActionError::Refused(format!(
+            "'{}' is {}; no nudges are coming.",
+            before.title, before.status
+        )));
+    }
+    let hours = params
+        .get("duration_hours")
+        .and_then(Value::as_i64)
+        .unwrap_or(2)
+        .clamp(1, 168);
+    let until = env.now + chrono::Duration::hours(hours);
+    let mut task = before.clone();
+    task.snoozed_until = Some(until);
+    task.unanswered_nudges = 0;
+    repo::save(conn, &task, env.now)?;
+    let context = when_context(env, &before);
+    let unit = if hours == 1 { "hour" } else { "hours" };
+    Ok(changed(
+        before.clone(),
+        format!(
+            "Snoozed '{}' for {hours} {unit} (until {}).",
+            before.title,
+            describe(until, &context)
+        ),
+    ))
+}
+
+fn cancel_task(
+    conn: &Connection,
+    env: &ActionEnv,
+    params: &Map<String, Value>,
+) -> Result<Effect, ActionError> {
+    let before = task_of(conn, params)?;
+    repo::set_status(conn, &before.id, TaskStatus::Cancelled, env.now)?;
+    Ok(changed(
+        before.clone(),
+        format!("Cancelled '{}'.", before.title),
+    ))
+}

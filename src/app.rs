@@ -1,0 +1,346 @@
+//! The running bot: builds the store, the supervisor and every actor from a config, and shuts
+//! them down in order. `donna run`, `donna chat` and the integration tests all start it here.
+//!
+//! Invariants:
+//! - Everything a later step needs is checked before anything starts (config, intents, actions,
+//!   the data-dir lock, migrations), so a bad setup fails with one clear message.
+//! - Shutdown stops intake first, lets in-flight turns finish up to the grace period, and leaves
+//!   the rest in the inbox.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use actix_rt::Arbiter;
+use actors::{
+    ChildRef, ChildSpec, HealthRegistry, KeyedConfig, KeyedRouter, RestartLimits, Supervisor,
+};
+
+use crate::actions::ActionRegistry;
+use crate::clock::{SharedClock, SystemClock};
+use crate::config::{Config, ConfigError, Env, LoadedConfig};
+use crate::metrics::TurnMetrics;
+use crate::replies::intents::IntentsConfig;
+use crate::replies::matcher::FastPath;
+use crate::store::{self, DataDirLock, Durability, ReadPool, Store, StoreError, StoreWriter};
+use crate::subsystems::action_executor::{ActionExecutor, ExecutorMsg};
+use crate::subsystems::fast_path::{FastPathActor, FastPathMsg};
+use crate::subsystems::pending_plans::{PendingPlans, PlansMsg};
+use crate::subsystems::placeholders::Idle;
+use crate::subsystems::thread_memory::{MemoryMsg, ThreadMemory};
+use crate::turn::conversation::Conversation;
+use crate::turn::intake::Intake;
+use crate::turn::pipeline::{Pipeline, TurnSettings};
+
+/// Why the bot could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("config: {0}")]
+    Config(#[from] ConfigError),
+    #[error("{file}: {reason}")]
+    Rules { file: String, reason: String },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// The reply rules: keyword intents and the action registry, checked against each other.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    pub intents: IntentsConfig,
+    pub actions: ActionRegistry,
+}
+
+impl Rules {
+    /// Loads the files named in the config, or the shipped copies.
+    pub fn load(loaded: &LoadedConfig) -> Result<Self, StartError> {
+        let read = |path: &Option<PathBuf>,
+                    shipped: &'static str,
+                    key: &str|
+         -> Result<(String, String), StartError> {
+            match path {
+                Some(path) => {
+                    let full = loaded.resolve(path);
+                    std::fs::read_to_string(&full)
+                        .map(|text| (text, full.display().to_string()))
+                        .map_err(|error| StartError::Rules {
+                            file: key.to_string(),
+                            reason: format!("cannot read {}: {error}", full.display()),
+                        })
+                }
+                None => Ok((shipped.to_string(), format!("{key} (shipped)"))),
+            }
+        };
+        let config = &loaded.config;
+        let (intents_text, intents_name) = read(
+            &config.intents_file,
+            include_str!("../config/reply_intents.yaml"),
+            "intents_file",
+        )?;
+        let (actions_text, actions_name) = read(
+            &config.actions_file,
+            include_str!("../config/reply_actions.yaml"),
+            "actions_file",
+        )?;
+        let intents =
+            IntentsConfig::from_yaml_str(&intents_text).map_err(|error| StartError::Rules {
+                file: intents_name.clone(),
+                reason: error.to_string(),
+            })?;
+        let actions =
+            ActionRegistry::from_yaml(&actions_text).map_err(|error| StartError::Rules {
+                file: actions_name,
+                reason: error.to_string(),
+            })?;
+        for intent in &intents.intents {
+            if actions.get(&intent.def.action).is_none() {
+                return Err(StartError::Rules {
+                    file: intents_name,
+                    reason: format!(
+                        "intents.{}.action: unknown action {:?}; the actions file has: {}",
+                        intent.name,
+                        intent.def.action,
+                        actions.names().collect::<Vec<_>>().join(", ")
+                    ),
+                });
+            }
+        }
+        Ok(Self { intents, actions })
+    }
+}
+
+/// Checks everything `donna run` would check, without starting anything.
+pub fn check(loaded: &LoadedConfig, env: &dyn Env) -> Result<(), StartError> {
+    loaded.config.validate(env)?;
+    Rules::load(loaded)?;
+    Ok(())
+}
+
+/// Knobs tests turn; the binary uses the defaults.
+#[derive(Debug, Clone)]
+pub struct StartOptions {
+    pub clock: SharedClock,
+    pub durability: Durability,
+}
+
+impl Default for StartOptions {
+    fn default() -> Self {
+        Self {
+            clock: Arc::new(SystemClock),
+            durability: Durability::Full,
+        }
+    }
+}
+
+/// The running bot's handles.
+#[derive(Debug)]
+pub struct App {
+    pub config: Arc<Config>,
+    pub clock: SharedClock,
+    pub store: Store,
+    pub health: Arc<HealthRegistry>,
+    pub supervisor: Supervisor,
+    pub intake: Intake,
+    pub memory: ChildRef<MemoryMsg>,
+    pub plans: ChildRef<PlansMsg>,
+    pub metrics: Arc<TurnMetrics>,
+    /// Whether the Discord gateway is connected (so nudges can go there).
+    pub discord_enabled: bool,
+    pub api_token: Option<String>,
+    pub started_at: Instant,
+    arbiters: Vec<Arbiter>,
+    _lock: DataDirLock,
+}
+
+impl App {
+    /// Starts every actor. Must run inside an actix `System`.
+    pub fn start(
+        loaded: &LoadedConfig,
+        env: &dyn Env,
+        options: StartOptions,
+    ) -> Result<Self, StartError> {
+        let config = loaded.config.clone();
+        config.validate(env)?;
+        let rules = Rules::load(loaded)?;
+        let data_dir = loaded.data_dir();
+        let lock = DataDirLock::acquire(&data_dir)?;
+        let database = store::prepare(&data_dir)?;
+        tracing::info!(path = %database.display(), "database ready");
+
+        let health = HealthRegistry::new();
+        let supervisor = Supervisor::new(health.clone());
+        let runtime = &config.runtime;
+        let limits = RestartLimits {
+            max_restarts: runtime.restart_max,
+            within: runtime.restart_within.get(),
+            backoff_min: runtime.backoff_min.get(),
+            backoff_max: runtime.backoff_max.get(),
+        };
+        let store_arbiter = Arbiter::new();
+        let conversation_arbiters = vec![Arbiter::new(), Arbiter::new()];
+
+        let (durability, batch) = (options.durability, runtime.store_batch);
+        let writer_path = database.clone();
+        let writer = supervisor.spawn(
+            ChildSpec::new("store_writer", move || {
+                StoreWriter::open(&writer_path, durability, batch).map_err(|e| e.to_string())
+            })
+            .critical(true)
+            .limits(limits)
+            .capacity(runtime.actor_queue)
+            .arbiter(store_arbiter.handle()),
+        );
+        let store = Store::new(writer, ReadPool::new(database, 8));
+        let clock = options.clock.clone();
+
+        let memory = {
+            let (store, clock) = (store.clone(), clock.clone());
+            let (retention, interval) = (
+                config.memory.retention.get(),
+                config.memory.prune_interval.get(),
+            );
+            supervisor.spawn(
+                ChildSpec::new("thread_memory", move || {
+                    Ok(ThreadMemory::new(
+                        store.clone(),
+                        clock.clone(),
+                        retention,
+                        interval,
+                    ))
+                })
+                .limits(limits)
+                .capacity(runtime.actor_queue),
+            )
+        };
+        let plans = {
+            let (store, clock) = (store.clone(), clock.clone());
+            let interval = config.plans.sweep_interval.get();
+            supervisor.spawn(
+                ChildSpec::new("pending_plans", move || {
+                    Ok(PendingPlans::new(store.clone(), clock.clone(), interval))
+                })
+                .limits(limits)
+                .capacity(runtime.actor_queue),
+            )
+        };
+        let matcher = Arc::new(FastPath::new(&rules.intents));
+        let fast_path: ChildRef<FastPathMsg> = supervisor.spawn(
+            ChildSpec::new("fast_path", move || Ok(FastPathActor::new(matcher.clone())))
+                .limits(limits)
+                .capacity(runtime.actor_queue),
+        );
+        supervisor.spawn(ChildSpec::new("llm_classifier", || Ok(Idle)).limits(limits));
+        let registry = Arc::new(rules.actions);
+        let executor: ChildRef<ExecutorMsg> = supervisor.spawn(
+            ChildSpec::new("action_executor", move || {
+                Ok(ActionExecutor::new(registry.clone()))
+            })
+            .limits(limits)
+            .capacity(runtime.actor_queue),
+        );
+        supervisor.spawn(ChildSpec::new("rate_cap", || Ok(Idle)).limits(limits));
+        if config.discord_token(env).is_some() {
+            tracing::warn!("a Discord token is set, but this build does not connect to Discord yet; discord_gateway stays disabled");
+        }
+        supervisor.disabled::<crate::subsystems::placeholders::NoMessages>("discord_gateway");
+
+        let metrics = Arc::new(TurnMetrics::default());
+        let pipeline = Arc::new(Pipeline {
+            store: store.clone(),
+            clock: clock.clone(),
+            fast_path,
+            executor,
+            settings: TurnSettings {
+                timezone: config.timezone,
+                later: config.reschedule.later.get(),
+                undo_window: config.undo.window.get(),
+                plan_expiry: config.plans.expiry.get(),
+            },
+            metrics: metrics.clone(),
+        });
+        let router = KeyedRouter::new(
+            "router",
+            health.clone(),
+            KeyedConfig {
+                capacity_per_key: runtime.thread_queue,
+                idle: runtime.passivate_after.get(),
+            },
+            conversation_arbiters.iter().map(Arbiter::handle).collect(),
+            move |_thread: &String| Conversation::new(pipeline.clone()),
+        );
+        let intake = Intake::new(store.clone(), clock.clone(), router);
+        let api_token = config.api_token(env);
+        let mut arbiters = conversation_arbiters;
+        arbiters.push(store_arbiter);
+        Ok(Self {
+            config: Arc::new(config),
+            clock,
+            store,
+            health,
+            supervisor,
+            intake,
+            memory,
+            plans,
+            metrics,
+            discord_enabled: false,
+            api_token,
+            started_at: Instant::now(),
+            arbiters,
+            _lock: lock,
+        })
+    }
+
+    /// Stops intake, waits for in-flight turns up to `grace`, then stops the actors.
+    /// Returns how many messages were still queued or in flight (they stay in the inbox).
+    pub async fn shutdown(&self, grace: Duration) -> usize {
+        let router = self.intake.router();
+        router.close();
+        let deadline = Instant::now() + grace;
+        while router.pending() > 0 && Instant::now() < deadline {
+            actix_rt::time::sleep(Duration::from_millis(20)).await;
+        }
+        let left = router.pending();
+        // Let the store writer commit what the finished turns handed it.
+        let writer = self.store.writer().clone();
+        while writer.queue_depth() > 0 && Instant::now() < deadline {
+            actix_rt::time::sleep(Duration::from_millis(10)).await;
+        }
+        self.supervisor.begin_shutdown();
+        for arbiter in &self.arbiters {
+            arbiter.stop();
+        }
+        left
+    }
+}
+
+impl App {
+    /// Routes every message accepted but not finished before the last stop, in arrival order,
+    /// ahead of new traffic (call it before intake opens). Returns how many.
+    pub async fn recover(&self) -> Result<usize, StoreError> {
+        let unfinished = self
+            .store
+            .read(crate::conversation::inbox::unfinished)
+            .await?;
+        let count = unfinished.len();
+        for row in unfinished {
+            let Ok(channel) = crate::conversation::Channel::parse(&row.channel) else {
+                continue;
+            };
+            let inbound = crate::turn::Inbound {
+                channel,
+                message_id: row.message_id,
+                thread_id: row.thread_id,
+                user_id: row.user_id,
+                text: row.text,
+            };
+            // Route now (queue order is what matters); the answers are awaited in the
+            // background because nobody is waiting for them.
+            let turn = self.intake.route(inbound, false);
+            actix_rt::spawn(async move {
+                if let Err(error) = turn.await {
+                    tracing::warn!(%error, "recovered message failed");
+                }
+            });
+        }
+        Ok(count)
+    }
+}

@@ -1,0 +1,202 @@
+//! The command line (`donna run | chat | check-config`), logging setup, and the process's
+//! life: start, serve, stop on SIGINT/SIGTERM with exit 0, or exit non-zero when a critical
+//! actor fails for good (so a service manager restarts the process).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
+
+use crate::app::{self, App, StartOptions};
+use crate::config::{LoadedConfig, ProcessEnv};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "donna",
+    version,
+    about = "Donna nudges you about your tasks and turns your replies into task actions.",
+    long_about = "Donna nudges you about your tasks and turns your replies into task actions.\n\n\
+        With no config file every default applies (see config/donna.yaml in the repository, \
+        which lists every key). Secrets (the Discord token, the API token, an LLM key) are read \
+        from environment variables named in the config."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the bot: HTTP server (health, metrics, local API), all actors, Discord if a token is set.
+    Run {
+        /// YAML config file; every key is optional.
+        #[arg(long, short, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
+    /// Talk to Donna in this terminal (same runtime, the console as its channel).
+    Chat {
+        #[arg(long, short, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
+    /// Check a config (and the reply rules it names) without starting anything.
+    CheckConfig {
+        #[arg(long, short, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
+}
+
+fn init_logging(default_level: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_level));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::CheckConfig { config } => check_config(config),
+        Command::Run { config } => {
+            init_logging("info");
+            run(config)
+        }
+        Command::Chat { config } => {
+            init_logging("warn");
+            crate::console::chat(config)
+        }
+    }
+}
+
+fn check_config(path: Option<PathBuf>) -> ExitCode {
+    let loaded = match LoadedConfig::load(path.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(error) => {
+            eprintln!("config error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    match app::check(&loaded, &ProcessEnv) {
+        Ok(()) => {
+            println!(
+                "config ok{}",
+                path.map(|p| format!(": {}", p.display()))
+                    .unwrap_or_else(|| " (all defaults)".into())
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("config error: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Loads the config and starts the app inside the current actix system.
+pub fn start(path: Option<PathBuf>) -> Result<Arc<App>, String> {
+    let loaded = LoadedConfig::load(path.as_deref()).map_err(|e| format!("config error: {e}"))?;
+    App::start(&loaded, &ProcessEnv, StartOptions::default())
+        .map(Arc::new)
+        .map_err(|e| format!("cannot start: {e}"))
+}
+
+fn run(path: Option<PathBuf>) -> ExitCode {
+    let system = actix_rt::System::new();
+    let outcome = system.block_on(async move {
+        let app = start(path)?;
+        let recovered = app
+            .recover()
+            .await
+            .map_err(|e| format!("cannot read the inbox: {e}"))?;
+        if recovered > 0 {
+            tracing::info!(
+                recovered,
+                "re-running messages accepted before the last stop"
+            );
+        }
+        let (server, address) = crate::http::serve(app.clone())
+            .map_err(|e| format!("cannot listen on {}: {e}", app.config.http.bind))?;
+        let server_handle = server.handle();
+        let server_task = actix_rt::spawn(server);
+        tracing::info!(%address, "donna is running; GET /health to check");
+        let reason = wait_for_stop(&app).await;
+        let grace = app.config.shutdown.grace.get();
+        match reason {
+            Stop::Signal(name) => tracing::info!(
+                signal = name,
+                grace_s = grace.as_secs(),
+                "stopping: no new messages; finishing turns in flight"
+            ),
+            Stop::Critical(ref why) => {
+                tracing::error!(reason = %why, "stopping: a critical actor failed for good")
+            }
+        }
+        app.intake.router().close();
+        let stopping = server_handle.stop(true);
+        let left = app.shutdown(grace).await;
+        stopping.await;
+        let _ = server_task.await;
+        if left > 0 {
+            tracing::warn!(
+                left,
+                "messages left unfinished stay in the inbox for the next start"
+            );
+        }
+        match reason {
+            Stop::Signal(_) => Ok(()),
+            Stop::Critical(why) => Err(format!("critical actor failed: {why}")),
+        }
+    });
+    match outcome {
+        Ok(()) => {
+            tracing::info!("stopped");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("donna: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+enum Stop {
+    Signal(&'static str),
+    Critical(String),
+}
+
+async fn wait_for_stop(app: &App) -> Stop {
+    let critical = app.supervisor.critical_failure();
+    let signals = async {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            match (
+                signal(SignalKind::terminate()),
+                signal(SignalKind::interrupt()),
+            ) {
+                (Ok(mut term), Ok(mut int)) => {
+                    tokio::select! {
+                        _ = term.recv() => "SIGTERM",
+                        _ = int.recv() => "SIGINT",
+                    }
+                }
+                _ => {
+                    let _ = tokio::signal::ctrl_c().await;
+                    "SIGINT"
+                }
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            "SIGINT"
+        }
+    };
+    tokio::select! {
+        name = signals => Stop::Signal(name),
+        reason = critical => Stop::Critical(reason),
+    }
+}

@@ -1,0 +1,76 @@
+//! The outbox: Donna's replies waiting to be delivered (at least once).
+//!
+//! Invariants: a reply enters the outbox in the transaction of the turn that wrote it; it leaves
+//! only when its channel confirms delivery. Local-channel replies are delivered by the HTTP
+//! answer itself and are stored already delivered.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection};
+
+use crate::store::time::to_db;
+use crate::store::StoreError;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxEntry {
+    pub id: i64,
+    pub thread_id: String,
+    pub channel: String,
+    pub text: String,
+    pub attempts: i64,
+}
+
+pub fn enqueue(
+    conn: &Connection,
+    thread_id: &str,
+    channel: &str,
+    text: &str,
+    now: DateTime<Utc>,
+    delivered: bool,
+) -> Result<i64, StoreError> {
+    let delivered_at = delivered.then(|| to_db(now));
+    conn.prepare_cached(
+        "INSERT INTO outbox (thread_id, channel, text, created_at, delivered_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![thread_id, channel, text, to_db(now), delivered_at])?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// Undelivered replies of a channel, oldest first.
+pub fn undelivered(
+    conn: &Connection,
+    channel: &str,
+    limit: usize,
+) -> Result<Vec<OutboxEntry>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT id, thread_id, channel, text, attempts FROM outbox \
+         WHERE delivered_at IS NULL AND channel = ?1 ORDER BY id LIMIT ?2",
+    )?;
+    let mut rows = statement.query(params![channel, i64::try_from(limit).unwrap_or(i64::MAX)])?;
+    let mut entries = Vec::new();
+    while let Some(row) = rows.next()? {
+        entries.push(OutboxEntry {
+            id: row.get(0)?,
+            thread_id: row.get(1)?,
+            channel: row.get(2)?,
+            text: row.get(3)?,
+            attempts: row.get(4)?,
+        });
+    }
+    Ok(entries)
+}
+
+pub fn mark_delivered(conn: &Connection, id: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
+    conn.execute(
+        "UPDATE outbox SET delivered_at = ?2, attempts = attempts + 1 WHERE id = ?1",
+        params![id, to_db(at)],
+    )?;
+    Ok(())
+}
+
+pub fn record_failure(conn: &Connection, id: i64, error: &str) -> Result<(), StoreError> {
+    conn.execute(
+        "UPDATE outbox SET attempts = attempts + 1, last_error = ?2 WHERE id = ?1",
+        params![id, error],
+    )?;
+    Ok(())
+}

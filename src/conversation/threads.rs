@@ -1,0 +1,160 @@
+//! Thread records: a conversation bound to one task (a nudge thread) or to none (a free
+//! conversation), on a channel (local or Discord).
+//!
+//! Invariants: a task has at most one open thread (a unique index); the record outlives memory
+//! pruning, so a thread keeps its task even when its messages are gone.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection, OptionalExtension, Row};
+use serde::{Deserialize, Serialize};
+
+use crate::store::time::{from_db, to_db};
+use crate::store::StoreError;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Channel {
+    Local,
+    Discord,
+}
+
+impl Channel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Channel::Local => "local",
+            Channel::Discord => "discord",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Self, StoreError> {
+        match text {
+            "local" => Ok(Channel::Local),
+            "discord" => Ok(Channel::Discord),
+            other => Err(StoreError::Corrupt(format!("unknown channel {other:?}"))),
+        }
+    }
+}
+
+/// Why Donna opened a nudge thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ContextType {
+    Overdue,
+    CheckIn,
+    Completion,
+}
+
+impl ContextType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContextType::Overdue => "overdue",
+            ContextType::CheckIn => "check_in",
+            ContextType::Completion => "completion",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Self, String> {
+        match text {
+            "overdue" => Ok(ContextType::Overdue),
+            "check_in" => Ok(ContextType::CheckIn),
+            "completion" => Ok(ContextType::Completion),
+            other => Err(format!(
+                "unknown context_type {other:?}; one of overdue, check_in, completion"
+            )),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Thread {
+    pub id: String,
+    pub task_id: Option<String>,
+    pub channel: Channel,
+    pub chat_id: String,
+    pub is_group: bool,
+    pub context_type: Option<ContextType>,
+    pub open: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+const COLUMNS: &str = "id, task_id, channel, chat_id, is_group, context_type, open, created_at";
+
+fn from_row(row: &Row<'_>) -> Result<Thread, StoreError> {
+    let channel: String = row.get(2)?;
+    let context: Option<String> = row.get(5)?;
+    Ok(Thread {
+        id: row.get(0)?,
+        task_id: row.get(1)?,
+        channel: Channel::parse(&channel)?,
+        chat_id: row.get(3)?,
+        is_group: row.get(4)?,
+        context_type: context
+            .as_deref()
+            .map(ContextType::parse)
+            .transpose()
+            .map_err(StoreError::Corrupt)?,
+        open: row.get(6)?,
+        created_at: from_db(&row.get::<_, String>(7)?)?,
+    })
+}
+
+pub fn get(conn: &Connection, id: &str) -> Result<Option<Thread>, StoreError> {
+    let mut statement =
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM thread WHERE id = ?1"))?;
+    let mut rows = statement.query([id])?;
+    rows.next()?.map(from_row).transpose()
+}
+
+pub fn list(conn: &Connection) -> Result<Vec<Thread>, StoreError> {
+    let mut statement = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM thread ORDER BY created_at, id"
+    ))?;
+    let mut rows = statement.query([])?;
+    let mut threads = Vec::new();
+    while let Some(row) = rows.next()? {
+        threads.push(from_row(row)?);
+    }
+    Ok(threads)
+}
+
+pub fn insert(conn: &Connection, thread: &Thread) -> Result<(), StoreError> {
+    conn.execute(
+        &format!("INSERT INTO thread ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
+        params![
+            thread.id,
+            thread.task_id,
+            thread.channel.as_str(),
+            thread.chat_id,
+            thread.is_group,
+            thread.context_type.map(ContextType::as_str),
+            thread.open,
+            to_db(thread.created_at),
+        ],
+    )?;
+    Ok(())
+}
+
+/// The open thread of a task, if any.
+pub fn open_for_task(conn: &Connection, task_id: &str) -> Result<Option<Thread>, StoreError> {
+    let id: Option<String> = conn
+        .prepare_cached("SELECT id FROM thread WHERE task_id = ?1 AND open = 1")?
+        .query_row([task_id], |row| row.get(0))
+        .optional()?;
+    match id {
+        Some(id) => get(conn, &id),
+        None => Ok(None),
+    }
+}
+
+pub fn close(conn: &Connection, id: &str) -> Result<(), StoreError> {
+    conn.execute("UPDATE thread SET open = 0 WHERE id = ?1", [id])?;
+    Ok(())
+}
+
+pub fn set_context(conn: &Connection, id: &str, context: ContextType) -> Result<(), StoreError> {
+    conn.execute(
+        "UPDATE thread SET context_type = ?2 WHERE id = ?1",
+        params![id, context.as_str()],
+    )?;
+    Ok(())
+}

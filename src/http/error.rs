@@ -1,0 +1,82 @@
+//! API errors: every error answer is `{"error": "..."}` with the status of DESIGN.md's contract.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+
+use crate::store::{Refusal, StoreError};
+use crate::turn::intake::IntakeError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    TooLarge(String),
+    #[error("{0}")]
+    TooManyRequests(String),
+    #[error("{0}")]
+    Unavailable(String),
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let mut response = HttpResponse::build(self.status_code());
+        if matches!(self, ApiError::Unauthorized(_)) {
+            response.insert_header(("WWW-Authenticate", "Bearer"));
+        }
+        response.json(serde_json::json!({ "error": self.to_string() }))
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        if let StoreError::Refused { reason, kind } = error {
+            return match kind {
+                Refusal::NotFound => ApiError::NotFound(reason),
+                Refusal::Conflict => ApiError::Conflict(reason),
+                Refusal::Invalid => ApiError::BadRequest(reason),
+            };
+        }
+        tracing::error!(%error, "store error in the API");
+        ApiError::Internal("internal error; see the log".into())
+    }
+}
+
+impl From<IntakeError> for ApiError {
+    fn from(error: IntakeError) -> Self {
+        match error {
+            IntakeError::Invalid(reason) => ApiError::BadRequest(reason),
+            IntakeError::NoThread(id) => ApiError::NotFound(format!("no thread {id}")),
+            IntakeError::Busy => ApiError::TooManyRequests(error.to_string()),
+            IntakeError::ShuttingDown => ApiError::Unavailable("shutting down".into()),
+            IntakeError::Failed(reason) => {
+                tracing::error!(%reason, "turn failed");
+                ApiError::Internal(reason)
+            }
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! `GET /health` and `GET /metrics`: what every actor is doing, for people and for Prometheus.
+
+use std::fmt::Write;
+use std::sync::atomic::Ordering;
+
+use actix_web::{web, HttpResponse};
+use actors::{ActorState, HealthSnapshot};
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::app::App;
+use crate::metrics::LATENCY_BUCKETS;
+use crate::turn::result::TurnPath;
+
+#[derive(Debug, Serialize)]
+struct FailureView {
+    at: String,
+    message: String,
+}
+
+#[derive(Debug, Serialize)]
+struct ActorView {
+    name: String,
+    state: &'static str,
+    restarts: u64,
+    last_failure: Option<FailureView>,
+    queue_depth: usize,
+    processed: u64,
+    in_flight_ms: Option<u64>,
+}
+
+#[derive(Debug, Serialize)]
+struct ConversationsView {
+    live: usize,
+    passivated: u64,
+}
+
+#[derive(Debug, Serialize)]
+struct HealthView {
+    status: &'static str,
+    actors: Vec<ActorView>,
+    conversations: ConversationsView,
+    dead_letters: u64,
+}
+
+/// Healthy when every actor runs (or is disabled by configuration). A failed or restarting
+/// actor makes the answer 503 "degraded", critical or not, so a supervisor of the process sees
+/// it; the process keeps serving what still works.
+fn is_ok(snapshot: &HealthSnapshot) -> bool {
+    snapshot.actors.iter().all(|actor| {
+        matches!(
+            actor.state,
+            ActorState::Running | ActorState::Disabled | ActorState::Stopped
+        )
+    })
+}
+
+pub async fn health(app: web::Data<App>) -> HttpResponse {
+    let snapshot = app.health.snapshot();
+    let ok = is_ok(&snapshot);
+    let view = HealthView {
+        status: if ok { "ok" } else { "degraded" },
+        actors: snapshot
+            .actors
+            .iter()
+            .map(|actor| ActorView {
+                name: actor.name.clone(),
+                state: actor.state.as_str(),
+                restarts: actor.restarts,
+                last_failure: actor.last_failure.as_ref().map(|failure| FailureView {
+                    at: DateTime::<Utc>::from(failure.at)
+                        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+                    message: failure.message.clone(),
+                }),
+                queue_depth: actor.queue_depth,
+                processed: actor.processed,
+                in_flight_ms: actor
+                    .in_flight
+                    .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            })
+            .collect(),
+        conversations: ConversationsView {
+            live: snapshot.keyed_live,
+            passivated: snapshot.keyed_passivated,
+        },
+        dead_letters: snapshot.dead_letters,
+    };
+    if ok {
+        HttpResponse::Ok().json(view)
+    } else {
+        HttpResponse::ServiceUnavailable().json(view)
+    }
+}
+
+pub async fn metrics(app: web::Data<App>) -> HttpResponse {
+    let snapshot = app.health.snapshot();
+    let mut out = String::with_capacity(4096);
+    let _ = render(&mut out, &app, &snapshot);
+    HttpResponse::Ok()
+        .content_type("text/plain; version=0.0.4; charset=utf-8")
+        .body(out)
+}
+
+fn render(out: &mut String, app: &App, snapshot: &HealthSnapshot) -> std::fmt::Result {
+    writeln!(
+        out,
+        "# HELP donna_up 1 when every actor runs (or is disabled)."
+    )?;
+    writeln!(out, "# TYPE donna_up gauge")?;
+    writeln!(out, "donna_up {}", u8::from(is_ok(snapshot)))?;
+    let families: [(&str, &str, &str); 5] = [
+        ("donna_actor_running", "gauge", "1 when the actor runs."),
+        (
+            "donna_actor_restarts_total",
+            "counter",
+            "Restarts after failures.",
+        ),
+        ("donna_actor_queue_depth", "gauge", "Messages waiting."),
+        (
+            "donna_actor_processed_total",
+            "counter",
+            "Messages handled.",
+        ),
+        (
+            "donna_actor_in_flight_seconds",
+            "gauge",
+            "Age of the message being handled (0 when idle).",
+        ),
+    ];
+    for (name, kind, help) in families {
+        writeln!(out, "# HELP {name} {help}")?;
+        writeln!(out, "# TYPE {name} {kind}")?;
+        for actor in &snapshot.actors {
+            let value = match name {
+                "donna_actor_running" => f64::from(u8::from(actor.state == ActorState::Running)),
+                "donna_actor_restarts_total" => actor.restarts as f64,
+                "donna_actor_queue_depth" => actor.queue_depth as f64,
+                "donna_actor_processed_total" => actor.processed as f64,
+                _ => actor.in_flight.map_or(0.0, |d| d.as_secs_f64()),
+            };
+            writeln!(
+                out,
+                "{name}{{actor=\"{}\",state=\"{}\"}} {value}",
+                actor.name,
+                actor.state.as_str()
+            )?;
+        }
+    }
+    writeln!(out, "# TYPE donna_conversations_live gauge")?;
+    writeln!(out, "donna_conversations_live {}", snapshot.keyed_live)?;
+    writeln!(out, "# TYPE donna_conversations_passivated_total counter")?;
+    writeln!(
+        out,
+        "donna_conversations_passivated_total {}",
+        snapshot.keyed_passivated
+    )?;
+    writeln!(out, "# TYPE donna_thread_queue_overflows_total counter")?;
+    writeln!(
+        out,
+        "donna_thread_queue_overflows_total {}",
+        snapshot.keyed_overflows
+    )?;
+    writeln!(out, "# TYPE donna_dead_letters_total counter")?;
+    writeln!(out, "donna_dead_letters_total {}", snapshot.dead_letters)?;
+    writeln!(out, "# TYPE donna_turn_errors_total counter")?;
+    writeln!(
+        out,
+        "donna_turn_errors_total {}",
+        app.metrics.errors.load(Ordering::Relaxed)
+    )?;
+    writeln!(
+        out,
+        "# HELP donna_turn_duration_seconds Turn latency by path."
+    )?;
+    writeln!(out, "# TYPE donna_turn_duration_seconds histogram")?;
+    for path in TurnPath::ALL {
+        let stats = app.metrics.path(path);
+        let label = path.as_str();
+        for (bound, bucket) in LATENCY_BUCKETS.iter().zip(&stats.buckets) {
+            writeln!(
+                out,
+                "donna_turn_duration_seconds_bucket{{path=\"{label}\",le=\"{bound}\"}} {}",
+                bucket.load(Ordering::Relaxed)
+            )?;
+        }
+        let count = stats.count.load(Ordering::Relaxed);
+        writeln!(
+            out,
+            "donna_turn_duration_seconds_bucket{{path=\"{label}\",le=\"+Inf\"}} {count}"
+        )?;
+        let sum = stats.sum_micros.load(Ordering::Relaxed) as f64 / 1e6;
+        writeln!(
+            out,
+            "donna_turn_duration_seconds_sum{{path=\"{label}\"}} {sum}"
+        )?;
+        writeln!(
+            out,
+            "donna_turn_duration_seconds_count{{path=\"{label}\"}} {count}"
+        )?;
+    }
+    Ok(())
+}

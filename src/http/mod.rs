@@ -1,0 +1,185 @@
+//! The HTTP server (actix-web): health, metrics and the local API of DESIGN.md's contract.
+//!
+//! Owns: routing, the guards every request passes (Host header against DNS rebinding, the bearer
+//! token on /api/*, the body limit) and the mapping of errors to `{"error": ...}` answers.
+//! Invariant: a request refused by a guard or by validation changes nothing.
+
+mod error;
+mod health;
+mod json;
+mod tasks;
+mod threads;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{Server, ServiceRequest, ServiceResponse};
+use actix_web::error::{JsonPayloadError, QueryPayloadError};
+use actix_web::middleware::{from_fn, Next};
+use actix_web::{web, HttpRequest, HttpResponse};
+
+use crate::app::App;
+pub use error::ApiError;
+pub use tasks::TaskView;
+
+/// Who may call: the Host names accepted and the token /api/* needs.
+#[derive(Debug, Clone)]
+struct Guard {
+    allowed_hosts: Vec<String>,
+    any_host: bool,
+    api_token: Option<String>,
+}
+
+impl Guard {
+    fn new(bind: SocketAddr, api_token: Option<String>) -> Self {
+        let port = bind.port();
+        let mut allowed_hosts = vec![
+            bind.to_string(),
+            "localhost".to_string(),
+            format!("localhost:{port}"),
+            format!("127.0.0.1:{port}"),
+            "127.0.0.1".to_string(),
+            format!("[::1]:{port}"),
+            "[::1]".to_string(),
+        ];
+        allowed_hosts.push(bind.ip().to_string());
+        Self {
+            allowed_hosts,
+            // Bound to every interface (only allowed with a token): any name may reach it.
+            any_host: bind.ip().is_unspecified(),
+            api_token,
+        }
+    }
+
+    fn check(&self, request: &ServiceRequest) -> Result<(), ApiError> {
+        let host = request
+            .headers()
+            .get(actix_web::http::header::HOST)
+            .and_then(|value| value.to_str().ok())
+            .map(|host| host.to_ascii_lowercase());
+        let host_ok = self.any_host
+            || host
+                .as_ref()
+                .is_some_and(|host| self.allowed_hosts.contains(host));
+        if !host_ok {
+            return Err(ApiError::Forbidden(format!(
+                "host {:?} is not this server's address or localhost",
+                host.unwrap_or_default()
+            )));
+        }
+        if let Some(token) = &self.api_token {
+            if request.path().starts_with("/api/") {
+                let given = request
+                    .headers()
+                    .get(actix_web::http::header::AUTHORIZATION)
+                    .and_then(|value| value.to_str().ok())
+                    .and_then(|value| value.strip_prefix("Bearer "));
+                if !given.is_some_and(|given| constant_time_eq(given.as_bytes(), token.as_bytes()))
+                {
+                    return Err(ApiError::Unauthorized(
+                        "missing or wrong bearer token".into(),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Compares without stopping at the first difference (no timing hint about the token).
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+async fn guard(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let checked = request
+        .app_data::<web::Data<Guard>>()
+        .map_or(Ok(()), |guard| guard.check(&request));
+    match checked {
+        Ok(()) => Ok(next.call(request).await?.map_into_left_body()),
+        Err(error) => {
+            let response = actix_web::ResponseError::error_response(&error);
+            Ok(request.into_response(response).map_into_right_body())
+        }
+    }
+}
+
+fn json_error(error: JsonPayloadError, _request: &HttpRequest) -> actix_web::Error {
+    let api = match &error {
+        JsonPayloadError::Overflow { limit }
+        | JsonPayloadError::OverflowKnownLength { limit, .. } => {
+            ApiError::TooLarge(format!("body is larger than {limit} bytes"))
+        }
+        JsonPayloadError::ContentType => {
+            ApiError::BadRequest("send JSON with Content-Type: application/json".into())
+        }
+        other => ApiError::BadRequest(format!("invalid JSON body: {other}")),
+    };
+    api.into()
+}
+
+fn query_error(error: QueryPayloadError, _request: &HttpRequest) -> actix_web::Error {
+    ApiError::BadRequest(format!("invalid query: {error}")).into()
+}
+
+async fn not_found() -> HttpResponse {
+    HttpResponse::NotFound().json(serde_json::json!({"error": "not found"}))
+}
+
+/// Registers every route and guard on an actix-web app (used by the server and by tests).
+pub fn configure(app: Arc<App>, bind: SocketAddr) -> impl Fn(&mut web::ServiceConfig) + Clone {
+    let guard = web::Data::new(Guard::new(bind, app.api_token.clone()));
+    let data = web::Data::from(app);
+    move |cfg: &mut web::ServiceConfig| {
+        let max_body = data.config.http.max_body;
+        cfg.app_data(data.clone())
+            .app_data(guard.clone())
+            .app_data(
+                web::JsonConfig::default()
+                    .limit(max_body)
+                    .error_handler(json_error),
+            )
+            .app_data(web::PayloadConfig::default().limit(max_body))
+            .app_data(web::QueryConfig::default().error_handler(query_error))
+            .route("/health", web::get().to(health::health))
+            .route("/metrics", web::get().to(health::metrics))
+            .service(
+                web::scope("/api")
+                    .route("/tasks", web::post().to(tasks::create))
+                    .route("/tasks", web::get().to(tasks::list))
+                    .route("/tasks/{id}", web::get().to(tasks::get))
+                    .route("/tasks/{id}", web::patch().to(tasks::patch))
+                    .route("/nudges", web::post().to(threads::open_nudge))
+                    .route("/threads", web::post().to(threads::open_thread))
+                    .route("/threads", web::get().to(threads::list_threads))
+                    .route("/threads/{id}/messages", web::get().to(threads::history))
+                    .route("/messages", web::post().to(threads::post_message)),
+            )
+            .default_service(web::to(not_found));
+    }
+}
+
+/// Binds the server (it runs once awaited or spawned). Signals are handled by the caller.
+pub fn serve(app: Arc<App>) -> std::io::Result<(Server, SocketAddr)> {
+    let bind: SocketAddr = app.config.http.bind.parse().map_err(|e| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("http.bind: {e}"))
+    })?;
+    let listener = std::net::TcpListener::bind(bind)?;
+    let local = listener.local_addr()?;
+    let routes = configure(app, local);
+    let server = actix_web::HttpServer::new(move || {
+        actix_web::App::new()
+            .wrap(from_fn(guard))
+            .configure(routes.clone())
+    })
+    .workers(2)
+    .disable_signals()
+    .shutdown_timeout(5)
+    .listen(listener)?
+    .run();
+    Ok((server, local))
+}

@@ -1,0 +1,272 @@
+//! `/api/tasks`: create, list, read and edit tasks.
+
+use actix_web::{web, HttpResponse};
+use serde::{Deserialize, Serialize};
+
+use crate::app::App;
+use crate::tasks::model::{
+    check_domain, check_priority, clean_title, NewTask, MAX_DESCRIPTION_CHARS,
+};
+use crate::tasks::repo;
+use crate::tasks::{Task, TaskStatus};
+
+use super::error::ApiError;
+use super::json::{nullable, parse_time, show, show_opt};
+
+/// A task as the API shows it.
+#[derive(Debug, Serialize)]
+pub struct TaskView {
+    pub id: String,
+    pub title: String,
+    pub description: Option<String>,
+    pub domain: String,
+    pub priority: i64,
+    pub status: TaskStatus,
+    pub deadline: Option<String>,
+    pub scheduled_start: Option<String>,
+    pub estimated_duration_minutes: Option<i64>,
+    pub completed_at: Option<String>,
+    pub snoozed_until: Option<String>,
+    pub reschedule_count: i64,
+    pub nudge_count: i64,
+    pub created_at: String,
+    pub updated_at: String,
+    pub open_thread_id: Option<String>,
+}
+
+impl TaskView {
+    pub fn new(task: Task, open_thread_id: Option<String>, timezone: chrono_tz::Tz) -> Self {
+        Self {
+            deadline: show_opt(task.deadline, timezone),
+            scheduled_start: show_opt(task.scheduled_start, timezone),
+            completed_at: show_opt(task.completed_at, timezone),
+            snoozed_until: show_opt(task.snoozed_until, timezone),
+            created_at: show(task.created_at, timezone),
+            updated_at: show(task.updated_at, timezone),
+            id: task.id,
+            title: task.title,
+            description: task.description,
+            domain: task.domain,
+            priority: task.priority,
+            status: task.status,
+            estimated_duration_minutes: task.estimated_duration_minutes,
+            reschedule_count: task.reschedule_count,
+            nudge_count: task.nudge_count,
+            open_thread_id,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTask {
+    title: String,
+    description: Option<String>,
+    domain: Option<String>,
+    priority: Option<i64>,
+    deadline: Option<String>,
+    scheduled_start: Option<String>,
+    estimated_duration_minutes: Option<i64>,
+}
+
+fn check_description(description: Option<String>) -> Result<Option<String>, ApiError> {
+    match description.map(|d| d.trim().to_string()) {
+        Some(d) if d.chars().count() > MAX_DESCRIPTION_CHARS => Err(ApiError::BadRequest(format!(
+            "description must be at most {MAX_DESCRIPTION_CHARS} characters"
+        ))),
+        Some(d) if d.is_empty() => Ok(None),
+        other => Ok(other),
+    }
+}
+
+fn check_estimate(minutes: Option<i64>) -> Result<Option<i64>, ApiError> {
+    match minutes {
+        Some(m) if !(1..=100_000).contains(&m) => Err(ApiError::BadRequest(
+            "estimated_duration_minutes must be between 1 and 100000".into(),
+        )),
+        other => Ok(other),
+    }
+}
+
+pub async fn create(
+    app: web::Data<App>,
+    body: web::Json<CreateTask>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let tz = app.config.timezone;
+    let title = clean_title(&body.title).map_err(ApiError::BadRequest)?;
+    let domain = body.domain.unwrap_or_else(|| "personal".into());
+    check_domain(&domain).map_err(ApiError::BadRequest)?;
+    let priority = body.priority.unwrap_or(2);
+    check_priority(priority).map_err(ApiError::BadRequest)?;
+    let new = NewTask {
+        title,
+        description: check_description(body.description)?,
+        domain,
+        priority,
+        deadline: body
+            .deadline
+            .map(|t| parse_time("deadline", &t, tz))
+            .transpose()?,
+        scheduled_start: body
+            .scheduled_start
+            .map(|t| parse_time("scheduled_start", &t, tz))
+            .transpose()?,
+        estimated_duration_minutes: check_estimate(body.estimated_duration_minutes)?,
+    };
+    let now = app.clock.now();
+    let task = app
+        .store
+        .write(move |conn| repo::insert(conn, &crate::ids::new_id("tsk"), &new, now))
+        .await?;
+    Ok(HttpResponse::Created().json(TaskView::new(task, None, tz)))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    status: Option<String>,
+}
+
+pub async fn list(
+    app: web::Data<App>,
+    query: web::Query<ListQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let status = query
+        .status
+        .as_deref()
+        .map(str::parse::<TaskStatus>)
+        .transpose()
+        .map_err(ApiError::BadRequest)?;
+    let tz = app.config.timezone;
+    let views = app
+        .store
+        .read(move |conn| {
+            repo::list(conn, status)?
+                .into_iter()
+                .map(|task| {
+                    let thread = repo::open_thread_id(conn, &task.id)?;
+                    Ok(TaskView::new(task, thread, tz))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(views))
+}
+
+pub async fn get(app: web::Data<App>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let tz = app.config.timezone;
+    let found = app
+        .store
+        .read(move |conn| {
+            let Some(task) = repo::get(conn, &id)? else {
+                return Ok(Err(id));
+            };
+            let thread = repo::open_thread_id(conn, &task.id)?;
+            Ok(Ok(TaskView::new(task, thread, tz)))
+        })
+        .await?;
+    match found {
+        Ok(view) => Ok(HttpResponse::Ok().json(view)),
+        Err(id) => Err(ApiError::NotFound(format!("no task {id}"))),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PatchTask {
+    title: Option<String>,
+    #[serde(default, deserialize_with = "nullable")]
+    description: Option<Option<String>>,
+    domain: Option<String>,
+    priority: Option<i64>,
+    #[serde(default, deserialize_with = "nullable")]
+    deadline: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    scheduled_start: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    estimated_duration_minutes: Option<Option<i64>>,
+    status: Option<String>,
+}
+
+pub async fn patch(
+    app: web::Data<App>,
+    id: web::Path<String>,
+    body: web::Json<PatchTask>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let body = body.into_inner();
+    let tz = app.config.timezone;
+    // Validate everything before touching the store: a bad field changes nothing.
+    let title = body
+        .title
+        .as_deref()
+        .map(clean_title)
+        .transpose()
+        .map_err(ApiError::BadRequest)?;
+    if let Some(domain) = &body.domain {
+        check_domain(domain).map_err(ApiError::BadRequest)?;
+    }
+    if let Some(priority) = body.priority {
+        check_priority(priority).map_err(ApiError::BadRequest)?;
+    }
+    let description = body.description.map(check_description).transpose()?;
+    let deadline = body
+        .deadline
+        .map(|d| d.map(|t| parse_time("deadline", &t, tz)).transpose())
+        .transpose()?;
+    let scheduled_start = body
+        .scheduled_start
+        .map(|d| d.map(|t| parse_time("scheduled_start", &t, tz)).transpose())
+        .transpose()?;
+    let estimate = body
+        .estimated_duration_minutes
+        .map(check_estimate)
+        .transpose()?;
+    let status = body
+        .status
+        .as_deref()
+        .map(str::parse::<TaskStatus>)
+        .transpose()
+        .map_err(ApiError::BadRequest)?;
+    let domain = body.domain;
+    let priority = body.priority;
+    let now = app.clock.now();
+    let view = app
+        .store
+        .write(move |conn| {
+            let mut task = repo::require(conn, &id)?;
+            if let Some(status) = status {
+                if status != task.status {
+                    task = repo::set_status(conn, &id, status, now)?;
+                }
+            }
+            if let Some(title) = title {
+                task.title = title;
+            }
+            if let Some(description) = description {
+                task.description = description;
+            }
+            if let Some(domain) = domain {
+                task.domain = domain;
+            }
+            if let Some(priority) = priority {
+                task.priority = priority;
+            }
+            if let Some(deadline) = deadline {
+                task.deadline = deadline;
+            }
+            if let Some(start) = scheduled_start {
+                task.scheduled_start = start;
+            }
+            if let Some(estimate) = estimate {
+                task.estimated_duration_minutes = estimate;
+            }
+            let task = repo::save(conn, &task, now)?;
+            let thread = repo::open_thread_id(conn, &task.id)?;
+            Ok(TaskView::new(task, thread, tz))
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(view))
+}

@@ -1,0 +1,237 @@
+//! `/api/nudges`, `/api/threads`, `/api/messages`: opening conversations and talking in them.
+
+use actix_web::{web, HttpResponse};
+use serde::{Deserialize, Serialize};
+
+use crate::app::App;
+use crate::conversation::memory::{MemoryEntry, Role};
+use crate::conversation::{threads, Channel, ContextType, Thread};
+use crate::nudges::{self, NudgeError};
+use crate::store::{Refusal, StoreError};
+use crate::subsystems::thread_memory::MemoryMsg;
+use crate::turn::intake::Incoming;
+
+use super::error::ApiError;
+use super::json::show;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpenNudge {
+    task_id: String,
+    context_type: Option<String>,
+    channel: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct NudgeView {
+    thread_id: String,
+    text: String,
+}
+
+pub async fn open_nudge(
+    app: web::Data<App>,
+    body: web::Json<OpenNudge>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let context = body
+        .context_type
+        .as_deref()
+        .map(ContextType::parse)
+        .transpose()
+        .map_err(ApiError::BadRequest)?;
+    let channel = match body.channel.as_deref() {
+        None | Some("local") => Channel::Local,
+        Some("discord") if app.discord_enabled => Channel::Discord,
+        Some("discord") => {
+            return Err(ApiError::Conflict(
+                "Discord is off (no token configured); open the nudge on the local channel".into(),
+            ))
+        }
+        Some(other) => {
+            return Err(ApiError::BadRequest(format!(
+                "channel must be local or discord, not {other:?}"
+            )))
+        }
+    };
+    let now = app.clock.now();
+    let task_id = body.task_id;
+    let opened = app
+        .store
+        .write(move |conn| {
+            nudges::open(
+                conn,
+                &task_id,
+                context,
+                channel,
+                || crate::ids::new_id("thr"),
+                now,
+            )
+            .map_err(|error| match error {
+                NudgeError::NoTask(id) => {
+                    StoreError::refused(Refusal::NotFound, format!("no task {id}"))
+                }
+                NudgeError::Closed { .. } => {
+                    StoreError::refused(Refusal::Conflict, error.to_string())
+                }
+                NudgeError::Store(error) => error,
+            })
+        })
+        .await?;
+    let view = NudgeView {
+        thread_id: opened.thread_id,
+        text: opened.text,
+    };
+    Ok(if opened.created {
+        HttpResponse::Created().json(view)
+    } else {
+        HttpResponse::Ok().json(view)
+    })
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpenThread {
+    chat_id: Option<String>,
+    is_group: Option<bool>,
+}
+
+pub async fn open_thread(
+    app: web::Data<App>,
+    body: Option<web::Json<OpenThread>>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.map(web::Json::into_inner).unwrap_or_default();
+    if let Some(chat_id) = &body.chat_id {
+        if chat_id.trim().is_empty() || chat_id.chars().count() > 200 {
+            return Err(ApiError::BadRequest(
+                "chat_id must be 1 to 200 characters".into(),
+            ));
+        }
+    }
+    let now = app.clock.now();
+    let thread = app
+        .store
+        .write(move |conn| {
+            nudges::open_free_thread(
+                conn,
+                crate::ids::new_id("thr"),
+                body.chat_id,
+                body.is_group.unwrap_or(false),
+                Channel::Local,
+                now,
+            )
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(serde_json::json!({ "thread_id": thread.id })))
+}
+
+#[derive(Debug, Serialize)]
+struct ThreadView {
+    id: String,
+    task_id: Option<String>,
+    channel: Channel,
+    chat_id: String,
+    is_group: bool,
+    context_type: Option<ContextType>,
+    created_at: String,
+}
+
+fn thread_view(thread: Thread, timezone: chrono_tz::Tz) -> ThreadView {
+    ThreadView {
+        created_at: show(thread.created_at, timezone),
+        id: thread.id,
+        task_id: thread.task_id,
+        channel: thread.channel,
+        chat_id: thread.chat_id,
+        is_group: thread.is_group,
+        context_type: thread.context_type,
+    }
+}
+
+pub async fn list_threads(app: web::Data<App>) -> Result<HttpResponse, ApiError> {
+    let tz = app.config.timezone;
+    let all = app.store.read(threads::list).await?;
+    Ok(HttpResponse::Ok().json(
+        all.into_iter()
+            .map(|t| thread_view(t, tz))
+            .collect::<Vec<_>>(),
+    ))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryQuery {
+    limit: Option<usize>,
+}
+
+#[derive(Debug, Serialize)]
+struct MessageView {
+    role: Role,
+    author_id: Option<String>,
+    text: String,
+    created_at: String,
+}
+
+pub async fn history(
+    app: web::Data<App>,
+    id: web::Path<String>,
+    query: web::Query<HistoryQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let thread_id = id.into_inner();
+    let lookup = thread_id.clone();
+    if app
+        .store
+        .read(move |conn| threads::get(conn, &lookup))
+        .await?
+        .is_none()
+    {
+        return Err(ApiError::NotFound(format!("no thread {thread_id}")));
+    }
+    let limit = query.limit;
+    let entries: Vec<MemoryEntry> = app
+        .memory
+        .ask(|reply| MemoryMsg::Recent {
+            thread_id,
+            limit,
+            reply,
+        })
+        .await
+        .map_err(|error| ApiError::Unavailable(error.to_string()))??;
+    let tz = app.config.timezone;
+    let views: Vec<MessageView> = entries
+        .into_iter()
+        .map(|entry| MessageView {
+            role: entry.role,
+            author_id: entry.author_id,
+            text: entry.content,
+            created_at: show(entry.created_at, tz),
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(views))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PostMessage {
+    thread_id: String,
+    user_id: String,
+    text: String,
+    message_id: Option<String>,
+}
+
+pub async fn post_message(
+    app: web::Data<App>,
+    body: web::Json<PostMessage>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let result = app
+        .intake
+        .submit(Incoming {
+            channel: Channel::Local,
+            thread_id: body.thread_id,
+            user_id: body.user_id,
+            text: body.text,
+            message_id: body.message_id,
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(result))
+}

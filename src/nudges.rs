@@ -1,0 +1,133 @@
+//! Opening nudge threads: Donna's question about one task, as the first message of a thread
+//! bound to that task (or a new message in the task's open thread).
+//!
+//! Invariants: a task has at most one open thread and a new nudge reuses it; the nudge is
+//! recorded in memory (kind `nudge`, so a bare "yes" right after it counts as "done") and in the
+//! outbox; the task's nudge counters move in the same transaction.
+
+use chrono::{DateTime, Utc};
+use rusqlite::Connection;
+
+use crate::conversation::memory::{self, Kind, Role};
+use crate::conversation::{outbox, threads, Channel, ContextType, Thread};
+use crate::store::StoreError;
+use crate::tasks::{repo, Task};
+use crate::turn::texts;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NudgeOpened {
+    pub thread_id: String,
+    pub text: String,
+    /// False when the task's open thread was reused.
+    pub created: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum NudgeError {
+    #[error("no task {0}")]
+    NoTask(String),
+    #[error("'{title}' is {status}; there is nothing to nudge about")]
+    Closed { title: String, status: String },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<rusqlite::Error> for NudgeError {
+    fn from(error: rusqlite::Error) -> Self {
+        NudgeError::Store(error.into())
+    }
+}
+
+/// The context a nudge has when none is given: overdue past the deadline, else a check-in.
+pub fn default_context(task: &Task, now: DateTime<Utc>) -> ContextType {
+    match task.deadline {
+        Some(deadline) if deadline <= now => ContextType::Overdue,
+        _ => ContextType::CheckIn,
+    }
+}
+
+/// Opens (or reuses) the task's thread on `channel` and records the nudge.
+/// `new_thread_id` names the thread when one is created (a channel may impose its own id).
+pub fn open(
+    conn: &Connection,
+    task_id: &str,
+    context: Option<ContextType>,
+    channel: Channel,
+    new_thread_id: impl FnOnce() -> String,
+    now: DateTime<Utc>,
+) -> Result<NudgeOpened, NudgeError> {
+    let task = repo::get(conn, task_id)?.ok_or_else(|| NudgeError::NoTask(task_id.to_string()))?;
+    if !task.status.is_open() {
+        return Err(NudgeError::Closed {
+            title: task.title,
+            status: task.status.to_string(),
+        });
+    }
+    let context = context.unwrap_or_else(|| default_context(&task, now));
+    let text = texts::nudge(&task.title, context);
+    let (thread_id, created) = match threads::open_for_task(conn, task_id)? {
+        Some(thread) => {
+            threads::set_context(conn, &thread.id, context)?;
+            (thread.id, false)
+        }
+        None => {
+            let id = new_thread_id();
+            threads::insert(
+                conn,
+                &Thread {
+                    id: id.clone(),
+                    task_id: Some(task_id.to_string()),
+                    channel,
+                    chat_id: id.clone(),
+                    is_group: false,
+                    context_type: Some(context),
+                    open: true,
+                    created_at: now,
+                },
+            )?;
+            (id, true)
+        }
+    };
+    memory::append(conn, &thread_id, Role::Donna, Kind::Nudge, None, &text, now)?;
+    outbox::enqueue(
+        conn,
+        &thread_id,
+        channel.as_str(),
+        &text,
+        now,
+        channel == Channel::Local,
+    )?;
+    conn.prepare_cached(
+        "UPDATE task SET nudge_count = nudge_count + 1, unanswered_nudges = unanswered_nudges + 1, \
+         last_nudged_at = ?2 WHERE id = ?1",
+    )?
+    .execute([task_id, crate::store::time::to_db(now).as_str()])?;
+    Ok(NudgeOpened {
+        thread_id,
+        text,
+        created,
+    })
+}
+
+/// Creates a free thread bound to no task.
+pub fn open_free_thread(
+    conn: &Connection,
+    thread_id: String,
+    chat_id: Option<String>,
+    is_group: bool,
+    channel: Channel,
+    now: DateTime<Utc>,
+) -> Result<Thread, StoreError> {
+    let thread = Thread {
+        chat_id: chat_id.unwrap_or_else(|| thread_id.clone()),
+        id: thread_id,
+        task_id: None,
+        channel,
+        is_group,
+        context_type: None,
+        open: true,
+        created_at: now,
+    };
+    threads::insert(conn, &thread)?;
+    Ok(thread)
+}

@@ -1,0 +1,802 @@
+//! The `FastPath`: the keyword layer that turns a short reply to a nudge ("done", "push it to
+//! tomorrow", "busy") into exactly one intent, and recognises confirm / reject answers to a
+//! pending plan and "undo". Pure logic, no I/O; built once from [`IntentsConfig`].
+//!
+//! Invariants:
+//! - Matching is on whole words. A reply and every keyword go through the same normalization
+//!   (lowercase, curly quotes made plain) and are split into words on anything that is not a
+//!   letter, digit or an apostrophe inside a word; a keyword phrase matches only as consecutive
+//!   words. "undone" is never "done", "book it" never "ok", "notice" never "not".
+//! - Clause punctuation (`, . ; : ! ?`, ellipsis, em/en dash, line breaks) becomes a break
+//!   token: a phrase never matches across a break, and negation never reaches across one
+//!   ("no, done" is done).
+//! - When unsure, fall through: [`FastPathOutcome::FallThrough`], [`PlanAnswer::Neither`], not
+//!   undo. A wrong fast answer changes a task; a fall-through only costs an LLM call.
+//! - Keywords are tokenized once in [`FastPath::new`]. A call normalizes the reply once: one
+//!   token vector, one vector of keyword occurrences, and a lowercase copy only when the reply
+//!   is not already lowercase.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+
+use super::intents::IntentsConfig;
+
+/// A first word that makes a reply a question. Fixed rather than configured: it is grammar,
+/// not vocabulary.
+const QUESTION_WORDS: [&str; 21] = [
+    "is", "are", "did", "do", "does", "should", "can", "could", "will", "would", "what", "when",
+    "where", "why", "how", "which", "who", "shall", "have", "has", "was",
+];
+
+/// What [`FastPath::classify`] made of a reply.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FastPathOutcome {
+    Match(IntentMatch),
+    FallThrough(FallThroughReason),
+}
+
+/// The one intent a reply names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntentMatch {
+    pub intent: String,
+    pub action: String,
+    pub confirm: bool,
+    pub params: BTreeMap<String, serde_yaml::Value>,
+    /// The configured keyword of the first non-negated hit, as written in the config.
+    pub keyword: String,
+    /// Every non-negated hit for this intent is also a confirm keyword ("yes"): the reply may
+    /// be answering a plan rather than naming the intent, so the caller treats it specially.
+    pub only_confirm_word: bool,
+}
+
+/// Why a reply goes to the LLM instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FallThroughReason {
+    /// Nothing but whitespace.
+    Empty,
+    /// More than `max_length` characters.
+    TooLong,
+    /// Contains a multi-intent signal ("but", "however").
+    MultiIntent,
+    /// More than `max_clauses` comma-separated clauses.
+    TooManyClauses,
+    /// Ends with "?" or starts with a question word.
+    Question,
+    /// No intent survived negation ("not done yet"), or one intent is both said and negated.
+    Negated,
+    /// No keyword of any intent.
+    NoKeyword,
+    /// Keywords of two or more intents.
+    Ambiguous,
+}
+
+impl FallThroughReason {
+    /// A stable `snake_case` name for logs and metrics.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Empty => "empty",
+            Self::TooLong => "too_long",
+            Self::MultiIntent => "multi_intent",
+            Self::TooManyClauses => "too_many_clauses",
+            Self::Question => "question",
+            Self::Negated => "negated",
+            Self::NoKeyword => "no_keyword",
+            Self::Ambiguous => "ambiguous",
+        }
+    }
+}
+
+/// How a reply answers a pending plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PlanAnswer {
+    Confirm,
+    Reject,
+    Neither,
+}
+
+/// Why a keyword can never match a reply; reported by config validation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KeywordProblem {
+    NoWords,
+    SpansClauses,
+}
+
+/// The words of a keyword after the normalization replies get.
+pub(crate) fn keyword_words(keyword: &str) -> Result<Vec<String>, KeywordProblem> {
+    let text = normalize(keyword);
+    let mut tokens = Vec::new();
+    tokenize(&text, &mut tokens);
+    let first_word = tokens.iter().position(Token::is_word);
+    let last_word = tokens.iter().rposition(Token::is_word);
+    let (Some(first_word), Some(last_word)) = (first_word, last_word) else {
+        return Err(KeywordProblem::NoWords);
+    };
+    let inner = &tokens[first_word..=last_word];
+    if !inner.iter().all(Token::is_word) {
+        return Err(KeywordProblem::SpansClauses);
+    }
+    Ok(inner
+        .iter()
+        .filter_map(|token| token.word_in(&text))
+        .map(str::to_owned)
+        .collect())
+}
+
+/// The compiled `FastPath`. Cheap to share: it is immutable after [`FastPath::new`].
+#[derive(Debug)]
+pub struct FastPath {
+    max_length: usize,
+    max_clauses: usize,
+    negation_window: usize,
+    intents: Vec<IntentTarget>,
+    phrases: Vec<Phrase>,
+    /// Phrase indexes by first word, so a reply is scanned once whatever the vocabulary size.
+    phrases_by_first_word: HashMap<Box<str>, Vec<usize>>,
+}
+
+#[derive(Debug)]
+struct IntentTarget {
+    name: String,
+    action: String,
+    confirm: bool,
+    params: BTreeMap<String, serde_yaml::Value>,
+}
+
+#[derive(Debug)]
+struct Phrase {
+    words: Box<[Box<str>]>,
+    /// As written in the config, for [`IntentMatch::keyword`].
+    keyword: Box<str>,
+    role: Role,
+}
+
+/// What a phrase means. One text can be several phrases ("don't" is a reject keyword and a
+/// negator), each found as its own occurrence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Intent { index: usize, also_confirm: bool },
+    Confirm,
+    Reject,
+    Undo,
+    Negator,
+    MultiIntentSignal,
+}
+
+impl Role {
+    fn is_intent(self) -> bool {
+        matches!(self, Role::Intent { .. })
+    }
+
+    fn is_confirm(self) -> bool {
+        self == Role::Confirm
+    }
+
+    fn is_plan_answer(self) -> bool {
+        matches!(self, Role::Confirm | Role::Reject)
+    }
+
+    fn is_undo(self) -> bool {
+        self == Role::Undo
+    }
+
+    /// Words the user says to mean something, as opposed to grammar (negators, signals).
+    fn is_keyword(self) -> bool {
+        !matches!(self, Role::Negator | Role::MultiIntentSignal)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Token {
+    /// Byte range in the normalized text.
+    Word { start: usize, end: usize },
+    /// One or more clause punctuation marks in a row.
+    Break { comma: bool, question_mark: bool },
+}
+
+impl Token {
+    fn is_word(&self) -> bool {
+        matches!(self, Token::Word { .. })
+    }
+
+    fn word_in<'t>(&self, text: &'t str) -> Option<&'t str> {
+        match *self {
+            Token::Word { start, end } => text.get(start..end),
+            Token::Break { .. } => None,
+        }
+    }
+}
+
+/// A phrase found in a reply, over tokens `start..end` (all words).
+#[derive(Debug, Clone, Copy)]
+struct Occurrence {
+    start: usize,
+    end: usize,
+    phrase: usize,
+}
+
+impl Occurrence {
+    fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    fn covers(&self, token: usize) -> bool {
+        self.start <= token && token < self.end
+    }
+}
+
+/// A reply after normalization: its tokens and every phrase occurrence in it.
+struct Reply<'a> {
+    text: Cow<'a, str>,
+    tokens: Vec<Token>,
+    occurrences: Vec<Occurrence>,
+}
+
+impl Reply<'_> {
+    fn word(&self, token: usize) -> Option<&str> {
+        self.tokens.get(token)?.word_in(&self.text)
+    }
+
+    fn ends_with_question_mark(&self) -> bool {
+        matches!(
+            self.tokens.last(),
+            Some(Token::Break {
+                question_mark: true,
+                ..
+            })
+        )
+    }
+
+    /// Comma-separated clauses that hold at least one word; other breaks do not split clauses.
+    fn clause_count(&self) -> usize {
+        let mut clauses = 0;
+        let mut clause_has_word = false;
+        for token in &self.tokens {
+            match token {
+                Token::Word { .. } => clause_has_word = true,
+                Token::Break { comma: true, .. } if clause_has_word => {
+                    clauses += 1;
+                    clause_has_word = false;
+                }
+                Token::Break { .. } => {}
+            }
+        }
+        clauses + usize::from(clause_has_word)
+    }
+}
+
+/// The vocabulary from one role, in config order.
+struct PhraseSource<'c> {
+    keywords: &'c [String],
+    role: Role,
+}
+
+impl FastPath {
+    /// Compiles the vocabulary. Meant for a validated config; an unvalidated one cannot make
+    /// matching panic, but a keyword without words is skipped rather than matching everything.
+    #[must_use]
+    pub fn new(config: &IntentsConfig) -> Self {
+        let fast_path = &config.fast_path;
+        let confirm_words: Vec<Vec<String>> = fast_path
+            .confirm_keywords
+            .iter()
+            .filter_map(|keyword| keyword_words(keyword).ok())
+            .collect();
+
+        let mut compiled = FastPath {
+            max_length: fast_path.max_length,
+            max_clauses: fast_path.max_clauses,
+            negation_window: fast_path.negation_window,
+            intents: Vec::with_capacity(config.intents.len()),
+            phrases: Vec::new(),
+            phrases_by_first_word: HashMap::new(),
+        };
+
+        for (index, intent) in config.intents.iter().enumerate() {
+            compiled.intents.push(IntentTarget {
+                name: intent.name.clone(),
+                action: intent.def.action.clone(),
+                confirm: intent.def.confirm,
+                params: intent.def.params.clone(),
+            });
+            for keyword in &intent.def.keywords {
+                let Ok(words) = keyword_words(keyword) else {
+                    continue;
+                };
+                let also_confirm = confirm_words.contains(&words);
+                compiled.add_phrase(
+                    keyword,
+                    words,
+                    Role::Intent {
+                        index,
+                        also_confirm,
+                    },
+                );
+            }
+        }
+
+        let sources = [
+            PhraseSource {
+                keywords: &fast_path.confirm_keywords,
+                role: Role::Confirm,
+            },
+            PhraseSource {
+                keywords: &fast_path.reject_keywords,
+                role: Role::Reject,
+            },
+            PhraseSource {
+                keywords: &fast_path.undo_keywords,
+                role: Role::Undo,
+            },
+            PhraseSource {
+                keywords: &fast_path.negators,
+                role: Role::Negator,
+            },
+            PhraseSource {
+                keywords: &fast_path.multi_intent_signals,
+                role: Role::MultiIntentSignal,
+            },
+        ];
+        for source in sources {
+            for keyword in source.keywords {
+                if let Ok(words) = keyword_words(keyword) {
+                    compiled.add_phrase(keyword, words, source.role);
+                }
+            }
+        }
+        compiled
+    }
+
+    fn add_phrase(&mut self, keyword: &str, words: Vec<String>, role: Role) {
+        let Some(first_word) = words.first() else {
+            return;
+        };
+        let index = self.phrases.len();
+        self.phrases_by_first_word
+            .entry(first_word.as_str().into())
+            .or_default()
+            .push(index);
+        self.phrases.push(Phrase {
+            words: words.into_iter().map(String::into_boxed_str).collect(),
+            keyword: keyword.into(),
+            role,
+        });
+    }
+
+    /// Turns a short reply to a nudge into one intent, or says why the LLM must read it.
+    #[must_use]
+    pub fn classify(&self, text: &str) -> FastPathOutcome {
+        let reply = match self.simple_reply(text) {
+            Ok(reply) => reply,
+            Err(reason) => return FastPathOutcome::FallThrough(reason),
+        };
+
+        let mut matched: Option<(usize, Occurrence, bool)> = None;
+        let mut matched_intents = 0;
+        let mut contradicted = false;
+        let mut negated_hit = false;
+        for index in 0..self.intents.len() {
+            let mut first_clean: Option<Occurrence> = None;
+            let mut only_confirm_word = true;
+            let mut negated = false;
+            for occurrence in reply.occurrences.iter().copied() {
+                let Role::Intent {
+                    index: owner,
+                    also_confirm,
+                } = self.role(occurrence)
+                else {
+                    continue;
+                };
+                if owner != index || self.is_shadowed(&reply, occurrence, Role::is_intent) {
+                    continue;
+                }
+                if self.is_negated(&reply, occurrence, Role::is_intent) {
+                    negated = true;
+                    continue;
+                }
+                first_clean.get_or_insert(occurrence);
+                only_confirm_word &= also_confirm;
+            }
+            negated_hit |= negated;
+            if let Some(occurrence) = first_clean {
+                // "done, not finished" says and unsays the same thing: not a fast answer.
+                contradicted |= negated;
+                matched_intents += 1;
+                matched.get_or_insert((index, occurrence, only_confirm_word));
+            }
+        }
+
+        let reason = match (matched_intents, matched) {
+            (2.., _) => FallThroughReason::Ambiguous,
+            _ if contradicted => FallThroughReason::Negated,
+            (_, Some((index, occurrence, only_confirm_word))) => {
+                return FastPathOutcome::Match(self.intent_match(
+                    index,
+                    occurrence,
+                    only_confirm_word,
+                ));
+            }
+            (_, None) if negated_hit || self.has_negation(&reply) => FallThroughReason::Negated,
+            (_, None) => FallThroughReason::NoKeyword,
+        };
+        FastPathOutcome::FallThrough(reason)
+    }
+
+    /// How a reply answers a pending plan. Confirm needs a non-negated confirm keyword and no
+    /// reject keyword at all; Reject needs a non-negated reject keyword and no non-negated
+    /// confirm keyword; a reply that is a question or fails the complexity gate is Neither.
+    #[must_use]
+    pub fn plan_answer(&self, text: &str) -> PlanAnswer {
+        let Ok(reply) = self.simple_reply(text) else {
+            return PlanAnswer::Neither;
+        };
+        let words = self.plan_words(&reply);
+        if words.confirm && !words.reject_present {
+            PlanAnswer::Confirm
+        } else if words.reject && !words.confirm {
+            PlanAnswer::Reject
+        } else {
+            PlanAnswer::Neither
+        }
+    }
+
+    /// Whether the reply asks to undo the last action: a non-negated undo keyword in a reply
+    /// that is not a question and passes the complexity gate.
+    #[must_use]
+    pub fn is_undo(&self, text: &str) -> bool {
+        let Ok(reply) = self.simple_reply(text) else {
+            return false;
+        };
+        reply.occurrences.iter().copied().any(|occurrence| {
+            self.role(occurrence) == Role::Undo
+                && !self.is_shadowed(&reply, occurrence, Role::is_undo)
+                && !self.is_negated(&reply, occurrence, Role::is_undo)
+        })
+    }
+
+    /// Whether the reply contains a non-negated confirm keyword, whatever else it says. Meant
+    /// to recognise a late "yes" to a plan that has expired, so no gate applies.
+    #[must_use]
+    pub fn is_confirm_word(&self, text: &str) -> bool {
+        let trimmed = text.trim();
+        !trimmed.is_empty() && self.plan_words(&self.read(trimmed)).confirm
+    }
+
+    /// Applies the complexity gate and the question test, in that order.
+    fn simple_reply<'a>(&self, text: &'a str) -> Result<Reply<'a>, FallThroughReason> {
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            return Err(FallThroughReason::Empty);
+        }
+        // The byte length bounds the char count, so most replies skip counting.
+        if trimmed.len() > self.max_length && trimmed.chars().count() > self.max_length {
+            return Err(FallThroughReason::TooLong);
+        }
+        let reply = self.read(trimmed);
+        if reply
+            .occurrences
+            .iter()
+            .any(|occurrence| self.role(*occurrence) == Role::MultiIntentSignal)
+        {
+            return Err(FallThroughReason::MultiIntent);
+        }
+        if reply.clause_count() > self.max_clauses {
+            return Err(FallThroughReason::TooManyClauses);
+        }
+        if self.is_question(&reply) {
+            return Err(FallThroughReason::Question);
+        }
+        Ok(reply)
+    }
+
+    fn read<'a>(&self, trimmed: &'a str) -> Reply<'a> {
+        let text = normalize(trimmed);
+        let mut tokens = Vec::with_capacity(trimmed.len() / 4 + 1);
+        tokenize(&text, &mut tokens);
+        let mut occurrences = Vec::new();
+        for start in 0..tokens.len() {
+            let Some(first_word) = tokens[start].word_in(&text) else {
+                continue;
+            };
+            let Some(candidates) = self.phrases_by_first_word.get(first_word) else {
+                continue;
+            };
+            for &phrase in candidates {
+                let words = &self.phrases[phrase].words;
+                let end = start + words.len();
+                let rest_matches = words.iter().enumerate().skip(1).all(|(offset, word)| {
+                    tokens
+                        .get(start + offset)
+                        .and_then(|token| token.word_in(&text))
+                        == Some(&**word)
+                });
+                if rest_matches {
+                    occurrences.push(Occurrence { start, end, phrase });
+                }
+            }
+        }
+        Reply {
+            text,
+            tokens,
+            occurrences,
+        }
+    }
+
+    fn role(&self, occurrence: Occurrence) -> Role {
+        self.phrases[occurrence.phrase].role
+    }
+
+    fn is_question(&self, reply: &Reply<'_>) -> bool {
+        if reply.ends_with_question_mark() {
+            return true;
+        }
+        let Some(first) = reply.tokens.iter().position(Token::is_word) else {
+            return false;
+        };
+        let starts_with_question_word = reply
+            .word(first)
+            .is_some_and(|word| QUESTION_WORDS.contains(&word));
+        // "do it" and "did it" are configured keywords, not questions: a multi-word keyword
+        // starting the reply overrides its question-word opening.
+        starts_with_question_word
+            && !reply.occurrences.iter().any(|occurrence| {
+                occurrence.start == first
+                    && occurrence.len() > 1
+                    && self.role(*occurrence).is_keyword()
+            })
+    }
+
+    /// A longer phrase of the same family covering this one wins ("not now" over "now").
+    fn is_shadowed(
+        &self,
+        reply: &Reply<'_>,
+        occurrence: Occurrence,
+        family: fn(Role) -> bool,
+    ) -> bool {
+        reply.occurrences.iter().any(|other| {
+            family(self.role(*other))
+                && other.start <= occurrence.start
+                && occurrence.end <= other.end
+                && other.len() > occurrence.len()
+        })
+    }
+
+    /// Whether a negator (or a word ending in "n't") sits within `negation_window` words before
+    /// the occurrence in the same clause. Words inside a phrase of the `consumers` family are
+    /// part of that phrase, not negators: the "not" of "not now" negates neither "not now" nor
+    /// the "busy" in "not now I'm busy".
+    fn is_negated(
+        &self,
+        reply: &Reply<'_>,
+        occurrence: Occurrence,
+        consumers: fn(Role) -> bool,
+    ) -> bool {
+        let mut token = occurrence.start;
+        let mut words_seen = 0;
+        while token > 0 && words_seen < self.negation_window {
+            token -= 1;
+            let Some(word) = reply.word(token) else {
+                break;
+            };
+            words_seen += 1;
+            let consumed = reply
+                .occurrences
+                .iter()
+                .any(|other| other.covers(token) && consumers(self.role(*other)));
+            if consumed {
+                continue;
+            }
+            let negator_here = reply.occurrences.iter().any(|other| {
+                other.start == token
+                    && other.end <= occurrence.start
+                    && self.role(*other) == Role::Negator
+            });
+            if negator_here || word.ends_with("n't") {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn has_negation(&self, reply: &Reply<'_>) -> bool {
+        reply
+            .occurrences
+            .iter()
+            .any(|occurrence| self.role(*occurrence) == Role::Negator)
+            || (0..reply.tokens.len())
+                .filter_map(|token| reply.word(token))
+                .any(|word| word.ends_with("n't"))
+    }
+
+    fn plan_words(&self, reply: &Reply<'_>) -> PlanWords {
+        let mut words = PlanWords::default();
+        for occurrence in reply.occurrences.iter().copied() {
+            let role = self.role(occurrence);
+            if !role.is_plan_answer() || self.is_shadowed(reply, occurrence, Role::is_plan_answer) {
+                continue;
+            }
+            // Only confirm phrases consume their own negators: "don't" is a reject keyword
+            // and still negates the "do it" of "don't do it".
+            let negated = self.is_negated(reply, occurrence, Role::is_confirm);
+            match role {
+                Role::Confirm => words.confirm |= !negated,
+                Role::Reject => {
+                    words.reject_present = true;
+                    words.reject |= !negated;
+                }
+                _ => {}
+            }
+        }
+        words
+    }
+
+    fn intent_match(
+        &self,
+        index: usize,
+        occurrence: Occurrence,
+        only_confirm_word: bool,
+    ) -> IntentMatch {
+        let target = &self.intents[index];
+        IntentMatch {
+            intent: target.name.clone(),
+            action: target.action.clone(),
+            confirm: target.confirm,
+            params: target.params.clone(),
+            keyword: self.phrases[occurrence.phrase].keyword.to_string(),
+            only_confirm_word,
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct PlanWords {
+    /// A non-negated confirm keyword.
+    confirm: bool,
+    /// Any reject keyword, negated or not.
+    reject_present: bool,
+    /// A non-negated reject keyword.
+    reject: bool,
+}
+
+/// Lowercases and maps typographic quotes to plain ones; borrows when nothing changes, which
+/// is the common case for chat replies.
+fn normalize(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(needs_normalizing) {
+        return Cow::Borrowed(text);
+    }
+    let mut normalized = String::with_capacity(text.len());
+    for character in text.chars() {
+        match plain_quote(character) {
+            Some(plain) => normalized.push(plain),
+            None => normalized.extend(character.to_lowercase()),
+        }
+    }
+    Cow::Owned(normalized)
+}
+
+fn needs_normalizing(character: char) -> bool {
+    if character.is_ascii() {
+        return character.is_ascii_uppercase();
+    }
+    plain_quote(character).is_some() || character.to_lowercase().ne(std::iter::once(character))
+}
+
+fn plain_quote(character: char) -> Option<char> {
+    match character {
+        '\u{2018}' | '\u{2019}' | '\u{201B}' | '\u{2032}' | '\u{02BC}' => Some('\''),
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{2033}' => Some('"'),
+        _ => None,
+    }
+}
+
+/// Splits normalized text into words and clause breaks; everything else (spaces, emoji,
+/// brackets, quotes, hyphens) only separates words.
+fn tokenize(text: &str, tokens: &mut Vec<Token>) {
+    let mut word_start: Option<usize> = None;
+    let mut characters = text.char_indices().peekable();
+    while let Some((position, character)) = characters.next() {
+        if character.is_alphanumeric() {
+            word_start.get_or_insert(position);
+            continue;
+        }
+        let apostrophe_inside_word = character == '\''
+            && word_start.is_some()
+            && characters
+                .peek()
+                .is_some_and(|&(_, next)| next.is_alphanumeric());
+        if apostrophe_inside_word {
+            continue;
+        }
+        if let Some(start) = word_start.take() {
+            tokens.push(Token::Word {
+                start,
+                end: position,
+            });
+        }
+        if let Some((comma, question_mark)) = clause_break(character) {
+            push_break(tokens, comma, question_mark);
+        }
+    }
+    if let Some(start) = word_start {
+        tokens.push(Token::Word {
+            start,
+            end: text.len(),
+        });
+    }
+}
+
+/// `Some((is_comma, is_question_mark))` for clause punctuation.
+fn clause_break(character: char) -> Option<(bool, bool)> {
+    match character {
+        ',' => Some((true, false)),
+        '?' => Some((false, true)),
+        '.' | ';' | ':' | '!' | '\n' | '\r' | '\u{2026}' | '\u{2013}' | '\u{2014}' => {
+            Some((false, false))
+        }
+        _ => None,
+    }
+}
+
+/// Merges a run of punctuation ("?!", ", ,") into one break so "done?!" still ends with a
+/// question mark.
+fn push_break(tokens: &mut Vec<Token>, comma: bool, question_mark: bool) {
+    if let Some(Token::Break {
+        comma: previous_comma,
+        question_mark: previous_question_mark,
+    }) = tokens.last_mut()
+    {
+        *previous_comma |= comma;
+        *previous_question_mark |= question_mark;
+        return;
+    }
+    tokens.push(Token::Break {
+        comma,
+        question_mark,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        let normalized = normalize(text);
+        let mut tokens = Vec::new();
+        tokenize(&normalized, &mut tokens);
+        tokens
+            .iter()
+            .map(|token| match token.word_in(&normalized) {
+                Some(word) => word.to_owned(),
+                None => "|".to_owned(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tokenizer_keeps_inner_apostrophes_and_clause_breaks() {
+        assert_eq!(words("It’s DONE!!!"), ["it's", "done", "|"]);
+        assert_eq!(words("'done' 👍"), ["done"]);
+        assert_eq!(
+            words("no, not done. ok?!"),
+            ["no", "|", "not", "done", "|", "ok", "|"]
+        );
+        assert_eq!(words("re-schedule"), ["re", "schedule"]);
+        assert_eq!(words("dogs' toys"), ["dogs", "toys"]);
+    }
+
+    #[test]
+    fn keyword_words_reject_unmatchable_keywords() {
+        assert_eq!(keyword_words("Don’t!"), Ok(vec!["don't".to_owned()]));
+        assert_eq!(keyword_words(" 👍 "), Err(KeywordProblem::NoWords));
+        assert_eq!(
+            keyword_words("done, thanks"),
+            Err(KeywordProblem::SpansClauses)
+        );
+    }
+
+    #[test]
+    fn normalize_borrows_lowercase_text() {
+        assert!(matches!(normalize("done 👍"), Cow::Borrowed(_)));
+        assert!(matches!(normalize("Done"), Cow::Owned(_)));
+    }
+}

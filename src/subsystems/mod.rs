@@ -1,0 +1,7 @@
+//! The supervised subsystem actors of the bot, one per file, each with its messages beside it.
+
+pub mod action_executor;
+pub mod fast_path;
+pub mod pending_plans;
+pub mod placeholders;
+pub mod thread_memory;

@@ -1,0 +1,9 @@
+//! Tasks: the record, its state machine, its SQL, and reading times from replies.
+
+pub mod model;
+pub mod repo;
+pub mod status;
+pub mod when;
+
+pub use model::{NewTask, Task};
+pub use status::TaskStatus;

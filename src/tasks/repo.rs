@@ -1,0 +1,213 @@
+//! Task rows: the SQL for reading and changing tasks. Functions take a `&Connection` so the
+//! same code runs on a read connection or inside the writer's transaction.
+//!
+//! Invariant: status changes go through `set_status`, which enforces the state machine;
+//! `restore` (undo) is the one deliberate exception and writes a saved snapshot back whole.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection, OptionalExtension, Row};
+
+use super::model::{NewTask, Task};
+use super::status::TaskStatus;
+use crate::store::time::{from_db, opt_from_db, to_db};
+use crate::store::StoreError;
+
+const COLUMNS: &str =
+    "id, title, description, domain, priority, status, estimated_duration_minutes, \
+    deadline, scheduled_start, completed_at, snoozed_until, reschedule_count, nudge_count, \
+    unanswered_nudges, last_nudged_at, created_at, updated_at";
+
+fn from_row(row: &Row<'_>) -> Result<Task, StoreError> {
+    let status: String = row.get(5)?;
+    Ok(Task {
+        id: row.get(0)?,
+        title: row.get(1)?,
+        description: row.get(2)?,
+        domain: row.get(3)?,
+        priority: row.get(4)?,
+        status: status.parse().map_err(StoreError::Corrupt)?,
+        estimated_duration_minutes: row.get(6)?,
+        deadline: opt_from_db(row.get(7)?)?,
+        scheduled_start: opt_from_db(row.get(8)?)?,
+        completed_at: opt_from_db(row.get(9)?)?,
+        snoozed_until: opt_from_db(row.get(10)?)?,
+        reschedule_count: row.get(11)?,
+        nudge_count: row.get(12)?,
+        unanswered_nudges: row.get(13)?,
+        last_nudged_at: opt_from_db(row.get(14)?)?,
+        created_at: from_db(&row.get::<_, String>(15)?)?,
+        updated_at: from_db(&row.get::<_, String>(16)?)?,
+    })
+}
+
+fn opt_ts(at: Option<DateTime<Utc>>) -> Option<String> {
+    at.map(to_db)
+}
+
+pub fn insert(
+    conn: &Connection,
+    id: &str,
+    new: &NewTask,
+    now: DateTime<Utc>,
+) -> Result<Task, StoreError> {
+    let status = if new.scheduled_start.is_some() {
+        TaskStatus::Scheduled
+    } else {
+        TaskStatus::Backlog
+    };
+    conn.execute(
+        "INSERT INTO task (id, title, description, domain, priority, status, estimated_duration_minutes, \
+         deadline, scheduled_start, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
+        params![
+            id,
+            new.title,
+            new.description,
+            new.domain,
+            new.priority,
+            status.as_str(),
+            new.estimated_duration_minutes,
+            opt_ts(new.deadline),
+            opt_ts(new.scheduled_start),
+            to_db(now),
+        ],
+    )?;
+    get(conn, id)?.ok_or_else(|| StoreError::Corrupt(format!("task {id} vanished after insert")))
+}
+
+pub fn get(conn: &Connection, id: &str) -> Result<Option<Task>, StoreError> {
+    let mut statement =
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM task WHERE id = ?1"))?;
+    let mut rows = statement.query([id])?;
+    match rows.next()? {
+        Some(row) => Ok(Some(from_row(row)?)),
+        None => Ok(None),
+    }
+}
+
+/// Tasks, newest first, optionally of one status.
+pub fn list(conn: &Connection, status: Option<TaskStatus>) -> Result<Vec<Task>, StoreError> {
+    let mut tasks = Vec::new();
+    match status {
+        Some(status) => {
+            let mut statement = conn.prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM task WHERE status = ?1 ORDER BY created_at DESC, id"
+            ))?;
+            let mut rows = statement.query([status.as_str()])?;
+            while let Some(row) = rows.next()? {
+                tasks.push(from_row(row)?);
+            }
+        }
+        None => {
+            let mut statement = conn.prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM task ORDER BY created_at DESC, id"
+            ))?;
+            let mut rows = statement.query([])?;
+            while let Some(row) = rows.next()? {
+                tasks.push(from_row(row)?);
+            }
+        }
+    }
+    Ok(tasks)
+}
+
+/// Why a task could not be changed.
+#[derive(Debug, thiserror::Error)]
+pub enum TaskChangeError {
+    #[error("no task {0}")]
+    NotFound(String),
+    #[error("{0}")]
+    InvalidTransition(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<rusqlite::Error> for TaskChangeError {
+    fn from(error: rusqlite::Error) -> Self {
+        TaskChangeError::Store(error.into())
+    }
+}
+
+impl From<TaskChangeError> for StoreError {
+    fn from(error: TaskChangeError) -> Self {
+        match error {
+            TaskChangeError::NotFound(id) => {
+                StoreError::refused(crate::store::Refusal::NotFound, format!("no task {id}"))
+            }
+            TaskChangeError::InvalidTransition(reason) => {
+                StoreError::refused(crate::store::Refusal::Conflict, reason)
+            }
+            TaskChangeError::Store(error) => error,
+        }
+    }
+}
+
+pub fn require(conn: &Connection, id: &str) -> Result<Task, TaskChangeError> {
+    get(conn, id)?.ok_or_else(|| TaskChangeError::NotFound(id.to_string()))
+}
+
+/// Moves a task through the state machine; `done` stamps `completed_at`, reopening clears it.
+pub fn set_status(
+    conn: &Connection,
+    id: &str,
+    to: TaskStatus,
+    now: DateTime<Utc>,
+) -> Result<Task, TaskChangeError> {
+    let task = require(conn, id)?;
+    task.status
+        .can_move_to(to)
+        .map_err(TaskChangeError::InvalidTransition)?;
+    let completed_at = match to {
+        TaskStatus::Done => Some(to_db(now)),
+        _ => None,
+    };
+    conn.execute(
+        "UPDATE task SET status = ?2, completed_at = ?3, updated_at = ?4 WHERE id = ?1",
+        params![id, to.as_str(), completed_at, to_db(now)],
+    )?;
+    require(conn, id)
+}
+
+/// Writes every mutable field of `task` (edits through the API, action handlers, undo).
+pub fn save(conn: &Connection, task: &Task, now: DateTime<Utc>) -> Result<Task, TaskChangeError> {
+    let changed = conn.execute(
+        "UPDATE task SET title = ?2, description = ?3, domain = ?4, priority = ?5, status = ?6, \
+         estimated_duration_minutes = ?7, deadline = ?8, scheduled_start = ?9, completed_at = ?10, \
+         snoozed_until = ?11, reschedule_count = ?12, nudge_count = ?13, unanswered_nudges = ?14, \
+         last_nudged_at = ?15, updated_at = ?16 WHERE id = ?1",
+        params![
+            task.id,
+            task.title,
+            task.description,
+            task.domain,
+            task.priority,
+            task.status.as_str(),
+            task.estimated_duration_minutes,
+            opt_ts(task.deadline),
+            opt_ts(task.scheduled_start),
+            opt_ts(task.completed_at),
+            opt_ts(task.snoozed_until),
+            task.reschedule_count,
+            task.nudge_count,
+            task.unanswered_nudges,
+            opt_ts(task.last_nudged_at),
+            to_db(now),
+        ],
+    )?;
+    if changed == 0 {
+        return Err(TaskChangeError::NotFound(task.id.clone()));
+    }
+    require(conn, &task.id)
+}
+
+/// The task's open thread, if it has one.
+pub fn open_thread_id(conn: &Connection, task_id: &str) -> Result<Option<String>, StoreError> {
+    Ok(conn
+        .prepare_cached("SELECT id FROM thread WHERE task_id = ?1 AND open = 1")?
+        .query_row([task_id], |row| row.get(0))
+        .optional()?)
+}
+
+pub fn delete(conn: &Connection, id: &str) -> Result<(), StoreError> {
+    conn.execute("DELETE FROM task WHERE id = ?1", [id])?;
+    Ok(())
+}

@@ -1,0 +1,220 @@
+//! Committing a turn: everything the turn changes, in one unit of work on the store writer
+//! (one transaction): the person's message and Donna's answer in memory, plan changes, task
+//! changes, the outbox entry and the inbox row marked done with the result.
+//!
+//! Invariant: nothing here awaits; it runs on the writer's thread inside its transaction, so a
+//! turn's effects are all there or none are.
+
+use chrono::{DateTime, Utc};
+use rusqlite::Connection;
+
+use crate::actions::{self, describe, ActionEnv, ActionResult, BoundAction, UndoOutcome};
+use crate::conversation::memory::{self, Kind, Role};
+use crate::conversation::plans::{self, Plan, PlanStatus};
+use crate::conversation::{inbox, outbox, Channel};
+use crate::store::StoreError;
+
+use super::result::{ShownAction, TurnPath, TurnResult};
+use super::texts;
+use super::Inbound;
+
+/// The resolved work of a turn (actions already validated and bound).
+#[derive(Debug, Clone)]
+pub enum Work {
+    ConfirmPlan(Plan),
+    RejectPlan(Plan),
+    PlanGone {
+        expired: bool,
+    },
+    NothingToConfirm,
+    Undo,
+    Execute(Vec<BoundAction>),
+    Propose(Vec<BoundAction>),
+    /// Donna answers with this text and does nothing else.
+    Say {
+        path: TurnPath,
+        text: String,
+    },
+}
+
+/// Everything `commit` needs.
+#[derive(Debug, Clone)]
+pub struct TurnWork {
+    pub inbound: Inbound,
+    pub task_id: Option<String>,
+    pub cancel_plan: Option<Plan>,
+    pub work: Work,
+    pub env: ActionEnv,
+    pub undo_window: chrono::Duration,
+    pub plan_expiry: chrono::Duration,
+}
+
+pub fn commit(conn: &Connection, turn: TurnWork) -> Result<TurnResult, StoreError> {
+    let TurnWork {
+        inbound,
+        task_id,
+        cancel_plan,
+        work,
+        env,
+        undo_window,
+        plan_expiry,
+    } = turn;
+    let now = env.now;
+    let thread_id = inbound.thread_id.as_str();
+    memory::append(
+        conn,
+        thread_id,
+        Role::User,
+        Kind::Message,
+        Some(&inbound.user_id),
+        &inbound.text,
+        now,
+    )?;
+    if let Some(plan) = &cancel_plan {
+        plans::resolve(conn, &plan.id, PlanStatus::Cancelled, now)?;
+    }
+    let mut result = TurnResult {
+        thread_id: inbound.thread_id.clone(),
+        message_id: inbound.message_id.clone(),
+        path: TurnPath::Unhandled,
+        reply: None,
+        actions: Vec::new(),
+        pending_plan_id: None,
+        results: Vec::new(),
+    };
+    let mut reply_kind = Kind::Reply;
+    let reply = match work {
+        Work::ConfirmPlan(plan) => {
+            if plans::resolve(conn, &plan.id, PlanStatus::Confirmed, now)? {
+                let results =
+                    actions::execute_all(conn, thread_id, &env, &plan.actions, Some(&plan.id))?;
+                result.path = TurnPath::PlanConfirmed;
+                result.actions = plan.actions.iter().map(ShownAction::from).collect();
+                let text = summarize(&results);
+                result.results = results;
+                text
+            } else {
+                // Expired or cancelled between the read and this commit.
+                result.path = TurnPath::PlanExpired;
+                texts::plan_gone(true)
+            }
+        }
+        Work::RejectPlan(plan) => {
+            plans::resolve(conn, &plan.id, PlanStatus::Rejected, now)?;
+            result.path = TurnPath::PlanRejected;
+            texts::PLAN_REJECTED.to_string()
+        }
+        Work::PlanGone { expired } => {
+            result.path = TurnPath::PlanExpired;
+            texts::plan_gone(expired)
+        }
+        Work::NothingToConfirm => texts::NOTHING_TO_CONFIRM.to_string(),
+        Work::Undo => match actions::undo_last(conn, thread_id, now, undo_window)? {
+            UndoOutcome::Undone(text) => {
+                result.path = TurnPath::Undone;
+                text
+            }
+            UndoOutcome::Nothing => texts::NOTHING_TO_UNDO.to_string(),
+            UndoOutcome::TooLate(summary) => texts::too_late_to_undo(&summary),
+        },
+        Work::Execute(bound) => {
+            let results = actions::execute_all(conn, thread_id, &env, &bound, None)?;
+            result.path = TurnPath::Fast;
+            result.actions = bound.iter().map(ShownAction::from).collect();
+            let text = summarize(&results);
+            result.results = results;
+            text
+        }
+        Work::Propose(bound) => {
+            let plan = propose(conn, thread_id, bound, now, plan_expiry, &env)?;
+            result.path = TurnPath::Fast;
+            result.actions = plan.actions.iter().map(ShownAction::from).collect();
+            result.pending_plan_id = Some(plan.id.clone());
+            reply_kind = Kind::Plan;
+            plan.reply_text
+        }
+        Work::Say { path, text } => {
+            result.path = path;
+            text
+        }
+    };
+    if let Some(task_id) = &task_id {
+        // The person answered: the nudge backoff starts over.
+        conn.prepare_cached("UPDATE task SET unanswered_nudges = 0 WHERE id = ?1")?
+            .execute([task_id])?;
+    }
+    finish(conn, &inbound, &mut result, Some(reply), reply_kind, now)?;
+    Ok(result)
+}
+
+/// Records Donna's reply (if any), queues it for delivery and marks the message done.
+pub fn finish(
+    conn: &Connection,
+    inbound: &Inbound,
+    result: &mut TurnResult,
+    reply: Option<String>,
+    reply_kind: Kind,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let reply = reply.filter(|text| !text.trim().is_empty());
+    if let Some(text) = &reply {
+        memory::append(
+            conn,
+            &inbound.thread_id,
+            Role::Donna,
+            reply_kind,
+            None,
+            text,
+            now,
+        )?;
+        let delivered = inbound.channel == Channel::Local;
+        outbox::enqueue(
+            conn,
+            &inbound.thread_id,
+            inbound.channel.as_str(),
+            text,
+            now,
+            delivered,
+        )?;
+    }
+    result.reply = reply;
+    let json = serde_json::to_string(&*result).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    inbox::complete(conn, inbound.channel.as_str(), &inbound.message_id, &json)?;
+    Ok(())
+}
+
+/// Saves a plan of `bound` (cancelling the thread's previous one) and words its proposal from
+/// the validated actions themselves.
+pub fn propose(
+    conn: &Connection,
+    thread_id: &str,
+    bound: Vec<BoundAction>,
+    now: DateTime<Utc>,
+    expiry: chrono::Duration,
+    env: &ActionEnv,
+) -> Result<Plan, StoreError> {
+    let steps = bound
+        .iter()
+        .map(|action| describe::describe(conn, action, env))
+        .collect::<Result<Vec<_>, _>>()?;
+    let plan = Plan {
+        id: crate::ids::new_id("pln"),
+        thread_id: thread_id.to_string(),
+        reply_text: texts::proposal(&steps, expiry.num_minutes()),
+        actions: bound,
+        status: PlanStatus::Pending,
+        created_at: now,
+        expires_at: now + expiry,
+        resolved_at: None,
+    };
+    plans::save(conn, &plan)?;
+    Ok(plan)
+}
+
+fn summarize(results: &[ActionResult]) -> String {
+    results
+        .iter()
+        .map(|result| result.message.trim().to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}

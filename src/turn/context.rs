@@ -1,0 +1,53 @@
+//! What a turn needs to know before deciding: the thread, its task, its latest plan, what Donna
+//! last said, and whether this message was handled already. Loaded in one read.
+
+use chrono::{DateTime, Utc};
+use rusqlite::Connection;
+
+use crate::conversation::inbox::{self, Accepted};
+use crate::conversation::memory::{self, Kind};
+use crate::conversation::plans::{self, Plan};
+use crate::conversation::threads::{self, Thread};
+use crate::store::StoreError;
+use crate::tasks::{repo, Task};
+
+#[derive(Debug, Clone)]
+pub struct TurnContext {
+    pub thread: Thread,
+    pub task: Option<Task>,
+    pub latest_plan: Option<Plan>,
+    /// When Donna last spoke here and what kind of message it was.
+    pub last_donna: Option<(DateTime<Utc>, Kind)>,
+    /// This message's inbox state (Done when it was handled before).
+    pub inbox: Option<Accepted>,
+}
+
+/// Why a context could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ContextError {
+    #[error("no thread {0}")]
+    NoThread(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+pub fn load(
+    conn: &Connection,
+    thread_id: &str,
+    channel: &str,
+    message_id: &str,
+) -> Result<TurnContext, ContextError> {
+    let thread = threads::get(conn, thread_id)?
+        .ok_or_else(|| ContextError::NoThread(thread_id.to_string()))?;
+    let task = match &thread.task_id {
+        Some(task_id) => repo::get(conn, task_id)?,
+        None => None,
+    };
+    Ok(TurnContext {
+        latest_plan: plans::latest(conn, thread_id)?,
+        last_donna: memory::last_donna(conn, thread_id)?,
+        inbox: inbox::state(conn, channel, message_id)?,
+        thread,
+        task,
+    })
+}

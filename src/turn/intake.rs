@@ -1,0 +1,200 @@
+//! Intake: where a message from any channel (local API, console, Discord) enters the pipeline.
+//!
+//! Owns: input validation, the durable inbox write, and routing to the thread's Conversation.
+//! Invariants:
+//! - Invalid input is refused before anything is recorded.
+//! - A message is in the inbox before its turn starts; if its thread's queue is full the inbox
+//!   row is removed again and the sender is told to retry (nothing recorded, nothing lost).
+//! - The same (channel, message id) again returns the first result and applies nothing.
+
+use actors::{AskError, KeyedRouter};
+
+use crate::clock::SharedClock;
+use crate::conversation::inbox::{self, Accepted, InboxRow};
+use crate::conversation::{threads, Channel};
+use crate::store::{Store, StoreError};
+
+use super::conversation::{Conversation, TurnMsg};
+use super::pipeline::TurnError;
+use super::result::TurnResult;
+use super::Inbound;
+
+/// Longest message text accepted, in characters.
+pub const MAX_TEXT_CHARS: usize = 4_000;
+const MAX_ID_CHARS: usize = 200;
+
+/// A message as a channel hands it over.
+#[derive(Debug, Clone)]
+pub struct Incoming {
+    pub channel: Channel,
+    pub thread_id: String,
+    pub user_id: String,
+    pub text: String,
+    /// The channel's id for the message; generated when the channel has none.
+    pub message_id: Option<String>,
+}
+
+/// Why a message was not handled.
+#[derive(Debug, thiserror::Error)]
+pub enum IntakeError {
+    #[error("{0}")]
+    Invalid(String),
+    #[error("no thread {0}")]
+    NoThread(String),
+    #[error("this thread has too many messages waiting; try again shortly")]
+    Busy,
+    #[error("shutting down")]
+    ShuttingDown,
+    #[error("internal error: {0}")]
+    Failed(String),
+}
+
+impl From<StoreError> for IntakeError {
+    fn from(error: StoreError) -> Self {
+        IntakeError::Failed(error.to_string())
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Intake {
+    store: Store,
+    clock: SharedClock,
+    router: KeyedRouter<String, Conversation>,
+}
+
+fn check_id(name: &str, value: &str) -> Result<(), IntakeError> {
+    if value.trim().is_empty() {
+        return Err(IntakeError::Invalid(format!("{name} must not be empty")));
+    }
+    if value.chars().count() > MAX_ID_CHARS || value.chars().any(char::is_control) {
+        return Err(IntakeError::Invalid(format!(
+            "{name} must be at most {MAX_ID_CHARS} printable characters"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks a message text: not blank, not too long, no control characters but newlines and tabs.
+pub fn check_text(text: &str) -> Result<(), IntakeError> {
+    if text.trim().is_empty() {
+        return Err(IntakeError::Invalid("text must not be empty".into()));
+    }
+    let length = text.chars().count();
+    if length > MAX_TEXT_CHARS {
+        return Err(IntakeError::Invalid(format!(
+            "text is {length} characters; at most {MAX_TEXT_CHARS} are accepted"
+        )));
+    }
+    if text
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t' && c != '\r')
+    {
+        return Err(IntakeError::Invalid(
+            "text must not contain control characters".into(),
+        ));
+    }
+    Ok(())
+}
+
+impl Intake {
+    pub fn new(
+        store: Store,
+        clock: SharedClock,
+        router: KeyedRouter<String, Conversation>,
+    ) -> Self {
+        Self {
+            store,
+            clock,
+            router,
+        }
+    }
+
+    pub fn router(&self) -> &KeyedRouter<String, Conversation> {
+        &self.router
+    }
+
+    /// Handles one message to the end of its turn.
+    pub async fn submit(&self, incoming: Incoming) -> Result<TurnResult, IntakeError> {
+        check_id("thread_id", &incoming.thread_id)?;
+        check_id("user_id", &incoming.user_id)?;
+        if let Some(message_id) = &incoming.message_id {
+            check_id("message_id", message_id)?;
+        }
+        check_text(&incoming.text)?;
+        let inbound = Inbound {
+            channel: incoming.channel,
+            message_id: incoming
+                .message_id
+                .unwrap_or_else(|| crate::ids::new_id("msg")),
+            thread_id: incoming.thread_id,
+            user_id: incoming.user_id,
+            text: incoming.text,
+        };
+        let row = InboxRow {
+            channel: inbound.channel.as_str().to_string(),
+            message_id: inbound.message_id.clone(),
+            thread_id: inbound.thread_id.clone(),
+            user_id: inbound.user_id.clone(),
+            text: inbound.text.clone(),
+        };
+        let now = self.clock.now();
+        let accepted = self
+            .store
+            .write(move |conn| {
+                if threads::get(conn, &row.thread_id)?.is_none() {
+                    return Ok(None);
+                }
+                inbox::accept(conn, &row, now).map(Some)
+            })
+            .await?;
+        let accepted = match accepted {
+            None => return Err(IntakeError::NoThread(inbound.thread_id)),
+            Some(Accepted::Done(json)) => {
+                return serde_json::from_str(&json).map_err(|e| IntakeError::Failed(e.to_string()));
+            }
+            Some(accepted) => accepted,
+        };
+        self.route(inbound, accepted == Accepted::New).await
+    }
+
+    /// Routes an inbound message already in the inbox (also used by recovery at startup). The
+    /// message is queued before this returns, so calls keep their order per thread.
+    pub fn route(
+        &self,
+        inbound: Inbound,
+        remove_if_refused: bool,
+    ) -> impl std::future::Future<Output = Result<TurnResult, IntakeError>> {
+        let (channel, message_id) = (inbound.channel, inbound.message_id.clone());
+        let key = inbound.thread_id.clone();
+        let answer = self.router.ask(key, |reply| TurnMsg { inbound, reply });
+        let store = self.store.clone();
+        async move {
+            match answer.await {
+                Ok(Ok(result)) => Ok(result),
+                Ok(Err(TurnError::NoThread(id))) => Err(IntakeError::NoThread(id)),
+                Ok(Err(error)) => Err(IntakeError::Failed(error.to_string())),
+                Err(refused @ (AskError::Full { .. } | AskError::Closed { .. })) => {
+                    if remove_if_refused {
+                        // Not accepted after all: take it out of the inbox so nothing half-happens.
+                        store
+                            .write(move |conn| {
+                                conn.execute(
+                                    "DELETE FROM inbox WHERE channel = ?1 AND message_id = ?2 AND status = 'pending'",
+                                    [channel.as_str(), message_id.as_str()],
+                                )?;
+                                Ok(())
+                            })
+                            .await?;
+                    }
+                    Err(match refused {
+                        AskError::Full { .. } => IntakeError::Busy,
+                        _ => IntakeError::ShuttingDown,
+                    })
+                }
+                Err(AskError::NoReply { .. }) => Err(IntakeError::Failed(
+                    "the conversation failed while handling this message; it stays in the inbox and will be retried at the next start".into(),
+                )),
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! Donna's fixed sentences: nudges and the answers that need no model. Kept in one place so
+//! her voice stays consistent and tests can refer to it.
+
+use crate::conversation::ContextType;
+
+pub fn nudge(title: &str, context: ContextType) -> String {
+    match context {
+        ContextType::Overdue => format!("'{title}' is overdue. Done?"),
+        ContextType::CheckIn => {
+            format!("Time for '{title}'. How is it going: done, later, or busy?")
+        }
+        ContextType::Completion => format!("Did you finish '{title}'?"),
+    }
+}
+
+/// For a message in a thread bound to no task.
+pub const FREE_THREAD: &str =
+    "I can't chat freely yet. Here I answer replies to my nudges about a task: \
+say 'done', 'tomorrow', 'later', 'busy' or 'undo' in a nudge thread.";
+
+/// For a reply in a nudge thread that no keyword matched and no model is there to read.
+pub fn not_understood(title: &str) -> String {
+    format!(
+        "I didn't catch that. For '{title}' you can say 'done', 'tomorrow' (or another time like \
+         'friday 3pm'), 'later', 'busy' or 'undo'."
+    )
+}
+
+pub fn plan_gone(expired: bool) -> String {
+    if expired {
+        "That plan expired, so I did nothing. Tell me again what you'd like to do.".to_string()
+    } else {
+        "That plan was cancelled, so I did nothing. Tell me again what you'd like to do."
+            .to_string()
+    }
+}
+
+pub const NOTHING_TO_CONFIRM: &str =
+    "There's nothing waiting for a yes right now, so I did nothing. What would you like to do?";
+
+pub const PLAN_REJECTED: &str = "OK, I won't do that.";
+
+pub const NOTHING_TO_UNDO: &str = "There's nothing here to undo.";
+
+pub fn too_late_to_undo(summary: &str) -> String {
+    format!(
+        "It's too late to undo the last change ({}).",
+        summary.trim_end_matches('.')
+    )
+}
+
+pub fn proposal(steps: &[String], expiry_minutes: i64) -> String {
+    let listed = if steps.len() == 1 {
+        steps.first().cloned().unwrap_or_default()
+    } else {
+        steps
+            .iter()
+            .enumerate()
+            .map(|(i, step)| format!("{}) {step}", i + 1))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    format!(
+        "I'd {listed}. Reply 'yes' to go ahead or 'no' to cancel (this expires in {expiry_minutes} minutes)."
+    )
+}
