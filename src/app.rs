@@ -142,6 +142,8 @@ pub struct App {
     pub intake: Intake,
     pub memory: ChildRef<MemoryMsg>,
     pub plans: ChildRef<PlansMsg>,
+    pub fast_path: ChildRef<FastPathMsg>,
+    pub executor: ChildRef<ExecutorMsg>,
     pub metrics: Arc<TurnMetrics>,
     /// Whether the Discord gateway is connected (so nudges can go there).
     pub discord_enabled: bool,
@@ -247,8 +249,8 @@ impl App {
         let pipeline = Arc::new(Pipeline {
             store: store.clone(),
             clock: clock.clone(),
-            fast_path,
-            executor,
+            fast_path: fast_path.clone(),
+            executor: executor.clone(),
             settings: TurnSettings {
                 timezone: config.timezone,
                 later: config.reschedule.later.get(),
@@ -280,6 +282,8 @@ impl App {
             intake,
             memory,
             plans,
+            fast_path,
+            executor,
             metrics,
             discord_enabled: false,
             api_token,

@@ -79,11 +79,7 @@ pub struct StoreWriter {
 }
 
 impl StoreWriter {
-    pub fn open(
-        path: &Path,
-        durability: Durability,
-        batch_max: usize,
-    ) -> Result<Self, StoreError> {
+    pub fn open(path: &Path, durability: Durability, batch_max: usize) -> Result<Self, StoreError> {
         Ok(Self {
             conn: open_connection(path, false, durability)?,
             batch_max: batch_max.max(1),

@@ -20,7 +20,9 @@ pub enum ExecutorMsg {
         intent: IntentMatch,
         text: String,
         context: BindContext,
-        reply: Reply<Result<BoundAction, String>>,
+        /// The bound action, and whether it must go through a plan (`confirm: true` on the
+        /// intent, or `plan_only` on the action).
+        reply: Reply<Result<(BoundAction, bool), String>>,
     },
     Bind {
         requests: Vec<ActionRequest>,
@@ -43,7 +45,7 @@ impl ActionExecutor {
         intent: &IntentMatch,
         text: &str,
         context: &BindContext,
-    ) -> Result<BoundAction, String> {
+    ) -> Result<(BoundAction, bool), String> {
         let mut params = Map::new();
         for (name, value) in &intent.params {
             let value = serde_json::to_value(value)
@@ -61,7 +63,10 @@ impl ActionExecutor {
             name: intent.action.clone(),
             params,
         };
-        self.registry.bind(&request, context)
+        let needs_plan = intent.confirm || self.registry.is_plan_only(&intent.action);
+        self.registry
+            .bind(&request, context)
+            .map(|bound| (bound, needs_plan))
     }
 }
 

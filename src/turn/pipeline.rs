@@ -137,7 +137,6 @@ impl Pipeline {
             Next::NothingToConfirm => Work::NothingToConfirm,
             Next::Undo => Work::Undo,
             Next::Intent(intent) => {
-                let confirm = intent.confirm;
                 let text = inbound.text.clone();
                 let bound = self
                     .executor
@@ -149,8 +148,8 @@ impl Pipeline {
                     })
                     .await?;
                 match bound {
-                    Ok(action) if confirm => Work::Propose(vec![action]),
-                    Ok(action) => Work::Execute(vec![action]),
+                    Ok((action, true)) => Work::Propose(vec![action]),
+                    Ok((action, false)) => Work::Execute(vec![action]),
                     Err(reason) => Work::Say {
                         path: TurnPath::Unhandled,
                         text: format!("I couldn't do that: {reason}."),

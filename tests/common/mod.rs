@@ -1,0 +1,187 @@
+//! Shared test helpers: a real bot (real SQLite in a temp dir, the real actors, the real HTTP
+//! server on 127.0.0.1:0) driven over HTTP, with a clock the test moves.
+
+#![allow(dead_code)]
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, TimeZone, Utc};
+use donna::app::{App, StartOptions};
+use donna::clock::ManualClock;
+use donna::config::{parse_yaml, Env, LoadedConfig};
+use serde_json::{json, Value};
+
+/// No environment variables at all, unless a test sets some.
+pub struct TestEnv(pub Vec<(&'static str, &'static str)>);
+
+impl Env for TestEnv {
+    fn var(&self, name: &str) -> Option<String> {
+        self.0
+            .iter()
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| value.to_string())
+    }
+}
+
+/// Monday 23 November 2026, 10:00 UTC.
+pub fn monday_10am() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 23, 10, 0, 0)
+        .single()
+        .unwrap_or_default()
+}
+
+pub struct Bot {
+    pub app: Arc<App>,
+    pub base: String,
+    pub client: reqwest::Client,
+    pub clock: ManualClock,
+    pub dir: tempfile::TempDir,
+    server: actix_web::dev::ServerHandle,
+}
+
+/// Starts a bot with `extra` YAML added to a config that points at a fresh data dir.
+pub async fn start_bot(extra: &str) -> Bot {
+    start_bot_with(extra, TestEnv(Vec::new())).await
+}
+
+pub async fn start_bot_with(extra: &str, env: TestEnv) -> Bot {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    start_bot_in(dir, extra, env).await
+}
+
+pub async fn start_bot_in(dir: tempfile::TempDir, extra: &str, env: TestEnv) -> Bot {
+    let yaml = format!(
+        "data_dir: {}\nhttp:\n  bind: 127.0.0.1:0\n{extra}",
+        dir.path().join("data").display()
+    );
+    let config = parse_yaml(&yaml).unwrap_or_else(|e| panic!("test config: {e}"));
+    let loaded = LoadedConfig {
+        config,
+        base_dir: dir.path().to_path_buf(),
+    };
+    let clock = ManualClock::new(monday_10am());
+    let options = StartOptions {
+        clock: Arc::new(clock.clone()),
+        ..StartOptions::default()
+    };
+    let app = Arc::new(App::start(&loaded, &env, options).unwrap_or_else(|e| panic!("start: {e}")));
+    let (server, address) =
+        donna::http::serve(app.clone()).unwrap_or_else(|e| panic!("serve: {e}"));
+    let handle = server.handle();
+    actix_rt::spawn(server);
+    Bot {
+        app,
+        base: format!("http://{address}"),
+        client: reqwest::Client::new(),
+        clock,
+        dir,
+        server: handle,
+    }
+}
+
+impl Bot {
+    pub async fn request(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let mut request = self.client.request(method, format!("{}{path}", self.base));
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        let status = response.status().as_u16();
+        let text = response.text().await.unwrap_or_default();
+        let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        (status, value)
+    }
+
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        self.request(reqwest::Method::GET, path, None).await
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        self.request(reqwest::Method::POST, path, Some(body)).await
+    }
+
+    pub async fn patch(&self, path: &str, body: Value) -> (u16, Value) {
+        self.request(reqwest::Method::PATCH, path, Some(body)).await
+    }
+
+    /// Creates a task and returns its id.
+    pub async fn task(&self, body: Value) -> String {
+        let (status, task) = self.post("/api/tasks", body).await;
+        assert_eq!(status, 201, "create task: {task}");
+        task["id"].as_str().unwrap_or_default().to_string()
+    }
+
+    pub async fn task_json(&self, id: &str) -> Value {
+        let (status, task) = self.get(&format!("/api/tasks/{id}")).await;
+        assert_eq!(status, 200, "get task: {task}");
+        task
+    }
+
+    /// Opens a nudge thread for a task and returns the thread id.
+    pub async fn nudge(&self, task_id: &str) -> String {
+        let (status, nudge) = self
+            .post("/api/nudges", json!({ "task_id": task_id }))
+            .await;
+        assert!(status == 201 || status == 200, "nudge: {status} {nudge}");
+        nudge["thread_id"].as_str().unwrap_or_default().to_string()
+    }
+
+    /// A task with an open nudge thread: (task id, thread id).
+    pub async fn nudged_task(&self, title: &str) -> (String, String) {
+        let task = self.task(json!({ "title": title })).await;
+        let thread = self.nudge(&task).await;
+        (task, thread)
+    }
+
+    /// Sends a reply and returns the turn result (asserting 200).
+    pub async fn say(&self, thread: &str, text: &str) -> Value {
+        let (status, result) = self
+            .post(
+                "/api/messages",
+                json!({ "thread_id": thread, "user_id": "owner", "text": text }),
+            )
+            .await;
+        assert_eq!(status, 200, "say {text:?}: {result}");
+        result
+    }
+
+    pub async fn say_with_id(&self, thread: &str, text: &str, message_id: &str) -> (u16, Value) {
+        self.post(
+            "/api/messages",
+            json!({ "thread_id": thread, "user_id": "owner", "text": text, "message_id": message_id }),
+        )
+        .await
+    }
+
+    pub async fn stop(&self) {
+        self.server.stop(true).await;
+        self.app.shutdown(Duration::from_secs(5)).await;
+    }
+}
+
+/// Polls an async condition every 10 ms until it holds or `limit` passes.
+pub async fn eventually<F, Fut>(limit: Duration, mut condition: F) -> bool
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = Instant::now() + limit;
+    loop {
+        if condition().await {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        actix_rt::time::sleep(Duration::from_millis(10)).await;
+    }
+}

@@ -1,0 +1,343 @@
+//! The HTTP contract of DESIGN.md: status codes, the token and Host rules, the body limit, and
+//! the shapes of /health and /metrics. Every refused request must change nothing.
+
+mod common;
+
+use common::{start_bot, start_bot_with, TestEnv};
+use serde_json::{json, Value};
+
+async fn message_count(bot: &common::Bot, thread: &str) -> usize {
+    let (_, history) = bot.get(&format!("/api/threads/{thread}/messages")).await;
+    history.as_array().map_or(0, Vec::len)
+}
+
+#[actix_rt::test]
+async fn health_lists_every_actor_and_is_ok_on_a_fresh_start() {
+    let bot = start_bot("").await;
+    let (status, health) = bot.get("/health").await;
+    assert_eq!(status, 200);
+    assert_eq!(health["status"], "ok");
+    let names: Vec<&str> = health["actors"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|a| a["name"].as_str())
+        .collect();
+    for name in [
+        "thread_memory",
+        "pending_plans",
+        "fast_path",
+        "llm_classifier",
+        "action_executor",
+        "rate_cap",
+        "discord_gateway",
+        "router",
+        "store_writer",
+    ] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+    let gateway = health["actors"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|a| a["name"] == "discord_gateway")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(gateway["state"], "disabled");
+    for field in [
+        "restarts",
+        "last_failure",
+        "queue_depth",
+        "processed",
+        "in_flight_ms",
+    ] {
+        assert!(gateway.get(field).is_some(), "{field} missing");
+    }
+    assert_eq!(health["conversations"], json!({"live": 0, "passivated": 0}));
+    assert_eq!(health["dead_letters"], 0);
+}
+
+#[actix_rt::test]
+async fn metrics_count_turns_per_path() {
+    let bot = start_bot("").await;
+    let (_, thread) = bot.nudged_task("Pay rent").await;
+    bot.say(&thread, "done").await;
+    bot.say(&thread, "hmm").await;
+    let response = bot
+        .client
+        .get(format!("{}/metrics", bot.base))
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(response.status().as_u16(), 200);
+    let body = response.text().await.unwrap_or_default();
+    assert!(
+        body.contains("donna_turn_duration_seconds_count{path=\"fast\"} 1"),
+        "{body}"
+    );
+    assert!(
+        body.contains("donna_turn_duration_seconds_count{path=\"unhandled\"} 1"),
+        "{body}"
+    );
+    assert!(
+        body.contains("donna_actor_running{actor=\"fast_path\",state=\"running\"} 1"),
+        "{body}"
+    );
+    assert!(body.contains("donna_up 1"), "{body}");
+}
+
+#[actix_rt::test]
+async fn bad_message_input_gets_400_and_records_nothing() {
+    let bot = start_bot("").await;
+    let (_, thread) = bot.nudged_task("Pay rent").await;
+    let before = message_count(&bot, &thread).await;
+    let long = "a".repeat(4_001);
+    let cases = [
+        json!({"thread_id": thread, "user_id": "owner", "text": ""}),
+        json!({"thread_id": thread, "user_id": "owner", "text": "   \n "}),
+        json!({"thread_id": thread, "user_id": "owner", "text": long}),
+        json!({"thread_id": thread, "user_id": "owner", "text": "done\u{0007}"}),
+        json!({"thread_id": thread, "user_id": "owner", "text": 5}),
+        json!({"thread_id": thread, "text": "done"}),
+        json!({"thread_id": thread, "user_id": "", "text": "done"}),
+        json!({"thread_id": thread, "user_id": "owner", "text": "done", "extra": true}),
+        json!([1, 2, 3]),
+    ];
+    for body in cases {
+        let (status, answer) = bot.post("/api/messages", body.clone()).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+        assert!(
+            answer["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{answer}"
+        );
+    }
+    // 4,000 characters exactly is accepted.
+    let (status, _) = bot
+        .post(
+            "/api/messages",
+            json!({"thread_id": thread, "user_id": "owner", "text": "a".repeat(4_000)}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(message_count(&bot, &thread).await, before + 2);
+}
+
+#[actix_rt::test]
+async fn malformed_bodies_get_400_oversized_ones_413() {
+    let bot = start_bot("").await;
+    let url = format!("{}/api/messages", bot.base);
+    let send = |body: Vec<u8>| {
+        bot.client
+            .post(url.clone())
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+    };
+    let not_json = send(b"{not json".to_vec())
+        .await
+        .map(|r| r.status().as_u16())
+        .unwrap_or(0);
+    assert_eq!(not_json, 400);
+    let invalid_utf8 = send(vec![b'{', b'"', 0xff, 0xfe, b'"', b'}'])
+        .await
+        .map(|r| r.status().as_u16())
+        .unwrap_or(0);
+    assert_eq!(invalid_utf8, 400);
+    let nested = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    let deep = send(nested.into_bytes())
+        .await
+        .map(|r| r.status().as_u16())
+        .unwrap_or(0);
+    assert_eq!(deep, 400);
+    let huge = format!("{{\"text\": \"{}\"}}", "a".repeat(70 * 1024));
+    let too_large = send(huge.into_bytes())
+        .await
+        .map(|r| r.status().as_u16())
+        .unwrap_or(0);
+    assert_eq!(too_large, 413);
+}
+
+#[actix_rt::test]
+async fn unknown_things_get_404() {
+    let bot = start_bot("").await;
+    let (status, _) = bot
+        .post(
+            "/api/messages",
+            json!({"thread_id": "thr_nope", "user_id": "owner", "text": "done"}),
+        )
+        .await;
+    assert_eq!(status, 404);
+    assert_eq!(bot.get("/api/tasks/tsk_nope").await.0, 404);
+    assert_eq!(
+        bot.patch("/api/tasks/tsk_nope", json!({"title": "x"}))
+            .await
+            .0,
+        404
+    );
+    assert_eq!(bot.get("/api/threads/thr_nope/messages").await.0, 404);
+    assert_eq!(
+        bot.post("/api/nudges", json!({"task_id": "tsk_nope"}))
+            .await
+            .0,
+        404
+    );
+    assert_eq!(bot.get("/nowhere").await.0, 404);
+    // Nothing was recorded for the unknown thread.
+    let (_, threads) = bot.get("/api/threads").await;
+    assert_eq!(threads, json!([]));
+}
+
+#[actix_rt::test]
+async fn task_edits_follow_the_state_machine_with_409() {
+    let bot = start_bot("").await;
+    let task = bot
+        .task(json!({"title": "Pay rent", "priority": 1, "domain": "family"}))
+        .await;
+    let (status, shown) = bot
+        .patch(
+            &format!("/api/tasks/{task}"),
+            json!({"status": "cancelled"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{shown}");
+    let (status, refused) = bot
+        .patch(&format!("/api/tasks/{task}"), json!({"status": "done"}))
+        .await;
+    assert_eq!(status, 409, "{refused}");
+    assert!(refused["error"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("cancelled"));
+    // A refused edit changes nothing, including fields sent along with it.
+    let (status, _) = bot
+        .patch(
+            &format!("/api/tasks/{task}"),
+            json!({"status": "scheduled", "title": "Renamed"}),
+        )
+        .await;
+    assert_eq!(status, 409);
+    let task_now = bot.task_json(&task).await;
+    assert_eq!(task_now["title"], "Pay rent");
+    assert_eq!(task_now["status"], "cancelled");
+    let (status, restored) = bot
+        .patch(
+            &format!("/api/tasks/{task}"),
+            json!({"status": "backlog", "description": "monthly"}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(restored["description"], "monthly");
+    let (status, cleared) = bot
+        .patch(&format!("/api/tasks/{task}"), json!({"description": null}))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(cleared["description"], Value::Null);
+}
+
+#[actix_rt::test]
+async fn task_input_is_validated() {
+    let bot = start_bot("").await;
+    for body in [
+        json!({}),
+        json!({"title": ""}),
+        json!({"title": "x", "priority": 9}),
+        json!({"title": "x", "domain": "space"}),
+        json!({"title": "x", "deadline": "next tuesday"}),
+        json!({"title": "x", "estimated_duration_minutes": -5}),
+        json!({"title": 7}),
+    ] {
+        let (status, answer) = bot.post("/api/tasks", body.clone()).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+    }
+    assert_eq!(bot.get("/api/tasks?status=finished").await.0, 400);
+    let (_, tasks) = bot.get("/api/tasks").await;
+    assert_eq!(tasks, json!([]));
+}
+
+#[actix_rt::test]
+async fn tasks_list_and_filter_by_status() {
+    let bot = start_bot("").await;
+    let a = bot.task(json!({"title": "A"})).await;
+    let b = bot
+        .task(json!({"title": "B", "scheduled_start": "2026-11-24T09:00:00Z"}))
+        .await;
+    let (_, scheduled) = bot.get("/api/tasks?status=scheduled").await;
+    assert_eq!(scheduled.as_array().map(Vec::len), Some(1));
+    assert_eq!(scheduled[0]["id"], b);
+    let (_, all) = bot.get("/api/tasks").await;
+    let ids: Vec<&str> = all
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["id"].as_str())
+        .collect();
+    assert!(ids.contains(&a.as_str()) && ids.contains(&b.as_str()));
+}
+
+#[actix_rt::test]
+async fn discord_nudges_are_refused_with_409_while_discord_is_off() {
+    let bot = start_bot("").await;
+    let task = bot.task(json!({"title": "Pay rent"})).await;
+    let (status, answer) = bot
+        .post(
+            "/api/nudges",
+            json!({"task_id": task, "channel": "discord"}),
+        )
+        .await;
+    assert_eq!(status, 409, "{answer}");
+    let (status, _) = bot
+        .post("/api/nudges", json!({"task_id": task, "channel": "pigeon"}))
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(bot.task_json(&task).await["open_thread_id"], Value::Null);
+}
+
+#[actix_rt::test]
+async fn with_a_token_set_the_api_needs_it_but_health_does_not() {
+    let bot = start_bot_with("", TestEnv(vec![("DONNA_API_TOKEN", "s3cret")])).await;
+    assert_eq!(bot.get("/api/tasks").await.0, 401);
+    let wrong = bot
+        .client
+        .get(format!("{}/api/tasks", bot.base))
+        .bearer_auth("guess")
+        .send()
+        .await
+        .map(|r| r.status().as_u16())
+        .unwrap_or(0);
+    assert_eq!(wrong, 401);
+    let right = bot
+        .client
+        .get(format!("{}/api/tasks", bot.base))
+        .bearer_auth("s3cret")
+        .send()
+        .await
+        .map(|r| r.status().as_u16())
+        .unwrap_or(0);
+    assert_eq!(right, 200);
+    assert_eq!(bot.get("/health").await.0, 200);
+}
+
+#[actix_rt::test]
+async fn a_foreign_host_header_is_refused() {
+    let bot = start_bot("").await;
+    let status = |host: &'static str| {
+        bot.client
+            .get(format!("{}/health", bot.base))
+            .header("host", host)
+            .send()
+    };
+    assert_eq!(
+        status("evil.example")
+            .await
+            .map(|r| r.status().as_u16())
+            .unwrap_or(0),
+        403
+    );
+    assert_eq!(
+        status("localhost")
+            .await
+            .map(|r| r.status().as_u16())
+            .unwrap_or(0),
+        200
+    );
+}
