@@ -18,19 +18,24 @@ use actors::{
 
 use crate::actions::ActionRegistry;
 use crate::clock::{SharedClock, SystemClock};
+use crate::config::LlmProvider;
 use crate::config::{Config, ConfigError, Env, LoadedConfig};
-use crate::metrics::TurnMetrics;
+use crate::llm::classify::Classifier;
+use crate::llm::client::LlmClient;
+use crate::metrics::{LlmMetrics, TurnMetrics};
 use crate::replies::intents::IntentsConfig;
 use crate::replies::matcher::FastPath;
 use crate::store::{self, DataDirLock, Durability, ReadPool, Store, StoreError, StoreWriter};
 use crate::subsystems::action_executor::{ActionExecutor, ExecutorMsg};
 use crate::subsystems::fast_path::{FastPathActor, FastPathMsg};
+use crate::subsystems::llm_classifier::{LlmClassifier, LlmMsg};
 use crate::subsystems::pending_plans::{PendingPlans, PlansMsg};
 use crate::subsystems::placeholders::Idle;
 use crate::subsystems::thread_memory::{MemoryMsg, ThreadMemory};
 use crate::turn::conversation::Conversation;
 use crate::turn::intake::Intake;
 use crate::turn::pipeline::{Pipeline, TurnSettings};
+use tokio::sync::Semaphore;
 
 /// Why the bot could not start.
 #[derive(Debug, thiserror::Error)]
@@ -144,6 +149,8 @@ pub struct App {
     pub plans: ChildRef<PlansMsg>,
     pub fast_path: ChildRef<FastPathMsg>,
     pub executor: ChildRef<ExecutorMsg>,
+    pub llm: Option<ChildRef<LlmMsg>>,
+    pub llm_metrics: Arc<LlmMetrics>,
     pub metrics: Arc<TurnMetrics>,
     /// Whether the Discord gateway is connected (so nudges can go there).
     pub discord_enabled: bool,
@@ -230,8 +237,47 @@ impl App {
                 .limits(limits)
                 .capacity(runtime.actor_queue),
         );
-        supervisor.spawn(ChildSpec::new("llm_classifier", || Ok(Idle)).limits(limits));
         let registry = Arc::new(rules.actions);
+        let llm_metrics = Arc::new(LlmMetrics::default());
+        let llm = if config.llm.provider == LlmProvider::None {
+            supervisor.disabled::<LlmMsg>("llm_classifier");
+            None
+        } else {
+            let api_key = config
+                .llm
+                .api_key_env
+                .as_deref()
+                .and_then(|name| env.var(name));
+            let client =
+                LlmClient::new(&config.llm, None, api_key).map_err(|e| StartError::Rules {
+                    file: "llm".into(),
+                    reason: e.to_string(),
+                })?;
+            let classifier =
+                Arc::new(
+                    Classifier::new(client, &registry).map_err(|e| StartError::Rules {
+                        file: "prompts".into(),
+                        reason: e.to_string(),
+                    })?,
+                );
+            let slots = Arc::new(Semaphore::new(config.llm.max_concurrency));
+            let record = health.register("llm_classifier", false);
+            let metrics = llm_metrics.clone();
+            Some(
+                supervisor.spawn(
+                    ChildSpec::new("llm_classifier", move || {
+                        Ok(LlmClassifier::new(
+                            classifier.clone(),
+                            slots.clone(),
+                            metrics.clone(),
+                            record.clone(),
+                        ))
+                    })
+                    .limits(limits)
+                    .capacity(runtime.actor_queue),
+                ),
+            )
+        };
         let executor: ChildRef<ExecutorMsg> = supervisor.spawn(
             ChildSpec::new("action_executor", move || {
                 Ok(ActionExecutor::new(registry.clone()))
@@ -251,11 +297,14 @@ impl App {
             clock: clock.clone(),
             fast_path: fast_path.clone(),
             executor: executor.clone(),
+            memory: memory.clone(),
+            llm: llm.clone(),
             settings: TurnSettings {
                 timezone: config.timezone,
                 later: config.reschedule.later.get(),
                 undo_window: config.undo.window.get(),
                 plan_expiry: config.plans.expiry.get(),
+                window_size: config.memory.window_size,
             },
             metrics: metrics.clone(),
         });
@@ -284,6 +333,8 @@ impl App {
             plans,
             fast_path,
             executor,
+            llm,
+            llm_metrics,
             metrics,
             discord_enabled: false,
             api_token,

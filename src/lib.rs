@@ -10,6 +10,7 @@ pub mod console;
 pub mod conversation;
 pub mod http;
 pub mod ids;
+pub mod llm;
 pub mod metrics;
 pub mod nudges;
 pub mod replies;

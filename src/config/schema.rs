@@ -74,8 +74,23 @@ impl Default for HttpConfig {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LlmProvider {
+    /// Ollama's native /api/chat.
     Ollama,
+    /// Any OpenAI-compatible /v1/chat/completions.
     Openai,
+    /// No model: replies the keywords cannot take get an honest "unhandled" answer.
+    None,
+}
+
+/// How the output schema is sent to an OpenAI-compatible server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResponseFormat {
+    /// `{"type": "json_schema", "json_schema": {"name", "schema"}}`: OpenAI, vLLM, LM Studio,
+    /// Ollama's /v1, llama.cpp's own server.
+    JsonSchema,
+    /// `{"type": "json_object", "schema": {...}}`: llama-cpp-python's server.
+    JsonObject,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -88,6 +103,9 @@ pub struct LlmConfig {
     pub timeout: ConfigDuration,
     pub max_concurrency: usize,
     pub temperature: f32,
+    pub response_format: ResponseFormat,
+    /// Ollama's keep_alive (how long the model stays loaded).
+    pub keep_alive: String,
 }
 
 impl Default for LlmConfig {
@@ -100,6 +118,8 @@ impl Default for LlmConfig {
             timeout: ConfigDuration::secs(30),
             max_concurrency: 2,
             temperature: 0.0,
+            response_format: ResponseFormat::JsonSchema,
+            keep_alive: "30m".into(),
         }
     }
 }

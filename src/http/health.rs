@@ -168,6 +168,33 @@ fn render(out: &mut String, app: &App, snapshot: &HealthSnapshot) -> std::fmt::R
         "donna_turn_errors_total {}",
         app.metrics.errors.load(Ordering::Relaxed)
     )?;
+    let llm = &app.llm_metrics;
+    writeln!(out, "# TYPE donna_llm_calls_total counter")?;
+    writeln!(
+        out,
+        "donna_llm_calls_total {}",
+        llm.calls.load(Ordering::Relaxed)
+    )?;
+    writeln!(out, "# TYPE donna_llm_in_flight gauge")?;
+    writeln!(
+        out,
+        "donna_llm_in_flight {}",
+        llm.in_flight.load(Ordering::Relaxed)
+    )?;
+    writeln!(out, "# TYPE donna_llm_peak_in_flight gauge")?;
+    writeln!(
+        out,
+        "donna_llm_peak_in_flight {}",
+        llm.peak_in_flight.load(Ordering::Relaxed)
+    )?;
+    writeln!(
+        out,
+        "# HELP donna_llm_failures_total Model calls that failed, by kind."
+    )?;
+    writeln!(out, "# TYPE donna_llm_failures_total counter")?;
+    for (kind, count) in llm.failures() {
+        writeln!(out, "donna_llm_failures_total{{kind=\"{kind}\"}} {count}")?;
+    }
     writeln!(
         out,
         "# HELP donna_turn_duration_seconds Turn latency by path."

@@ -2,6 +2,7 @@
 
 pub mod action_executor;
 pub mod fast_path;
+pub mod llm_classifier;
 pub mod pending_plans;
 pub mod placeholders;
 pub mod thread_memory;

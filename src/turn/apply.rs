@@ -29,7 +29,13 @@ pub enum Work {
     NothingToConfirm,
     Undo,
     Execute(Vec<BoundAction>),
-    Propose(Vec<BoundAction>),
+    /// Save a plan of these actions; the reply is `preamble` (the model's answer, if any)
+    /// followed by the plan's own wording.
+    Propose {
+        actions: Vec<BoundAction>,
+        preamble: Option<String>,
+        path: TurnPath,
+    },
     /// Donna answers with this text and does nothing else.
     Say {
         path: TurnPath,
@@ -125,13 +131,20 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<TurnResult, StoreErro
             result.results = results;
             text
         }
-        Work::Propose(bound) => {
+        Work::Propose {
+            actions: bound,
+            preamble,
+            path,
+        } => {
             let plan = propose(conn, thread_id, bound, now, plan_expiry, &env)?;
-            result.path = TurnPath::Fast;
+            result.path = path;
             result.actions = plan.actions.iter().map(ShownAction::from).collect();
             result.pending_plan_id = Some(plan.id.clone());
             reply_kind = Kind::Plan;
-            plan.reply_text
+            match preamble.filter(|text| !text.trim().is_empty()) {
+                Some(preamble) => format!("{}\n\n{}", preamble.trim(), plan.reply_text),
+                None => plan.reply_text,
+            }
         }
         Work::Say { path, text } => {
             result.path = path;

@@ -14,10 +14,15 @@ use tracing::Instrument;
 
 use crate::actions::{ActionEnv, BindContext};
 use crate::clock::SharedClock;
+use crate::conversation::memory::Role;
+use crate::conversation::ContextType;
+use crate::llm::prompts::{ClassifyContext, HistoryLine, TaskFacts};
 use crate::metrics::TurnMetrics;
 use crate::store::{Store, StoreError};
 use crate::subsystems::action_executor::ExecutorMsg;
 use crate::subsystems::fast_path::FastPathMsg;
+use crate::subsystems::llm_classifier::LlmMsg;
+use crate::subsystems::thread_memory::MemoryMsg;
 
 use super::apply::{self, TurnWork, Work};
 use super::context::{self, ContextError};
@@ -33,6 +38,8 @@ pub struct TurnSettings {
     pub later: Duration,
     pub undo_window: Duration,
     pub plan_expiry: Duration,
+    /// Messages of history given to the model.
+    pub window_size: usize,
 }
 
 /// Why a turn could not finish. The message stays in the inbox (not done).
@@ -64,6 +71,9 @@ pub struct Pipeline {
     pub clock: SharedClock,
     pub fast_path: ChildRef<FastPathMsg>,
     pub executor: ChildRef<ExecutorMsg>,
+    pub memory: ChildRef<MemoryMsg>,
+    /// The model layer; None when `llm.provider` is none.
+    pub llm: Option<ChildRef<LlmMsg>>,
     pub settings: TurnSettings,
     pub metrics: Arc<TurnMetrics>,
 }
@@ -148,7 +158,11 @@ impl Pipeline {
                     })
                     .await?;
                 match bound {
-                    Ok((action, true)) => Work::Propose(vec![action]),
+                    Ok((action, true)) => Work::Propose {
+                        actions: vec![action],
+                        preamble: None,
+                        path: TurnPath::Fast,
+                    },
                     Ok((action, false)) => Work::Execute(vec![action]),
                     Err(reason) => Work::Say {
                         path: TurnPath::Unhandled,
@@ -156,9 +170,15 @@ impl Pipeline {
                     },
                 }
             }
-            Next::NextLayer => Work::Say {
-                path: TurnPath::Unhandled,
-                text: texts::not_understood(&title),
+            Next::NextLayer => match &self.llm {
+                Some(llm) => {
+                    self.ask_model(llm, &context, &inbound, bind_context, now)
+                        .await?
+                }
+                None => Work::Say {
+                    path: TurnPath::Unhandled,
+                    text: texts::not_understood(&title),
+                },
             },
         };
         let turn = TurnWork {
@@ -181,5 +201,133 @@ impl Pipeline {
             .store
             .write(move |conn| apply::commit(conn, turn))
             .await?)
+    }
+
+    /// The model layer: classify, validate every proposed action, and turn the valid ones into
+    /// a plan the person must confirm.
+    async fn ask_model(
+        &self,
+        llm: &ChildRef<LlmMsg>,
+        context: &super::context::TurnContext,
+        inbound: &Inbound,
+        bind_context: BindContext,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Work, TurnError> {
+        let Some(task) = &context.task else {
+            return Ok(Work::Say {
+                path: TurnPath::Unhandled,
+                text: texts::FREE_THREAD.to_string(),
+            });
+        };
+        let thread_id = inbound.thread_id.clone();
+        let limit = Some(self.settings.window_size);
+        let history = self
+            .memory
+            .ask(|reply| MemoryMsg::Recent {
+                thread_id,
+                limit,
+                reply,
+            })
+            .await??;
+        let tz = self.settings.timezone;
+        let show = |at: chrono::DateTime<chrono::Utc>| {
+            at.with_timezone(&tz)
+                .format("%a %d %b %Y %H:%M")
+                .to_string()
+        };
+        let classify = ClassifyContext {
+            task: TaskFacts {
+                title: task.title.clone(),
+                status: task.status.as_str().replace('_', " "),
+                domain: task.domain.clone(),
+                priority: task.priority,
+                scheduled_start: task.scheduled_start.map(show),
+                deadline: task.deadline.map(show),
+                estimated_duration_minutes: task.estimated_duration_minutes,
+            },
+            context: match context.thread.context_type {
+                Some(ContextType::Overdue) => "the task is overdue".into(),
+                Some(ContextType::CheckIn) => "a check-in: the task's time has come".into(),
+                Some(ContextType::Completion) => "asking whether the task is finished".into(),
+                None => "a conversation about the task".into(),
+            },
+            now: show(now),
+            timezone: tz.name().to_string(),
+            history: history
+                .into_iter()
+                .map(|entry| HistoryLine {
+                    who: match entry.role {
+                        Role::Donna => "Donna".into(),
+                        Role::User => "User".into(),
+                    },
+                    text: entry.content,
+                })
+                .collect(),
+            reply: inbound.text.clone(),
+        };
+        let answer = llm
+            .ask(|reply| LlmMsg::Classify {
+                context: Box::new(classify),
+                reply,
+            })
+            .await;
+        let classification = match answer {
+            Ok(Ok(classification)) => classification,
+            Ok(Err(error)) => {
+                tracing::warn!(%error, "model layer unavailable for this turn");
+                return Ok(Work::Say {
+                    path: TurnPath::LlmUnavailable,
+                    text: texts::LLM_APOLOGY.to_string(),
+                });
+            }
+            Err(error) => {
+                tracing::warn!(%error, "model actor unavailable for this turn");
+                return Ok(Work::Say {
+                    path: TurnPath::LlmUnavailable,
+                    text: texts::LLM_APOLOGY.to_string(),
+                });
+            }
+        };
+        tracing::debug!(reasoning = %classification.reasoning, "model reasoning (never shown)");
+        if classification.actions.is_empty() {
+            let text = if classification.reply_to_user.is_empty() {
+                texts::LLM_EMPTY.to_string()
+            } else {
+                classification.reply_to_user
+            };
+            return Ok(Work::Say {
+                path: TurnPath::Llm,
+                text,
+            });
+        }
+        let requests = classification.actions;
+        let bound = self
+            .executor
+            .ask(|reply| ExecutorMsg::Bind {
+                requests,
+                context: bind_context,
+                reply,
+            })
+            .await?;
+        let mut valid = Vec::new();
+        for outcome in bound {
+            match outcome {
+                Ok(action) => valid.push(action),
+                Err(reason) => {
+                    tracing::warn!(%reason, "dropped an invalid action proposed by the model")
+                }
+            }
+        }
+        if valid.is_empty() {
+            return Ok(Work::Say {
+                path: TurnPath::Clarify,
+                text: texts::CLARIFY.to_string(),
+            });
+        }
+        Ok(Work::Propose {
+            actions: valid,
+            preamble: Some(classification.reply_to_user),
+            path: TurnPath::Llm,
+        })
     }
 }

@@ -64,3 +64,14 @@ pub fn proposal(steps: &[String], expiry_minutes: i64) -> String {
         "I'd {listed}. Reply 'yes' to go ahead or 'no' to cancel (this expires in {expiry_minutes} minutes)."
     )
 }
+
+/// When the model cannot be reached or answers garbage.
+pub const LLM_APOLOGY: &str =
+    "Sorry, I couldn't think that through just now. Could you say it again, maybe more simply?";
+
+/// When the model proposed only actions that failed validation.
+pub const CLARIFY: &str =
+    "I'm not sure what you'd like me to do with that. Could you say it another way?";
+
+/// When the model answered with nothing to say and nothing to do.
+pub const LLM_EMPTY: &str = "Noted.";

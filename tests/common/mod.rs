@@ -12,6 +12,8 @@ use donna::clock::ManualClock;
 use donna::config::{parse_yaml, Env, LoadedConfig};
 use serde_json::{json, Value};
 
+pub mod fake_llm;
+
 /// No environment variables at all, unless a test sets some.
 pub struct TestEnv(pub Vec<(&'static str, &'static str)>);
 
@@ -51,8 +53,14 @@ pub async fn start_bot_with(extra: &str, env: TestEnv) -> Bot {
 }
 
 pub async fn start_bot_in(dir: tempfile::TempDir, extra: &str, env: TestEnv) -> Bot {
+    // No model unless the test configures one: unmatched replies are then `unhandled`.
+    let llm = if extra.contains("llm:") {
+        ""
+    } else {
+        "llm:\n  provider: none\n"
+    };
     let yaml = format!(
-        "data_dir: {}\nhttp:\n  bind: 127.0.0.1:0\n{extra}",
+        "data_dir: {}\nhttp:\n  bind: 127.0.0.1:0\n{llm}{extra}",
         dir.path().join("data").display()
     );
     let config = parse_yaml(&yaml).unwrap_or_else(|e| panic!("test config: {e}"));

@@ -1,0 +1,630 @@
+//! Turn benchmarks for Donna: the FastPath keyword layer on its own, and whole "done" turns
+//! through the running app, next to baselines measured in the same run.
+//!
+//! Run: `cargo bench --bench turns` (from the workspace root; about a minute, most of it the
+//! fsync-bound baselines).
+//!
+//! What each section measures:
+//! - **a. FastPath**: replies/s and ns/reply of `subsystems::fast_path::analyze` (`classify`,
+//!   `plan_answer`, `is_undo`, `is_confirm_word`, as the FastPath actor calls them) over ~100
+//!   replies copied from `tests/fast_path_table.rs`, with the shipped `config/reply_intents.yaml`.
+//! - **b. whole turns**: the real app (`App::start`, real SQLite in a fresh temp dir, every
+//!   actor) without HTTP. 1,000 tasks each get an open nudge thread, then "done" is submitted to
+//!   all 1,000 threads at once through `Intake::submit` (all futures in flight together, awaited
+//!   together); turns/s and p50/p99 latency, in 3 rounds of 1,000 fresh threads, with
+//!   `Durability::Full` (synchronous=FULL, the default) and `Durability::Normal` (WAL NORMAL),
+//!   each on a fresh data dir. Baselines, same durability, each on a fresh data dir, one
+//!   connection opened with `store::open_connection` (same pragmas), no actors:
+//!   - commit floor: a one-row INSERT per transaction (what one fsync'd commit costs here);
+//!   - (a) per-turn floor: the same per-turn work run directly in a loop, one transaction per
+//!     turn: the intake's thread check and inbox insert, the context read, `analyze`,
+//!     `decide`, binding the action, and `turn::apply::commit` (memory rows, task update,
+//!     action_log, outbox, inbox done);
+//!   - (b) physical limit: the same 1,000 turns in ONE transaction.
+//!
+//!   Prints turns/s for each and the ratios ours/(a), ours/(b) and ours/230 (the original
+//!   Python handler's turns/s with synchronous=FULL; the target is >= 20x, 4,600 turns/s).
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use donna::actions::{ActionEnv, ActionRegistry, ActionRequest, BindContext};
+use donna::app::{App, Rules, StartOptions};
+use donna::clock::SystemClock;
+use donna::config::{parse_yaml, Env, LoadedConfig};
+use donna::conversation::inbox::{self, Accepted, InboxRow};
+use donna::conversation::{threads, Channel};
+use donna::replies::intents::IntentsConfig;
+use donna::replies::matcher::FastPath;
+use donna::store::{self, Durability, StoreError};
+use donna::subsystems::fast_path::analyze;
+use donna::tasks::model::NewTask;
+use donna::tasks::repo;
+use donna::turn::apply::{self, TurnWork, Work};
+use donna::turn::context;
+use donna::turn::decide::{decide, Next, PlanStep};
+use donna::turn::intake::Incoming;
+use donna::turn::result::TurnPath;
+use donna::turn::Inbound;
+use futures_util::future::join_all;
+use rusqlite::Connection;
+
+/// Turns per round (one per thread).
+const TURNS: usize = 1_000;
+/// Rounds of the app measurement per durability.
+const ROUNDS: usize = 3;
+/// The original Python handler, "done" turns/s with synchronous=FULL on this kind of machine.
+const PYTHON_TURNS_PER_SEC: f64 = 230.0;
+const TARGET_VS_PYTHON: f64 = 20.0;
+
+/// ~100 replies from tests/fast_path_table.rs: matches, negations, questions, multi-intent,
+/// lookalikes, plan answers, undo requests.
+const REPLIES: &[&str] = &[
+    "done",
+    "Done.",
+    "DONE!",
+    "done!!!",
+    "done 👍",
+    "✅ done",
+    "  done  ",
+    "all done",
+    "it's done",
+    "It’s done",
+    "finished it!",
+    "I finished",
+    "completed",
+    "did it",
+    "just did it",
+    "did it this morning",
+    "done, thanks",
+    "I know it's done",
+    "bought butter, done",
+    "yes",
+    "Yes!",
+    "yes, done",
+    "done, yes",
+    "tomorrow",
+    "push it to friday",
+    "move it to tomorrow",
+    "later",
+    "postpone",
+    "reschedule for next week",
+    "tomorrow pls 🙏",
+    "busy",
+    "Busy rn",
+    "snooze",
+    "not now",
+    "not now, I'm busy",
+    "can't, busy",
+    "not done yet",
+    "haven't finished",
+    "haven’t finished",
+    "didn't do it",
+    "never completed",
+    "no, not done",
+    "not quite really done",
+    "isn't complete",
+    "yet to complete",
+    "don't move it",
+    "won't finish today",
+    "done, not finished",
+    "no, done",
+    "never mind, done",
+    "I didn't forget. Done",
+    "never thought I would get it done",
+    "not done, push it to friday",
+    "done?",
+    "done? 👍",
+    "finished?!",
+    "Is it done?",
+    "did you move it",
+    "should I push it",
+    "can we do tomorrow",
+    "what about tomorrow",
+    "how about later",
+    "have you finished",
+    "done but later",
+    "done, but move the next one",
+    "finished, however the report is late",
+    "done and also moved the meeting",
+    "butter done",
+    "a, b, c, done",
+    "done, thanks, bye",
+    "done. thanks. bye",
+    "finished the quarterly report and sent it to the whole team.",
+    "finished the quarterly report and sent it to the whole team!!",
+    "",
+    "👍",
+    "ok",
+    "thanks",
+    "undone",
+    "yesterday was rough",
+    "donezo",
+    "movement",
+    "completely lost",
+    "done, move it",
+    "busy tomorrow",
+    "done later",
+    "yep",
+    "yeah sure",
+    "sounds good",
+    "sure, go ahead",
+    "yes, do it",
+    "nope",
+    "cancel that",
+    "never mind",
+    "don't do it",
+    "no thanks",
+    "yes no",
+    "ok but change the title",
+    "okay, sure, go ahead",
+    "undo",
+    "undo that",
+    "please undo",
+    "don't undo",
+    "can you undo?",
+];
+
+/// No environment variables.
+struct NoEnv;
+
+impl Env for NoEnv {
+    fn var(&self, _name: &str) -> Option<String> {
+        None
+    }
+}
+
+fn loaded_config(base: &std::path::Path) -> LoadedConfig {
+    let yaml = format!("data_dir: {}\n", base.join("data").display());
+    LoadedConfig {
+        config: parse_yaml(&yaml).unwrap_or_else(|e| panic!("bench config: {e}")),
+        base_dir: base.to_path_buf(),
+    }
+}
+
+fn rate(count: usize, elapsed: Duration) -> f64 {
+    count as f64 / elapsed.as_secs_f64().max(1e-9)
+}
+
+fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let rank = ((sorted.len() as f64 - 1.0) * fraction).round() as usize;
+    sorted[rank.min(sorted.len() - 1)]
+}
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1e3
+}
+
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
+}
+
+fn durability_name(durability: Durability) -> &'static str {
+    match durability {
+        Durability::Full => "Full (synchronous=FULL)",
+        Durability::Normal => "Normal (WAL, synchronous=NORMAL)",
+    }
+}
+
+/// Creates `count` tasks, each with an open nudge thread on the local channel; returns the
+/// thread ids.
+fn open_nudge_threads(
+    conn: &Connection,
+    count: usize,
+    round: usize,
+    now: DateTime<Utc>,
+) -> Result<Vec<String>, StoreError> {
+    (0..count)
+        .map(|index| {
+            let task_id = donna::ids::new_id("tsk");
+            let new = NewTask {
+                title: format!("Bench task {round}-{index}"),
+                description: None,
+                domain: "personal".into(),
+                priority: 2,
+                deadline: None,
+                scheduled_start: None,
+                estimated_duration_minutes: None,
+            };
+            repo::insert(conn, &task_id, &new, now)?;
+            let opened = donna::nudges::open(
+                conn,
+                &task_id,
+                None,
+                Channel::Local,
+                || donna::ids::new_id("thr"),
+                now,
+            )
+            .map_err(|e| StoreError::Transaction(format!("nudge: {e}")))?;
+            Ok(opened.thread_id)
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// a. FastPath
+
+fn fast_path_bench() {
+    let intents = IntentsConfig::from_yaml_str(include_str!("../config/reply_intents.yaml"))
+        .unwrap_or_else(|e| panic!("config/reply_intents.yaml: {e}"));
+    let matcher = FastPath::new(&intents);
+    // Warm up.
+    for reply in REPLIES {
+        std::hint::black_box(analyze(&matcher, std::hint::black_box(reply)));
+    }
+    let mut analyzed = 0usize;
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(2) {
+        for reply in REPLIES {
+            std::hint::black_box(analyze(&matcher, std::hint::black_box(reply)));
+        }
+        analyzed += REPLIES.len();
+    }
+    let elapsed = started.elapsed();
+    let mut classified = 0usize;
+    let classify_started = Instant::now();
+    while classify_started.elapsed() < Duration::from_secs(1) {
+        for reply in REPLIES {
+            std::hint::black_box(matcher.classify(std::hint::black_box(reply)));
+        }
+        classified += REPLIES.len();
+    }
+    let classify_elapsed = classify_started.elapsed();
+    println!(
+        "  analyze (classify + plan_answer + is_undo + is_confirm_word), {} replies x {} passes: \
+         {:.0} replies/s, {:.0} ns/reply",
+        REPLIES.len(),
+        analyzed / REPLIES.len(),
+        rate(analyzed, elapsed),
+        elapsed.as_nanos() as f64 / analyzed as f64
+    );
+    println!(
+        "  classify alone: {:.0} replies/s, {:.0} ns/reply",
+        rate(classified, classify_elapsed),
+        classify_elapsed.as_nanos() as f64 / classified as f64
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// b. Whole turns through the app
+
+struct Round {
+    turns_per_sec: f64,
+    p50: Duration,
+    p99: Duration,
+    max: Duration,
+    /// Mean time inside `Pipeline::run` (context read, FastPath, bind, commit), from the app's
+    /// own turn metrics; the rest of a turn's latency is intake (inbox write) and queueing.
+    pipeline_mean: Duration,
+}
+
+fn app_turns(durability: Durability) -> Vec<Round> {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let loaded = loaded_config(dir.path());
+    let rounds = actix_rt::System::new().block_on(async move {
+        let options = StartOptions {
+            clock: Arc::new(SystemClock),
+            durability,
+        };
+        let app = App::start(&loaded, &NoEnv, options).unwrap_or_else(|e| panic!("start: {e}"));
+        let mut rounds = Vec::with_capacity(ROUNDS);
+        for round in 0..ROUNDS {
+            let now = app.clock.now();
+            let thread_ids = app
+                .store
+                .write(move |conn| open_nudge_threads(conn, TURNS, round, now))
+                .await
+                .unwrap_or_else(|e| panic!("open nudge threads: {e}"));
+            let fast = app.metrics.path(TurnPath::Fast);
+            let (count_before, micros_before) = (
+                fast.count.load(Ordering::Relaxed),
+                fast.sum_micros.load(Ordering::Relaxed),
+            );
+            let intake = &app.intake;
+            let started = Instant::now();
+            let turns = thread_ids.into_iter().map(|thread_id| async move {
+                let incoming = Incoming {
+                    channel: Channel::Local,
+                    thread_id,
+                    user_id: "owner".into(),
+                    text: "done".into(),
+                    message_id: None,
+                };
+                let submitted = Instant::now();
+                let outcome = intake.submit(incoming).await;
+                (submitted.elapsed(), outcome)
+            });
+            let outcomes = join_all(turns).await;
+            let elapsed = started.elapsed();
+            let mut latencies = Vec::with_capacity(outcomes.len());
+            for (latency, outcome) in outcomes {
+                let result = outcome.unwrap_or_else(|e| panic!("turn failed: {e}"));
+                let all_ok = result.results.iter().all(|r| r.ok) && !result.results.is_empty();
+                if result.path != TurnPath::Fast || !all_ok {
+                    panic!("a \"done\" turn did not mark its task done: {result:?}");
+                }
+                latencies.push(latency);
+            }
+            latencies.sort_unstable();
+            let pipeline_count = fast.count.load(Ordering::Relaxed) - count_before;
+            let pipeline_micros = fast.sum_micros.load(Ordering::Relaxed) - micros_before;
+            rounds.push(Round {
+                turns_per_sec: rate(latencies.len(), elapsed),
+                p50: percentile(&latencies, 0.50),
+                p99: percentile(&latencies, 0.99),
+                max: latencies.last().copied().unwrap_or_default(),
+                pipeline_mean: Duration::from_micros(pipeline_micros / pipeline_count.max(1)),
+            });
+        }
+        app.shutdown(Duration::from_secs(5)).await;
+        rounds
+    });
+    drop(dir);
+    rounds
+}
+
+// ---------------------------------------------------------------------------------------------
+// Baselines: the same work, synchronously, on one connection
+
+/// Everything a baseline needs: a fresh database with `TURNS` open nudge threads.
+struct Floor {
+    _dir: tempfile::TempDir,
+    conn: Connection,
+    threads: Vec<String>,
+    matcher: FastPath,
+    actions: ActionRegistry,
+    env: ActionEnv,
+    undo_window: chrono::Duration,
+    plan_expiry: chrono::Duration,
+}
+
+impl Floor {
+    fn new(durability: Durability) -> Self {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+        let loaded = loaded_config(dir.path());
+        let rules = Rules::load(&loaded).unwrap_or_else(|e| panic!("rules: {e}"));
+        let data_dir = loaded.data_dir();
+        std::fs::create_dir_all(&data_dir).unwrap_or_else(|e| panic!("data dir: {e}"));
+        let path = store::prepare(&data_dir).unwrap_or_else(|e| panic!("prepare: {e}"));
+        let mut conn = store::open_connection(&path, false, durability)
+            .unwrap_or_else(|e| panic!("open: {e}"));
+        let now = Utc::now();
+        let transaction = conn.transaction().unwrap_or_else(|e| panic!("begin: {e}"));
+        let threads = open_nudge_threads(&transaction, TURNS, 0, now)
+            .unwrap_or_else(|e| panic!("open nudge threads: {e}"));
+        transaction
+            .commit()
+            .unwrap_or_else(|e| panic!("commit: {e}"));
+        let config = &loaded.config;
+        let chrono = |d: Duration| chrono::Duration::from_std(d).unwrap_or(chrono::Duration::MAX);
+        Self {
+            _dir: dir,
+            conn,
+            threads,
+            matcher: FastPath::new(&rules.intents),
+            actions: rules.actions,
+            env: ActionEnv {
+                now,
+                timezone: config.timezone,
+                later: config.reschedule.later.get(),
+            },
+            undo_window: chrono(config.undo.window.get()),
+            plan_expiry: chrono(config.plans.expiry.get()),
+        }
+    }
+}
+
+/// One "done" turn's work on `conn` (inside whatever transaction the caller opened): what the
+/// intake's write, the pipeline's read, the FastPath, the executor's bind and the commit do.
+fn done_turn(floor: &Floor, conn: &Connection, thread_id: &str) -> Result<(), StoreError> {
+    let now = Utc::now();
+    let inbound = Inbound {
+        channel: Channel::Local,
+        message_id: donna::ids::new_id("msg"),
+        thread_id: thread_id.to_string(),
+        user_id: "owner".into(),
+        text: "done".into(),
+    };
+    // Intake: the thread must exist; the message goes into the inbox.
+    if threads::get(conn, thread_id)?.is_none() {
+        return Err(StoreError::Transaction(format!("no thread {thread_id}")));
+    }
+    let row = InboxRow {
+        channel: inbound.channel.as_str().to_string(),
+        message_id: inbound.message_id.clone(),
+        thread_id: inbound.thread_id.clone(),
+        user_id: inbound.user_id.clone(),
+        text: inbound.text.clone(),
+    };
+    if inbox::accept(conn, &row, now)? != Accepted::New {
+        return Err(StoreError::Transaction("inbox row not new".into()));
+    }
+    // The pipeline: context, FastPath, decision, binding.
+    let turn_context = context::load(
+        conn,
+        thread_id,
+        inbound.channel.as_str(),
+        &inbound.message_id,
+    )
+    .map_err(|e| StoreError::Transaction(format!("context: {e}")))?;
+    let analysis = analyze(&floor.matcher, &inbound.text);
+    let (plan_step, next) = decide(&turn_context, &analysis, now);
+    let Next::Intent(intent) = next else {
+        return Err(StoreError::Transaction(format!(
+            "unexpected decision {next:?}"
+        )));
+    };
+    let mut params = serde_json::Map::new();
+    for (name, value) in &intent.params {
+        let value =
+            serde_json::to_value(value).map_err(|e| StoreError::Transaction(e.to_string()))?;
+        params.insert(name.clone(), value);
+    }
+    let request = ActionRequest {
+        name: intent.action.clone(),
+        params,
+    };
+    let bind_context = BindContext {
+        task_id: turn_context.thread.task_id.clone(),
+        thread_id: thread_id.to_string(),
+    };
+    let bound = floor
+        .actions
+        .bind(&request, &bind_context)
+        .map_err(StoreError::Transaction)?;
+    // The commit.
+    let turn = TurnWork {
+        task_id: turn_context.thread.task_id.clone(),
+        cancel_plan: match plan_step {
+            PlanStep::Cancel(plan) => Some(plan),
+            PlanStep::Keep => None,
+        },
+        work: Work::Execute(vec![bound]),
+        env: ActionEnv {
+            now,
+            ..floor.env.clone()
+        },
+        undo_window: floor.undo_window,
+        plan_expiry: floor.plan_expiry,
+        inbound,
+    };
+    let result = apply::commit(conn, turn)?;
+    if result.path != TurnPath::Fast || !result.results.iter().all(|r| r.ok) {
+        return Err(StoreError::Transaction(format!(
+            "turn went wrong: {result:?}"
+        )));
+    }
+    Ok(())
+}
+
+/// (a) One transaction per turn. Returns turns/s.
+fn floor_per_turn(durability: Durability) -> f64 {
+    let mut floor = Floor::new(durability);
+    let threads = std::mem::take(&mut floor.threads);
+    let started = Instant::now();
+    for thread_id in &threads {
+        let transaction = floor
+            .conn
+            .unchecked_transaction()
+            .unwrap_or_else(|e| panic!("begin: {e}"));
+        done_turn(&floor, &transaction, thread_id).unwrap_or_else(|e| panic!("turn: {e}"));
+        transaction
+            .commit()
+            .unwrap_or_else(|e| panic!("commit: {e}"));
+    }
+    rate(threads.len(), started.elapsed())
+}
+
+/// (b) Every turn in one transaction. Returns turns/s.
+fn floor_one_transaction(durability: Durability) -> f64 {
+    let mut floor = Floor::new(durability);
+    let threads = std::mem::take(&mut floor.threads);
+    let started = Instant::now();
+    let transaction = floor
+        .conn
+        .unchecked_transaction()
+        .unwrap_or_else(|e| panic!("begin: {e}"));
+    for thread_id in &threads {
+        done_turn(&floor, &transaction, thread_id).unwrap_or_else(|e| panic!("turn: {e}"));
+    }
+    transaction
+        .commit()
+        .unwrap_or_else(|e| panic!("commit: {e}"));
+    rate(threads.len(), started.elapsed())
+}
+
+/// A one-row INSERT per transaction: what a durable commit costs on this disk. Returns
+/// commits/s.
+fn commit_floor(durability: Durability) -> f64 {
+    const COMMITS: usize = 500;
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let conn = store::open_connection(&dir.path().join("commit.db"), false, durability)
+        .unwrap_or_else(|e| panic!("open: {e}"));
+    conn.execute_batch("CREATE TABLE bench_commit (id INTEGER PRIMARY KEY, body TEXT)")
+        .unwrap_or_else(|e| panic!("create: {e}"));
+    let started = Instant::now();
+    for index in 0..COMMITS {
+        let transaction = conn
+            .unchecked_transaction()
+            .unwrap_or_else(|e| panic!("begin: {e}"));
+        transaction
+            .execute(
+                "INSERT INTO bench_commit (body) VALUES (?1)",
+                [format!("row {index}")],
+            )
+            .unwrap_or_else(|e| panic!("insert: {e}"));
+        transaction
+            .commit()
+            .unwrap_or_else(|e| panic!("commit: {e}"));
+    }
+    rate(COMMITS, started.elapsed())
+}
+
+fn turns_bench(durability: Durability) {
+    println!("  durability {}:", durability_name(durability));
+    let commits = commit_floor(durability);
+    println!("    commit floor (1-row INSERT per transaction): {commits:>8.0} commits/s");
+    let per_turn = floor_per_turn(durability);
+    println!("    (a) per-turn floor, 1 transaction per turn:  {per_turn:>8.0} turns/s");
+    let one_tx = floor_one_transaction(durability);
+    println!("    (b) all {TURNS} turns in 1 transaction:       {one_tx:>8.0} turns/s");
+    let rounds = app_turns(durability);
+    for (index, round) in rounds.iter().enumerate() {
+        println!(
+            "    ours, round {}: {TURNS} concurrent \"done\" turns: {:>8.0} turns/s, latency p50 {:.1} ms, \
+             p99 {:.1} ms, max {:.1} ms; mean time in the pipeline {:.1} ms",
+            index + 1,
+            round.turns_per_sec,
+            ms(round.p50),
+            ms(round.p99),
+            ms(round.max),
+            ms(round.pipeline_mean)
+        );
+    }
+    let ours = median(&rounds.iter().map(|r| r.turns_per_sec).collect::<Vec<_>>());
+    println!(
+        "    ours (median of {ROUNDS} rounds) {ours:.0} turns/s: ours/(a) {:.2}x (target > 1: {}), \
+         ours/(b) {:.2}x",
+        ours / per_turn,
+        if ours > per_turn { "met" } else { "MISSED" },
+        ours / one_tx
+    );
+    let versus_python = ours / PYTHON_TURNS_PER_SEC;
+    if durability == Durability::Full {
+        println!(
+            "    ours/Python ({PYTHON_TURNS_PER_SEC:.0} turns/s, synchronous=FULL): {versus_python:.1}x \
+             (target >= {TARGET_VS_PYTHON:.0}x = {:.0} turns/s: {})",
+            PYTHON_TURNS_PER_SEC * TARGET_VS_PYTHON,
+            if versus_python >= TARGET_VS_PYTHON {
+                "met"
+            } else {
+                "MISSED"
+            }
+        );
+    } else {
+        println!(
+            "    ours/Python ({PYTHON_TURNS_PER_SEC:.0} turns/s, measured with synchronous=FULL; \
+             not like for like): {versus_python:.1}x"
+        );
+    }
+}
+
+fn main() {
+    println!(
+        "donna turn benchmarks ({} CPUs available)",
+        std::thread::available_parallelism().map_or(0, usize::from)
+    );
+    println!("a. FastPath matching");
+    fast_path_bench();
+    println!("b. whole \"done\" turns, {TURNS} threads at once, {ROUNDS} rounds");
+    for durability in [Durability::Full, Durability::Normal] {
+        turns_bench(durability);
+    }
+}

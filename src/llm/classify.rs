@@ -1,0 +1,63 @@
+//! One classification: render the prompts, ask the model, parse strictly, and ask once more when
+//! the answer is invalid.
+//!
+//! Invariant: at most two model calls per classification; anything still invalid after the
+//! second is an error (the turn apologises), never a guess.
+
+use serde_json::Value;
+
+use super::client::LlmClient;
+use super::output::{self, Classification};
+use super::prompts::{ClassifyContext, Prompts};
+use super::schema::output_schema;
+use super::{ChatMessage, LlmError};
+use crate::actions::ActionRegistry;
+
+/// How much of an invalid answer is shown back to the model in the retry.
+const ECHO_CHARS: usize = 2_000;
+
+#[derive(Debug)]
+pub struct Classifier {
+    client: LlmClient,
+    prompts: Prompts,
+    schema: Value,
+}
+
+impl Classifier {
+    pub fn new(
+        client: LlmClient,
+        registry: &ActionRegistry,
+    ) -> Result<Self, super::prompts::PromptError> {
+        Ok(Self {
+            client,
+            prompts: Prompts::new(registry)?,
+            schema: output_schema(registry),
+        })
+    }
+
+    pub fn is_enabled(&self) -> bool {
+        self.client.is_enabled()
+    }
+
+    pub async fn classify(&self, context: &ClassifyContext) -> Result<Classification, LlmError> {
+        let prompt_error = |e: super::prompts::PromptError| LlmError::BadResponse(e.to_string());
+        let mut messages = vec![
+            ChatMessage::system(self.prompts.system().map_err(prompt_error)?),
+            ChatMessage::user(self.prompts.classify(context).map_err(prompt_error)?),
+        ];
+        let first = self.client.complete(&messages, Some(&self.schema)).await?;
+        let reason = match output::parse(&first) {
+            Ok(classification) => return Ok(classification),
+            Err(reason) => reason,
+        };
+        tracing::info!(%reason, "model output invalid; asking once more");
+        messages.push(ChatMessage::assistant(
+            first.chars().take(ECHO_CHARS).collect::<String>(),
+        ));
+        messages.push(ChatMessage::user(format!(
+            "That answer is not valid ({reason}). Answer again with only the JSON object described above."
+        )));
+        let second = self.client.complete(&messages, Some(&self.schema)).await?;
+        output::parse(&second).map_err(LlmError::InvalidOutput)
+    }
+}

@@ -1,0 +1,162 @@
+//! The HTTP client for model servers: Ollama's native `/api/chat` and the OpenAI-compatible
+//! `/v1/chat/completions`, each given the output JSON schema in the shape it understands.
+//!
+//! Invariant: one call is bounded by `llm.timeout` as a whole (connect, send, read).
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::{ChatMessage, LlmError};
+use crate::config::{LlmConfig, LlmProvider, ResponseFormat};
+
+/// Longest error body kept for the log.
+const ERROR_BODY_CHARS: usize = 300;
+
+#[derive(Debug, Clone)]
+pub struct LlmClient {
+    http: reqwest::Client,
+    provider: LlmProvider,
+    endpoint: String,
+    model: String,
+    api_key: Option<String>,
+    temperature: f32,
+    timeout: Duration,
+    response_format: ResponseFormat,
+    keep_alive: String,
+}
+
+impl LlmClient {
+    /// Builds a client for `config` (the model may be overridden, e.g. for the reply gate).
+    pub fn new(
+        config: &LlmConfig,
+        model: Option<&str>,
+        api_key: Option<String>,
+    ) -> Result<Self, LlmError> {
+        let timeout = config.timeout.get();
+        let http = reqwest::Client::builder()
+            .timeout(timeout)
+            .connect_timeout(timeout.min(Duration::from_secs(10)))
+            .build()
+            .map_err(|e| LlmError::Connect(e.to_string()))?;
+        let base = config.base_url.trim_end_matches('/');
+        let endpoint = match config.provider {
+            LlmProvider::Ollama => format!("{base}/api/chat"),
+            LlmProvider::Openai => format!("{base}/chat/completions"),
+            LlmProvider::None => String::new(),
+        };
+        Ok(Self {
+            http,
+            provider: config.provider,
+            endpoint,
+            model: model.unwrap_or(&config.model).to_string(),
+            api_key,
+            temperature: config.temperature,
+            timeout,
+            response_format: config.response_format,
+            keep_alive: config.keep_alive.clone(),
+        })
+    }
+
+    pub fn is_enabled(&self) -> bool {
+        self.provider != LlmProvider::None
+    }
+
+    /// The request body for `messages`, constrained to `schema` when one is given.
+    pub fn body(&self, messages: &[ChatMessage], schema: Option<&Value>) -> Value {
+        match self.provider {
+            LlmProvider::Ollama => {
+                let mut body = json!({
+                    "model": self.model,
+                    "messages": messages,
+                    "stream": false,
+                    "options": { "temperature": self.temperature },
+                    "keep_alive": self.keep_alive,
+                });
+                if let Some(schema) = schema {
+                    body["format"] = schema.clone();
+                }
+                body
+            }
+            LlmProvider::Openai | LlmProvider::None => {
+                let mut body = json!({
+                    "model": self.model,
+                    "messages": messages,
+                    "temperature": self.temperature,
+                    "stream": false,
+                });
+                if let Some(schema) = schema {
+                    body["response_format"] = match self.response_format {
+                        ResponseFormat::JsonSchema => json!({
+                            "type": "json_schema",
+                            "json_schema": { "name": "donna_reply", "schema": schema },
+                        }),
+                        ResponseFormat::JsonObject => {
+                            json!({ "type": "json_object", "schema": schema })
+                        }
+                    };
+                }
+                body
+            }
+        }
+    }
+
+    /// Sends one chat request and returns the model's text.
+    pub async fn complete(
+        &self,
+        messages: &[ChatMessage],
+        schema: Option<&Value>,
+    ) -> Result<String, LlmError> {
+        if !self.is_enabled() {
+            return Err(LlmError::Disabled);
+        }
+        let mut request = self
+            .http
+            .post(&self.endpoint)
+            .json(&self.body(messages, schema));
+        if let Some(key) = &self.api_key {
+            request = request.bearer_auth(key);
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|error| self.transport_error(&error))?;
+        let status = response.status();
+        let text = response
+            .text()
+            .await
+            .map_err(|error| self.transport_error(&error))?;
+        if !status.is_success() {
+            return Err(LlmError::Http {
+                status: status.as_u16(),
+                body: text.chars().take(ERROR_BODY_CHARS).collect(),
+            });
+        }
+        let value: Value = serde_json::from_str(&text)
+            .map_err(|e| LlmError::BadResponse(format!("not JSON: {e}")))?;
+        let content = match self.provider {
+            LlmProvider::Ollama => value.pointer("/message/content"),
+            _ => value.pointer("/choices/0/message/content"),
+        };
+        content
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| LlmError::BadResponse("no message content in the answer".into()))
+    }
+
+    fn transport_error(&self, error: &reqwest::Error) -> LlmError {
+        if error.is_timeout() {
+            LlmError::Timeout(self.timeout)
+        } else {
+            // Include the source chain: "error sending request" alone says nothing.
+            let mut message = error.to_string();
+            let mut source = std::error::Error::source(error);
+            while let Some(cause) = source {
+                message.push_str(": ");
+                message.push_str(&cause.to_string());
+                source = cause.source();
+            }
+            LlmError::Connect(message)
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! Parsing the model's answer: `{actions: [{name, params}], reply_to_user, reasoning}`.
+//!
+//! Strict about structure (a JSON object with exactly these fields, each of its type, at most
+//! `MAX_ACTIONS` actions, bounded size), lenient only about a Markdown code fence around it,
+//! which small models add whatever they are told. Semantic checks of each action (known name,
+//! parameter types, enums) are the registry's job, afterwards.
+
+use serde_json::{Map, Value};
+
+use super::schema::{MAX_ACTIONS, MAX_REPLY_CHARS};
+use crate::actions::ActionRequest;
+
+/// Largest model output read, in bytes.
+pub const MAX_OUTPUT_BYTES: usize = 64 * 1024;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Classification {
+    pub actions: Vec<ActionRequest>,
+    pub reply_to_user: String,
+    pub reasoning: String,
+}
+
+fn strip_fence(text: &str) -> &str {
+    let text = text.trim();
+    let Some(rest) = text.strip_prefix("```") else {
+        return text;
+    };
+    let rest = rest.strip_prefix("json").unwrap_or(rest);
+    rest.strip_suffix("```").unwrap_or(rest).trim()
+}
+
+/// Keeps printable text and newlines, trimmed, at most `limit` characters.
+pub fn clean_text(text: &str, limit: usize) -> String {
+    let cleaned: String = text
+        .chars()
+        .filter(|c| !c.is_control() || *c == '\n')
+        .take(limit)
+        .collect();
+    cleaned.trim().to_string()
+}
+
+pub fn parse(text: &str) -> Result<Classification, String> {
+    if text.len() > MAX_OUTPUT_BYTES {
+        return Err(format!(
+            "output is {} bytes; at most {MAX_OUTPUT_BYTES}",
+            text.len()
+        ));
+    }
+    let value: Value =
+        serde_json::from_str(strip_fence(text)).map_err(|e| format!("not JSON: {e}"))?;
+    let Value::Object(mut object) = value else {
+        return Err("not a JSON object".into());
+    };
+    if let Some(unknown) = object
+        .keys()
+        .find(|key| !matches!(key.as_str(), "actions" | "reply_to_user" | "reasoning"))
+    {
+        return Err(format!("unexpected field {unknown:?}"));
+    }
+    let actions = match object.remove("actions") {
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err("actions is not an array".into()),
+        None => return Err("actions is missing".into()),
+    };
+    if actions.len() > MAX_ACTIONS {
+        return Err(format!(
+            "{} actions proposed; at most {MAX_ACTIONS}",
+            actions.len()
+        ));
+    }
+    let actions = actions
+        .into_iter()
+        .enumerate()
+        .map(|(index, item)| parse_action(index, item))
+        .collect::<Result<Vec<_>, _>>()?;
+    let reply_to_user = match object.remove("reply_to_user") {
+        Some(Value::String(reply)) => clean_text(&reply, MAX_REPLY_CHARS),
+        Some(_) => return Err("reply_to_user is not a string".into()),
+        None => return Err("reply_to_user is missing".into()),
+    };
+    let reasoning = match object.remove("reasoning") {
+        Some(Value::String(reasoning)) => clean_text(&reasoning, 2_000),
+        Some(Value::Null) | None => String::new(),
+        Some(_) => return Err("reasoning is not a string".into()),
+    };
+    Ok(Classification {
+        actions,
+        reply_to_user,
+        reasoning,
+    })
+}
+
+fn parse_action(index: usize, item: Value) -> Result<ActionRequest, String> {
+    let Value::Object(mut object) = item else {
+        return Err(format!("actions[{index}] is not an object"));
+    };
+    let name = match object.remove("name") {
+        Some(Value::String(name)) if !name.trim().is_empty() && name.len() <= 100 => {
+            name.trim().to_string()
+        }
+        _ => return Err(format!("actions[{index}].name is not a short string")),
+    };
+    let params = match object.remove("params") {
+        Some(Value::Object(params)) => params,
+        Some(Value::Null) | None => Map::new(),
+        Some(_) => return Err(format!("actions[{index}].params is not an object")),
+    };
+    if let Some(unknown) = object.keys().next() {
+        return Err(format!(
+            "actions[{index}] has an unexpected field {unknown:?}"
+        ));
+    }
+    Ok(ActionRequest { name, params })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(text: &str, ok: bool) {
+        assert_eq!(parse(text).is_ok(), ok, "{text}: {:?}", parse(text));
+    }
+
+    #[test]
+    fn structure_is_checked_strictly() {
+        check(
+            r#"{"actions": [], "reply_to_user": "Hi", "reasoning": "none"}"#,
+            true,
+        );
+        check(
+            "```json\n{\"actions\": [], \"reply_to_user\": \"Hi\", \"reasoning\": \"\"}\n```",
+            true,
+        );
+        check(
+            r#"{"actions": [{"name": "mark_done", "params": {}}], "reply_to_user": "ok"}"#,
+            true,
+        );
+        check(
+            r#"{"actions": {}, "reply_to_user": "Hi", "reasoning": ""}"#,
+            false,
+        );
+        check(r#"{"actions": [], "reasoning": ""}"#, false);
+        check(
+            r#"{"actions": [{"params": {}}], "reply_to_user": "x", "reasoning": ""}"#,
+            false,
+        );
+        check(
+            r#"{"actions": [], "reply_to_user": "x", "reasoning": "", "run": "rm -rf"}"#,
+            false,
+        );
+        check(r#"["not", "an", "object"]"#, false);
+        check("I think you should mark it done.", false);
+        check("", false);
+    }
+
+    #[test]
+    fn ten_thousand_actions_or_deep_nesting_are_refused_without_trouble() {
+        let many = format!(
+            r#"{{"actions": [{}], "reply_to_user": "x", "reasoning": ""}}"#,
+            vec![r#"{"name": "mark_done", "params": {}}"#; 10_000].join(",")
+        );
+        check(&many, false);
+        let deep = format!("{}{}", "[".repeat(5_000), "]".repeat(5_000));
+        check(&deep, false);
+    }
+
+    #[test]
+    fn the_reply_is_cleaned_and_bounded() {
+        let long = "a".repeat(5_000);
+        let text =
+            format!(r#"{{"actions": [], "reply_to_user": "  hi\u0007 {long}", "reasoning": ""}}"#);
+        let parsed = parse(&text).map(|c| c.reply_to_user).unwrap_or_default();
+        assert!(parsed.starts_with("hi a"));
+        assert_eq!(parsed.chars().count(), MAX_REPLY_CHARS - 2);
+    }
+}

@@ -1,0 +1,180 @@
+//! The prompts: handlebars templates in prompts/, embedded in the binary and checked at startup.
+//!
+//! Invariants: templates render in strict mode (a missing variable is an error, not an empty
+//! string) and without HTML escaping; `Prompts::new` renders each once with a sample context, so
+//! a template error stops the bot at startup instead of failing a turn.
+
+use handlebars::Handlebars;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::actions::ActionRegistry;
+
+const SYSTEM: &str = include_str!("../../prompts/system.hbs");
+const CLASSIFY: &str = include_str!("../../prompts/classify.hbs");
+
+#[derive(Debug, thiserror::Error)]
+pub enum PromptError {
+    #[error("prompt template {name}: {reason}")]
+    Template { name: String, reason: String },
+}
+
+/// The task as the prompt shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct TaskFacts {
+    pub title: String,
+    pub status: String,
+    pub domain: String,
+    pub priority: i64,
+    pub scheduled_start: Option<String>,
+    pub deadline: Option<String>,
+    pub estimated_duration_minutes: Option<i64>,
+}
+
+/// One line of history: who said it ("Donna" or "User") and what.
+#[derive(Debug, Clone, Serialize)]
+pub struct HistoryLine {
+    pub who: String,
+    pub text: String,
+}
+
+/// Everything the classification prompt shows.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClassifyContext {
+    pub task: TaskFacts,
+    pub context: String,
+    pub now: String,
+    pub timezone: String,
+    pub history: Vec<HistoryLine>,
+    pub reply: String,
+}
+
+#[derive(Debug)]
+pub struct Prompts {
+    templates: Handlebars<'static>,
+    /// The actions as the prompt lists them (no context parameters).
+    actions: Value,
+}
+
+impl Prompts {
+    pub fn new(registry: &ActionRegistry) -> Result<Self, PromptError> {
+        let mut templates = Handlebars::new();
+        templates.set_strict_mode(true);
+        templates.register_escape_fn(handlebars::no_escape);
+        for (name, source) in [("system", SYSTEM), ("classify", CLASSIFY)] {
+            templates
+                .register_template_string(name, source)
+                .map_err(|e| PromptError::Template {
+                    name: name.into(),
+                    reason: e.to_string(),
+                })?;
+        }
+        let prompts = Self {
+            templates,
+            actions: render_actions(registry),
+        };
+        prompts.classify(&sample_context())?;
+        prompts.system()?;
+        Ok(prompts)
+    }
+
+    pub fn system(&self) -> Result<String, PromptError> {
+        self.render("system", &json!({}))
+    }
+
+    pub fn classify(&self, context: &ClassifyContext) -> Result<String, PromptError> {
+        let mut data = serde_json::to_value(context).map_err(|e| PromptError::Template {
+            name: "classify".into(),
+            reason: e.to_string(),
+        })?;
+        data["actions"] = self.actions.clone();
+        self.render("classify", &data)
+    }
+
+    fn render(&self, name: &str, data: &Value) -> Result<String, PromptError> {
+        self.templates
+            .render(name, data)
+            .map_err(|e| PromptError::Template {
+                name: name.into(),
+                reason: e.to_string(),
+            })
+    }
+}
+
+/// The registry's actions for the prompt, without context parameters. Every field the template
+/// may test is present (null when unset), as strict mode requires.
+fn render_actions(registry: &ActionRegistry) -> Value {
+    Value::Array(
+        registry
+            .iter()
+            .map(|(name, def)| {
+                let params: Vec<Value> = def
+                    .params
+                    .iter()
+                    .filter(|(_, param)| !param.from_context)
+                    .map(|(param_name, param)| {
+                        json!({
+                            "name": param_name,
+                            "type": param.kind.as_str(),
+                            "required": param.is_required(),
+                            "allowed": param.allowed.as_ref().map(|values| {
+                                values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+                            }),
+                            "default": param.default.as_ref().map(|v| v.to_string()),
+                            "description": param.description,
+                        })
+                    })
+                    .collect();
+                json!({ "name": name, "description": def.description, "params": params })
+            })
+            .collect(),
+    )
+}
+
+fn sample_context() -> ClassifyContext {
+    ClassifyContext {
+        task: TaskFacts {
+            title: "Sample".into(),
+            status: "backlog".into(),
+            domain: "personal".into(),
+            priority: 2,
+            scheduled_start: Some("2026-01-01T09:00:00+00:00".into()),
+            deadline: None,
+            estimated_duration_minutes: None,
+        },
+        context: "a check-in".into(),
+        now: "2026-01-01T08:00:00+00:00".into(),
+        timezone: "UTC".into(),
+        history: vec![HistoryLine {
+            who: "Donna".into(),
+            text: "Time for 'Sample'.".into(),
+        }],
+        reply: "later".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_prompt_lists_actions_without_context_params_and_shows_the_reply_once() {
+        let registry = ActionRegistry::shipped().unwrap_or_else(|e| panic!("{e}"));
+        let prompts = Prompts::new(&registry).unwrap_or_else(|e| panic!("{e}"));
+        let mut context = sample_context();
+        context.reply = "UNIQUE-REPLY-TEXT".into();
+        let text = prompts.classify(&context).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(text.matches("UNIQUE-REPLY-TEXT").count(), 1);
+        assert!(
+            text.contains("- rename_task: Change the task's title."),
+            "{text}"
+        );
+        assert!(text.contains("new_title: string, required"), "{text}");
+        assert!(
+            text.contains("one of \"work\", \"personal\", \"family\""),
+            "{text}"
+        );
+        assert!(!text.contains("task_id"), "{text}");
+        assert!(text.contains("Donna: Time for 'Sample'."));
+    }
+}

@@ -1,0 +1,85 @@
+//! The LLMClassifier actor: the model layer for replies the FastPath cannot take.
+//!
+//! Owns: the model client, the prompts and the output schema (`llm::classify::Classifier`), and
+//! the cap on calls in flight (`llm.max_concurrency`).
+//! Takes: `Classify` (a reply with its task and history) and answers with the parsed
+//! classification or the error.
+//! Invariants: each call runs as its own task behind a semaphore, so at most
+//! `max_concurrency` calls are in flight and a slow call never holds up this actor's mailbox
+//! (waiting turns queue on the semaphore, and FastPath turns never come here at all); every
+//! failure is counted in the metrics and recorded as this actor's last failure in /health.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use actors::{ActorHealth, Behaviour, CellCtx, Handled, Reply};
+use tokio::sync::Semaphore;
+
+use crate::llm::classify::Classifier;
+use crate::llm::output::Classification;
+use crate::llm::prompts::ClassifyContext;
+use crate::llm::LlmError;
+use crate::metrics::LlmMetrics;
+
+pub enum LlmMsg {
+    Classify {
+        context: Box<ClassifyContext>,
+        reply: Reply<Result<Classification, LlmError>>,
+    },
+}
+
+pub struct LlmClassifier {
+    classifier: Arc<Classifier>,
+    /// Shared across restarts, so a restart cannot lift the cap.
+    slots: Arc<Semaphore>,
+    metrics: Arc<LlmMetrics>,
+    health: Arc<ActorHealth>,
+}
+
+impl LlmClassifier {
+    pub fn new(
+        classifier: Arc<Classifier>,
+        slots: Arc<Semaphore>,
+        metrics: Arc<LlmMetrics>,
+        health: Arc<ActorHealth>,
+    ) -> Self {
+        Self {
+            classifier,
+            slots,
+            metrics,
+            health,
+        }
+    }
+}
+
+impl Behaviour for LlmClassifier {
+    type Msg = LlmMsg;
+
+    fn handle(&mut self, message: LlmMsg, _ctx: &mut CellCtx<Self>) -> Handled {
+        let LlmMsg::Classify { context, reply } = message;
+        let (classifier, slots, metrics, health) = (
+            self.classifier.clone(),
+            self.slots.clone(),
+            self.metrics.clone(),
+            self.health.clone(),
+        );
+        actix_rt::spawn(async move {
+            let Ok(_slot) = slots.acquire_owned().await else {
+                reply.send(Err(LlmError::Disabled));
+                return;
+            };
+            let now = metrics.in_flight.fetch_add(1, Ordering::AcqRel) + 1;
+            metrics.peak_in_flight.fetch_max(now, Ordering::AcqRel);
+            metrics.calls.fetch_add(1, Ordering::Relaxed);
+            let result = classifier.classify(&context).await;
+            metrics.in_flight.fetch_sub(1, Ordering::AcqRel);
+            if let Err(error) = &result {
+                metrics.record_failure(error);
+                health.record_failure(format!("model call failed: {error}"));
+                tracing::warn!(%error, "model call failed");
+            }
+            reply.send(result);
+        });
+        Handled::Done
+    }
+}

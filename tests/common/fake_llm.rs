@@ -1,0 +1,176 @@
+//! A fake model server on loopback speaking Ollama's `/api/chat` and OpenAI's
+//! `/v1/chat/completions`, answering from a script: JSON, text, HTTP errors, delays. It records
+//! every request and the most requests ever in flight at once.
+
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use parking_lot::Mutex;
+use serde_json::{json, Value};
+
+/// One scripted answer.
+#[derive(Debug, Clone)]
+pub enum Script {
+    /// The model's output text (usually a JSON document).
+    Output(String),
+    /// An HTTP error status.
+    Status(u16),
+    /// Wait, then answer.
+    Delay(Duration, Box<Script>),
+}
+
+impl Script {
+    /// A well-formed answer with these actions and reply.
+    pub fn answer(actions: Value, reply: &str) -> Script {
+        Script::Output(
+            json!({"actions": actions, "reply_to_user": reply, "reasoning": "scripted"})
+                .to_string(),
+        )
+    }
+}
+
+#[derive(Debug, Default)]
+struct State {
+    queue: VecDeque<Script>,
+    fallback: Option<Script>,
+    requests: Vec<(String, Value)>,
+    in_flight: usize,
+    peak: usize,
+}
+
+#[derive(Clone)]
+pub struct FakeLlm {
+    pub addr: SocketAddr,
+    state: Arc<Mutex<State>>,
+    server: actix_web::dev::ServerHandle,
+}
+
+impl FakeLlm {
+    /// Base URL for `llm.provider: ollama`.
+    pub fn ollama_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Base URL for `llm.provider: openai` (up to and including /v1).
+    pub fn openai_url(&self) -> String {
+        format!("http://{}/v1", self.addr)
+    }
+
+    /// Config lines pointing Donna at this server.
+    pub fn config(&self, provider: &str, timeout: &str, max_concurrency: usize) -> String {
+        let url = if provider == "ollama" {
+            self.ollama_url()
+        } else {
+            self.openai_url()
+        };
+        format!(
+            "llm:\n  provider: {provider}\n  base_url: {url}\n  model: fake-model\n  timeout: {timeout}\n  max_concurrency: {max_concurrency}\n"
+        )
+    }
+
+    /// Answers the next request with `script` (in order of pushing).
+    pub fn push(&self, script: Script) {
+        self.state.lock().queue.push_back(script);
+    }
+
+    /// Answers every request not scripted with `push`.
+    pub fn always(&self, script: Script) {
+        self.state.lock().fallback = Some(script);
+    }
+
+    /// (path, JSON body) of every request so far.
+    pub fn requests(&self) -> Vec<(String, Value)> {
+        self.state.lock().requests.clone()
+    }
+
+    pub fn in_flight(&self) -> usize {
+        self.state.lock().in_flight
+    }
+
+    pub fn peak(&self) -> usize {
+        self.state.lock().peak
+    }
+
+    pub async fn stop(&self) {
+        self.server.stop(false).await;
+    }
+}
+
+async fn chat(
+    request: HttpRequest,
+    body: web::Bytes,
+    state: web::Data<Arc<Mutex<State>>>,
+) -> HttpResponse {
+    let path = request.path().to_string();
+    let parsed: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let script = {
+        let mut state = state.lock();
+        state.requests.push((path.clone(), parsed));
+        state.in_flight += 1;
+        state.peak = state.peak.max(state.in_flight);
+        state
+            .queue
+            .pop_front()
+            .or_else(|| state.fallback.clone())
+            .unwrap_or(Script::Status(500))
+    };
+    let mut script = script;
+    loop {
+        match script {
+            Script::Delay(delay, next) => {
+                actix_rt::time::sleep(delay).await;
+                script = *next;
+            }
+            Script::Status(code) => {
+                state.lock().in_flight -= 1;
+                let status = actix_web::http::StatusCode::from_u16(code)
+                    .unwrap_or(actix_web::http::StatusCode::INTERNAL_SERVER_ERROR);
+                return HttpResponse::build(status).body("scripted failure");
+            }
+            Script::Output(text) => {
+                state.lock().in_flight -= 1;
+                let body = if path.starts_with("/v1") {
+                    json!({"id": "x", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]})
+                } else {
+                    json!({"model": "fake-model", "message": {"role": "assistant", "content": text}, "done": true})
+                };
+                return HttpResponse::Ok().json(body);
+            }
+        }
+    }
+}
+
+/// Starts the fake on 127.0.0.1:0.
+pub fn start_fake_llm() -> FakeLlm {
+    let state = Arc::new(Mutex::new(State::default()));
+    let data = web::Data::new(state.clone());
+    let server = actix_web::HttpServer::new(move || {
+        actix_web::App::new()
+            .app_data(data.clone())
+            .app_data(web::PayloadConfig::default().limit(4 * 1024 * 1024))
+            .route("/api/chat", web::post().to(chat))
+            .route("/v1/chat/completions", web::post().to(chat))
+    })
+    .workers(1)
+    .disable_signals()
+    .bind("127.0.0.1:0")
+    .unwrap_or_else(|e| panic!("fake llm bind: {e}"));
+    let addr = server
+        .addrs()
+        .first()
+        .copied()
+        .unwrap_or_else(|| panic!("fake llm has no address"));
+    let server = server.run();
+    let handle = server.handle();
+    actix_rt::spawn(server);
+    FakeLlm {
+        addr,
+        state,
+        server: handle,
+    }
+}

@@ -1,0 +1,385 @@
+//! The model layer against a fake model server on loopback (both protocols): prompts, strict
+//! validation, plan-and-confirm, the failure contract, isolation and the concurrency cap.
+
+mod common;
+
+use std::time::Duration;
+
+use common::fake_llm::{start_fake_llm, FakeLlm, Script};
+use common::{eventually, start_bot, Bot};
+use serde_json::{json, Value};
+
+async fn bot_with(fake: &FakeLlm, provider: &str) -> Bot {
+    start_bot(&fake.config(provider, "5s", 2)).await
+}
+
+fn reply(result: &Value) -> &str {
+    result["reply"].as_str().unwrap_or_default()
+}
+
+/// Everything the model was shown in the last request, as one string.
+fn last_prompt(fake: &FakeLlm) -> String {
+    fake.requests()
+        .last()
+        .map(|(_, body)| {
+            body["messages"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|m| m["content"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n---\n")
+        })
+        .unwrap_or_default()
+}
+
+#[actix_rt::test]
+async fn paid_and_rename_becomes_a_plan_of_exactly_those_two_and_yes_runs_both() {
+    for provider in ["ollama", "openai"] {
+        let fake = start_fake_llm();
+        let bot = bot_with(&fake, provider).await;
+        let (task, thread) = bot.nudged_task("Pay rent").await;
+        fake.push(Script::answer(
+            json!([
+                {"name": "mark_done", "params": {}},
+                {"name": "rename_task", "params": {"new_title": "Pay rent for December"}}
+            ]),
+            "Glad it's paid!",
+        ));
+        let proposed = bot
+            .say(
+                &thread,
+                "I paid it this morning, and rename it to Pay rent for December",
+            )
+            .await;
+        assert_eq!(proposed["path"], "llm", "{provider}: {proposed}");
+        let names: Vec<&str> = proposed["actions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|a| a["name"].as_str())
+            .collect();
+        assert_eq!(names, vec!["mark_done", "rename_task"], "{provider}");
+        let text = reply(&proposed);
+        assert!(text.starts_with("Glad it's paid!"), "{text}");
+        assert!(
+            text.contains(
+                "1) mark 'Pay rent' as done; 2) rename 'Pay rent' to 'Pay rent for December'"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("Reply 'yes'"), "{text}");
+        assert_eq!(
+            bot.task_json(&task).await["status"],
+            "backlog",
+            "nothing before the yes"
+        );
+
+        let confirmed = bot.say(&thread, "yes").await;
+        assert_eq!(confirmed["path"], "plan_confirmed");
+        let results: Vec<bool> = confirmed["results"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r["ok"].as_bool())
+            .collect();
+        assert_eq!(results, vec![true, true]);
+        let shown = bot.task_json(&task).await;
+        assert_eq!(shown["status"], "done");
+        assert_eq!(shown["title"], "Pay rent for December");
+        // Only the one classification call: "yes" never reaches the model.
+        assert_eq!(fake.requests().len(), 1, "{provider}");
+    }
+}
+
+#[actix_rt::test]
+async fn the_prompt_carries_the_task_and_the_history_and_each_protocol_gets_its_shape() {
+    let fake = start_fake_llm();
+    fake.always(Script::answer(json!([]), "Sure thing."));
+    let bot = bot_with(&fake, "ollama").await;
+    let (_, thread) = bot.nudged_task("Renew passport").await;
+    bot.say(&thread, "busy").await;
+    let answered = bot.say(&thread, "what do I need to bring?").await;
+    assert_eq!(answered["path"], "llm");
+    assert_eq!(reply(&answered), "Sure thing.");
+    let prompt = last_prompt(&fake);
+    assert!(prompt.contains("The task: \"Renew passport\""), "{prompt}");
+    assert!(
+        prompt.contains("Donna: Time for 'Renew passport'"),
+        "history lacks the nudge: {prompt}"
+    );
+    assert!(prompt.contains("User: busy"), "{prompt}");
+    assert!(
+        prompt.contains("Donna: Snoozed 'Renew passport'"),
+        "{prompt}"
+    );
+    assert_eq!(
+        prompt.matches("what do I need to bring?").count(),
+        1,
+        "the reply appears once"
+    );
+    let (path, body) = fake.requests().last().cloned().unwrap_or_default();
+    assert_eq!(path, "/api/chat");
+    assert_eq!(body["stream"], false);
+    assert_eq!(body["model"], "fake-model");
+    assert!(
+        body["format"]["properties"]["actions"].is_object(),
+        "{body}"
+    );
+    assert!(body["options"]["temperature"].is_number());
+    assert!(body["keep_alive"].is_string());
+
+    let fake = start_fake_llm();
+    fake.always(Script::answer(json!([]), "Sure."));
+    let bot = bot_with(&fake, "openai").await;
+    let (_, thread) = bot.nudged_task("Renew passport").await;
+    bot.say(&thread, "what do I need?").await;
+    let (path, body) = fake.requests().last().cloned().unwrap_or_default();
+    assert_eq!(path, "/v1/chat/completions");
+    assert_eq!(body["response_format"]["type"], "json_schema");
+    assert!(
+        body["response_format"]["json_schema"]["schema"]["properties"]["reply_to_user"].is_object()
+    );
+}
+
+#[actix_rt::test]
+async fn a_model_supplied_task_id_for_another_task_is_ignored() {
+    let fake = start_fake_llm();
+    let bot = bot_with(&fake, "ollama").await;
+    let other = bot.task(json!({"title": "Someone else's task"})).await;
+    let (task, thread) = bot.nudged_task("My task").await;
+    fake.push(Script::answer(
+        json!([{"name": "mark_done", "params": {"task_id": other}}]),
+        "Done it is.",
+    ));
+    let proposed = bot
+        .say(&thread, "finished that one, the other one too")
+        .await;
+    assert_eq!(proposed["actions"][0]["params"]["task_id"], task.as_str());
+    bot.say(&thread, "yes").await;
+    assert_eq!(bot.task_json(&task).await["status"], "done");
+    assert_eq!(bot.task_json(&other).await["status"], "backlog");
+}
+
+#[actix_rt::test]
+async fn an_unknown_or_invalid_action_next_to_a_valid_one_leaves_only_the_valid_one() {
+    let fake = start_fake_llm();
+    let bot = bot_with(&fake, "ollama").await;
+    let (_, thread) = bot.nudged_task("Pay rent").await;
+    fake.push(Script::answer(
+        json!([
+            {"name": "delete_everything", "params": {}},
+            {"name": "snooze", "params": {"duration_hours": "a while"}},
+            {"name": "create_task", "params": {"title": "x", "domain": "space"}},
+            {"name": "snooze", "params": {"duration_hours": 4}}
+        ]),
+        "Let me snooze it.",
+    ));
+    let proposed = bot.say(&thread, "ugh, can you give me a few hours").await;
+    assert_eq!(proposed["path"], "llm");
+    assert_eq!(
+        proposed["actions"],
+        json!([{"name": "snooze", "params": {"task_id": proposed["actions"][0]["params"]["task_id"], "duration_hours": 4}}])
+    );
+}
+
+#[actix_rt::test]
+async fn only_invalid_actions_ask_to_clarify_without_repeating_the_model() {
+    let fake = start_fake_llm();
+    let bot = bot_with(&fake, "openai").await;
+    let (task, thread) = bot.nudged_task("Pay rent").await;
+    fake.push(Script::answer(
+        json!([{"name": "transfer_money", "params": {"amount": 900}}]),
+        "I transferred the money!",
+    ));
+    let result = bot.say(&thread, "pay it from savings").await;
+    assert_eq!(result["path"], "clarify");
+    assert!(
+        !reply(&result).contains("transferred"),
+        "{}",
+        reply(&result)
+    );
+    assert_eq!(result["pending_plan_id"], Value::Null);
+    assert_eq!(bot.task_json(&task).await["status"], "backlog");
+}
+
+#[actix_rt::test]
+async fn invalid_output_is_retried_once() {
+    let fake = start_fake_llm();
+    let bot = bot_with(&fake, "ollama").await;
+    let (_, thread) = bot.nudged_task("Pay rent").await;
+    fake.push(Script::Output("Sure! I'll mark it done.".into()));
+    fake.push(Script::answer(
+        json!([{"name": "mark_done", "params": {}}]),
+        "Marking it.",
+    ));
+    let result = bot
+        .say(&thread, "I think I paid it yesterday evening")
+        .await;
+    assert_eq!(result["path"], "llm");
+    assert_eq!(fake.requests().len(), 2);
+    let retry = last_prompt(&fake);
+    assert!(retry.contains("That answer is not valid"), "{retry}");
+}
+
+#[actix_rt::test]
+async fn every_failure_mode_apologises_executes_nothing_and_keeps_the_bot_healthy() {
+    let fake = start_fake_llm();
+    let bot = start_bot(&fake.config("ollama", "300ms", 2)).await;
+    let garbage = || Script::Output("{\"actions\": \"all of them\"".into());
+    let no_reply = || Script::Output(json!({"actions": [], "reasoning": "x"}).to_string());
+    let modes: Vec<(&str, Vec<Script>)> = vec![
+        (
+            "timeout",
+            vec![Script::Delay(
+                Duration::from_secs(2),
+                Box::new(Script::answer(json!([]), "late")),
+            )],
+        ),
+        ("http 500", vec![Script::Status(500)]),
+        ("garbage twice", vec![garbage(), garbage()]),
+        ("schema-violating twice", vec![no_reply(), no_reply()]),
+        (
+            "empty twice",
+            vec![Script::Output(String::new()), Script::Output(String::new())],
+        ),
+        ("ten thousand actions twice", {
+            let many = json!({"actions": vec![json!({"name": "mark_done", "params": {}}); 10_000], "reply_to_user": "x", "reasoning": ""}).to_string();
+            vec![Script::Output(many.clone()), Script::Output(many)]
+        }),
+    ];
+    for (mode, scripts) in modes {
+        let (task, thread) = bot.nudged_task(&format!("Task {mode}")).await;
+        for script in scripts {
+            fake.push(script);
+        }
+        let result = bot.say(&thread, "hmm, about that one").await;
+        assert_eq!(result["path"], "llm_unavailable", "{mode}: {result}");
+        assert!(reply(&result).starts_with("Sorry"), "{mode}");
+        assert_eq!(result["actions"], json!([]), "{mode}");
+        assert_eq!(bot.task_json(&task).await["status"], "backlog", "{mode}");
+        // The thread stays usable and the FastPath works while the model is down.
+        let done = bot.say(&thread, "done").await;
+        assert_eq!(done["path"], "fast", "{mode}");
+    }
+    let (status, health) = bot.get("/health").await;
+    assert_eq!(status, 200, "{health}");
+    let record = health["actors"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|a| a["name"] == "llm_classifier")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(record["state"], "running");
+    assert!(
+        record["last_failure"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("model call failed"),
+        "{record}"
+    );
+    let metrics = bot
+        .client
+        .get(format!("{}/metrics", bot.base))
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .text()
+        .await
+        .unwrap_or_default();
+    assert!(
+        metrics.contains("donna_turn_duration_seconds_count{path=\"llm_unavailable\"} 6"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("donna_llm_failures_total{kind=\"timeout\"} 1"),
+        "{metrics}"
+    );
+}
+
+#[actix_rt::test]
+async fn a_refused_connection_apologises() {
+    let closed_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let bot = start_bot(&format!(
+        "llm:\n  provider: openai\n  base_url: http://127.0.0.1:{closed_port}/v1\n"
+    ))
+    .await;
+    let (task, thread) = bot.nudged_task("Pay rent").await;
+    let result = bot.say(&thread, "hmm, about that one").await;
+    assert_eq!(result["path"], "llm_unavailable");
+    assert_eq!(bot.task_json(&task).await["status"], "backlog");
+}
+
+#[actix_rt::test]
+async fn a_thirty_second_model_call_does_not_delay_a_fast_reply_on_another_thread() {
+    let fake = start_fake_llm();
+    let bot = start_bot(&fake.config("ollama", "60s", 2)).await;
+    fake.push(Script::Delay(
+        Duration::from_secs(30),
+        Box::new(Script::answer(json!([]), "finally")),
+    ));
+    let (_, slow_thread) = bot.nudged_task("Slow").await;
+    let (fast_task, fast_thread) = bot.nudged_task("Fast").await;
+    let slow_body = json!({"thread_id": slow_thread, "user_id": "owner", "text": "tell me more about this one"});
+    let slow = bot
+        .client
+        .post(format!("{}/api/messages", bot.base))
+        .json(&slow_body)
+        .send();
+    let slow = actix_rt::spawn(slow);
+    assert!(eventually(Duration::from_secs(5), || async { fake.in_flight() == 1 }).await);
+    let fast = bot.say(&fast_thread, "done").await;
+    assert_eq!(fast["path"], "fast");
+    assert_eq!(bot.task_json(&fast_task).await["status"], "done");
+    // The order of events: the fast reply completed while the slow call is still in flight.
+    assert_eq!(fake.in_flight(), 1);
+    assert!(!slow.is_finished());
+    slow.abort();
+}
+
+#[actix_rt::test]
+async fn with_a_hundred_model_bound_messages_at_once_the_calls_in_flight_peak_at_the_cap() {
+    let fake = start_fake_llm();
+    fake.always(Script::Delay(
+        Duration::from_millis(40),
+        Box::new(Script::answer(json!([]), "ok")),
+    ));
+    let bot = start_bot(&fake.config("ollama", "30s", 3)).await;
+    let mut threads = Vec::new();
+    for i in 0..100 {
+        threads.push(bot.nudged_task(&format!("Task {i}")).await.1);
+    }
+    let sends = threads.iter().map(|thread| {
+        bot.client
+            .post(format!("{}/api/messages", bot.base))
+            .json(&json!({"thread_id": thread, "user_id": "owner", "text": "tell me about it"}))
+            .send()
+    });
+    let responses = futures_util::future::join_all(sends).await;
+    let ok = responses
+        .into_iter()
+        .filter(|r| {
+            r.as_ref()
+                .map(|r| r.status().as_u16() == 200)
+                .unwrap_or(false)
+        })
+        .count();
+    assert_eq!(ok, 100);
+    assert_eq!(fake.requests().len(), 100);
+    assert_eq!(
+        fake.peak(),
+        3,
+        "peak calls in flight must equal llm.max_concurrency"
+    );
+    assert_eq!(
+        bot.app
+            .llm_metrics
+            .peak_in_flight
+            .load(std::sync::atomic::Ordering::Relaxed),
+        3
+    );
+}
