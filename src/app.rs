@@ -22,6 +22,7 @@ use crate::config::LlmProvider;
 use crate::config::{Config, ConfigError, Env, LoadedConfig};
 use crate::llm::classify::Classifier;
 use crate::llm::client::LlmClient;
+use crate::llm::gate::ReplyGate;
 use crate::metrics::{LlmMetrics, TurnMetrics};
 use crate::replies::intents::IntentsConfig;
 use crate::replies::matcher::FastPath;
@@ -30,10 +31,11 @@ use crate::subsystems::action_executor::{ActionExecutor, ExecutorMsg};
 use crate::subsystems::fast_path::{FastPathActor, FastPathMsg};
 use crate::subsystems::llm_classifier::{LlmClassifier, LlmMsg};
 use crate::subsystems::pending_plans::{PendingPlans, PlansMsg};
-use crate::subsystems::placeholders::Idle;
+use crate::subsystems::rate_cap::{GateMetrics, RateCap};
 use crate::subsystems::thread_memory::{MemoryMsg, ThreadMemory};
 use crate::turn::conversation::Conversation;
 use crate::turn::intake::Intake;
+use crate::turn::pipeline::GateSettings;
 use crate::turn::pipeline::{Pipeline, TurnSettings};
 use tokio::sync::Semaphore;
 
@@ -151,6 +153,7 @@ pub struct App {
     pub executor: ChildRef<ExecutorMsg>,
     pub llm: Option<ChildRef<LlmMsg>>,
     pub llm_metrics: Arc<LlmMetrics>,
+    pub gate_metrics: Arc<GateMetrics>,
     pub metrics: Arc<TurnMetrics>,
     /// Whether the Discord gateway is connected (so nudges can go there).
     pub discord_enabled: bool,
@@ -260,6 +263,22 @@ impl App {
                         reason: e.to_string(),
                     })?,
                 );
+            let gate = if config.reply_decision.enabled {
+                let key = config
+                    .llm
+                    .api_key_env
+                    .as_deref()
+                    .and_then(|name| env.var(name));
+                let client =
+                    LlmClient::new(&config.llm, config.reply_decision.model.as_deref(), key)
+                        .map_err(|e| StartError::Rules {
+                            file: "llm".into(),
+                            reason: e.to_string(),
+                        })?;
+                Some(Arc::new(ReplyGate::new(client)))
+            } else {
+                None
+            };
             let slots = Arc::new(Semaphore::new(config.llm.max_concurrency));
             let record = health.register("llm_classifier", false);
             let metrics = llm_metrics.clone();
@@ -268,6 +287,7 @@ impl App {
                     ChildSpec::new("llm_classifier", move || {
                         Ok(LlmClassifier::new(
                             classifier.clone(),
+                            gate.clone(),
                             slots.clone(),
                             metrics.clone(),
                             record.clone(),
@@ -285,7 +305,27 @@ impl App {
             .limits(limits)
             .capacity(runtime.actor_queue),
         );
-        supervisor.spawn(ChildSpec::new("rate_cap", || Ok(Idle)).limits(limits));
+        let gate_metrics = Arc::new(GateMetrics::default());
+        let rate_cap = {
+            let (store, clock, metrics) = (store.clone(), clock.clone(), gate_metrics.clone());
+            let (max, window) = (
+                config.reply_decision.max_replies_per_window,
+                config.reply_decision.window.get(),
+            );
+            supervisor.spawn(
+                ChildSpec::new("rate_cap", move || {
+                    Ok(RateCap::new(
+                        store.clone(),
+                        clock.clone(),
+                        max,
+                        window,
+                        metrics.clone(),
+                    ))
+                })
+                .limits(limits)
+                .capacity(runtime.actor_queue),
+            )
+        };
         if config.discord_token(env).is_some() {
             tracing::warn!("a Discord token is set, but this build does not connect to Discord yet; discord_gateway stays disabled");
         }
@@ -299,12 +339,17 @@ impl App {
             executor: executor.clone(),
             memory: memory.clone(),
             llm: llm.clone(),
+            rate_cap,
+            gate_metrics: gate_metrics.clone(),
             settings: TurnSettings {
                 timezone: config.timezone,
                 later: config.reschedule.later.get(),
                 undo_window: config.undo.window.get(),
                 plan_expiry: config.plans.expiry.get(),
                 window_size: config.memory.window_size,
+                gate: config.reply_decision.enabled.then_some(GateSettings {
+                    group_only: config.reply_decision.group_only,
+                }),
             },
             metrics: metrics.clone(),
         });
@@ -335,6 +380,7 @@ impl App {
             executor,
             llm,
             llm_metrics,
+            gate_metrics,
             metrics,
             discord_enabled: false,
             api_token,

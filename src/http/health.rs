@@ -35,12 +35,22 @@ struct ConversationsView {
     passivated: u64,
 }
 
+/// The group-chat reply gate's decisions and the rate cap's refusals.
+#[derive(Debug, Serialize)]
+struct ReplyGateView {
+    reply: u64,
+    skip: u64,
+    fail_open: u64,
+    cap_hits: u64,
+}
+
 #[derive(Debug, Serialize)]
 struct HealthView {
     status: &'static str,
     actors: Vec<ActorView>,
     conversations: ConversationsView,
     dead_letters: u64,
+    reply_gate: ReplyGateView,
 }
 
 /// Healthy when every actor runs (or is disabled by configuration). A failed or restarting
@@ -84,6 +94,12 @@ pub async fn health(app: web::Data<App>) -> HttpResponse {
             passivated: snapshot.keyed_passivated,
         },
         dead_letters: snapshot.dead_letters,
+        reply_gate: ReplyGateView {
+            reply: app.gate_metrics.replied.load(Ordering::Relaxed),
+            skip: app.gate_metrics.skipped.load(Ordering::Relaxed),
+            fail_open: app.gate_metrics.failed_open.load(Ordering::Relaxed),
+            cap_hits: app.gate_metrics.cap_hits.load(Ordering::Relaxed),
+        },
     };
     if ok {
         HttpResponse::Ok().json(view)
@@ -167,6 +183,29 @@ fn render(out: &mut String, app: &App, snapshot: &HealthSnapshot) -> std::fmt::R
         out,
         "donna_turn_errors_total {}",
         app.metrics.errors.load(Ordering::Relaxed)
+    )?;
+    let gate = &app.gate_metrics;
+    writeln!(
+        out,
+        "# HELP donna_reply_gate_decisions_total Group-chat reply gate decisions."
+    )?;
+    writeln!(out, "# TYPE donna_reply_gate_decisions_total counter")?;
+    for (decision, counter) in [
+        ("reply", &gate.replied),
+        ("skip", &gate.skipped),
+        ("fail_open", &gate.failed_open),
+    ] {
+        writeln!(
+            out,
+            "donna_reply_gate_decisions_total{{decision=\"{decision}\"}} {}",
+            counter.load(Ordering::Relaxed)
+        )?;
+    }
+    writeln!(out, "# TYPE donna_reply_cap_hits_total counter")?;
+    writeln!(
+        out,
+        "donna_reply_cap_hits_total {}",
+        gate.cap_hits.load(Ordering::Relaxed)
     )?;
     let llm = &app.llm_metrics;
     writeln!(out, "# TYPE donna_llm_calls_total counter")?;

@@ -35,6 +35,10 @@ impl Classifier {
         })
     }
 
+    pub fn prompts(&self) -> &Prompts {
+        &self.prompts
+    }
+
     pub fn is_enabled(&self) -> bool {
         self.client.is_enabled()
     }

@@ -12,6 +12,7 @@ use crate::actions::ActionRegistry;
 
 const SYSTEM: &str = include_str!("../../prompts/system.hbs");
 const CLASSIFY: &str = include_str!("../../prompts/classify.hbs");
+const REPLY_GATE: &str = include_str!("../../prompts/reply_gate.hbs");
 
 #[derive(Debug, thiserror::Error)]
 pub enum PromptError {
@@ -61,7 +62,11 @@ impl Prompts {
         let mut templates = Handlebars::new();
         templates.set_strict_mode(true);
         templates.register_escape_fn(handlebars::no_escape);
-        for (name, source) in [("system", SYSTEM), ("classify", CLASSIFY)] {
+        for (name, source) in [
+            ("system", SYSTEM),
+            ("classify", CLASSIFY),
+            ("reply_gate", REPLY_GATE),
+        ] {
             templates
                 .register_template_string(name, source)
                 .map_err(|e| PromptError::Template {
@@ -75,6 +80,11 @@ impl Prompts {
         };
         prompts.classify(&sample_context())?;
         prompts.system()?;
+        prompts.reply_gate(&super::gate::GateContext {
+            history: sample_context().history,
+            author: "someone".into(),
+            message: "hello".into(),
+        })?;
         Ok(prompts)
     }
 
@@ -89,6 +99,14 @@ impl Prompts {
         })?;
         data["actions"] = self.actions.clone();
         self.render("classify", &data)
+    }
+
+    pub fn reply_gate(&self, context: &super::gate::GateContext) -> Result<String, PromptError> {
+        let data = serde_json::to_value(context).map_err(|e| PromptError::Template {
+            name: "reply_gate".into(),
+            reason: e.to_string(),
+        })?;
+        self.render("reply_gate", &data)
     }
 
     fn render(&self, name: &str, data: &Value) -> Result<String, PromptError> {

@@ -16,6 +16,7 @@ use actors::{ActorHealth, Behaviour, CellCtx, Handled, Reply};
 use tokio::sync::Semaphore;
 
 use crate::llm::classify::Classifier;
+use crate::llm::gate::{GateContext, GateDecision, ReplyGate};
 use crate::llm::output::Classification;
 use crate::llm::prompts::ClassifyContext;
 use crate::llm::LlmError;
@@ -26,10 +27,16 @@ pub enum LlmMsg {
         context: Box<ClassifyContext>,
         reply: Reply<Result<Classification, LlmError>>,
     },
+    /// The group-chat reply gate (REPLY/SKIP); never fails, it fails open.
+    Gate {
+        context: Box<GateContext>,
+        reply: Reply<GateDecision>,
+    },
 }
 
 pub struct LlmClassifier {
     classifier: Arc<Classifier>,
+    gate: Option<Arc<ReplyGate>>,
     /// Shared across restarts, so a restart cannot lift the cap.
     slots: Arc<Semaphore>,
     metrics: Arc<LlmMetrics>,
@@ -39,12 +46,14 @@ pub struct LlmClassifier {
 impl LlmClassifier {
     pub fn new(
         classifier: Arc<Classifier>,
+        gate: Option<Arc<ReplyGate>>,
         slots: Arc<Semaphore>,
         metrics: Arc<LlmMetrics>,
         health: Arc<ActorHealth>,
     ) -> Self {
         Self {
             classifier,
+            gate,
             slots,
             metrics,
             health,
@@ -56,7 +65,13 @@ impl Behaviour for LlmClassifier {
     type Msg = LlmMsg;
 
     fn handle(&mut self, message: LlmMsg, _ctx: &mut CellCtx<Self>) -> Handled {
-        let LlmMsg::Classify { context, reply } = message;
+        let (context, reply) = match message {
+            LlmMsg::Classify { context, reply } => (context, reply),
+            LlmMsg::Gate { context, reply } => {
+                self.gate_call(*context, reply);
+                return Handled::Done;
+            }
+        };
         let (classifier, slots, metrics, health) = (
             self.classifier.clone(),
             self.slots.clone(),
@@ -81,5 +96,32 @@ impl Behaviour for LlmClassifier {
             reply.send(result);
         });
         Handled::Done
+    }
+}
+
+impl LlmClassifier {
+    /// Runs the reply gate behind the same cap as classifications.
+    fn gate_call(&self, context: GateContext, reply: Reply<GateDecision>) {
+        let Some(gate) = self.gate.clone() else {
+            reply.send(GateDecision::FailOpen("no gate model".into()));
+            return;
+        };
+        let (classifier, slots, metrics) = (
+            self.classifier.clone(),
+            self.slots.clone(),
+            self.metrics.clone(),
+        );
+        actix_rt::spawn(async move {
+            let Ok(_slot) = slots.acquire_owned().await else {
+                reply.send(GateDecision::FailOpen("shutting down".into()));
+                return;
+            };
+            let now = metrics.in_flight.fetch_add(1, Ordering::AcqRel) + 1;
+            metrics.peak_in_flight.fetch_max(now, Ordering::AcqRel);
+            metrics.calls.fetch_add(1, Ordering::Relaxed);
+            let decision = gate.decide(classifier.prompts(), &context).await;
+            metrics.in_flight.fetch_sub(1, Ordering::AcqRel);
+            reply.send(decision);
+        });
     }
 }

@@ -41,6 +41,10 @@ pub enum Work {
         path: TurnPath,
         text: String,
     },
+    /// Donna stays quiet: the message is recorded, nothing is sent.
+    Silent {
+        path: TurnPath,
+    },
 }
 
 /// Everything `commit` needs.
@@ -149,6 +153,10 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<TurnResult, StoreErro
         Work::Say { path, text } => {
             result.path = path;
             text
+        }
+        Work::Silent { path } => {
+            result.path = path;
+            String::new()
         }
     };
     if let Some(task_id) = &task_id {

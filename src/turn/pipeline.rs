@@ -16,12 +16,14 @@ use crate::actions::{ActionEnv, BindContext};
 use crate::clock::SharedClock;
 use crate::conversation::memory::Role;
 use crate::conversation::ContextType;
+use crate::llm::gate::{GateContext, GateDecision};
 use crate::llm::prompts::{ClassifyContext, HistoryLine, TaskFacts};
 use crate::metrics::TurnMetrics;
 use crate::store::{Store, StoreError};
 use crate::subsystems::action_executor::ExecutorMsg;
 use crate::subsystems::fast_path::FastPathMsg;
 use crate::subsystems::llm_classifier::LlmMsg;
+use crate::subsystems::rate_cap::{GateMetrics, RateCapMsg, ReserveError};
 use crate::subsystems::thread_memory::MemoryMsg;
 
 use super::apply::{self, TurnWork, Work};
@@ -40,6 +42,14 @@ pub struct TurnSettings {
     pub plan_expiry: Duration,
     /// Messages of history given to the model.
     pub window_size: usize,
+    /// The group-chat reply gate; None when `reply_decision.enabled` is false.
+    pub gate: Option<GateSettings>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct GateSettings {
+    /// Gate only group chats (a 1:1 chat always gets a reply).
+    pub group_only: bool,
 }
 
 /// Why a turn could not finish. The message stays in the inbox (not done).
@@ -74,6 +84,8 @@ pub struct Pipeline {
     pub memory: ChildRef<MemoryMsg>,
     /// The model layer; None when `llm.provider` is none.
     pub llm: Option<ChildRef<LlmMsg>>,
+    pub rate_cap: ChildRef<RateCapMsg>,
+    pub gate_metrics: Arc<GateMetrics>,
     pub settings: TurnSettings,
     pub metrics: Arc<TurnMetrics>,
 }
@@ -119,6 +131,27 @@ impl Pipeline {
             // The same message again: the first result, and nothing applied twice.
             return serde_json::from_str(json)
                 .map_err(|e| TurnError::BadStoredResult(e.to_string()));
+        }
+        if self.gate_applies(&context.thread) && !self.gate_says_reply(&inbound).await? {
+            let turn = TurnWork {
+                task_id: None,
+                cancel_plan: None,
+                work: Work::Silent {
+                    path: TurnPath::Skipped,
+                },
+                env: ActionEnv {
+                    now: self.clock.now(),
+                    timezone: self.settings.timezone,
+                    later: self.settings.later,
+                },
+                undo_window: chrono_duration(self.settings.undo_window),
+                plan_expiry: chrono_duration(self.settings.plan_expiry),
+                inbound,
+            };
+            return Ok(self
+                .store
+                .write(move |conn| apply::commit(conn, turn))
+                .await?);
         }
         let text = inbound.text.clone();
         let analysis = self
@@ -329,5 +362,101 @@ impl Pipeline {
             preamble: Some(classification.reply_to_user),
             path: TurnPath::Llm,
         })
+    }
+
+    /// Step 3 of a turn applies to group chats (or every chat, if not `group_only`) outside
+    /// nudge threads: those are the owner's own conversation.
+    fn gate_applies(&self, thread: &crate::conversation::Thread) -> bool {
+        match self.settings.gate {
+            Some(gate) => thread.task_id.is_none() && (thread.is_group || !gate.group_only),
+            None => false,
+        }
+    }
+
+    /// Reserves a reply slot, then asks the gate. False: stay quiet (the cap is reached, or the
+    /// gate said SKIP and the slot was given back).
+    async fn gate_says_reply(&self, inbound: &Inbound) -> Result<bool, TurnError> {
+        let thread_id = inbound.thread_id.clone();
+        let chat_id = self
+            .store
+            .read(move |conn| crate::conversation::threads::get(conn, &thread_id))
+            .await?
+            .map_or_else(|| inbound.thread_id.clone(), |thread| thread.chat_id);
+        let channel = inbound.channel.as_str().to_string();
+        let reservation = self
+            .rate_cap
+            .ask(|reply| RateCapMsg::Reserve {
+                channel,
+                chat_id,
+                reply,
+            })
+            .await?;
+        let reservation = match reservation {
+            Ok(reservation) => reservation,
+            Err(ReserveError::CapReached) => {
+                tracing::info!("reply cap reached for this chat; staying quiet");
+                return Ok(false);
+            }
+            Err(error) => {
+                // Fail open, as the gate does: a store hiccup must not silence a real question.
+                tracing::warn!(%error, "rate cap unavailable; replying");
+                self.gate_metrics
+                    .failed_open
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                return Ok(true);
+            }
+        };
+        let Some(llm) = &self.llm else {
+            self.gate_metrics
+                .failed_open
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            return Ok(true);
+        };
+        let thread_id = inbound.thread_id.clone();
+        let limit = Some(self.settings.window_size);
+        let history = self
+            .memory
+            .ask(|reply| MemoryMsg::Recent {
+                thread_id,
+                limit,
+                reply,
+            })
+            .await?
+            .unwrap_or_default();
+        let context = GateContext {
+            history: history
+                .into_iter()
+                .map(|entry| HistoryLine {
+                    who: match entry.role {
+                        Role::Donna => "Donna".into(),
+                        Role::User => entry.author_id.unwrap_or_else(|| "someone".into()),
+                    },
+                    text: entry.content,
+                })
+                .collect(),
+            author: inbound.user_id.clone(),
+            message: inbound.text.clone(),
+        };
+        let decision = llm
+            .ask(|reply| LlmMsg::Gate {
+                context: Box::new(context),
+                reply,
+            })
+            .await
+            .unwrap_or_else(|error| GateDecision::FailOpen(error.to_string()));
+        let counter = match &decision {
+            GateDecision::Reply => &self.gate_metrics.replied,
+            GateDecision::Skip => &self.gate_metrics.skipped,
+            GateDecision::FailOpen(reason) => {
+                tracing::info!(%reason, "reply gate failed open");
+                &self.gate_metrics.failed_open
+            }
+        };
+        counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if decision == GateDecision::Skip {
+            let _ = self.rate_cap.tell(RateCapMsg::Release { reservation });
+            return Ok(false);
+        }
+        Ok(true)
     }
 }

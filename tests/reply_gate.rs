@@ -1,0 +1,176 @@
+//! The group-chat reply gate and the rate cap (seed 004): REPLY/SKIP/fail-open, the hard cap
+//! under concurrency, slots freed by SKIP, the sliding window, the cap across a restart, and the
+//! chats that are never gated.
+
+mod common;
+
+use std::time::Duration;
+
+use chrono::Duration as ChronoDuration;
+use common::fake_llm::{start_fake_llm, FakeLlm, Script};
+use common::{start_bot, start_bot_in, Bot, TestEnv};
+use serde_json::{json, Value};
+
+fn gate_config(fake: &FakeLlm, max: usize) -> String {
+    format!(
+        "{}reply_decision:\n  enabled: true\n  max_replies_per_window: {max}\n  window: 120s\n",
+        fake.config("ollama", "2s", 4)
+    )
+}
+
+async fn group_thread(bot: &Bot, chat: &str) -> String {
+    let (status, created) = bot
+        .post("/api/threads", json!({"chat_id": chat, "is_group": true}))
+        .await;
+    assert_eq!(status, 201);
+    created["thread_id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+async fn history_len(bot: &Bot, thread: &str) -> usize {
+    bot.get(&format!("/api/threads/{thread}/messages"))
+        .await
+        .1
+        .as_array()
+        .map_or(0, Vec::len)
+}
+
+#[actix_rt::test]
+async fn reply_skip_error_empty_and_junk_behave_as_the_seed_says() {
+    let fake = start_fake_llm();
+    let bot = start_bot(&gate_config(&fake, 100)).await;
+    let cases: [(&str, Script, bool); 5] = [
+        ("reply", Script::Output("REPLY".into()), true),
+        ("skip", Script::Output("SKIP: talking to Bob".into()), false),
+        ("error", Script::Status(500), true),
+        ("empty", Script::Output(String::new()), true),
+        ("junk", Script::Output("¯\\_(ツ)_/¯".into()), true),
+    ];
+    for (name, script, replies) in cases {
+        let thread = group_thread(&bot, &format!("chat-{name}")).await;
+        fake.push(script);
+        let result = bot.say(&thread, "anyone up for lunch?").await;
+        if replies {
+            assert_ne!(result["path"], "skipped", "{name}: {result}");
+            assert!(result["reply"].is_string(), "{name}");
+            assert_eq!(history_len(&bot, &thread).await, 2, "{name}");
+        } else {
+            assert_eq!(result["path"], "skipped", "{name}: {result}");
+            assert_eq!(result["reply"], Value::Null, "{name}");
+            // Recorded in memory (context for the next turn), nothing sent.
+            assert_eq!(history_len(&bot, &thread).await, 1, "{name}");
+        }
+    }
+    let (_, health) = bot.get("/health").await;
+    assert_eq!(
+        health["reply_gate"],
+        json!({"reply": 1, "skip": 1, "fail_open": 3, "cap_hits": 0})
+    );
+}
+
+#[actix_rt::test]
+async fn one_to_one_chats_and_nudge_threads_are_never_gated() {
+    let fake = start_fake_llm();
+    fake.always(Script::Output("SKIP".into()));
+    let bot = start_bot(&gate_config(&fake, 1)).await;
+    let (status, created) = bot.post("/api/threads", json!({"is_group": false})).await;
+    assert_eq!(status, 201);
+    let direct = created["thread_id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    for _ in 0..3 {
+        assert_ne!(bot.say(&direct, "hello there").await["path"], "skipped");
+    }
+    let (task, thread) = bot.nudged_task("Pay rent").await;
+    assert_eq!(bot.say(&thread, "done").await["path"], "fast");
+    assert_eq!(bot.task_json(&task).await["status"], "done");
+    assert!(
+        fake.requests().is_empty(),
+        "the gate was asked: {:?}",
+        fake.requests()
+    );
+}
+
+#[actix_rt::test]
+async fn fifty_concurrent_group_messages_get_exactly_the_cap_and_no_model_call_after_it() {
+    let fake = start_fake_llm();
+    fake.always(Script::Delay(
+        Duration::from_millis(20),
+        Box::new(Script::Output("REPLY".into())),
+    ));
+    let bot = start_bot(&gate_config(&fake, 6)).await;
+    let mut threads = Vec::new();
+    for _ in 0..50 {
+        threads.push(group_thread(&bot, "busy-group").await);
+    }
+    let sends = threads.iter().map(|thread| {
+        bot.client
+            .post(format!("{}/api/messages", bot.base))
+            .json(&json!({"thread_id": thread, "user_id": "bot-b", "text": "ping"}))
+            .send()
+    });
+    let mut replied = 0;
+    let mut skipped = 0;
+    for response in futures_util::future::join_all(sends).await {
+        let body: Value = match response {
+            Ok(response) => response.json().await.unwrap_or(Value::Null),
+            Err(error) => panic!("{error}"),
+        };
+        match body["path"].as_str() {
+            Some("skipped") => skipped += 1,
+            Some(_) => replied += 1,
+            None => panic!("bad answer {body}"),
+        }
+    }
+    assert_eq!((replied, skipped), (6, 44));
+    assert_eq!(
+        fake.requests().len(),
+        6,
+        "no model call once the cap is reached"
+    );
+    let (_, health) = bot.get("/health").await;
+    assert_eq!(health["reply_gate"]["cap_hits"], 44);
+}
+
+#[actix_rt::test]
+async fn skip_frees_its_slot_and_the_window_slides() {
+    let fake = start_fake_llm();
+    let bot = start_bot(&gate_config(&fake, 2)).await;
+    let thread = group_thread(&bot, "g").await;
+    fake.push(Script::Output("SKIP".into()));
+    fake.push(Script::Output("REPLY".into()));
+    fake.push(Script::Output("REPLY".into()));
+    assert_eq!(bot.say(&thread, "one").await["path"], "skipped");
+    // The skipped message gave its slot back: two replies still fit.
+    assert_ne!(bot.say(&thread, "two").await["path"], "skipped");
+    assert_ne!(bot.say(&thread, "three").await["path"], "skipped");
+    assert_eq!(bot.say(&thread, "four").await["path"], "skipped");
+    assert_eq!(fake.requests().len(), 3);
+    // Older than the window: pruned, so replies fit again.
+    bot.clock.advance(ChronoDuration::seconds(121));
+    fake.push(Script::Output("REPLY".into()));
+    assert_ne!(bot.say(&thread, "five").await["path"], "skipped");
+}
+
+#[actix_rt::test]
+async fn a_restart_inside_the_window_keeps_the_cap() {
+    let fake = start_fake_llm();
+    fake.always(Script::Output("REPLY".into()));
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let data = dir.path().to_path_buf();
+    let config = gate_config(&fake, 2);
+    let bot = start_bot_in(dir, &config, TestEnv(Vec::new())).await;
+    let thread = group_thread(&bot, "g").await;
+    assert_ne!(bot.say(&thread, "one").await["path"], "skipped");
+    assert_ne!(bot.say(&thread, "two").await["path"], "skipped");
+    bot.stop().await;
+    let common::Bot { dir, app, .. } = bot;
+    drop(app);
+    // Same data dir, fresh process state.
+    let again = start_bot_in(dir, &config, TestEnv(Vec::new())).await;
+    assert_eq!(again.dir.path(), data.as_path());
+    assert_eq!(again.say(&thread, "three").await["path"], "skipped");
+}
