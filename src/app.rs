@@ -30,6 +30,7 @@ use crate::store::{self, DataDirLock, Durability, ReadPool, Store, StoreError, S
 use crate::subsystems::action_executor::{ActionExecutor, ExecutorMsg};
 use crate::subsystems::fast_path::{FastPathActor, FastPathMsg};
 use crate::subsystems::llm_classifier::{LlmClassifier, LlmMsg};
+use crate::subsystems::nudger::{NudgeRules, Nudger, NudgerMsg};
 use crate::subsystems::pending_plans::{PendingPlans, PlansMsg};
 use crate::subsystems::rate_cap::{GateMetrics, RateCap};
 use crate::subsystems::thread_memory::{MemoryMsg, ThreadMemory};
@@ -151,6 +152,7 @@ pub struct App {
     pub plans: ChildRef<PlansMsg>,
     pub fast_path: ChildRef<FastPathMsg>,
     pub executor: ChildRef<ExecutorMsg>,
+    pub nudger: ChildRef<NudgerMsg>,
     pub llm: Option<ChildRef<LlmMsg>>,
     pub llm_metrics: Arc<LlmMetrics>,
     pub gate_metrics: Arc<GateMetrics>,
@@ -330,6 +332,22 @@ impl App {
             tracing::warn!("a Discord token is set, but this build does not connect to Discord yet; discord_gateway stays disabled");
         }
         supervisor.disabled::<crate::subsystems::placeholders::NoMessages>("discord_gateway");
+        let nudger = {
+            let (store, clock) = (store.clone(), clock.clone());
+            let rules = NudgeRules {
+                interval: config.nudges.interval.get(),
+                min_gap: config.nudges.min_gap.get(),
+                quiet_hours: config.nudges.quiet_hours,
+                timezone: config.timezone,
+            };
+            supervisor.spawn(
+                ChildSpec::new("nudger", move || {
+                    Ok(Nudger::new(store.clone(), clock.clone(), rules.clone()))
+                })
+                .limits(limits)
+                .capacity(runtime.actor_queue),
+            )
+        };
 
         let metrics = Arc::new(TurnMetrics::default());
         let pipeline = Arc::new(Pipeline {
@@ -378,6 +396,7 @@ impl App {
             plans,
             fast_path,
             executor,
+            nudger,
             llm,
             llm_metrics,
             gate_metrics,

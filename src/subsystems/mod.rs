@@ -3,6 +3,7 @@
 pub mod action_executor;
 pub mod fast_path;
 pub mod llm_classifier;
+pub mod nudger;
 pub mod pending_plans;
 pub mod placeholders;
 pub mod rate_cap;

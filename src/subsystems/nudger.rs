@@ -1,0 +1,181 @@
+//! The Nudger actor: proactive nudges about due and overdue tasks.
+//!
+//! Owns: the nudge schedule (every `nudges.interval`). Takes: `Tick` (also its own timer).
+//! Rules: a task is nudged when its deadline has passed (overdue) or its scheduled start has
+//! passed (check-in); not when it is done or cancelled, snoozed, rescheduled to a later time,
+//! inside `nudges.quiet_hours` (local time), or nudged too recently. The gap starts at
+//! `nudges.min_gap` and doubles with each unanswered nudge, up to 24 hours; any answer in the
+//! thread resets it. A task with an open thread is nudged in that thread.
+//! Invariant: choosing the tasks and recording their nudges is one unit of work, so two ticks
+//! can never nudge a task twice.
+
+use std::time::Duration;
+
+use actors::{Behaviour, CellCtx, Handled, Reply};
+use chrono::{DateTime, Utc};
+use rusqlite::Connection;
+
+use crate::clock::SharedClock;
+use crate::config::QuietHours;
+use crate::conversation::Channel;
+use crate::nudges::{self, NudgeOpened};
+use crate::store::time::to_db;
+use crate::store::{Store, StoreError};
+use crate::tasks::{repo, Task};
+
+/// Longest gap between nudges of one task, however many went unanswered.
+pub const MAX_GAP: Duration = Duration::from_secs(24 * 3600);
+
+pub enum NudgerMsg {
+    Tick {
+        reply: Option<Reply<Result<Vec<NudgeOpened>, StoreError>>>,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct NudgeRules {
+    pub interval: Duration,
+    pub min_gap: Duration,
+    pub quiet_hours: QuietHours,
+    pub timezone: chrono_tz::Tz,
+}
+
+pub struct Nudger {
+    store: Store,
+    clock: SharedClock,
+    rules: NudgeRules,
+}
+
+impl Nudger {
+    pub fn new(store: Store, clock: SharedClock, rules: NudgeRules) -> Self {
+        Self {
+            store,
+            clock,
+            rules,
+        }
+    }
+}
+
+/// The gap required after `unanswered` unanswered nudges.
+pub fn gap(min_gap: Duration, unanswered: i64) -> Duration {
+    let doublings = u32::try_from(unanswered.saturating_sub(1).max(0))
+        .unwrap_or(u32::MAX)
+        .min(16);
+    min_gap.saturating_mul(1u32 << doublings).min(MAX_GAP)
+}
+
+/// Whether `task` is due for a nudge at `now`.
+pub fn is_due(task: &Task, now: DateTime<Utc>, min_gap: Duration) -> bool {
+    if !task.status.is_open() {
+        return false;
+    }
+    if task.snoozed_until.is_some_and(|until| until > now) {
+        return false;
+    }
+    // Rescheduled to a later time: wait for it.
+    if task.scheduled_start.is_some_and(|start| start > now) {
+        return false;
+    }
+    let overdue = task.deadline.is_some_and(|deadline| deadline <= now);
+    let started = task.scheduled_start.is_some_and(|start| start <= now);
+    if !overdue && !started {
+        return false;
+    }
+    match task.last_nudged_at {
+        None => true,
+        Some(last) => {
+            let required = chrono::Duration::from_std(gap(min_gap, task.unanswered_nudges))
+                .unwrap_or(chrono::Duration::MAX);
+            now - last >= required
+        }
+    }
+}
+
+/// Finds the due tasks and nudges them, in one unit of work.
+pub fn nudge_due(
+    conn: &Connection,
+    now: DateTime<Utc>,
+    min_gap: Duration,
+    channel: Channel,
+) -> Result<Vec<NudgeOpened>, StoreError> {
+    let candidates: Vec<String> = {
+        let mut statement = conn.prepare_cached(
+            "SELECT id FROM task WHERE status NOT IN ('done', 'cancelled') \
+             AND ((deadline IS NOT NULL AND deadline <= ?1) OR (scheduled_start IS NOT NULL AND scheduled_start <= ?1)) \
+             ORDER BY COALESCE(deadline, scheduled_start), id",
+        )?;
+        let ids = statement
+            .query_map([to_db(now)], |row| row.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        ids
+    };
+    let mut opened = Vec::new();
+    for id in candidates {
+        let Some(task) = repo::get(conn, &id)? else {
+            continue;
+        };
+        if !is_due(&task, now, min_gap) {
+            continue;
+        }
+        match nudges::open(
+            conn,
+            &task.id,
+            None,
+            channel,
+            || crate::ids::new_id("thr"),
+            now,
+        ) {
+            Ok(nudge) => opened.push(nudge),
+            Err(nudges::NudgeError::Store(error)) => return Err(error),
+            Err(other) => tracing::debug!(task = %task.id, %other, "not nudged"),
+        }
+    }
+    Ok(opened)
+}
+
+impl Behaviour for Nudger {
+    type Msg = NudgerMsg;
+
+    fn started(&mut self, ctx: &mut CellCtx<Self>) {
+        ctx.every(self.rules.interval, || NudgerMsg::Tick { reply: None });
+    }
+
+    fn handle(&mut self, message: NudgerMsg, _ctx: &mut CellCtx<Self>) -> Handled {
+        let NudgerMsg::Tick { reply } = message;
+        let now = self.clock.now();
+        let local = now.with_timezone(&self.rules.timezone).time();
+        if self.rules.quiet_hours.contains(local) {
+            if let Some(reply) = reply {
+                reply.send(Ok(Vec::new()));
+            }
+            return Handled::Done;
+        }
+        let min_gap = self.rules.min_gap;
+        let nudged = self
+            .store
+            .write(move |conn| nudge_due(conn, now, min_gap, Channel::Local));
+        Handled::wait(async move {
+            let result = nudged.await;
+            match &result {
+                Ok(opened) if !opened.is_empty() => tracing::info!(count = opened.len(), "nudged"),
+                Ok(_) => {}
+                Err(error) => tracing::warn!(%error, "nudge tick failed"),
+            }
+            if let Some(reply) = reply {
+                reply.send(result);
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_gap_doubles_with_each_unanswered_nudge_up_to_a_day() {
+        let hour = Duration::from_secs(3600);
+        let gaps: Vec<u64> = (0..=6).map(|n| gap(4 * hour, n).as_secs() / 3600).collect();
+        assert_eq!(gaps, vec![4, 4, 8, 16, 24, 24, 24]);
+    }
+}
