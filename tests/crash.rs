@@ -1,0 +1,240 @@
+//! `donna run` killed with SIGKILL at random points, 20 times, under a scripted load whose
+//! clients retry with the same message ids: no message lost, none applied twice, none out of
+//! order, and plans proposed before the crashes are still confirmable afterwards.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+use serde_json::{json, Value};
+
+const CLIENTS: usize = 12;
+const KILLS: usize = 20;
+const PLANS: usize = 4;
+
+const INTENTS: &str = r#"
+fast_path:
+  max_length: 60
+  max_clauses: 2
+  multi_intent_signals: ["but", "and also", "however", "although"]
+  negators: ["not", "no", "never", "don't", "didn't", "haven't"]
+  negation_window: 3
+  confirm_keywords: ["yes", "go ahead"]
+  reject_keywords: ["no", "cancel"]
+  undo_keywords: ["undo"]
+intents:
+  mark_done: { keywords: ["done", "yes"], action: mark_done }
+  busy: { keywords: ["busy"], action: snooze }
+  drop: { keywords: ["drop it"], action: cancel_task }
+"#;
+
+/// One HTTP/1.1 request; Err on any transport failure (the server may be dead).
+fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<(u16, Value), String> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .map_err(|e| e.to_string())?;
+    let payload = body.map(Value::to_string).unwrap_or_default();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{payload}",
+        payload.len()
+    )
+    .map_err(|e| e.to_string())?;
+    let mut response = String::new();
+    stream
+        .read_to_string(&mut response)
+        .map_err(|e| e.to_string())?;
+    let status = response
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("no status in {response:?}"))?;
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or_default();
+    Ok((status, serde_json::from_str(body).unwrap_or(Value::Null)))
+}
+
+/// Retries until the server answers 2xx (same request, so the same message id).
+fn until_ok(port: u16, method: &str, path: &str, body: Option<&Value>) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        match http(port, method, path, body) {
+            Ok((status, value)) if (200..300).contains(&status) => return value,
+            Ok((status, value)) if (400..500).contains(&status) && status != 429 => {
+                panic!("{method} {path}: {status} {value}")
+            }
+            _ if Instant::now() > deadline => panic!("{method} {path}: no answer for two minutes"),
+            _ => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+}
+
+fn start(config: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_donna"))
+        .args(["run", "--config"])
+        .arg(config)
+        .env_remove("DISCORD_TOKEN")
+        .env_remove("DONNA_API_TOKEN")
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn wait_healthy(port: u16) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        if matches!(http(port, "GET", "/health", None), Ok((200, _))) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("not healthy");
+}
+
+#[test]
+fn sigkill_at_random_points_loses_nothing_and_applies_nothing_twice() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.path().join("intents.yaml"), INTENTS).unwrap_or_else(|e| panic!("{e}"));
+    let config = dir.path().join("donna.yaml");
+    std::fs::write(
+        &config,
+        format!("data_dir: data\nintents_file: intents.yaml\nllm:\n  provider: none\nhttp:\n  bind: 127.0.0.1:{port}\nshutdown:\n  grace: 2s\n"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut child = start(&config);
+    wait_healthy(port);
+
+    let mut threads = Vec::new();
+    for i in 0..CLIENTS + PLANS {
+        let task = until_ok(
+            port,
+            "POST",
+            "/api/tasks",
+            Some(&json!({"title": format!("Task {i}")})),
+        );
+        let task_id = task["id"].as_str().unwrap_or_default().to_string();
+        let nudge = until_ok(
+            port,
+            "POST",
+            "/api/nudges",
+            Some(&json!({"task_id": task_id})),
+        );
+        threads.push((
+            task_id,
+            nudge["thread_id"].as_str().unwrap_or_default().to_string(),
+        ));
+    }
+    let (client_threads, plan_threads) = threads.split_at(CLIENTS);
+    for (i, (_, thread)) in plan_threads.iter().enumerate() {
+        let body = json!({"thread_id": thread, "user_id": "owner", "text": "drop it", "message_id": format!("plan-{i}")});
+        let proposed = until_ok(port, "POST", "/api/messages", Some(&body));
+        assert!(proposed["pending_plan_id"].is_string(), "{proposed}");
+    }
+
+    // Clients keep sending (each message retried with its id until answered) for as long as the
+    // kills go on, so every kill lands under load.
+    let kills_done = Arc::new(AtomicBool::new(false));
+    let clients: Vec<_> = client_threads
+        .iter()
+        .map(|(_, thread)| {
+            let (thread, kills_done) = (thread.clone(), kills_done.clone());
+            std::thread::spawn(move || {
+                let mut sent = 0usize;
+                while !kills_done.load(Ordering::Acquire) {
+                    let body = json!({"thread_id": thread, "user_id": "owner", "text": format!("busy {sent:03}"), "message_id": format!("{thread}-{sent:03}")});
+                    until_ok(port, "POST", "/api/messages", Some(&body));
+                    sent += 1;
+                }
+                sent
+            })
+        })
+        .collect();
+
+    let mut rng = rand::thread_rng();
+    for _ in 0..KILLS {
+        std::thread::sleep(Duration::from_millis(rng.gen_range(60..400)));
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+        child = start(&config);
+        wait_healthy(port);
+    }
+    kills_done.store(true, Ordering::Release);
+    let sent: Vec<usize> = clients
+        .into_iter()
+        .map(|client| {
+            client
+                .join()
+                .unwrap_or_else(|_| panic!("a client panicked"))
+        })
+        .collect();
+    let total: usize = sent.iter().sum();
+    eprintln!("{total} messages across {KILLS} kills");
+    assert!(total >= CLIENTS * KILLS, "the load was too thin: {total}");
+
+    // Every message once, in order, per thread.
+    for ((_, thread), sent) in client_threads.iter().zip(&sent) {
+        let history = until_ok(
+            port,
+            "GET",
+            &format!("/api/threads/{thread}/messages"),
+            None,
+        );
+        let said: Vec<String> = history
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|m| m["role"] == "user")
+            .filter_map(|m| m["text"].as_str().map(str::to_string))
+            .collect();
+        let expected: Vec<String> = (0..*sent).map(|n| format!("busy {n:03}")).collect();
+        assert_eq!(said, expected, "{thread}");
+    }
+    // Pending plans made before the crashes are still confirmable.
+    for (i, (task, thread)) in plan_threads.iter().enumerate() {
+        let body = json!({"thread_id": thread, "user_id": "owner", "text": "yes", "message_id": format!("confirm-{i}")});
+        let confirmed = until_ok(port, "POST", "/api/messages", Some(&body));
+        assert_eq!(confirmed["path"], "plan_confirmed", "{confirmed}");
+        let shown = until_ok(port, "GET", &format!("/api/tasks/{task}"), None);
+        assert_eq!(shown["status"], "cancelled");
+    }
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let status = child.wait().ok().and_then(|s| s.code());
+    assert_eq!(status, Some(0));
+
+    // Effects applied exactly once: one snooze per message, one cancel per plan.
+    let db = rusqlite::Connection::open(dir.path().join("data").join("donna.db"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let snoozes: i64 = db
+        .query_row(
+            "SELECT COUNT(*) FROM action_log WHERE action = 'snooze'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap_or_default();
+    let cancels: i64 = db
+        .query_row(
+            "SELECT COUNT(*) FROM action_log WHERE action = 'cancel_task'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap_or_default();
+    assert_eq!(snoozes as usize, total);
+    assert_eq!(cancels as usize, PLANS);
+    let integrity: String = db
+        .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+        .unwrap_or_default();
+    assert_eq!(integrity, "ok");
+}
