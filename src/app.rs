@@ -381,7 +381,12 @@ impl App {
             conversation_arbiters.iter().map(Arbiter::handle).collect(),
             move |_thread: &String| Conversation::new(pipeline.clone()),
         );
-        let intake = Intake::new(store.clone(), clock.clone(), router);
+        let intake = Intake::new(
+            store.clone(),
+            clock.clone(),
+            router,
+            runtime.max_turns_in_flight,
+        );
         let api_token = config.api_token(env);
         let mut arbiters = conversation_arbiters;
         arbiters.push(store_arbiter);

@@ -162,6 +162,10 @@ impl Config {
             ("runtime.thread_queue", self.runtime.thread_queue),
             ("runtime.actor_queue", self.runtime.actor_queue),
             ("runtime.store_batch", self.runtime.store_batch),
+            (
+                "runtime.max_turns_in_flight",
+                self.runtime.max_turns_in_flight,
+            ),
         ];
         for (key, value) in positive {
             if value == 0 {

@@ -270,6 +270,8 @@ pub struct RuntimeConfig {
     pub thread_queue: usize,
     pub actor_queue: usize,
     pub store_batch: usize,
+    /// Messages accepted and not yet answered, across all threads; more get HTTP 429.
+    pub max_turns_in_flight: usize,
 }
 
 impl Default for RuntimeConfig {
@@ -283,6 +285,7 @@ impl Default for RuntimeConfig {
             thread_queue: 32,
             actor_queue: 4096,
             store_batch: 256,
+            max_turns_in_flight: 1024,
         }
     }
 }

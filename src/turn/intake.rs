@@ -7,7 +7,10 @@
 //!   row is removed again and the sender is told to retry (nothing recorded, nothing lost).
 //! - The same (channel, message id) again returns the first result and applies nothing.
 
+use std::sync::Arc;
+
 use actors::{AskError, KeyedRouter};
+use tokio::sync::Semaphore;
 
 use crate::clock::SharedClock;
 use crate::conversation::inbox::{self, Accepted, InboxRow};
@@ -41,7 +44,7 @@ pub enum IntakeError {
     Invalid(String),
     #[error("no thread {0}")]
     NoThread(String),
-    #[error("this thread has too many messages waiting; try again shortly")]
+    #[error("too many messages are waiting; try again shortly")]
     Busy,
     #[error("shutting down")]
     ShuttingDown,
@@ -60,6 +63,8 @@ pub struct Intake {
     store: Store,
     clock: SharedClock,
     router: KeyedRouter<String, Conversation>,
+    /// Turns accepted and not yet answered, across all threads (the global bound).
+    in_flight: Arc<Semaphore>,
 }
 
 fn check_id(name: &str, value: &str) -> Result<(), IntakeError> {
@@ -101,11 +106,13 @@ impl Intake {
         store: Store,
         clock: SharedClock,
         router: KeyedRouter<String, Conversation>,
+        max_in_flight: usize,
     ) -> Self {
         Self {
             store,
             clock,
             router,
+            in_flight: Arc::new(Semaphore::new(max_in_flight)),
         }
     }
 
@@ -121,6 +128,10 @@ impl Intake {
             check_id("message_id", message_id)?;
         }
         check_text(&incoming.text)?;
+        // The global bound: refuse before recording anything.
+        let Ok(_turn_slot) = self.in_flight.clone().try_acquire_owned() else {
+            return Err(IntakeError::Busy);
+        };
         let inbound = Inbound {
             channel: incoming.channel,
             message_id: incoming

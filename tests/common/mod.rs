@@ -170,6 +170,11 @@ impl Bot {
         .await
     }
 
+    /// Stops the HTTP server at once (in-flight requests are dropped), releasing its handles.
+    pub async fn stop_server_now(&self) {
+        self.server.stop(false).await;
+    }
+
     pub async fn stop(&self) {
         self.server.stop(true).await;
         self.app.shutdown(Duration::from_secs(5)).await;
