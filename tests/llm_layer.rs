@@ -383,3 +383,23 @@ async fn with_a_hundred_model_bound_messages_at_once_the_calls_in_flight_peak_at
         3
     );
 }
+
+#[actix_rt::test]
+async fn a_keyword_reply_whose_time_cannot_be_read_goes_to_the_model() {
+    let fake = start_fake_llm();
+    fake.push(Script::answer(
+        json!([{"name": "reschedule", "params": {"when": "tomorrow"}}]),
+        "Let's move it.",
+    ));
+    let bot = bot_with(&fake, "ollama").await;
+    let (task, thread) = bot.nudged_task("Gym").await;
+    let result = bot.say(&thread, "sick today, move it to tomorrow").await;
+    assert_eq!(result["path"], "llm", "{result}");
+    assert_eq!(fake.requests().len(), 1);
+    assert!(result["pending_plan_id"].is_string());
+    assert_eq!(
+        bot.task_json(&task).await["scheduled_start"],
+        Value::Null,
+        "nothing before the yes"
+    );
+}

@@ -345,3 +345,48 @@ async fn a_nudge_reuses_the_tasks_open_thread() {
     assert_eq!(threads[0]["task_id"], task);
     assert_eq!(threads[0]["context_type"], "overdue");
 }
+
+#[actix_rt::test]
+async fn a_longer_reply_that_only_contains_a_confirm_phrase_is_not_a_bare_confirmation() {
+    let bot = start_bot("").await;
+    let (task, thread) = bot.nudged_task("Gym").await;
+    bot.say(&thread, "hmm").await;
+    let result = bot
+        .say(&thread, "I'll do it when I'm back from the gym around 7pm")
+        .await;
+    assert_eq!(result["path"], "unhandled");
+    assert!(
+        !text(&result["reply"]).contains("nothing waiting for a yes"),
+        "{}",
+        result["reply"]
+    );
+    assert_eq!(bot.task_json(&task).await["status"], "backlog");
+    let bare = bot.say(&thread, "ok, go ahead").await;
+    assert!(
+        text(&bare["reply"]).contains("nothing waiting for a yes"),
+        "{}",
+        bare["reply"]
+    );
+}
+
+#[actix_rt::test]
+async fn a_reply_asking_for_something_no_keyword_does_is_not_half_done_by_the_fast_path() {
+    let bot = start_bot("").await;
+    for reply in [
+        "rename it to Pay rent (December) and push it to monday",
+        "call it Quarterly taxes and move it to december 1st",
+        "done, and also remind me about the gas bill",
+    ] {
+        let (task, thread) = bot.nudged_task("Pay rent").await;
+        let result = bot.say(&thread, reply).await;
+        assert_eq!(result["actions"], json!([]), "{reply}: {result}");
+        let shown = bot.task_json(&task).await;
+        assert_eq!(shown["scheduled_start"], Value::Null, "{reply}");
+        assert_eq!(shown["status"], "backlog", "{reply}");
+        bot.patch(
+            &format!("/api/tasks/{task}"),
+            json!({"status": "cancelled"}),
+        )
+        .await;
+    }
+}

@@ -62,7 +62,9 @@ pub fn output_schema(registry: &ActionRegistry) -> Value {
         "type": "object",
         "properties": {
             "actions": { "type": "array", "items": { "anyOf": variants }, "maxItems": MAX_ACTIONS },
-            "reply_to_user": { "type": "string", "maxLength": MAX_REPLY_CHARS },
+            // No maxLength: llama.cpp turns it into a grammar of MAX_REPLY_CHARS nested rules that
+            // it cannot parse (its server crashes). The parser bounds the length instead.
+            "reply_to_user": { "type": "string" },
             "reasoning": { "type": "string" },
         },
         "required": ["actions", "reply_to_user", "reasoning"],

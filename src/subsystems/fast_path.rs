@@ -35,6 +35,7 @@ pub fn analyze(matcher: &FastPath, text: &str) -> Analysis {
         plan_answer: matcher.plan_answer(text),
         undo: matcher.is_undo(text),
         confirm_word: matcher.is_confirm_word(text),
+        words: text.split_whitespace().count(),
     }
 }
 

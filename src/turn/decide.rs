@@ -26,7 +26,12 @@ pub struct Analysis {
     pub plan_answer: PlanAnswer,
     pub undo: bool,
     pub confirm_word: bool,
+    /// Words in the reply: a confirmation on its own is short ("yes", "ok, go ahead").
+    pub words: usize,
 }
+
+/// Longest reply (in words) read as a bare confirmation when no plan is waiting.
+pub const BARE_CONFIRMATION_WORDS: usize = 4;
 
 /// What happens to the thread's live plan, if there is one.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,12 +77,15 @@ pub fn decide(context: &TurnContext, analysis: &Analysis, now: DateTime<Utc>) ->
             return (plan_step, Next::PlanGone { expired });
         }
         let answers_nudge = matches!(context.last_donna, Some((_, Kind::Nudge)));
+        let bare = analysis.words <= BARE_CONFIRMATION_WORDS;
         match &analysis.outcome {
             FastPathOutcome::Match(intent) if !intent.only_confirm_word => {}
             FastPathOutcome::Match(intent) if answers_nudge => {
                 return (plan_step, Next::Intent(intent.clone()));
             }
-            _ if analysis.plan_answer == PlanAnswer::Confirm => {
+            // "yes" / "ok, go ahead" with nothing to confirm: say so, do nothing. A longer reply
+            // that merely contains "do it" ("I'll do it after the gym") goes on to the next layer.
+            _ if analysis.plan_answer == PlanAnswer::Confirm && bare => {
                 return (plan_step, Next::NothingToConfirm);
             }
             _ => {}
@@ -88,9 +96,12 @@ pub fn decide(context: &TurnContext, analysis: &Analysis, now: DateTime<Utc>) ->
     }
     match &analysis.outcome {
         FastPathOutcome::Match(intent) if intent.only_confirm_word => {
-            // A confirm word after a plan was just cancelled by this very reply, or mixed
-            // into other words: never an action on its own.
-            (plan_step, Next::NothingToConfirm)
+            // A confirm word is never an action on its own (unless it answers the nudge, above).
+            if analysis.words <= BARE_CONFIRMATION_WORDS {
+                (plan_step, Next::NothingToConfirm)
+            } else {
+                (plan_step, Next::NextLayer)
+            }
         }
         FastPathOutcome::Match(intent) => (plan_step, Next::Intent(intent.clone())),
         FastPathOutcome::FallThrough(_) => (plan_step, Next::NextLayer),

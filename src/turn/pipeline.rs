@@ -180,6 +180,7 @@ impl Pipeline {
             Next::NothingToConfirm => Work::NothingToConfirm,
             Next::Undo => Work::Undo,
             Next::Intent(intent) => {
+                let bind_context_for_model = bind_context.clone();
                 let text = inbound.text.clone();
                 let bound = self
                     .executor
@@ -190,7 +191,32 @@ impl Pipeline {
                         reply,
                     })
                     .await?;
+                let unusable_time = bound
+                    .as_ref()
+                    .ok()
+                    .and_then(|(action, _)| self.unusable_time(action, context.task.as_ref(), now));
                 match bound {
+                    // "move it to tomorrow and today": the keywords found an intent but not a
+                    // time; the model may make sense of it.
+                    Ok(_) if unusable_time.is_some() && self.llm.is_some() => {
+                        let llm = self.llm.clone();
+                        match llm {
+                            Some(llm) => {
+                                self.ask_model(
+                                    &llm,
+                                    &context,
+                                    &inbound,
+                                    bind_context_for_model,
+                                    now,
+                                )
+                                .await?
+                            }
+                            None => Work::Say {
+                                path: TurnPath::Unhandled,
+                                text: texts::not_understood(&title),
+                            },
+                        }
+                    }
                     Ok((action, true)) => Work::Propose {
                         actions: vec![action],
                         preamble: None,
@@ -458,5 +484,27 @@ impl Pipeline {
             return Ok(false);
         }
         Ok(true)
+    }
+
+    /// Why a keyword-matched action's `when` cannot be used, if it cannot.
+    fn unusable_time(
+        &self,
+        action: &crate::actions::BoundAction,
+        task: Option<&crate::tasks::Task>,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Option<String> {
+        let words = action
+            .params
+            .get("when")
+            .and_then(serde_json::Value::as_str)?;
+        let context = crate::tasks::when::WhenContext {
+            now,
+            timezone: self.settings.timezone,
+            current_start: task.and_then(|task| task.scheduled_start),
+            later: self.settings.later,
+        };
+        crate::tasks::when::find_when(words, &context)
+            .err()
+            .map(|error| error.to_string())
     }
 }
