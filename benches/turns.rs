@@ -24,8 +24,14 @@
 //!
 //!   Prints turns/s for each and the ratios ours/(a), ours/(b) and ours/230 (the original
 //!   Python handler's turns/s with synchronous=FULL; the target is >= 20x, 4,600 turns/s).
+//!   Two diagnostic rounds follow (not targets): the same 1,000 turns with at most 8, then 64,
+//!   in flight, and every round prints the peak OS thread count, to show what the burst's
+//!   fan-out costs.
+//!
+//! `DONNA_BENCH_ONLY=app,full` (any of fastpath, floor, app, full, normal) runs a part only,
+//! e.g. under `perf record`.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -49,6 +55,7 @@ use donna::turn::intake::Incoming;
 use donna::turn::result::TurnPath;
 use donna::turn::Inbound;
 use futures_util::future::join_all;
+use futures_util::stream::{self, StreamExt};
 use rusqlite::Connection;
 
 /// Turns per round (one per thread).
@@ -58,6 +65,8 @@ const ROUNDS: usize = 3;
 /// The original Python handler, "done" turns/s with synchronous=FULL on this kind of machine.
 const PYTHON_TURNS_PER_SEC: f64 = 230.0;
 const TARGET_VS_PYTHON: f64 = 20.0;
+/// Extra rounds with bounded concurrency, to show what the burst's fan-out costs (not a target).
+const DIAGNOSTIC_IN_FLIGHT: [usize; 2] = [8, 64];
 
 /// ~100 replies from tests/fast_path_table.rs: matches, negations, questions, multi-intent,
 /// lookalikes, plan answers, undo requests.
@@ -296,6 +305,8 @@ fn fast_path_bench() {
 // b. Whole turns through the app
 
 struct Round {
+    /// `None`: all turns submitted at once; `Some(n)`: at most n in flight (a diagnostic).
+    in_flight: Option<usize>,
     turns_per_sec: f64,
     p50: Duration,
     p99: Duration,
@@ -303,19 +314,63 @@ struct Round {
     /// Mean time inside `Pipeline::run` (context read, FastPath, bind, commit), from the app's
     /// own turn metrics; the rest of a turn's latency is intake (inbox write) and queueing.
     pipeline_mean: Duration,
+    /// Most OS threads the process had during the round (sampled every 2 ms).
+    peak_threads: usize,
 }
 
-fn app_turns(durability: Durability) -> Vec<Round> {
+fn os_threads() -> usize {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix("Threads:"))
+                .and_then(|count| count.trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Samples the process's thread count on a thread of its own until stopped.
+struct ThreadPeak {
+    stop: Arc<AtomicBool>,
+    sampler: std::thread::JoinHandle<usize>,
+}
+
+impl ThreadPeak {
+    fn start() -> Self {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let sampler = std::thread::spawn(move || {
+            let mut peak = 0;
+            while !flag.load(Ordering::Relaxed) {
+                peak = peak.max(os_threads());
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            peak
+        });
+        Self { stop, sampler }
+    }
+
+    fn finish(self) -> usize {
+        self.stop.store(true, Ordering::Relaxed);
+        self.sampler.join().unwrap_or(0)
+    }
+}
+
+/// Starts the app on a fresh data dir and runs one round of `TURNS` "done" turns per entry of
+/// `plan`, each on `TURNS` fresh nudge threads.
+fn app_turns(durability: Durability, plan: &[Option<usize>]) -> Vec<Round> {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let loaded = loaded_config(dir.path());
+    let plan = plan.to_vec();
     let rounds = actix_rt::System::new().block_on(async move {
         let options = StartOptions {
             clock: Arc::new(SystemClock),
             durability,
         };
         let app = App::start(&loaded, &NoEnv, options).unwrap_or_else(|e| panic!("start: {e}"));
-        let mut rounds = Vec::with_capacity(ROUNDS);
-        for round in 0..ROUNDS {
+        let mut rounds = Vec::with_capacity(plan.len());
+        for (round, in_flight) in plan.into_iter().enumerate() {
             let now = app.clock.now();
             let thread_ids = app
                 .store
@@ -328,6 +383,7 @@ fn app_turns(durability: Durability) -> Vec<Round> {
                 fast.sum_micros.load(Ordering::Relaxed),
             );
             let intake = &app.intake;
+            let peak = ThreadPeak::start();
             let started = Instant::now();
             let turns = thread_ids.into_iter().map(|thread_id| async move {
                 let incoming = Incoming {
@@ -341,8 +397,12 @@ fn app_turns(durability: Durability) -> Vec<Round> {
                 let outcome = intake.submit(incoming).await;
                 (submitted.elapsed(), outcome)
             });
-            let outcomes = join_all(turns).await;
+            let outcomes: Vec<_> = match in_flight {
+                None => join_all(turns).await,
+                Some(limit) => stream::iter(turns).buffer_unordered(limit).collect().await,
+            };
             let elapsed = started.elapsed();
+            let peak_threads = peak.finish();
             let mut latencies = Vec::with_capacity(outcomes.len());
             for (latency, outcome) in outcomes {
                 let result = outcome.unwrap_or_else(|e| panic!("turn failed: {e}"));
@@ -356,11 +416,13 @@ fn app_turns(durability: Durability) -> Vec<Round> {
             let pipeline_count = fast.count.load(Ordering::Relaxed) - count_before;
             let pipeline_micros = fast.sum_micros.load(Ordering::Relaxed) - micros_before;
             rounds.push(Round {
+                in_flight,
                 turns_per_sec: rate(latencies.len(), elapsed),
                 p50: percentile(&latencies, 0.50),
                 p99: percentile(&latencies, 0.99),
                 max: latencies.last().copied().unwrap_or_default(),
                 pipeline_mean: Duration::from_micros(pipeline_micros / pipeline_count.max(1)),
+                peak_threads,
             });
         }
         app.shutdown(Duration::from_secs(5)).await;
@@ -567,27 +629,43 @@ fn commit_floor(durability: Durability) -> f64 {
     rate(COMMITS, started.elapsed())
 }
 
-fn turns_bench(durability: Durability) {
+fn turns_bench(durability: Durability, only: &Only) {
     println!("  durability {}:", durability_name(durability));
-    let commits = commit_floor(durability);
-    println!("    commit floor (1-row INSERT per transaction): {commits:>8.0} commits/s");
-    let per_turn = floor_per_turn(durability);
-    println!("    (a) per-turn floor, 1 transaction per turn:  {per_turn:>8.0} turns/s");
-    let one_tx = floor_one_transaction(durability);
-    println!("    (b) all {TURNS} turns in 1 transaction:       {one_tx:>8.0} turns/s");
-    let rounds = app_turns(durability);
+    let (mut per_turn, mut one_tx) = (f64::NAN, f64::NAN);
+    if only.runs("floor", durability) {
+        let commits = commit_floor(durability);
+        println!("    commit floor (1-row INSERT per transaction): {commits:>8.0} commits/s");
+        per_turn = floor_per_turn(durability);
+        println!("    (a) per-turn floor, 1 transaction per turn:  {per_turn:>8.0} turns/s");
+        one_tx = floor_one_transaction(durability);
+        println!("    (b) all {TURNS} turns in 1 transaction:       {one_tx:>8.0} turns/s");
+    }
+    if !only.runs("app", durability) {
+        return;
+    }
+    let mut plan = vec![None; ROUNDS];
+    plan.extend(DIAGNOSTIC_IN_FLIGHT.map(Some));
+    let rounds = app_turns(durability, &plan);
     for (index, round) in rounds.iter().enumerate() {
+        let how = match round.in_flight {
+            None => format!(
+                "ours, round {}: {TURNS} \"done\" turns all at once",
+                index + 1
+            ),
+            Some(limit) => format!("diagnostic: {TURNS} turns, at most {limit} in flight"),
+        };
         println!(
-            "    ours, round {}: {TURNS} concurrent \"done\" turns: {:>8.0} turns/s, latency p50 {:.1} ms, \
-             p99 {:.1} ms, max {:.1} ms; mean time in the pipeline {:.1} ms",
-            index + 1,
+            "    {how}: {:>6.0} turns/s, latency p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; \
+             mean in pipeline {:.1} ms; peak OS threads {}",
             round.turns_per_sec,
             ms(round.p50),
             ms(round.p99),
             ms(round.max),
-            ms(round.pipeline_mean)
+            ms(round.pipeline_mean),
+            round.peak_threads
         );
     }
+    let rounds: Vec<&Round> = rounds.iter().filter(|r| r.in_flight.is_none()).collect();
     let ours = median(&rounds.iter().map(|r| r.turns_per_sec).collect::<Vec<_>>());
     println!(
         "    ours (median of {ROUNDS} rounds) {ours:.0} turns/s: ours/(a) {:.2}x (target > 1: {}), \
@@ -616,15 +694,46 @@ fn turns_bench(durability: Durability) {
     }
 }
 
+/// `DONNA_BENCH_ONLY=app,full` (any of fastpath, floor, app, full, normal) runs a part only,
+/// e.g. to profile it; unset runs everything.
+struct Only(Vec<String>);
+
+impl Only {
+    fn from_env() -> Self {
+        let list = std::env::var("DONNA_BENCH_ONLY").unwrap_or_default();
+        Self(
+            list.split(',')
+                .map(|part| part.trim().to_ascii_lowercase())
+                .filter(|part| !part.is_empty())
+                .collect(),
+        )
+    }
+
+    fn runs(&self, part: &str, durability: Durability) -> bool {
+        let has = |word: &str| self.0.iter().any(|w| w == word);
+        let parts = ["fastpath", "floor", "app"];
+        let part_ok = !parts.iter().any(|p| has(p)) || has(part);
+        let durability_ok = match durability {
+            _ if !has("full") && !has("normal") => true,
+            Durability::Full => has("full"),
+            Durability::Normal => has("normal"),
+        };
+        part_ok && (part == "fastpath" || durability_ok)
+    }
+}
+
 fn main() {
     println!(
         "donna turn benchmarks ({} CPUs available)",
         std::thread::available_parallelism().map_or(0, usize::from)
     );
-    println!("a. FastPath matching");
-    fast_path_bench();
+    let only = Only::from_env();
+    if only.runs("fastpath", Durability::Full) {
+        println!("a. FastPath matching");
+        fast_path_bench();
+    }
     println!("b. whole \"done\" turns, {TURNS} threads at once, {ROUNDS} rounds");
     for durability in [Durability::Full, Durability::Normal] {
-        turns_bench(durability);
+        turns_bench(durability, &only);
     }
 }

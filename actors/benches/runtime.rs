@@ -397,7 +397,7 @@ async fn spawn_wave(router: &KeyedRouter<u32, Echo>, workers: u32) -> Duration {
     // Queue all first (ask queues at call time), then await the answers in chunks.
     let mut pending = Vec::with_capacity(10_000);
     for key in 0..workers {
-        pending.push(router.ask(key, |reply| EchoMsg {
+        pending.push(router.ask(key, move |reply| EchoMsg {
             value: u64::from(key),
             reply,
         }));
