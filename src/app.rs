@@ -20,6 +20,7 @@ use crate::actions::ActionRegistry;
 use crate::clock::{SharedClock, SystemClock};
 use crate::config::LlmProvider;
 use crate::config::{Config, ConfigError, Env, LoadedConfig};
+use crate::discord::{DiscordGateway, DiscordMsg, DiscordSettings, GatewayParts, GatewayShared};
 use crate::llm::classify::Classifier;
 use crate::llm::client::LlmClient;
 use crate::llm::gate::ReplyGate;
@@ -123,6 +124,66 @@ pub fn check(loaded: &LoadedConfig, env: &dyn Env) -> Result<(), StartError> {
     Ok(())
 }
 
+/// Starts the DiscordGateway (non-critical: Donna serves locally whatever Discord does).
+fn spawn_discord(
+    supervisor: &Supervisor,
+    config: &Config,
+    token: String,
+    store: &Store,
+    intake: &Intake,
+    clock: &SharedClock,
+    limits: RestartLimits,
+) -> Result<(ChildRef<DiscordMsg>, Arc<GatewayShared>), StartError> {
+    crate::discord::install_crypto_provider();
+    let id = |key: &str, text: &str| {
+        text.parse::<u64>().map_err(|_| {
+            StartError::Config(ConfigError::Invalid {
+                key: key.into(),
+                reason: format!("{text:?} is not a Discord id"),
+            })
+        })
+    };
+    let settings = Arc::new(DiscordSettings {
+        token,
+        allowed_user_ids: config
+            .discord
+            .allowed_user_ids
+            .iter()
+            .map(|text| id("discord.allowed_user_ids", text))
+            .collect::<Result<_, _>>()?,
+        nudge_channel_id: config
+            .discord
+            .nudge_channel_id
+            .as_deref()
+            .map(|text| id("discord.nudge_channel_id", text))
+            .transpose()?,
+        ignore_bots: config.discord.ignore_bots,
+        gateway_url: config.discord.gateway_url.clone(),
+        api_proxy: config.discord.api_proxy.clone(),
+        http_timeout: config.discord.http_timeout.get(),
+    });
+    let me = Arc::new(std::sync::OnceLock::new());
+    let shared = Arc::new(GatewayShared::default());
+    let parts = GatewayParts {
+        settings,
+        store: store.clone(),
+        intake: intake.clone(),
+        clock: clock.clone(),
+        shared: shared.clone(),
+        health: supervisor.registry().register("discord_gateway", false),
+        me: me.clone(),
+    };
+    let gateway = supervisor.spawn(
+        ChildSpec::new("discord_gateway", move || {
+            Ok(DiscordGateway::new(parts.clone()))
+        })
+        .limits(limits)
+        .capacity(4096),
+    );
+    let _ = me.set(gateway.clone());
+    Ok((gateway, shared))
+}
+
 /// Knobs tests turn; the binary uses the defaults.
 #[derive(Debug, Clone)]
 pub struct StartOptions {
@@ -157,8 +218,11 @@ pub struct App {
     pub llm_metrics: Arc<LlmMetrics>,
     pub gate_metrics: Arc<GateMetrics>,
     pub metrics: Arc<TurnMetrics>,
-    /// Whether the Discord gateway is connected (so nudges can go there).
+    /// Whether Discord is on (a token is set), so nudges can go there.
     pub discord_enabled: bool,
+    pub discord: Option<ChildRef<DiscordMsg>>,
+    /// The gateway's counters and session facts (None when Discord is off).
+    pub discord_shared: Option<Arc<GatewayShared>>,
     pub api_token: Option<String>,
     pub started_at: Instant,
     arbiters: Vec<Arbiter>,
@@ -328,27 +392,6 @@ impl App {
                 .capacity(runtime.actor_queue),
             )
         };
-        if config.discord_token(env).is_some() {
-            tracing::warn!("a Discord token is set, but this build does not connect to Discord yet; discord_gateway stays disabled");
-        }
-        supervisor.disabled::<crate::subsystems::placeholders::NoMessages>("discord_gateway");
-        let nudger = {
-            let (store, clock) = (store.clone(), clock.clone());
-            let rules = NudgeRules {
-                interval: config.nudges.interval.get(),
-                min_gap: config.nudges.min_gap.get(),
-                quiet_hours: config.nudges.quiet_hours,
-                timezone: config.timezone,
-            };
-            supervisor.spawn(
-                ChildSpec::new("nudger", move || {
-                    Ok(Nudger::new(store.clone(), clock.clone(), rules.clone()))
-                })
-                .limits(limits)
-                .capacity(runtime.actor_queue),
-            )
-        };
-
         let metrics = Arc::new(TurnMetrics::default());
         let pipeline = Arc::new(Pipeline {
             store: store.clone(),
@@ -387,6 +430,43 @@ impl App {
             router,
             runtime.max_turns_in_flight,
         );
+        let discord = match config.discord_token(env) {
+            Some(token) => Some(spawn_discord(
+                &supervisor,
+                &config,
+                token,
+                &store,
+                &intake,
+                &clock,
+                limits,
+            )?),
+            None => {
+                supervisor.disabled::<DiscordMsg>("discord_gateway");
+                None
+            }
+        };
+        let nudger = {
+            let (store, clock) = (store.clone(), clock.clone());
+            let discord = discord.as_ref().map(|(gateway, _)| gateway.clone());
+            let rules = NudgeRules {
+                interval: config.nudges.interval.get(),
+                min_gap: config.nudges.min_gap.get(),
+                quiet_hours: config.nudges.quiet_hours,
+                timezone: config.timezone,
+            };
+            supervisor.spawn(
+                ChildSpec::new("nudger", move || {
+                    Ok(Nudger::new(
+                        store.clone(),
+                        clock.clone(),
+                        rules.clone(),
+                        discord.clone(),
+                    ))
+                })
+                .limits(limits)
+                .capacity(runtime.actor_queue),
+            )
+        };
         let api_token = config.api_token(env);
         let mut arbiters = conversation_arbiters;
         arbiters.push(store_arbiter);
@@ -406,7 +486,9 @@ impl App {
             llm_metrics,
             gate_metrics,
             metrics,
-            discord_enabled: false,
+            discord_enabled: discord.is_some(),
+            discord_shared: discord.as_ref().map(|(_, shared)| shared.clone()),
+            discord: discord.map(|(gateway, _)| gateway),
             api_token,
             started_at: Instant::now(),
             arbiters,

@@ -8,6 +8,7 @@ pub mod clock;
 pub mod config;
 pub mod console;
 pub mod conversation;
+pub mod discord;
 pub mod http;
 pub mod ids;
 pub mod llm;

@@ -56,6 +56,20 @@ pub fn open(
     new_thread_id: impl FnOnce() -> String,
     now: DateTime<Utc>,
 ) -> Result<NudgeOpened, NudgeError> {
+    open_on(conn, task_id, context, channel, new_thread_id, false, now)
+}
+
+/// Like `open`; `starter_posted` says the channel already shows the nudge as the new thread's
+/// first message (a Discord thread started from it), so it is not sent again.
+pub fn open_on(
+    conn: &Connection,
+    task_id: &str,
+    context: Option<ContextType>,
+    channel: Channel,
+    new_thread_id: impl FnOnce() -> String,
+    starter_posted: bool,
+    now: DateTime<Utc>,
+) -> Result<NudgeOpened, NudgeError> {
     let task = repo::get(conn, task_id)?.ok_or_else(|| NudgeError::NoTask(task_id.to_string()))?;
     if !task.status.is_open() {
         return Err(NudgeError::Closed {
@@ -89,14 +103,8 @@ pub fn open(
         }
     };
     memory::append(conn, &thread_id, Role::Donna, Kind::Nudge, None, &text, now)?;
-    outbox::enqueue(
-        conn,
-        &thread_id,
-        channel.as_str(),
-        &text,
-        now,
-        channel == Channel::Local,
-    )?;
+    let delivered = channel == Channel::Local || (created && starter_posted);
+    outbox::enqueue(conn, &thread_id, channel.as_str(), &text, now, delivered)?;
     conn.prepare_cached(
         "UPDATE task SET nudge_count = nudge_count + 1, unanswered_nudges = unanswered_nudges + 1, \
          last_nudged_at = ?2 WHERE id = ?1",

@@ -24,6 +24,9 @@ pub enum ApiError {
     TooManyRequests(String),
     #[error("{0}")]
     Unavailable(String),
+    /// A peer Donna depends on (Discord) failed.
+    #[error("{0}")]
+    BadGateway(String),
     #[error("{0}")]
     Internal(String),
 }
@@ -39,6 +42,7 @@ impl ResponseError for ApiError {
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::app::App;
 use crate::conversation::memory::{MemoryEntry, Role};
 use crate::conversation::{threads, Channel, ContextType, Thread};
+use crate::discord::{DiscordMsg, NudgeFailure};
 use crate::nudges::{self, NudgeError};
 use crate::store::{Refusal, StoreError};
 use crate::subsystems::thread_memory::MemoryMsg;
@@ -41,18 +42,43 @@ pub async fn open_nudge(
         .map_err(ApiError::BadRequest)?;
     let channel = match body.channel.as_deref() {
         None | Some("local") => Channel::Local,
-        Some("discord") if app.discord_enabled => Channel::Discord,
-        Some("discord") => {
-            return Err(ApiError::Conflict(
-                "Discord is off (no token configured); open the nudge on the local channel".into(),
-            ))
-        }
+        Some("discord") => Channel::Discord,
         Some(other) => {
             return Err(ApiError::BadRequest(format!(
                 "channel must be local or discord, not {other:?}"
             )))
         }
     };
+    if channel == Channel::Discord {
+        let Some(discord) = &app.discord else {
+            return Err(ApiError::Conflict(
+                "Discord is off (no token configured); open the nudge on the local channel".into(),
+            ));
+        };
+        let task_id = body.task_id;
+        let opened = discord
+            .ask(|reply| DiscordMsg::OpenNudge {
+                task_id,
+                context,
+                reply,
+            })
+            .await
+            .map_err(|error| ApiError::Unavailable(error.to_string()))?
+            .map_err(|failure| match failure {
+                NudgeFailure::NoTask(id) => ApiError::NotFound(format!("no task {id}")),
+                NudgeFailure::Conflict(reason) => ApiError::Conflict(reason),
+                NudgeFailure::Discord(reason) => ApiError::BadGateway(reason),
+            })?;
+        let view = NudgeView {
+            thread_id: opened.thread_id,
+            text: opened.text,
+        };
+        return Ok(if opened.created {
+            HttpResponse::Created().json(view)
+        } else {
+            HttpResponse::Ok().json(view)
+        });
+    }
     let now = app.clock.now();
     let task_id = body.task_id;
     let opened = app

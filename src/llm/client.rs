@@ -12,6 +12,9 @@ use crate::config::{LlmConfig, LlmProvider, ResponseFormat};
 
 /// Longest error body kept for the log.
 const ERROR_BODY_CHARS: usize = 300;
+/// Most tokens a model may generate for one answer: enough for the JSON of a few actions and a
+/// short reply, and a bound on how long a small model can ramble (they do repeat themselves).
+pub const MAX_OUTPUT_TOKENS: u32 = 512;
 
 #[derive(Debug, Clone)]
 pub struct LlmClient {
@@ -70,7 +73,7 @@ impl LlmClient {
                     "model": self.model,
                     "messages": messages,
                     "stream": false,
-                    "options": { "temperature": self.temperature },
+                    "options": { "temperature": self.temperature, "num_predict": MAX_OUTPUT_TOKENS },
                     "keep_alive": self.keep_alive,
                 });
                 if let Some(schema) = schema {
@@ -83,6 +86,7 @@ impl LlmClient {
                     "model": self.model,
                     "messages": messages,
                     "temperature": self.temperature,
+                    "max_tokens": MAX_OUTPUT_TOKENS,
                     "stream": false,
                 });
                 if let Some(schema) = schema {

@@ -11,13 +11,14 @@
 
 use std::time::Duration;
 
-use actors::{Behaviour, CellCtx, Handled, Reply};
+use actors::{Behaviour, CellCtx, ChildRef, Handled, Reply};
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 
 use crate::clock::SharedClock;
 use crate::config::QuietHours;
 use crate::conversation::Channel;
+use crate::discord::DiscordMsg;
 use crate::nudges::{self, NudgeOpened};
 use crate::store::time::to_db;
 use crate::store::{Store, StoreError};
@@ -44,14 +45,22 @@ pub struct Nudger {
     store: Store,
     clock: SharedClock,
     rules: NudgeRules,
+    /// When Discord is on, nudges go there.
+    discord: Option<ChildRef<DiscordMsg>>,
 }
 
 impl Nudger {
-    pub fn new(store: Store, clock: SharedClock, rules: NudgeRules) -> Self {
+    pub fn new(
+        store: Store,
+        clock: SharedClock,
+        rules: NudgeRules,
+        discord: Option<ChildRef<DiscordMsg>>,
+    ) -> Self {
         Self {
             store,
             clock,
             rules,
+            discord,
         }
     }
 }
@@ -91,13 +100,12 @@ pub fn is_due(task: &Task, now: DateTime<Utc>, min_gap: Duration) -> bool {
     }
 }
 
-/// Finds the due tasks and nudges them, in one unit of work.
-pub fn nudge_due(
+/// The tasks due for a nudge at `now`, most overdue first.
+pub fn due_tasks(
     conn: &Connection,
     now: DateTime<Utc>,
     min_gap: Duration,
-    channel: Channel,
-) -> Result<Vec<NudgeOpened>, StoreError> {
+) -> Result<Vec<Task>, StoreError> {
     let candidates: Vec<String> = {
         let mut statement = conn.prepare_cached(
             "SELECT id FROM task WHERE status NOT IN ('done', 'cancelled') \
@@ -109,14 +117,26 @@ pub fn nudge_due(
             .collect::<Result<Vec<String>, _>>()?;
         ids
     };
-    let mut opened = Vec::new();
+    let mut due = Vec::new();
     for id in candidates {
-        let Some(task) = repo::get(conn, &id)? else {
-            continue;
-        };
-        if !is_due(&task, now, min_gap) {
-            continue;
+        if let Some(task) = repo::get(conn, &id)? {
+            if is_due(&task, now, min_gap) {
+                due.push(task);
+            }
         }
+    }
+    Ok(due)
+}
+
+/// Finds the due tasks and nudges them on the local channel, in one unit of work.
+pub fn nudge_due(
+    conn: &Connection,
+    now: DateTime<Utc>,
+    min_gap: Duration,
+    channel: Channel,
+) -> Result<Vec<NudgeOpened>, StoreError> {
+    let mut opened = Vec::new();
+    for task in due_tasks(conn, now, min_gap)? {
         match nudges::open(
             conn,
             &task.id,
@@ -151,6 +171,40 @@ impl Behaviour for Nudger {
             return Handled::Done;
         }
         let min_gap = self.rules.min_gap;
+        if let Some(discord) = self.discord.clone() {
+            // Discord first creates the thread (REST), then records the nudge; one task at a time.
+            let due = self.store.read(move |conn| due_tasks(conn, now, min_gap));
+            return Handled::wait(async move {
+                let result = match due.await {
+                    Ok(tasks) => {
+                        let mut opened = Vec::new();
+                        for task in tasks {
+                            let answer = discord
+                                .ask(|reply| DiscordMsg::OpenNudge {
+                                    task_id: task.id.clone(),
+                                    context: None,
+                                    reply,
+                                })
+                                .await;
+                            match answer {
+                                Ok(Ok(nudge)) => opened.push(nudge),
+                                Ok(Err(error)) => {
+                                    tracing::warn!(task = %task.id, %error, "Discord nudge failed")
+                                }
+                                Err(error) => {
+                                    tracing::warn!(task = %task.id, %error, "Discord gateway unavailable")
+                                }
+                            }
+                        }
+                        Ok(opened)
+                    }
+                    Err(error) => Err(error),
+                };
+                if let Some(reply) = reply {
+                    reply.send(result);
+                }
+            });
+        }
         let nudged = self
             .store
             .write(move |conn| nudge_due(conn, now, min_gap, Channel::Local));

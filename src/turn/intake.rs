@@ -22,6 +22,10 @@ use super::pipeline::TurnError;
 use super::result::TurnResult;
 use super::Inbound;
 
+/// The result of a queued turn.
+pub type PendingTurn =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<TurnResult, IntakeError>> + Send>>;
+
 /// Longest message text accepted, in characters.
 pub const MAX_TEXT_CHARS: usize = 4_000;
 const MAX_ID_CHARS: usize = 200;
@@ -122,6 +126,12 @@ impl Intake {
 
     /// Handles one message to the end of its turn.
     pub async fn submit(&self, incoming: Incoming) -> Result<TurnResult, IntakeError> {
+        self.enqueue(incoming).await?.await
+    }
+
+    /// Validates, records and routes a message; returns once it is queued in its thread (so a
+    /// channel that calls this in arrival order keeps that order), with the future of its result.
+    pub async fn enqueue(&self, incoming: Incoming) -> Result<PendingTurn, IntakeError> {
         check_id("thread_id", &incoming.thread_id)?;
         check_id("user_id", &incoming.user_id)?;
         if let Some(message_id) = &incoming.message_id {
@@ -129,7 +139,7 @@ impl Intake {
         }
         check_text(&incoming.text)?;
         // The global bound: refuse before recording anything.
-        let Ok(_turn_slot) = self.in_flight.clone().try_acquire_owned() else {
+        let Ok(turn_slot) = self.in_flight.clone().try_acquire_owned() else {
             return Err(IntakeError::Busy);
         };
         let inbound = Inbound {
@@ -161,11 +171,18 @@ impl Intake {
         let accepted = match accepted {
             None => return Err(IntakeError::NoThread(inbound.thread_id)),
             Some(Accepted::Done(json)) => {
-                return serde_json::from_str(&json).map_err(|e| IntakeError::Failed(e.to_string()));
+                let stored =
+                    serde_json::from_str(&json).map_err(|e| IntakeError::Failed(e.to_string()));
+                return Ok(Box::pin(async move { stored }));
             }
             Some(accepted) => accepted,
         };
-        self.route(inbound, accepted == Accepted::New).await
+        let result = self.route(inbound, accepted == Accepted::New);
+        Ok(Box::pin(async move {
+            // The slot is held until the turn is answered.
+            let _turn_slot = turn_slot;
+            result.await
+        }))
     }
 
     /// Routes an inbound message already in the inbox (also used by recovery at startup). The

@@ -12,6 +12,7 @@ use donna::clock::ManualClock;
 use donna::config::{parse_yaml, Env, LoadedConfig};
 use serde_json::{json, Value};
 
+pub mod fake_discord;
 pub mod fake_llm;
 
 /// No environment variables at all, unless a test sets some.

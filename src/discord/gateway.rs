@@ -1,0 +1,628 @@
+//! The DiscordGateway actor: Donna's presence in Discord.
+//!
+//! Owns: the twilight HTTP client, the task that polls the gateway shard, and the delivery of
+//! Discord replies from the outbox.
+//! Takes: `Ready`, `Inbound` and `ShardEnded` (from its shard task), `Deliver` (its timer, and
+//! after every turn), `OpenNudge` (the API and the Nudger).
+//! Invariants:
+//! - Inbound messages are queued into their thread in the order the gateway delivered them:
+//!   this actor handles them one at a time up to the point where the turn is queued.
+//! - Replies leave only through the outbox, in order, each send bounded by
+//!   `discord.http_timeout` as a whole (twilight's own timeout is per attempt); a send that
+//!   fails stays in the outbox, is counted, and is retried on the next delivery round.
+//! - A fatal gateway close (bad token, disallowed intents) marks this actor failed in /health
+//!   with the reason and does not reconnect; the rest of Donna keeps serving.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use actors::{ActorHealth, ActorState, Behaviour, CellCtx, ChildRef, Handled, Reply};
+use parking_lot::Mutex;
+use twilight_gateway::{
+    CloseFrame, ConfigBuilder, Event, EventTypeFlags, Intents, Shard, ShardId, ShardState,
+    StreamExt as _,
+};
+use twilight_http::Client;
+use twilight_model::channel::Message;
+use twilight_model::id::Id;
+
+use super::hearing::{hear, strip_mentions, Facts, Hearing};
+use super::split::{split, MAX_CHARS};
+use crate::clock::SharedClock;
+use crate::conversation::{outbox, threads, Channel, ContextType};
+use crate::nudges::{self, NudgeError, NudgeOpened};
+use crate::store::Store;
+use crate::turn::intake::{Incoming, Intake};
+use crate::turn::texts;
+
+/// Discord's "thread is archived" error code.
+const THREAD_ARCHIVED: u64 = 50083;
+/// How often undelivered replies are retried.
+const DELIVERY_INTERVAL: Duration = Duration::from_secs(1);
+
+/// What the gateway needs from the config.
+#[derive(Debug, Clone)]
+pub struct DiscordSettings {
+    pub token: String,
+    pub allowed_user_ids: Vec<u64>,
+    pub nudge_channel_id: Option<u64>,
+    pub ignore_bots: bool,
+    pub gateway_url: Option<String>,
+    pub api_proxy: Option<String>,
+    pub http_timeout: Duration,
+}
+
+/// State that outlives a restart of the actor: who Donna is, whether the gateway closed for
+/// good, counters.
+#[derive(Debug, Default)]
+pub struct GatewayShared {
+    pub bot_user_id: AtomicU64,
+    pub fatal: Mutex<Option<String>>,
+    pub delivered: AtomicU64,
+    pub send_failures: AtomicU64,
+    pub ignored: AtomicU64,
+    pub received: AtomicU64,
+}
+
+pub enum DiscordMsg {
+    Ready {
+        bot_user_id: u64,
+    },
+    Inbound(Box<Message>),
+    ShardEnded {
+        fatal: String,
+    },
+    Deliver,
+    OpenNudge {
+        task_id: String,
+        context: Option<ContextType>,
+        reply: Reply<Result<NudgeOpened, NudgeFailure>>,
+    },
+}
+
+/// Why a Discord nudge could not be opened.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NudgeFailure {
+    #[error("no task {0}")]
+    NoTask(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("discord: {0}")]
+    Discord(String),
+}
+
+pub struct DiscordGateway {
+    settings: Arc<DiscordSettings>,
+    http: Arc<Client>,
+    store: Store,
+    intake: Intake,
+    clock: SharedClock,
+    shared: Arc<GatewayShared>,
+    health: Arc<ActorHealth>,
+    me: Arc<OnceLock<ChildRef<DiscordMsg>>>,
+    shard_task: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// Everything the factory needs to build the actor again after a restart.
+#[derive(Clone)]
+pub struct GatewayParts {
+    pub settings: Arc<DiscordSettings>,
+    pub store: Store,
+    pub intake: Intake,
+    pub clock: SharedClock,
+    pub shared: Arc<GatewayShared>,
+    pub health: Arc<ActorHealth>,
+    pub me: Arc<OnceLock<ChildRef<DiscordMsg>>>,
+}
+
+/// The HTTP client for `settings` (the REST proxy is a test seam).
+pub fn http_client(settings: &DiscordSettings) -> Client {
+    let mut builder = Client::builder()
+        .token(settings.token.clone())
+        .timeout(settings.http_timeout);
+    if let Some(proxy) = &settings.api_proxy {
+        builder = builder.proxy(proxy.clone(), true);
+    }
+    builder.build()
+}
+
+impl DiscordGateway {
+    pub fn new(parts: GatewayParts) -> Self {
+        Self {
+            http: Arc::new(http_client(&parts.settings)),
+            settings: parts.settings,
+            store: parts.store,
+            intake: parts.intake,
+            clock: parts.clock,
+            shared: parts.shared,
+            health: parts.health,
+            me: parts.me,
+            shard_task: None,
+        }
+    }
+
+    fn mark_fatal(&self, reason: &str) {
+        self.health.record_failure(reason.to_string());
+        self.health.set_state(ActorState::Failed);
+    }
+}
+
+impl Drop for DiscordGateway {
+    fn drop(&mut self) {
+        if let Some(task) = self.shard_task.take() {
+            task.abort();
+        }
+    }
+}
+
+impl Behaviour for DiscordGateway {
+    type Msg = DiscordMsg;
+
+    fn started(&mut self, ctx: &mut CellCtx<Self>) {
+        ctx.every(DELIVERY_INTERVAL, || DiscordMsg::Deliver);
+        if let Some(reason) = self.shared.fatal.lock().clone() {
+            // Closed for good before a restart: do not reconnect into the same refusal.
+            self.mark_fatal(&reason);
+            return;
+        }
+        let Some(me) = self.me.get().cloned() else {
+            tracing::error!("discord gateway started without its own address");
+            return;
+        };
+        let mut config = ConfigBuilder::new(
+            self.settings.token.clone(),
+            Intents::GUILD_MESSAGES | Intents::DIRECT_MESSAGES | Intents::MESSAGE_CONTENT,
+        );
+        if let Some(url) = &self.settings.gateway_url {
+            config =
+                config
+                    .proxy_url(url.clone())
+                    .queue(twilight_gateway::queue::InMemoryQueue::new(
+                        0,
+                        0,
+                        Duration::ZERO,
+                        0,
+                    ));
+        }
+        let shard = Shard::with_config(ShardId::ONE, config.build());
+        self.shard_task = Some(tokio::spawn(poll_shard(shard, me)));
+    }
+
+    fn handle(&mut self, message: DiscordMsg, _ctx: &mut CellCtx<Self>) -> Handled {
+        match message {
+            DiscordMsg::Ready { bot_user_id } => {
+                self.shared
+                    .bot_user_id
+                    .store(bot_user_id, Ordering::Release);
+                tracing::info!(bot_user_id, "connected to Discord");
+                Handled::Done
+            }
+            DiscordMsg::ShardEnded { fatal } => {
+                tracing::error!(reason = %fatal, "Discord gateway closed for good; not reconnecting");
+                *self.shared.fatal.lock() = Some(fatal.clone());
+                self.mark_fatal(&fatal);
+                Handled::Done
+            }
+            DiscordMsg::Inbound(message) => {
+                self.shared.received.fetch_add(1, Ordering::Relaxed);
+                let inbound = InboundWork {
+                    settings: self.settings.clone(),
+                    store: self.store.clone(),
+                    intake: self.intake.clone(),
+                    clock: self.clock.clone(),
+                    shared: self.shared.clone(),
+                    me: self.me.clone(),
+                };
+                Handled::wait(inbound.run(message))
+            }
+            DiscordMsg::Deliver => {
+                let delivery = Delivery {
+                    http: self.http.clone(),
+                    store: self.store.clone(),
+                    clock: self.clock.clone(),
+                    shared: self.shared.clone(),
+                    deadline: self.settings.http_timeout,
+                };
+                Handled::wait(delivery.run())
+            }
+            DiscordMsg::OpenNudge {
+                task_id,
+                context,
+                reply,
+            } => {
+                let opening = NudgeOpening {
+                    http: self.http.clone(),
+                    store: self.store.clone(),
+                    clock: self.clock.clone(),
+                    settings: self.settings.clone(),
+                    me: self.me.clone(),
+                };
+                Handled::wait(async move { reply.send(opening.run(task_id, context).await) })
+            }
+        }
+    }
+}
+
+/// Polls the shard for as long as it lives and forwards what matters to the actor.
+async fn poll_shard(mut shard: Shard, me: ChildRef<DiscordMsg>) {
+    // Close frames always come through, whatever the flags.
+    let wanted = EventTypeFlags::READY | EventTypeFlags::MESSAGE_CREATE;
+    while let Some(item) = shard.next_event(wanted).await {
+        match item {
+            Ok(Event::Ready(ready)) => {
+                let _ = me.tell(DiscordMsg::Ready {
+                    bot_user_id: ready.user.id.get(),
+                });
+            }
+            Ok(Event::MessageCreate(message)) => {
+                if me
+                    .tell(DiscordMsg::Inbound(Box::new(message.message)))
+                    .is_err()
+                {
+                    tracing::warn!("discord gateway mailbox full; a message was not taken (catch-up finds it later)");
+                }
+            }
+            Ok(Event::GatewayClose(frame)) if shard.state() == ShardState::FatallyClosed => {
+                let _ = me.tell(DiscordMsg::ShardEnded {
+                    fatal: fatal_reason(frame.as_ref()),
+                });
+                // Polling a fatally closed shard again panics in twilight: stop here.
+                return;
+            }
+            Ok(Event::GatewayClose(frame)) => {
+                tracing::info!(
+                    code = frame.map(|f| f.code),
+                    "gateway connection closed; twilight reconnects"
+                );
+            }
+            Ok(_) => {}
+            Err(error) => tracing::warn!(%error, "gateway receive error; twilight reconnects"),
+        }
+    }
+    let _ = me.tell(DiscordMsg::ShardEnded {
+        fatal: "the gateway connection ended".into(),
+    });
+}
+
+fn fatal_reason(frame: Option<&CloseFrame<'_>>) -> String {
+    match frame.map(|f| f.code) {
+        Some(4004) => "Discord refused the token (close code 4004): check the variable named by discord.token_env".into(),
+        Some(4014) => "Discord refused a privileged intent (close code 4014): enable MESSAGE CONTENT INTENT for the bot in the Discord developer portal (Bot > Privileged Gateway Intents)".into(),
+        Some(code) => format!(
+            "Discord closed the gateway for good (close code {code}: {})",
+            frame.map(|f| f.reason.to_string()).unwrap_or_default()
+        ),
+        None => "Discord closed the gateway for good".into(),
+    }
+}
+
+/// One inbound message, up to the point where its turn is queued.
+struct InboundWork {
+    settings: Arc<DiscordSettings>,
+    store: Store,
+    intake: Intake,
+    clock: SharedClock,
+    shared: Arc<GatewayShared>,
+    me: Arc<OnceLock<ChildRef<DiscordMsg>>>,
+}
+
+impl InboundWork {
+    async fn run(self, message: Box<Message>) {
+        let donna = self.shared.bot_user_id.load(Ordering::Acquire);
+        let channel_id = message.channel_id.get().to_string();
+        let lookup = channel_id.clone();
+        let known = match self
+            .store
+            .read(move |conn| threads::get(conn, &lookup))
+            .await
+        {
+            Ok(known) => known,
+            Err(error) => {
+                tracing::warn!(%error, "cannot look up the thread of a Discord message");
+                return;
+            }
+        };
+        let facts = Facts {
+            author_id: message.author.id.get(),
+            author_is_bot: message.author.bot,
+            from_webhook: message.webhook_id.is_some(),
+            in_guild: message.guild_id.is_some(),
+            mentions_donna: message.mentions.iter().any(|m| m.id.get() == donna),
+            known_thread: known.is_some(),
+            nudge_thread: known.as_ref().is_some_and(|t| t.task_id.is_some()),
+        };
+        let is_group = match hear(
+            &facts,
+            donna,
+            &self.settings.allowed_user_ids,
+            self.settings.ignore_bots,
+        ) {
+            Hearing::Ignore(reason) => {
+                self.shared.ignored.fetch_add(1, Ordering::Relaxed);
+                tracing::debug!(%reason, channel = %channel_id, "not for Donna");
+                return;
+            }
+            Hearing::Heard { is_group } => is_group,
+        };
+        let text = strip_mentions(&message.content, donna);
+        if text.is_empty() {
+            return;
+        }
+        if known.is_none() {
+            // A DM or a channel where she was mentioned: a free conversation, recorded as such.
+            let now = self.clock.now();
+            let id = channel_id.clone();
+            let created = self
+                .store
+                .write(move |conn| {
+                    if threads::get(conn, &id)?.is_none() {
+                        nudges::open_free_thread(
+                            conn,
+                            id.clone(),
+                            Some(id),
+                            is_group,
+                            Channel::Discord,
+                            now,
+                        )?;
+                    }
+                    Ok(())
+                })
+                .await;
+            if let Err(error) = created {
+                tracing::warn!(%error, "cannot record a Discord conversation");
+                return;
+            }
+        }
+        let queued = self
+            .intake
+            .enqueue(Incoming {
+                channel: Channel::Discord,
+                thread_id: channel_id,
+                user_id: message.author.id.get().to_string(),
+                text,
+                message_id: Some(message.id.get().to_string()),
+            })
+            .await;
+        match queued {
+            Ok(pending) => {
+                let me = self.me.clone();
+                actix_rt::spawn(async move {
+                    if let Err(error) = pending.await {
+                        tracing::warn!(%error, "a Discord message's turn failed");
+                    }
+                    if let Some(me) = me.get() {
+                        let _ = me.tell(DiscordMsg::Deliver);
+                    }
+                });
+            }
+            Err(error) => tracing::warn!(%error, "a Discord message was refused"),
+        }
+    }
+}
+
+/// One delivery round: undelivered Discord replies, oldest first, until one fails.
+struct Delivery {
+    http: Arc<Client>,
+    store: Store,
+    clock: SharedClock,
+    shared: Arc<GatewayShared>,
+    deadline: Duration,
+}
+
+impl Delivery {
+    async fn run(self) {
+        loop {
+            let pending = match self
+                .store
+                .read(|conn| outbox::undelivered(conn, "discord", 32))
+                .await
+            {
+                Ok(pending) => pending,
+                Err(error) => {
+                    tracing::warn!(%error, "cannot read the outbox");
+                    return;
+                }
+            };
+            if pending.is_empty() {
+                return;
+            }
+            for entry in pending {
+                let outcome = match entry
+                    .thread_id
+                    .parse::<u64>()
+                    .ok()
+                    .and_then(Id::new_checked)
+                {
+                    None => Err("not a Discord channel id".to_string()),
+                    Some(channel) => {
+                        match tokio::time::timeout(
+                            self.deadline,
+                            send_all(&self.http, channel, &entry.text),
+                        )
+                        .await
+                        {
+                            Ok(result) => result,
+                            Err(_) => Err(format!("not delivered within {:?}", self.deadline)),
+                        }
+                    }
+                };
+                let now = self.clock.now();
+                match outcome {
+                    Ok(()) => {
+                        self.shared.delivered.fetch_add(1, Ordering::Relaxed);
+                        let id = entry.id;
+                        if let Err(error) = self
+                            .store
+                            .write(move |conn| outbox::mark_delivered(conn, id, now))
+                            .await
+                        {
+                            tracing::warn!(%error, "delivered, but could not mark it in the outbox");
+                            return;
+                        }
+                    }
+                    Err(reason) => {
+                        self.shared.send_failures.fetch_add(1, Ordering::Relaxed);
+                        tracing::warn!(%reason, attempts = entry.attempts + 1, "reply not delivered; it stays in the outbox");
+                        let id = entry.id;
+                        let _ = self
+                            .store
+                            .write(move |conn| outbox::record_failure(conn, id, &reason))
+                            .await;
+                        // Keep the order: nothing after it goes out before it does.
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Sends a reply as one or more messages, in order; an archived thread is unarchived once.
+async fn send_all(
+    http: &Client,
+    channel: Id<twilight_model::id::marker::ChannelMarker>,
+    text: &str,
+) -> Result<(), String> {
+    for part in split(text, MAX_CHARS) {
+        match http.create_message(channel).content(&part).await {
+            Ok(_) => {}
+            Err(error) if is_archived(&error) => {
+                http.update_thread(channel)
+                    .archived(false)
+                    .await
+                    .map_err(|e| format!("cannot unarchive the thread: {e}"))?;
+                http.create_message(channel)
+                    .content(&part)
+                    .await
+                    .map_err(|e| e.to_string())?;
+            }
+            Err(error) => return Err(error.to_string()),
+        }
+    }
+    Ok(())
+}
+
+fn is_archived(error: &twilight_http::Error) -> bool {
+    match error.kind() {
+        twilight_http::error::ErrorType::Response { error, .. } => {
+            matches!(error, twilight_http::api_error::ApiError::General(general) if general.code == THREAD_ARCHIVED)
+        }
+        _ => false,
+    }
+}
+
+/// Opening a nudge in Discord: the nudge is posted in the nudge channel and a thread is
+/// started on it; the Discord thread id becomes the thread id. A task whose thread is open
+/// gets the nudge in that thread instead.
+struct NudgeOpening {
+    http: Arc<Client>,
+    store: Store,
+    clock: SharedClock,
+    settings: Arc<DiscordSettings>,
+    me: Arc<OnceLock<ChildRef<DiscordMsg>>>,
+}
+
+impl NudgeOpening {
+    async fn run(
+        self,
+        task_id: String,
+        context: Option<ContextType>,
+    ) -> Result<NudgeOpened, NudgeFailure> {
+        let lookup = task_id.clone();
+        let (task, open_thread) = self
+            .store
+            .read(move |conn| {
+                Ok((
+                    crate::tasks::repo::get(conn, &lookup)?,
+                    threads::open_for_task(conn, &lookup)?,
+                ))
+            })
+            .await
+            .map_err(|e| NudgeFailure::Discord(e.to_string()))?;
+        let task = task.ok_or_else(|| NudgeFailure::NoTask(task_id.clone()))?;
+        if !task.status.is_open() {
+            return Err(NudgeFailure::Conflict(format!(
+                "'{}' is {}; there is nothing to nudge about",
+                task.title, task.status
+            )));
+        }
+        let now = self.clock.now();
+        if open_thread.is_some() {
+            let opened = self
+                .store
+                .write(move |conn| {
+                    Ok(nudges::open(
+                        conn,
+                        &task_id,
+                        context,
+                        Channel::Discord,
+                        String::new,
+                        now,
+                    ))
+                })
+                .await
+                .map_err(|e| NudgeFailure::Discord(e.to_string()))?
+                .map_err(nudge_failure)?;
+            if let Some(me) = self.me.get() {
+                let _ = me.tell(DiscordMsg::Deliver);
+            }
+            return Ok(opened);
+        }
+        let channel = self
+            .settings
+            .nudge_channel_id
+            .and_then(Id::new_checked)
+            .ok_or_else(|| NudgeFailure::Conflict("discord.nudge_channel_id is not set".into()))?;
+        let context = context.unwrap_or_else(|| nudges::default_context(&task, now));
+        let text = texts::nudge(&task.title, context);
+        let deadline = self.settings.http_timeout;
+        let posted = tokio::time::timeout(deadline, async {
+            let message = self
+                .http
+                .create_message(channel)
+                .content(&text)
+                .await
+                .map_err(|e| e.to_string())?
+                .model()
+                .await
+                .map_err(|e| e.to_string())?;
+            let name: String = format!("Donna: {}", task.title).chars().take(100).collect();
+            let thread = self
+                .http
+                .create_thread_from_message(channel, message.id, &name)
+                .await
+                .map_err(|e| e.to_string())?
+                .model()
+                .await
+                .map_err(|e| e.to_string())?;
+            Ok::<_, String>(thread.id.get().to_string())
+        })
+        .await
+        .map_err(|_| NudgeFailure::Discord(format!("Discord did not answer within {deadline:?}")))?
+        .map_err(NudgeFailure::Discord)?;
+        self.store
+            .write(move |conn| {
+                Ok(nudges::open_on(
+                    conn,
+                    &task_id,
+                    Some(context),
+                    Channel::Discord,
+                    || posted,
+                    true,
+                    now,
+                ))
+            })
+            .await
+            .map_err(|e| NudgeFailure::Discord(e.to_string()))?
+            .map_err(nudge_failure)
+    }
+}
+
+fn nudge_failure(error: NudgeError) -> NudgeFailure {
+    match error {
+        NudgeError::NoTask(id) => NudgeFailure::NoTask(id),
+        NudgeError::Closed { .. } => NudgeFailure::Conflict(error.to_string()),
+        NudgeError::Store(error) => NudgeFailure::Discord(error.to_string()),
+    }
+}
