@@ -20,10 +20,15 @@ const GENERAL: u64 = 501;
 const DM: u64 = 700;
 
 async fn discord_bot(fake: &FakeDiscord, http_timeout: &str) -> Bot {
+    discord_bot_with(fake, http_timeout, &format!("[{OWNER}]"), "").await
+}
+
+async fn discord_bot_with(fake: &FakeDiscord, http_timeout: &str, allowed: &str, extra: &str) -> Bot {
     let config = format!(
-        "discord:\n  allowed_user_ids: [{OWNER}]\n  nudge_channel_id: \"{NUDGE_CHANNEL}\"\n  gateway_url: {}\n  api_proxy: {}\n  http_timeout: {http_timeout}\n",
+        "discord:\n  allowed_user_ids: {allowed}\n  nudge_channel_id: \"{NUDGE_CHANNEL}\"\n  gateway_url: {}\n  api_proxy: {}\n  http_timeout: {http_timeout}\n  ignore_bots: {}\n{extra}",
         fake.gateway_url(),
-        fake.rest_addr()
+        fake.rest_addr(),
+        !extra.contains("reply_decision")
     );
     let bot = start_bot_with(&config, TestEnv(vec![("DISCORD_TOKEN", "test-token")])).await;
     let shared = bot.app.discord_shared.clone();
@@ -366,4 +371,42 @@ async fn close_code_4004_fails_the_gateway_in_health_while_the_local_api_serves(
     let (task, thread) = bot.nudged_task("Local task").await;
     assert_eq!(bot.say(&thread, "done").await["path"], "fast");
     assert_eq!(bot.task_json(&task).await["status"], "done");
+}
+
+#[actix_rt::test]
+async fn two_bots_answering_each_other_stop_at_the_reply_cap() {
+    const OTHER_BOT: u64 = 66;
+    let fake = start_fake_discord().await;
+    let llm = common::fake_llm::start_fake_llm();
+    // The gate keeps voting REPLY: only the hard cap can end the loop.
+    llm.always(common::fake_llm::Script::Output("REPLY".into()));
+    let extra = format!(
+        "{}reply_decision:\n  enabled: true\n  max_replies_per_window: 3\n  window: 120s\n",
+        llm.config("ollama", "2s", 2)
+    );
+    let bot = discord_bot_with(&fake, "5s", &format!("[{OWNER}, {OTHER_BOT}]"), &extra).await;
+    let donna_in_general = |fake: &FakeDiscord| fake.sent_messages().iter().filter(|(c, _)| *c == GENERAL).count();
+    fake.dispatch_message_create(
+        IncomingMessage::guild(GUILD, GENERAL, OTHER_BOT, &format!("<@{BOT_USER_ID}> hello fellow bot"))
+            .by_bot()
+            .mentioning_bot(),
+    );
+    let mut rounds = 0;
+    loop {
+        let seen = donna_in_general(&fake);
+        let answered = eventually(Duration::from_secs(3), || async { donna_in_general(&fake) > seen }).await;
+        if !answered || rounds > 10 {
+            break;
+        }
+        rounds += 1;
+        // The other bot answers every message of Donna's.
+        fake.dispatch_message_create(
+            IncomingMessage::guild(GUILD, GENERAL, OTHER_BOT, &format!("<@{BOT_USER_ID}> reply {rounds}"))
+                .by_bot()
+                .mentioning_bot(),
+        );
+    }
+    assert_eq!(donna_in_general(&fake), 3, "Donna stops at max_replies_per_window");
+    let (_, health) = bot.get("/health").await;
+    assert!(health["reply_gate"]["cap_hits"].as_u64().unwrap_or(0) >= 1, "{health}");
 }
