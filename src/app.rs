@@ -161,6 +161,7 @@ fn spawn_discord(
         gateway_url: config.discord.gateway_url.clone(),
         api_proxy: config.discord.api_proxy.clone(),
         http_timeout: config.discord.http_timeout.get(),
+        catch_up_window: config.discord.catch_up_window.get(),
     });
     let me = Arc::new(std::sync::OnceLock::new());
     let shared = Arc::new(GatewayShared::default());

@@ -23,14 +23,19 @@ async fn discord_bot(fake: &FakeDiscord, http_timeout: &str) -> Bot {
     discord_bot_with(fake, http_timeout, &format!("[{OWNER}]"), "").await
 }
 
-async fn discord_bot_with(fake: &FakeDiscord, http_timeout: &str, allowed: &str, extra: &str) -> Bot {
-    let config = format!(
-        "discord:\n  allowed_user_ids: {allowed}\n  nudge_channel_id: \"{NUDGE_CHANNEL}\"\n  gateway_url: {}\n  api_proxy: {}\n  http_timeout: {http_timeout}\n  ignore_bots: {}\n{extra}",
-        fake.gateway_url(),
-        fake.rest_addr(),
-        !extra.contains("reply_decision")
-    );
+async fn discord_bot_with(
+    fake: &FakeDiscord,
+    http_timeout: &str,
+    allowed: &str,
+    extra: &str,
+) -> Bot {
+    let config = discord_config(fake, http_timeout, allowed, extra);
     let bot = start_bot_with(&config, TestEnv(vec![("DISCORD_TOKEN", "test-token")])).await;
+    wait_ready(&bot).await;
+    bot
+}
+
+async fn wait_ready(bot: &Bot) {
     let shared = bot.app.discord_shared.clone();
     let ready = eventually(Duration::from_secs(10), || {
         let shared = shared.clone();
@@ -38,7 +43,15 @@ async fn discord_bot_with(fake: &FakeDiscord, http_timeout: &str, allowed: &str,
     })
     .await;
     assert!(ready, "the gateway never became ready");
-    bot
+}
+
+fn discord_config(fake: &FakeDiscord, http_timeout: &str, allowed: &str, extra: &str) -> String {
+    format!(
+        "discord:\n  allowed_user_ids: {allowed}\n  nudge_channel_id: \"{NUDGE_CHANNEL}\"\n  gateway_url: {}\n  api_proxy: {}\n  http_timeout: {http_timeout}\n  ignore_bots: {}\n{extra}",
+        fake.gateway_url(),
+        fake.rest_addr(),
+        !extra.contains("reply_decision")
+    )
 }
 
 /// Opens a Discord nudge for a new task; returns (task id, Discord thread id).
@@ -385,28 +398,85 @@ async fn two_bots_answering_each_other_stop_at_the_reply_cap() {
         llm.config("ollama", "2s", 2)
     );
     let bot = discord_bot_with(&fake, "5s", &format!("[{OWNER}, {OTHER_BOT}]"), &extra).await;
-    let donna_in_general = |fake: &FakeDiscord| fake.sent_messages().iter().filter(|(c, _)| *c == GENERAL).count();
+    let donna_in_general = |fake: &FakeDiscord| {
+        fake.sent_messages()
+            .iter()
+            .filter(|(c, _)| *c == GENERAL)
+            .count()
+    };
     fake.dispatch_message_create(
-        IncomingMessage::guild(GUILD, GENERAL, OTHER_BOT, &format!("<@{BOT_USER_ID}> hello fellow bot"))
-            .by_bot()
-            .mentioning_bot(),
+        IncomingMessage::guild(
+            GUILD,
+            GENERAL,
+            OTHER_BOT,
+            &format!("<@{BOT_USER_ID}> hello fellow bot"),
+        )
+        .by_bot()
+        .mentioning_bot(),
     );
     let mut rounds = 0;
     loop {
         let seen = donna_in_general(&fake);
-        let answered = eventually(Duration::from_secs(3), || async { donna_in_general(&fake) > seen }).await;
+        let answered = eventually(Duration::from_secs(3), || async {
+            donna_in_general(&fake) > seen
+        })
+        .await;
         if !answered || rounds > 10 {
             break;
         }
         rounds += 1;
         // The other bot answers every message of Donna's.
         fake.dispatch_message_create(
-            IncomingMessage::guild(GUILD, GENERAL, OTHER_BOT, &format!("<@{BOT_USER_ID}> reply {rounds}"))
-                .by_bot()
-                .mentioning_bot(),
+            IncomingMessage::guild(
+                GUILD,
+                GENERAL,
+                OTHER_BOT,
+                &format!("<@{BOT_USER_ID}> reply {rounds}"),
+            )
+            .by_bot()
+            .mentioning_bot(),
         );
     }
-    assert_eq!(donna_in_general(&fake), 3, "Donna stops at max_replies_per_window");
+    assert_eq!(
+        donna_in_general(&fake),
+        3,
+        "Donna stops at max_replies_per_window"
+    );
     let (_, health) = bot.get("/health").await;
-    assert!(health["reply_gate"]["cap_hits"].as_u64().unwrap_or(0) >= 1, "{health}");
+    assert!(
+        health["reply_gate"]["cap_hits"].as_u64().unwrap_or(0) >= 1,
+        "{health}"
+    );
+}
+
+#[actix_rt::test]
+async fn messages_sent_while_donna_was_down_are_answered_after_she_restarts() {
+    let fake = start_fake_discord().await;
+    let config = discord_config(&fake, "5s", &format!("[{OWNER}]"), "");
+    let env = || TestEnv(vec![("DISCORD_TOKEN", "test-token")]);
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let bot = common::start_bot_in(dir, &config, env()).await;
+    wait_ready(&bot).await;
+    let (task, thread) = discord_nudge(&bot, "Pay rent").await;
+    bot.stop().await;
+    let Bot { dir, app, .. } = bot;
+    drop(app);
+    assert!(
+        eventually(Duration::from_secs(10), || async {
+            !fake.has_live_session()
+        })
+        .await
+    );
+    // Said while Donna was offline: in the channel's history, never dispatched to her.
+    fake.insert_message(IncomingMessage::guild(GUILD, thread, OWNER, "done"));
+
+    let again = common::start_bot_in(dir, &config, env()).await;
+    wait_ready(&again).await;
+    assert!(
+        eventually(Duration::from_secs(10), || async {
+            again.task_json(&task).await["status"] == "done"
+        })
+        .await
+    );
+    assert!(sent_to(&fake, thread, "Marked 'Pay rent' as done.").await);
 }

@@ -471,10 +471,15 @@ async fn memory() {
 }
 
 fn main() {
-    // `cargo bench` passes `--bench`; `cargo test --benches` would too. Nothing to filter.
     println!(
-        "actors runtime benchmarks ({} CPUs available)",
-        std::thread::available_parallelism().map_or(0, usize::from)
+        "actors runtime benchmarks ({} CPUs available; load average at start: {})",
+        std::thread::available_parallelism().map_or(0, usize::from),
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     actix_rt::System::new().block_on(async {
         println!("a. keyed routing throughput (trivial handler), {MESSAGES} messages, {KEYS} keys");

@@ -329,7 +329,7 @@ impl<K: RouteKey, B: Behaviour> Host<B> for WorkerHost<K, B> {
             loop {
                 let idle = self.router.config.idle;
                 match actix_rt::time::timeout(idle, self.slot.mailbox.recv()).await {
-                    Ok(message) => return Some(message),
+                    Ok(message) => return message,
                     Err(_) if self.try_passivate() => return None,
                     Err(_) => continue,
                 }

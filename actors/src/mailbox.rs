@@ -92,15 +92,27 @@ impl<M> Mailbox<M> {
         self.state.lock().queue.pop_front()
     }
 
-    /// Waits for the oldest message. Cancel-safe: a message is removed only in the poll that
-    /// returns it.
-    pub async fn recv(&self) -> M {
+    /// Waits for the oldest message; `None` once the mailbox is closed and empty. Cancel-safe:
+    /// a message is removed only in the poll that returns it.
+    pub async fn recv(&self) -> Option<M> {
         loop {
-            if let Some(message) = self.try_pop() {
-                return message;
+            {
+                let mut state = self.state.lock();
+                if let Some(message) = state.queue.pop_front() {
+                    return Some(message);
+                }
+                if state.closed {
+                    return None;
+                }
             }
             self.ready.notified().await;
         }
+    }
+
+    /// Refuses new messages but lets the consumer take what is queued, then end (shutdown).
+    pub fn close_after_queued(&self) {
+        self.state.lock().closed = true;
+        self.ready.notify_one();
     }
 
     pub fn len(&self) -> usize {
@@ -152,6 +164,16 @@ mod tests {
         assert!(mailbox.push(3).is_ok());
     }
 
+    #[tokio::test]
+    async fn closing_after_queued_lets_the_consumer_finish_then_end() {
+        let mailbox = Mailbox::new(4);
+        assert!(mailbox.push(1).is_ok());
+        mailbox.close_after_queued();
+        assert!(mailbox.push(2).is_err());
+        assert_eq!(mailbox.recv().await, Some(1));
+        assert_eq!(mailbox.recv().await, None);
+    }
+
     #[test]
     fn close_returns_what_was_queued_and_refuses_more() {
         let mailbox = Mailbox::new(8);
@@ -175,6 +197,6 @@ mod tests {
         tokio::task::yield_now().await;
         assert!(mailbox.push("a").is_ok());
         assert!(mailbox.push("b").is_ok());
-        assert_eq!(consumer.await.ok(), Some(("a", "b")));
+        assert_eq!(consumer.await.ok(), Some((Some("a"), Some("b"))));
     }
 }

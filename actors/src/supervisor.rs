@@ -145,15 +145,26 @@ impl<B: Behaviour> ChildSpec<B> {
     }
 }
 
-#[derive(Debug)]
+type Closer = Box<dyn Fn() + Send + Sync>;
+
 struct SupervisorInner {
     registry: Arc<HealthRegistry>,
+    /// Closes each child's mailbox at shutdown (the child finishes what is queued, then ends).
+    closers: Mutex<Vec<Closer>>,
     critical_failure: watch::Sender<Option<String>>,
     /// Set once shutdown starts: exits are then expected and nothing restarts.
     shutting_down: std::sync::atomic::AtomicBool,
 }
 
 /// Starts and restarts children. Cheap to clone.
+impl std::fmt::Debug for SupervisorInner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Supervisor")
+            .field("children", &self.closers.lock().len())
+            .finish()
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Supervisor {
     inner: Arc<SupervisorInner>,
@@ -165,6 +176,7 @@ impl Supervisor {
         Self {
             inner: Arc::new(SupervisorInner {
                 registry,
+                closers: Mutex::new(Vec::new()),
                 critical_failure,
                 shutting_down: std::sync::atomic::AtomicBool::new(false),
             }),
@@ -183,6 +195,13 @@ impl Supervisor {
         {
             let mailbox = mailbox.clone();
             health.set_queue_depth_source(move || mailbox.len());
+        }
+        {
+            let mailbox = mailbox.clone();
+            self.inner
+                .closers
+                .lock()
+                .push(Box::new(move || mailbox.close_after_queued()));
         }
         let fault = Arc::new(FaultSwitch::default());
         let arbiter = spec
@@ -238,11 +257,15 @@ impl Supervisor {
         }
     }
 
-    /// Stops restarting: exits from now on are expected.
+    /// Stops restarting, and closes every child's mailbox: each child handles what is already
+    /// queued, then ends. Exits from now on are expected.
     pub fn begin_shutdown(&self) {
         self.inner
             .shutting_down
             .store(true, std::sync::atomic::Ordering::Release);
+        for close in self.inner.closers.lock().iter() {
+            close();
+        }
     }
 
     fn is_shutting_down(&self) -> bool {
@@ -332,7 +355,7 @@ impl<B: Behaviour> Host<B> for SupervisedHost<B> {
     }
 
     fn next(self: Arc<Self>) -> LocalBoxFuture<'static, Option<B::Msg>> {
-        async move { Some(self.mailbox.recv().await) }.boxed_local()
+        async move { self.mailbox.recv().await }.boxed_local()
     }
 
     fn after_panic(&self, _message: &str) -> AfterPanic<B> {

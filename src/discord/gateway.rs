@@ -51,6 +51,8 @@ pub struct DiscordSettings {
     pub gateway_url: Option<String>,
     pub api_proxy: Option<String>,
     pub http_timeout: Duration,
+    /// After downtime, threads active within this window are caught up.
+    pub catch_up_window: Duration,
 }
 
 /// State that outlives a restart of the actor: who Donna is, whether the gateway closed for
@@ -142,6 +144,17 @@ impl DiscordGateway {
         }
     }
 
+    fn inbound_work(&self) -> InboundWork {
+        InboundWork {
+            settings: self.settings.clone(),
+            store: self.store.clone(),
+            intake: self.intake.clone(),
+            clock: self.clock.clone(),
+            shared: self.shared.clone(),
+            me: self.me.clone(),
+        }
+    }
+
     fn mark_fatal(&self, reason: &str) {
         self.health.record_failure(reason.to_string());
         self.health.set_state(ActorState::Failed);
@@ -196,7 +209,17 @@ impl Behaviour for DiscordGateway {
                     .bot_user_id
                     .store(bot_user_id, Ordering::Release);
                 tracing::info!(bot_user_id, "connected to Discord");
-                Handled::Done
+                // Catch up before any live message is taken (they wait in the mailbox), so a
+                // thread's missed messages are queued ahead of its new ones.
+                let catch_up = CatchUp {
+                    http: self.http.clone(),
+                    store: self.store.clone(),
+                    clock: self.clock.clone(),
+                    window: self.settings.catch_up_window,
+                    deadline: self.settings.http_timeout,
+                    inbound: self.inbound_work(),
+                };
+                Handled::wait(catch_up.run())
             }
             DiscordMsg::ShardEnded { fatal } => {
                 tracing::error!(reason = %fatal, "Discord gateway closed for good; not reconnecting");
@@ -206,15 +229,7 @@ impl Behaviour for DiscordGateway {
             }
             DiscordMsg::Inbound(message) => {
                 self.shared.received.fetch_add(1, Ordering::Relaxed);
-                let inbound = InboundWork {
-                    settings: self.settings.clone(),
-                    store: self.store.clone(),
-                    intake: self.intake.clone(),
-                    clock: self.clock.clone(),
-                    shared: self.shared.clone(),
-                    me: self.me.clone(),
-                };
-                Handled::wait(inbound.run(message))
+                Handled::wait(self.inbound_work().run(message))
             }
             DiscordMsg::Deliver => {
                 let delivery = Delivery {
@@ -298,6 +313,7 @@ fn fatal_reason(frame: Option<&CloseFrame<'_>>) -> String {
 }
 
 /// One inbound message, up to the point where its turn is queued.
+#[derive(Clone)]
 struct InboundWork {
     settings: Arc<DiscordSettings>,
     store: Store,
@@ -399,6 +415,104 @@ impl InboundWork {
             Err(error) => tracing::warn!(%error, "a Discord message was refused"),
         }
     }
+}
+
+/// Catch-up after downtime: for each Discord thread with a live plan or activity within
+/// `discord.catch_up_window`, the messages after the last one seen are fetched and fed through
+/// the same path as live ones, oldest first. The inbox drops any it already has.
+struct CatchUp {
+    http: Arc<Client>,
+    store: Store,
+    clock: SharedClock,
+    window: Duration,
+    deadline: Duration,
+    inbound: InboundWork,
+}
+
+impl CatchUp {
+    async fn run(self) {
+        let window = chrono::Duration::from_std(self.window).unwrap_or(chrono::Duration::MAX);
+        let cutoff = self
+            .clock
+            .now()
+            .checked_sub_signed(window)
+            .unwrap_or_default();
+        let threads = self
+            .store
+            .read(move |conn| recent_discord_threads(conn, cutoff))
+            .await;
+        let threads = match threads {
+            Ok(threads) => threads,
+            Err(error) => {
+                tracing::warn!(%error, "cannot list threads to catch up");
+                return;
+            }
+        };
+        let mut caught_up = 0usize;
+        for (thread, last_seen) in threads {
+            let (Some(channel), Some(after)) = (
+                thread.parse::<u64>().ok().and_then(Id::new_checked),
+                last_seen
+                    .or_else(|| thread.parse().ok())
+                    .and_then(Id::new_checked),
+            ) else {
+                continue;
+            };
+            let fetched = tokio::time::timeout(self.deadline, async {
+                self.http
+                    .channel_messages(channel)
+                    .after(after)
+                    .limit(100)
+                    .await
+                    .map_err(|e| e.to_string())?
+                    .models()
+                    .await
+                    .map_err(|e| e.to_string())
+            })
+            .await;
+            let mut missed = match fetched {
+                Ok(Ok(messages)) => messages,
+                Ok(Err(error)) => {
+                    tracing::warn!(%thread, %error, "cannot fetch missed messages");
+                    continue;
+                }
+                Err(_) => {
+                    tracing::warn!(%thread, "fetching missed messages timed out");
+                    continue;
+                }
+            };
+            missed.sort_by_key(|message| message.id.get());
+            for message in missed {
+                caught_up += 1;
+                self.inbound.clone().run(Box::new(message)).await;
+            }
+        }
+        if caught_up > 0 {
+            tracing::info!(
+                caught_up,
+                "fed messages missed while offline through the inbox"
+            );
+        }
+    }
+}
+
+/// Discord threads worth catching up, with the newest message id seen in each.
+fn recent_discord_threads(
+    conn: &rusqlite::Connection,
+    cutoff: chrono::DateTime<chrono::Utc>,
+) -> Result<Vec<(String, Option<u64>)>, crate::store::StoreError> {
+    let mut statement = conn.prepare(
+        "SELECT t.id, (SELECT MAX(CAST(i.message_id AS INTEGER)) FROM inbox i                        WHERE i.channel = 'discord' AND i.thread_id = t.id)          FROM thread t WHERE t.channel = 'discord' AND (              t.created_at >= ?1              OR EXISTS (SELECT 1 FROM inbox i WHERE i.thread_id = t.id AND i.received_at >= ?1)              OR EXISTS (SELECT 1 FROM plan p WHERE p.thread_id = t.id AND p.status = 'pending'))",
+    )?;
+    let rows = statement
+        .query_map([crate::store::time::to_db(cutoff)], |row| {
+            Ok((row.get::<_, String>(0)?, row.get::<_, Option<i64>>(1)?))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows
+        .into_iter()
+        .map(|(thread, last)| (thread, last.and_then(|id| u64::try_from(id).ok())))
+        .collect())
 }
 
 /// One delivery round: undelivered Discord replies, oldest first, until one fails.
