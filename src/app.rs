@@ -165,8 +165,18 @@ fn spawn_discord(
     });
     let me = Arc::new(std::sync::OnceLock::new());
     let shared = Arc::new(GatewayShared::default());
+    let channels = crate::discord::gateway::channel_router(
+        supervisor.registry().clone(),
+        settings.clone(),
+        store.clone(),
+        intake.clone(),
+        clock.clone(),
+        shared.clone(),
+        me.clone(),
+    );
     let parts = GatewayParts {
         settings,
+        channels,
         store: store.clone(),
         intake: intake.clone(),
         clock: clock.clone(),

@@ -17,7 +17,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use actors::{ActorHealth, ActorState, Behaviour, CellCtx, ChildRef, Handled, Reply};
+use actors::{
+    ActorHealth, ActorState, Behaviour, CellCtx, ChildRef, Handled, HealthRegistry, KeyedConfig,
+    KeyedRouter, Reply,
+};
+use futures_util::StreamExt as _;
 use parking_lot::Mutex;
 use twilight_gateway::{
     CloseFrame, ConfigBuilder, Event, EventTypeFlags, Intents, Shard, ShardId, ShardState,
@@ -65,6 +69,10 @@ pub struct GatewayShared {
     pub send_failures: AtomicU64,
     pub ignored: AtomicU64,
     pub received: AtomicU64,
+    /// A delivery round is already queued: finishing turns need not queue another.
+    pub delivery_requested: std::sync::atomic::AtomicBool,
+    /// Held by the delivery round in progress (one at a time keeps each thread's order).
+    pub delivery_lock: tokio::sync::Mutex<()>,
 }
 
 pub enum DiscordMsg {
@@ -98,11 +106,11 @@ pub struct DiscordGateway {
     settings: Arc<DiscordSettings>,
     http: Arc<Client>,
     store: Store,
-    intake: Intake,
     clock: SharedClock,
     shared: Arc<GatewayShared>,
     health: Arc<ActorHealth>,
     me: Arc<OnceLock<ChildRef<DiscordMsg>>>,
+    channels: KeyedRouter<u64, ChannelWorker>,
     shard_task: Option<tokio::task::JoinHandle<()>>,
 }
 
@@ -116,6 +124,63 @@ pub struct GatewayParts {
     pub shared: Arc<GatewayShared>,
     pub health: Arc<ActorHealth>,
     pub me: Arc<OnceLock<ChildRef<DiscordMsg>>>,
+    /// One ordered queue per Discord channel for inbound messages (outlives restarts).
+    pub channels: KeyedRouter<u64, ChannelWorker>,
+}
+
+/// Builds the per-channel inbound queues: messages of one channel are taken in the order the
+/// gateway delivered them, different channels concurrently.
+#[allow(clippy::too_many_arguments)]
+pub fn channel_router(
+    registry: Arc<HealthRegistry>,
+    settings: Arc<DiscordSettings>,
+    store: Store,
+    intake: Intake,
+    clock: SharedClock,
+    shared: Arc<GatewayShared>,
+    me: Arc<OnceLock<ChildRef<DiscordMsg>>>,
+) -> KeyedRouter<u64, ChannelWorker> {
+    let work = InboundWork {
+        settings,
+        store,
+        intake,
+        clock,
+        shared,
+        me,
+    };
+    KeyedRouter::new(
+        "discord_inbound",
+        registry,
+        KeyedConfig {
+            capacity_per_key: 256,
+            idle: Duration::from_secs(300),
+        },
+        Vec::new(),
+        move |_channel: &u64| ChannelWorker { work: work.clone() },
+    )
+}
+
+/// The worker of one channel's inbound queue.
+pub struct ChannelWorker {
+    work: InboundWork,
+}
+
+impl Behaviour for ChannelWorker {
+    type Msg = Box<Message>;
+
+    fn handle(&mut self, message: Box<Message>, _ctx: &mut CellCtx<Self>) -> Handled {
+        Handled::wait(self.work.clone().run(message))
+    }
+}
+
+fn route_inbound(channels: &KeyedRouter<u64, ChannelWorker>, message: Box<Message>) {
+    let channel = message.channel_id.get();
+    if channels.route(channel, message).is_err() {
+        tracing::warn!(
+            channel,
+            "inbound queue of a Discord channel is full; catch-up will fetch the message later"
+        );
+    }
 }
 
 /// The HTTP client for `settings` (the REST proxy is a test seam).
@@ -135,23 +200,12 @@ impl DiscordGateway {
             http: Arc::new(http_client(&parts.settings)),
             settings: parts.settings,
             store: parts.store,
-            intake: parts.intake,
             clock: parts.clock,
             shared: parts.shared,
             health: parts.health,
             me: parts.me,
+            channels: parts.channels,
             shard_task: None,
-        }
-    }
-
-    fn inbound_work(&self) -> InboundWork {
-        InboundWork {
-            settings: self.settings.clone(),
-            store: self.store.clone(),
-            intake: self.intake.clone(),
-            clock: self.clock.clone(),
-            shared: self.shared.clone(),
-            me: self.me.clone(),
         }
     }
 
@@ -217,7 +271,7 @@ impl Behaviour for DiscordGateway {
                     clock: self.clock.clone(),
                     window: self.settings.catch_up_window,
                     deadline: self.settings.http_timeout,
-                    inbound: self.inbound_work(),
+                    channels: self.channels.clone(),
                 };
                 Handled::wait(catch_up.run())
             }
@@ -229,7 +283,8 @@ impl Behaviour for DiscordGateway {
             }
             DiscordMsg::Inbound(message) => {
                 self.shared.received.fetch_add(1, Ordering::Relaxed);
-                Handled::wait(self.inbound_work().run(message))
+                route_inbound(&self.channels, message);
+                Handled::Done
             }
             DiscordMsg::Deliver => {
                 let delivery = Delivery {
@@ -239,7 +294,14 @@ impl Behaviour for DiscordGateway {
                     shared: self.shared.clone(),
                     deadline: self.settings.http_timeout,
                 };
-                Handled::wait(delivery.run())
+                // Rounds run one at a time (the lock), beside this mailbox, so sending (which
+                // Discord paces at 50 requests/s) never holds up inbound messages.
+                let shared = self.shared.clone();
+                actix_rt::spawn(async move {
+                    let _round = shared.delivery_lock.lock().await;
+                    delivery.run().await;
+                });
+                Handled::Done
             }
             DiscordMsg::OpenNudge {
                 task_id,
@@ -403,12 +465,16 @@ impl InboundWork {
         match queued {
             Ok(pending) => {
                 let me = self.me.clone();
+                let shared = self.shared.clone();
                 actix_rt::spawn(async move {
                     if let Err(error) = pending.await {
                         tracing::warn!(%error, "a Discord message's turn failed");
                     }
-                    if let Some(me) = me.get() {
-                        let _ = me.tell(DiscordMsg::Deliver);
+                    // One queued round delivers every reply written so far.
+                    if !shared.delivery_requested.swap(true, Ordering::AcqRel) {
+                        if let Some(me) = me.get() {
+                            let _ = me.tell(DiscordMsg::Deliver);
+                        }
                     }
                 });
             }
@@ -426,7 +492,7 @@ struct CatchUp {
     clock: SharedClock,
     window: Duration,
     deadline: Duration,
-    inbound: InboundWork,
+    channels: KeyedRouter<u64, ChannelWorker>,
 }
 
 impl CatchUp {
@@ -484,7 +550,7 @@ impl CatchUp {
             missed.sort_by_key(|message| message.id.get());
             for message in missed {
                 caught_up += 1;
-                self.inbound.clone().run(Box::new(message)).await;
+                route_inbound(&self.channels, Box::new(message));
             }
         }
         if caught_up > 0 {
@@ -515,7 +581,14 @@ fn recent_discord_threads(
         .collect())
 }
 
-/// One delivery round: undelivered Discord replies, oldest first, until one fails.
+/// Threads delivered to at once in a round (each thread's replies stay in order).
+const DELIVERY_FAN_OUT: usize = 16;
+/// Outbox entries read per batch.
+const DELIVERY_BATCH: usize = 256;
+
+/// One delivery round: undelivered Discord replies, oldest first. Replies of one thread go out
+/// one after another (a failure stops that thread's queue until the next round); different
+/// threads are delivered concurrently. Outcomes are written back in one unit of work per batch.
 struct Delivery {
     http: Arc<Client>,
     store: Store,
@@ -526,10 +599,13 @@ struct Delivery {
 
 impl Delivery {
     async fn run(self) {
+        self.shared
+            .delivery_requested
+            .store(false, Ordering::Release);
         loop {
             let pending = match self
                 .store
-                .read(|conn| outbox::undelivered(conn, "discord", 32))
+                .read(|conn| outbox::undelivered(conn, "discord", DELIVERY_BATCH))
                 .await
             {
                 Ok(pending) => pending,
@@ -541,54 +617,88 @@ impl Delivery {
             if pending.is_empty() {
                 return;
             }
+            let full_batch = pending.len() == DELIVERY_BATCH;
+            // Per thread, in outbox order.
+            let mut by_thread: Vec<(String, Vec<outbox::OutboxEntry>)> = Vec::new();
             for entry in pending {
-                let outcome = match entry
-                    .thread_id
-                    .parse::<u64>()
-                    .ok()
-                    .and_then(Id::new_checked)
+                match by_thread
+                    .iter_mut()
+                    .find(|(thread, _)| *thread == entry.thread_id)
                 {
-                    None => Err("not a Discord channel id".to_string()),
-                    Some(channel) => {
-                        match tokio::time::timeout(
-                            self.deadline,
-                            send_all(&self.http, channel, &entry.text),
-                        )
-                        .await
-                        {
-                            Ok(result) => result,
-                            Err(_) => Err(format!("not delivered within {:?}", self.deadline)),
-                        }
+                    Some((_, entries)) => entries.push(entry),
+                    None => by_thread.push((entry.thread_id.clone(), vec![entry])),
+                }
+            }
+            let outcomes: Vec<(Vec<i64>, Option<(i64, String)>)> =
+                futures_util::stream::iter(by_thread)
+                    .map(|(thread, entries)| self.deliver_thread(thread, entries))
+                    .buffer_unordered(DELIVERY_FAN_OUT)
+                    .collect()
+                    .await;
+            let delivered: Vec<i64> = outcomes.iter().flat_map(|(ids, _)| ids.clone()).collect();
+            let failed: Vec<(i64, String)> = outcomes
+                .into_iter()
+                .filter_map(|(_, failure)| failure)
+                .collect();
+            self.shared
+                .delivered
+                .fetch_add(delivered.len() as u64, Ordering::Relaxed);
+            self.shared
+                .send_failures
+                .fetch_add(failed.len() as u64, Ordering::Relaxed);
+            let now = self.clock.now();
+            let any_failed = !failed.is_empty();
+            let recorded = self
+                .store
+                .write(move |conn| {
+                    for id in &delivered {
+                        outbox::mark_delivered(conn, *id, now)?;
                     }
-                };
-                let now = self.clock.now();
-                match outcome {
-                    Ok(()) => {
-                        self.shared.delivered.fetch_add(1, Ordering::Relaxed);
-                        let id = entry.id;
-                        if let Err(error) = self
-                            .store
-                            .write(move |conn| outbox::mark_delivered(conn, id, now))
-                            .await
-                        {
-                            tracing::warn!(%error, "delivered, but could not mark it in the outbox");
-                            return;
-                        }
+                    for (id, reason) in &failed {
+                        outbox::record_failure(conn, *id, reason)?;
                     }
-                    Err(reason) => {
-                        self.shared.send_failures.fetch_add(1, Ordering::Relaxed);
-                        tracing::warn!(%reason, attempts = entry.attempts + 1, "reply not delivered; it stays in the outbox");
-                        let id = entry.id;
-                        let _ = self
-                            .store
-                            .write(move |conn| outbox::record_failure(conn, id, &reason))
-                            .await;
-                        // Keep the order: nothing after it goes out before it does.
-                        return;
-                    }
+                    Ok(())
+                })
+                .await;
+            if let Err(error) = recorded {
+                tracing::warn!(%error, "could not record delivery outcomes; they will be retried");
+                return;
+            }
+            if any_failed || !full_batch {
+                return;
+            }
+        }
+    }
+
+    /// Sends one thread's replies in order; stops at the first failure.
+    async fn deliver_thread(
+        &self,
+        thread: String,
+        entries: Vec<outbox::OutboxEntry>,
+    ) -> (Vec<i64>, Option<(i64, String)>) {
+        let mut delivered = Vec::new();
+        let Some(channel) = thread.parse::<u64>().ok().and_then(Id::new_checked) else {
+            let first = entries.first().map_or(0, |e| e.id);
+            return (delivered, Some((first, "not a Discord channel id".into())));
+        };
+        for entry in entries {
+            let sent =
+                tokio::time::timeout(self.deadline, send_all(&self.http, channel, &entry.text))
+                    .await;
+            match sent {
+                Ok(Ok(())) => delivered.push(entry.id),
+                Ok(Err(reason)) => {
+                    tracing::warn!(%thread, %reason, attempts = entry.attempts + 1, "reply not delivered; it stays in the outbox");
+                    return (delivered, Some((entry.id, reason)));
+                }
+                Err(_) => {
+                    let reason = format!("not delivered within {:?}", self.deadline);
+                    tracing::warn!(%thread, %reason, attempts = entry.attempts + 1, "reply not delivered; it stays in the outbox");
+                    return (delivered, Some((entry.id, reason)));
                 }
             }
         }
+        (delivered, None)
     }
 }
 
