@@ -55,6 +55,16 @@ REPLIES = [
     "I'm sick today, let's move everything to tomorrow",
     "call it Quarterly taxes and move it to december 1st",
     "what's the deadline on this?",
+    "honestly I keep forgetting about this one",
+    "my landlord wants it by bank transfer now, what should I do",
+    "I've asked my partner to handle it this month",
+    "remind me what the amount was?",
+    "it's partially paid, the rest comes next week",
+    "the bank app was down all morning",
+    "can we split this into two tasks, one for each flat",
+    "not sure, I'll check with Anna first",
+    "make it high priority please",
+    "this one can wait until my salary comes in",
 ]
 
 
@@ -138,7 +148,7 @@ def main():
         "latency_max_s": round(latencies[-1], 2) if latencies else None,
     }
     print(json.dumps(summary, indent=2))
-    check(llm_turns >= 30, "fewer than 30 replies reached the model")
+    check(llm_turns >= 30, f"fewer than 30 replies reached the model ({llm_turns})")
     check(confirmed >= 1, "no plan was proposed, confirmed and executed")
     print("real model end-to-end: OK")
 

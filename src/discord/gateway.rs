@@ -581,6 +581,9 @@ fn recent_discord_threads(
         .collect())
 }
 
+/// What delivering one thread's replies did: the outbox ids delivered, and the first failure.
+type ThreadOutcome = (Vec<i64>, Option<(i64, String)>);
+
 /// Threads delivered to at once in a round (each thread's replies stay in order).
 const DELIVERY_FAN_OUT: usize = 16;
 /// Outbox entries read per batch.
@@ -629,7 +632,7 @@ impl Delivery {
                     None => by_thread.push((entry.thread_id.clone(), vec![entry])),
                 }
             }
-            let outcomes: Vec<(Vec<i64>, Option<(i64, String)>)> =
+            let outcomes: Vec<ThreadOutcome> =
                 futures_util::stream::iter(by_thread)
                     .map(|(thread, entries)| self.deliver_thread(thread, entries))
                     .buffer_unordered(DELIVERY_FAN_OUT)
@@ -675,7 +678,7 @@ impl Delivery {
         &self,
         thread: String,
         entries: Vec<outbox::OutboxEntry>,
-    ) -> (Vec<i64>, Option<(i64, String)>) {
+    ) -> ThreadOutcome {
         let mut delivered = Vec::new();
         let Some(channel) = thread.parse::<u64>().ok().and_then(Id::new_checked) else {
             let first = entries.first().map_or(0, |e| e.id);
