@@ -10,7 +10,6 @@
 //! reply has been POSTed; the local side sends from 100 concurrent clients, one request at a
 //! time per thread.
 
-#[allow(dead_code)]
 #[path = "../tests/common/fake_discord.rs"]
 mod fake_discord;
 

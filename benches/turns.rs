@@ -724,8 +724,14 @@ impl Only {
 
 fn main() {
     println!(
-        "donna turn benchmarks ({} CPUs available)",
-        std::thread::available_parallelism().map_or(0, usize::from)
+        "donna turn benchmarks ({} CPUs available; load average at start: {})",
+        std::thread::available_parallelism().map_or(0, usize::from),
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     let only = Only::from_env();
     if only.runs("fastpath", Durability::Full) {
