@@ -12,6 +12,7 @@ pub mod discord;
 pub mod http;
 pub mod ids;
 pub mod llm;
+pub mod log_limit;
 pub mod metrics;
 pub mod nudges;
 pub mod replies;

@@ -175,8 +175,10 @@ impl Behaviour for ChannelWorker {
 
 fn route_inbound(channels: &KeyedRouter<u64, ChannelWorker>, message: Box<Message>) {
     let channel = message.channel_id.get();
+    static FULL: crate::log_limit::WarnLimiter = crate::log_limit::WarnLimiter::new(10);
     if channels.route(channel, message).is_err() {
-        tracing::warn!(
+        crate::limited_warn!(
+            FULL,
             channel,
             "inbound queue of a Discord channel is full; catch-up will fetch the message later"
         );
@@ -478,7 +480,11 @@ impl InboundWork {
                     }
                 });
             }
-            Err(error) => tracing::warn!(%error, "a Discord message was refused"),
+            Err(error) => {
+                static REFUSED: crate::log_limit::WarnLimiter =
+                    crate::log_limit::WarnLimiter::new(10);
+                crate::limited_warn!(REFUSED, %error, "a Discord message was refused");
+            }
         }
     }
 }
@@ -632,12 +638,11 @@ impl Delivery {
                     None => by_thread.push((entry.thread_id.clone(), vec![entry])),
                 }
             }
-            let outcomes: Vec<ThreadOutcome> =
-                futures_util::stream::iter(by_thread)
-                    .map(|(thread, entries)| self.deliver_thread(thread, entries))
-                    .buffer_unordered(DELIVERY_FAN_OUT)
-                    .collect()
-                    .await;
+            let outcomes: Vec<ThreadOutcome> = futures_util::stream::iter(by_thread)
+                .map(|(thread, entries)| self.deliver_thread(thread, entries))
+                .buffer_unordered(DELIVERY_FAN_OUT)
+                .collect()
+                .await;
             let delivered: Vec<i64> = outcomes.iter().flat_map(|(ids, _)| ids.clone()).collect();
             let failed: Vec<(i64, String)> = outcomes
                 .into_iter()

@@ -91,7 +91,9 @@ impl Behaviour for LlmClassifier {
             if let Err(error) = &result {
                 metrics.record_failure(error);
                 health.record_failure(format!("model call failed: {error}"));
-                tracing::warn!(%error, "model call failed");
+                static FAILED: crate::log_limit::WarnLimiter =
+                    crate::log_limit::WarnLimiter::new(20);
+                crate::limited_warn!(FAILED, %error, "model call failed");
             }
             reply.send(result);
         });

@@ -109,9 +109,11 @@ impl Pipeline {
                 self.metrics
                     .errors
                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                span.in_scope(
-                    || tracing::warn!(%error, "turn failed; the message stays in the inbox"),
-                );
+                static FAILED: crate::log_limit::WarnLimiter =
+                    crate::log_limit::WarnLimiter::new(20);
+                span.in_scope(|| {
+                    crate::limited_warn!(FAILED, %error, "turn failed; the message stays in the inbox")
+                });
             }
         }
         outcome
@@ -373,7 +375,9 @@ impl Pipeline {
             match outcome {
                 Ok(action) => valid.push(action),
                 Err(reason) => {
-                    tracing::warn!(%reason, "dropped an invalid action proposed by the model")
+                    static DROPPED: crate::log_limit::WarnLimiter =
+                        crate::log_limit::WarnLimiter::new(20);
+                    crate::limited_warn!(DROPPED, %reason, "dropped an invalid action proposed by the model");
                 }
             }
         }
