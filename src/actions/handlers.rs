@@ -203,18 +203,28 @@ fn when_context(env: &ActionEnv, task: &Task) -> WhenContext {
     }
 }
 
+/// The bound task, refused with `why` when it is done or cancelled.
+fn open_task_of(
+    conn: &Connection,
+    params: &Map<String, Value>,
+    why: &str,
+) -> Result<Task, ActionError> {
+    let task = task_of(conn, params)?;
+    if !task.status.is_open() {
+        return Err(ActionError::Refused(format!(
+            "'{}' is {}{why}",
+            task.title, task.status
+        )));
+    }
+    Ok(task)
+}
+
 fn reschedule(
     conn: &Connection,
     env: &ActionEnv,
     params: &Map<String, Value>,
 ) -> Result<Effect, ActionError> {
-    let before = task_of(conn, params)?;
-    if !before.status.is_open() {
-        return Err(ActionError::Refused(format!(
-            "'{}' is {}, so there is nothing to reschedule.",
-            before.title, before.status
-        )));
-    }
+    let before = open_task_of(conn, params, ", so there is nothing to reschedule.")?;
     let context = when_context(env, &before);
     let words = text(params, "when").unwrap_or("");
     let at = match find_when(words, &context) {
@@ -326,13 +336,7 @@ fn snooze(
     env: &ActionEnv,
     params: &Map<String, Value>,
 ) -> Result<Effect, ActionError> {
-    let before = task_of(conn, params)?;
-    if !before.status.is_open() {
-        return Err(ActionError::Refused(format!(
-            "'{}' is {}; no nudges are coming.",
-            before.title, before.status
-        )));
-    }
+    let before = open_task_of(conn, params, "; no nudges are coming.")?;
     let hours = params
         .get("duration_hours")
         .and_then(Value::as_i64)

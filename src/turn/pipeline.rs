@@ -280,16 +280,7 @@ impl Pipeline {
                 text: texts::FREE_THREAD.to_string(),
             });
         };
-        let thread_id = inbound.thread_id.clone();
-        let limit = Some(self.settings.window_size);
-        let history = self
-            .memory
-            .ask(|reply| MemoryMsg::Recent {
-                thread_id,
-                limit,
-                reply,
-            })
-            .await??;
+        let history = self.recent_history(&inbound.thread_id).await??;
         let tz = self.settings.timezone;
         let show = |at: chrono::DateTime<chrono::Utc>| {
             at.with_timezone(&tz)
@@ -442,15 +433,8 @@ impl Pipeline {
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             return Ok(true);
         };
-        let thread_id = inbound.thread_id.clone();
-        let limit = Some(self.settings.window_size);
         let history = self
-            .memory
-            .ask(|reply| MemoryMsg::Recent {
-                thread_id,
-                limit,
-                reply,
-            })
+            .recent_history(&inbound.thread_id)
             .await?
             .unwrap_or_default();
         let context = GateContext {
@@ -510,5 +494,23 @@ impl Pipeline {
         crate::tasks::when::find_when(words, &context)
             .err()
             .map(|error| error.to_string())
+    }
+
+    /// The thread's last `memory.window_size` messages, oldest first (ThreadMemory's read).
+    fn recent_history(
+        &self,
+        thread_id: &str,
+    ) -> impl std::future::Future<
+        Output = Result<
+            Result<Vec<crate::conversation::memory::MemoryEntry>, StoreError>,
+            AskError,
+        >,
+    > {
+        let (thread_id, limit) = (thread_id.to_string(), Some(self.settings.window_size));
+        self.memory.ask(move |reply| MemoryMsg::Recent {
+            thread_id,
+            limit,
+            reply,
+        })
     }
 }
