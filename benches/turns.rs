@@ -1,8 +1,7 @@
 //! Turn benchmarks for Donna: the FastPath keyword layer on its own, and whole "done" turns
 //! through the running app, next to baselines measured in the same run.
 //!
-//! Run: `cargo bench --bench turns` (from the workspace root; about a minute, most of it the
-//! fsync-bound baselines).
+//! Run: `cargo bench --bench turns` (from the workspace root; about 40 s).
 //!
 //! What each section measures:
 //! - **a. FastPath**: replies/s and ns/reply of `subsystems::fast_path::analyze` (`classify`,
@@ -24,9 +23,9 @@
 //!
 //!   Prints turns/s for each and the ratios ours/(a), ours/(b) and ours/230 (the original
 //!   Python handler's turns/s with synchronous=FULL; the target is >= 20x, 4,600 turns/s).
-//!   Two diagnostic rounds follow (not targets): the same 1,000 turns with at most 8, then 64,
-//!   in flight, and every round prints the peak OS thread count, to show what the burst's
-//!   fan-out costs.
+//!   Diagnostics (not targets): one turn's context read on a fresh vs a reused read
+//!   connection; two extra rounds of the same 1,000 turns with at most 8, then 64, in flight;
+//!   and every round's peak OS thread count. They show what the burst's fan-out costs.
 //!
 //! `DONNA_BENCH_ONLY=app,full` (any of fastpath, floor, app, full, normal) runs a part only,
 //! e.g. under `perf record`.
@@ -438,6 +437,7 @@ fn app_turns(durability: Durability, plan: &[Option<usize>]) -> Vec<Round> {
 /// Everything a baseline needs: a fresh database with `TURNS` open nudge threads.
 struct Floor {
     _dir: tempfile::TempDir,
+    path: std::path::PathBuf,
     conn: Connection,
     threads: Vec<String>,
     matcher: FastPath,
@@ -468,6 +468,7 @@ impl Floor {
         let chrono = |d: Duration| chrono::Duration::from_std(d).unwrap_or(chrono::Duration::MAX);
         Self {
             _dir: dir,
+            path,
             conn,
             threads,
             matcher: FastPath::new(&rules.intents),
@@ -600,6 +601,33 @@ fn floor_one_transaction(durability: Durability) -> f64 {
         .commit()
         .unwrap_or_else(|e| panic!("commit: {e}"));
     rate(threads.len(), started.elapsed())
+}
+
+/// The turn's context read (`turn::context::load`) on a freshly opened read connection (what
+/// the read pool does when its idle connections are all taken) and on one reused connection.
+/// Returns the mean of each.
+fn context_read_cost() -> (Duration, Duration) {
+    const READS: usize = 200;
+    let floor = Floor::new(Durability::Normal);
+    let read = |conn: &Connection, thread_id: &str| {
+        context::load(conn, thread_id, "local", "no-such-message")
+            .unwrap_or_else(|e| panic!("context: {e}"))
+    };
+    let started = Instant::now();
+    for thread_id in floor.threads.iter().take(READS) {
+        let conn = store::open_connection(&floor.path, true, Durability::Normal)
+            .unwrap_or_else(|e| panic!("open: {e}"));
+        std::hint::black_box(read(&conn, thread_id));
+    }
+    let fresh = started.elapsed() / READS as u32;
+    let conn = store::open_connection(&floor.path, true, Durability::Normal)
+        .unwrap_or_else(|e| panic!("open: {e}"));
+    let _ = read(&conn, &floor.threads[0]);
+    let started = Instant::now();
+    for thread_id in floor.threads.iter().take(READS) {
+        std::hint::black_box(read(&conn, thread_id));
+    }
+    (fresh, started.elapsed() / READS as u32)
 }
 
 /// A one-row INSERT per transaction: what a durable commit costs on this disk. Returns
@@ -739,6 +767,15 @@ fn main() {
         fast_path_bench();
     }
     println!("b. whole \"done\" turns, {TURNS} threads at once, {ROUNDS} rounds");
+    if only.runs("floor", Durability::Full) || only.runs("floor", Durability::Normal) {
+        let (fresh, reused) = context_read_cost();
+        println!(
+            "  diagnostic: one turn's context read: {:.0} µs on a freshly opened read connection, \
+             {:.0} µs on a reused one",
+            fresh.as_secs_f64() * 1e6,
+            reused.as_secs_f64() * 1e6
+        );
+    }
     for durability in [Durability::Full, Durability::Normal] {
         turns_bench(durability, &only);
     }

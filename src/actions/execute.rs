@@ -60,11 +60,12 @@ pub fn execute_all(
                     .map(serde_json::to_string)
                     .transpose()
                     .map_err(|e| StoreError::Corrupt(e.to_string()))?;
-                conn.execute(
+                conn.prepare_cached(
                     "INSERT INTO action_log (thread_id, task_id, action, params_json, plan_id, plan_index, \
                      before_json, created_task_id, summary, created_at) \
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                    params![
+                )?
+                .execute(params![
                         thread_id,
                         effect.task_id,
                         action.name,

@@ -160,21 +160,23 @@ pub fn set_status(
         TaskStatus::Done => Some(to_db(now)),
         _ => None,
     };
-    conn.execute(
+    conn.prepare_cached(
         "UPDATE task SET status = ?2, completed_at = ?3, updated_at = ?4 WHERE id = ?1",
-        params![id, to.as_str(), completed_at, to_db(now)],
-    )?;
+    )?
+    .execute(params![id, to.as_str(), completed_at, to_db(now)])?;
     require(conn, id)
 }
 
 /// Writes every mutable field of `task` (edits through the API, action handlers, undo).
 pub fn save(conn: &Connection, task: &Task, now: DateTime<Utc>) -> Result<Task, TaskChangeError> {
-    let changed = conn.execute(
-        "UPDATE task SET title = ?2, description = ?3, domain = ?4, priority = ?5, status = ?6, \
-         estimated_duration_minutes = ?7, deadline = ?8, scheduled_start = ?9, completed_at = ?10, \
-         snoozed_until = ?11, reschedule_count = ?12, nudge_count = ?13, unanswered_nudges = ?14, \
-         last_nudged_at = ?15, updated_at = ?16 WHERE id = ?1",
-        params![
+    let changed = conn
+        .prepare_cached(
+            "UPDATE task SET title = ?2, description = ?3, domain = ?4, priority = ?5, status = ?6, \
+             estimated_duration_minutes = ?7, deadline = ?8, scheduled_start = ?9, completed_at = ?10, \
+             snoozed_until = ?11, reschedule_count = ?12, nudge_count = ?13, unanswered_nudges = ?14, \
+             last_nudged_at = ?15, updated_at = ?16 WHERE id = ?1",
+        )?
+        .execute(params![
             task.id,
             task.title,
             task.description,
@@ -191,8 +193,7 @@ pub fn save(conn: &Connection, task: &Task, now: DateTime<Utc>) -> Result<Task, 
             task.unanswered_nudges,
             opt_ts(task.last_nudged_at),
             to_db(now),
-        ],
-    )?;
+        ])?;
     if changed == 0 {
         return Err(TaskChangeError::NotFound(task.id.clone()));
     }
