@@ -230,3 +230,32 @@ fn wait_exit(child: &mut Child) -> Option<i32> {
     }
     None
 }
+
+#[test]
+fn chat_works_with_no_configuration() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let mut child = donna()
+        .arg("chat")
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(b"add Pay rent\ntasks\nnudge 1\ndone\nundo\nquit\n");
+    }
+    let output = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{shown}");
+    for line in [
+        "added 'Pay rent'",
+        "1. Pay rent [backlog]",
+        "donna: Time for 'Pay rent'.",
+        "donna: Marked 'Pay rent' as done.",
+        "donna: Undone: 'Pay rent' is back to backlog.",
+    ] {
+        assert!(shown.contains(line), "missing {line:?} in:\n{shown}");
+    }
+}
