@@ -480,3 +480,33 @@ async fn messages_sent_while_donna_was_down_are_answered_after_she_restarts() {
     );
     assert!(sent_to(&fake, thread, "Marked 'Pay rent' as done.").await);
 }
+
+#[actix_rt::test]
+async fn with_discord_on_the_nudger_opens_its_threads_in_discord() {
+    let fake = start_fake_discord().await;
+    let bot = discord_bot(&fake, "5s").await;
+    let task = bot
+        .task(json!({"title": "Pay rent", "deadline": "2026-11-20T09:00:00Z"}))
+        .await;
+    let nudged = bot
+        .app
+        .nudger
+        .ask(|reply| donna::subsystems::nudger::NudgerMsg::Tick { reply: Some(reply) })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(nudged.len(), 1);
+    let thread: u64 = nudged[0].thread_id.parse().unwrap_or(0);
+    assert!(
+        fake.thread(thread).is_some(),
+        "a Discord thread was started"
+    );
+    assert_eq!(
+        fake.sent_messages().first().cloned(),
+        Some((NUDGE_CHANNEL, "'Pay rent' is overdue. Done?".to_string()))
+    );
+    assert_eq!(
+        bot.task_json(&task).await["open_thread_id"],
+        thread.to_string()
+    );
+}
