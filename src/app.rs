@@ -249,6 +249,8 @@ impl App {
     ) -> Result<Self, StartError> {
         let config = loaded.config.clone();
         config.validate(env)?;
+        // One TLS crypto provider for the whole process (model servers over https, Discord).
+        crate::discord::install_crypto_provider();
         let rules = Rules::load(loaded)?;
         let data_dir = loaded.data_dir();
         let lock = DataDirLock::acquire(&data_dir)?;
