@@ -64,15 +64,7 @@ async fn turns(url: &str, durability: Durability) -> Vec<Duration> {
     let thread = app
         .store
         .write(move |conn| {
-            let new = donna::tasks::NewTask {
-                title: "Bench".into(),
-                description: None,
-                domain: "personal".into(),
-                priority: 2,
-                deadline: None,
-                scheduled_start: None,
-                estimated_duration_minutes: None,
-            };
+            let new = donna::tasks::NewTask::titled("Bench");
             donna::tasks::repo::insert(conn, "tsk_bench", &new, now)?;
             donna::nudges::open(
                 conn,

@@ -232,15 +232,7 @@ fn open_nudge_threads(
     (0..count)
         .map(|index| {
             let task_id = donna::ids::new_id("tsk");
-            let new = NewTask {
-                title: format!("Bench task {round}-{index}"),
-                description: None,
-                domain: "personal".into(),
-                priority: 2,
-                deadline: None,
-                scheduled_start: None,
-                estimated_duration_minutes: None,
-            };
+            let new = NewTask::titled(format!("Bench task {round}-{index}"));
             repo::insert(conn, &task_id, &new, now)?;
             let opened = donna::nudges::open(
                 conn,

@@ -76,15 +76,7 @@ pub fn chat(config: Option<PathBuf>) -> ExitCode {
                         Err(reason) => println!("error: {reason}"),
                         Ok(title) => {
                             let now = app.clock.now();
-                            let new = NewTask {
-                                title,
-                                description: None,
-                                domain: "personal".into(),
-                                priority: 2,
-                                deadline: None,
-                                scheduled_start: None,
-                                estimated_duration_minutes: None,
-                            };
+                            let new = NewTask::titled(title);
                             match app
                                 .store
                                 .write(move |conn| {

@@ -45,6 +45,21 @@ pub struct NewTask {
     pub estimated_duration_minutes: Option<i64>,
 }
 
+impl NewTask {
+    /// A task with only a title: personal, priority 2, no times (the defaults the API uses).
+    pub fn titled(title: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            description: None,
+            domain: "personal".into(),
+            priority: 2,
+            deadline: None,
+            scheduled_start: None,
+            estimated_duration_minutes: None,
+        }
+    }
+}
+
 /// Checks a title: trimmed, not empty, not too long.
 pub fn clean_title(title: &str) -> Result<String, String> {
     let title = title.trim();
