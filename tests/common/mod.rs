@@ -74,7 +74,21 @@ pub async fn start_bot_in(dir: tempfile::TempDir, extra: &str, env: TestEnv) -> 
         clock: Arc::new(clock.clone()),
         ..StartOptions::default()
     };
-    let app = Arc::new(App::start(&loaded, &env, options).unwrap_or_else(|e| panic!("start: {e}")));
+    // A test that restarts on the same data dir drops the previous app first, but the HTTP
+    // server's worker threads let go of it a moment later (a real process exit is immediate):
+    // wait for the data-dir lock, and only for that.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let app = loop {
+        match App::start(&loaded, &env, options.clone()) {
+            Ok(app) => break Arc::new(app),
+            Err(donna::app::StartError::Store(donna::store::StoreError::Locked { .. }))
+                if Instant::now() < deadline =>
+            {
+                actix_rt::time::sleep(Duration::from_millis(20)).await;
+            }
+            Err(error) => panic!("start: {error}"),
+        }
+    };
     let (server, address) =
         donna::http::serve(app.clone()).unwrap_or_else(|e| panic!("serve: {e}"));
     let handle = server.handle();
