@@ -4,7 +4,7 @@
 //! Run: `cargo bench --bench turns` (from the workspace root; about 40 s).
 //!
 //! What each section measures:
-//! - **a. FastPath**: replies/s and ns/reply of `subsystems::fast_path::analyze` (`classify`,
+//! - **a. FastPath**: replies/s and ns/reply of `replies::analysis::analyze` (`classify`,
 //!   `plan_answer`, `is_undo`, `is_confirm_word`, as the FastPath actor calls them) over ~100
 //!   replies copied from `tests/fast_path_table.rs`, with the shipped `config/reply_intents.yaml`.
 //! - **b. whole turns**: the real app (`App::start`, real SQLite in a fresh temp dir, every
@@ -35,18 +35,19 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
-use donna::actions::{ActionEnv, ActionRegistry, ActionRequest, BindContext};
+use donna::actions::{bind_intent, ActionEnv, ActionRegistry, BindContext};
 use donna::app::{App, Rules, StartOptions};
 use donna::clock::SystemClock;
 use donna::config::{parse_yaml, Env, LoadedConfig};
-use donna::conversation::inbox::{self, Accepted, InboxRow};
+use donna::conversation::inbox::{self, Accepted};
 use donna::conversation::{threads, Channel};
+use donna::replies::analysis::analyze;
 use donna::replies::intents::IntentsConfig;
 use donna::replies::matcher::FastPath;
 use donna::store::{self, Durability, StoreError};
-use donna::subsystems::fast_path::analyze;
 use donna::tasks::model::NewTask;
 use donna::tasks::repo;
+use donna::tasks::when::WhenContext;
 use donna::turn::apply::{self, TurnWork, Work};
 use donna::turn::context;
 use donna::turn::decide::{decide, Next, PlanStep};
@@ -491,14 +492,7 @@ fn done_turn(floor: &Floor, conn: &Connection, thread_id: &str) -> Result<(), St
     if threads::get(conn, thread_id)?.is_none() {
         return Err(StoreError::Transaction(format!("no thread {thread_id}")));
     }
-    let row = InboxRow {
-        channel: inbound.channel.as_str().to_string(),
-        message_id: inbound.message_id.clone(),
-        thread_id: inbound.thread_id.clone(),
-        user_id: inbound.user_id.clone(),
-        text: inbound.text.clone(),
-    };
-    if inbox::accept(conn, &row, now)? != Accepted::New {
+    if inbox::accept(conn, &inbound, now)? != Accepted::New {
         return Err(StoreError::Transaction("inbox row not new".into()));
     }
     // The pipeline: context, FastPath, decision, binding.
@@ -516,24 +510,19 @@ fn done_turn(floor: &Floor, conn: &Connection, thread_id: &str) -> Result<(), St
             "unexpected decision {next:?}"
         )));
     };
-    let mut params = serde_json::Map::new();
-    for (name, value) in &intent.params {
-        let value =
-            serde_json::to_value(value).map_err(|e| StoreError::Transaction(e.to_string()))?;
-        params.insert(name.clone(), value);
-    }
-    let request = ActionRequest {
-        name: intent.action.clone(),
-        params,
-    };
     let bind_context = BindContext {
         task_id: turn_context.thread.task_id.clone(),
         thread_id: thread_id.to_string(),
+        when: WhenContext {
+            now,
+            timezone: floor.env.timezone,
+            current_start: turn_context.task.as_ref().and_then(|t| t.scheduled_start),
+            later: floor.env.later,
+        },
     };
-    let bound = floor
-        .actions
-        .bind(&request, &bind_context)
-        .map_err(StoreError::Transaction)?;
+    let bound = bind_intent(&floor.actions, &intent, &inbound.text, &bind_context)
+        .map_err(|e| StoreError::Transaction(e.to_string()))?
+        .action;
     // The commit.
     let turn = TurnWork {
         task_id: turn_context.thread.task_id.clone(),

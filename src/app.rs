@@ -37,8 +37,8 @@ use crate::subsystems::rate_cap::{GateMetrics, RateCap};
 use crate::subsystems::thread_memory::{MemoryMsg, ThreadMemory};
 use crate::turn::conversation::Conversation;
 use crate::turn::intake::Intake;
-use crate::turn::pipeline::GateSettings;
-use crate::turn::pipeline::{Pipeline, TurnSettings};
+use crate::turn::pipeline::Pipeline;
+use crate::turn::settings::{GateSettings, TurnSettings};
 use tokio::sync::Semaphore;
 
 /// Why the bot could not start.
@@ -541,17 +541,7 @@ impl App {
             .read(crate::conversation::inbox::unfinished)
             .await?;
         let count = unfinished.len();
-        for row in unfinished {
-            let Ok(channel) = crate::conversation::Channel::parse(&row.channel) else {
-                continue;
-            };
-            let inbound = crate::turn::Inbound {
-                channel,
-                message_id: row.message_id,
-                thread_id: row.thread_id,
-                user_id: row.user_id,
-                text: row.text,
-            };
+        for inbound in unfinished {
             // Route now (queue order is what matters); the answers are awaited in the
             // background because nobody is waiting for them.
             let turn = self.intake.route(inbound, false);

@@ -20,3 +20,4 @@ pub mod store;
 pub mod subsystems;
 pub mod tasks;
 pub mod turn;
+pub mod turn_path;

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::turn::result::TurnPath;
+use crate::turn_path::TurnPath;
 
 /// Upper bounds of the latency buckets, in seconds (Prometheus `le`).
 pub const LATENCY_BUCKETS: [f64; 14] = [

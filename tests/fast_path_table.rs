@@ -440,10 +440,7 @@ fn a_match_carries_the_intent_action_and_params() {
         panic!("\"busy\" should match busy");
     };
     assert!(found.confirm);
-    assert_eq!(
-        found.params.get("minutes"),
-        Some(&serde_yaml::Value::from(30))
-    );
+    assert_eq!(found.params.get("minutes"), Some(&serde_json::json!(30)));
 }
 
 #[test]

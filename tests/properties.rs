@@ -6,6 +6,7 @@ use donna::discord::split::{split, MAX_CHARS};
 use donna::llm::output;
 use donna::replies::intents::IntentsConfig;
 use donna::replies::matcher::{FallThroughReason, FastPath, FastPathOutcome, PlanAnswer};
+use donna::tasks::when::WhenContext;
 
 /// xorshift64*: small, seeded, good enough to spread inputs.
 struct Gen(u64);
@@ -141,6 +142,12 @@ fn model_output_parsing_is_total_and_what_it_accepts_binds_only_to_the_threads_t
     let context = BindContext {
         task_id: Some("tsk_ctx".into()),
         thread_id: "thr".into(),
+        when: WhenContext {
+            now: chrono::DateTime::UNIX_EPOCH,
+            timezone: chrono_tz::UTC,
+            current_start: None,
+            later: std::time::Duration::from_secs(3 * 3600),
+        },
     };
     let names = [
         "mark_done",

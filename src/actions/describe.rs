@@ -1,14 +1,15 @@
 //! Wording a bound action for a plan proposal, from the validated action itself (never from
-//! the model's description of it), so the person confirms exactly what will run.
+//! the model's description of it) and its time as read at bind time, so the person confirms
+//! exactly what will run.
 
 use rusqlite::Connection;
 use serde_json::Value;
 
+use super::bind::{BoundAction, TimeReading};
 use super::handlers::{ActionEnv, HandlerKind};
-use super::registry::BoundAction;
 use crate::store::StoreError;
 use crate::tasks::repo;
-use crate::tasks::when::{describe as describe_time, find_when, WhenContext};
+use crate::tasks::when::{describe as describe_time, WhenContext};
 
 pub fn describe(
     conn: &Connection,
@@ -51,13 +52,17 @@ pub fn describe(
                 current_start: task.as_ref().and_then(|t| t.scheduled_start),
                 later: env.later,
             };
-            match find_when(param("when"), &context) {
-                Ok(Some(at)) => format!("move {title} to {}", describe_time(at, &context)),
-                Ok(None) => format!(
+            match action.time("when", || context.clone()) {
+                Some(TimeReading::At(at)) => {
+                    format!("move {title} to {}", describe_time(at, &context))
+                }
+                Some(TimeReading::NotNamed) | None => format!(
                     "move {title} to later ({})",
                     humantime::format_duration(env.later)
                 ),
-                Err(_) => format!("move {title} to \"{}\"", param("when")),
+                Some(TimeReading::Unreadable(_)) => {
+                    format!("move {title} to \"{}\"", param("when"))
+                }
             }
         }
         HandlerKind::CreateTask => {

@@ -11,8 +11,8 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
+use super::bind::BoundAction;
 use super::handlers::{self, ActionEnv, ActionError};
-use super::registry::BoundAction;
 use crate::store::time::{from_db, to_db};
 use crate::store::StoreError;
 use crate::tasks::{repo, Task};
@@ -52,7 +52,7 @@ pub fn execute_all(
             }
         }
         conn.execute_batch("SAVEPOINT donna_action")?;
-        match handlers::run(action.handler, conn, env, &action.params) {
+        match handlers::run(conn, env, action) {
             Ok(effect) => {
                 let before = effect
                     .before

@@ -12,9 +12,10 @@ use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::tasks::model::{check_domain, check_priority, clean_title, NewTask};
+use super::bind::{BoundAction, TimeReading};
+use crate::tasks::model::{check_domain, check_priority, clean_title, NewTask, TaskFieldError};
 use crate::tasks::repo::{self, TaskChangeError};
-use crate::tasks::when::{describe, find_when, WhenContext};
+use crate::tasks::when::{describe, WhenContext};
 use crate::tasks::{Task, TaskStatus};
 
 /// The handlers an action may name in reply_actions.yaml.
@@ -60,10 +61,32 @@ impl HandlerKind {
             HandlerKind::Snooze => &["task_id", "duration_hours"],
         }
     }
+
+    /// The parameter holding a time in the person's words, read once when the action is bound.
+    pub fn time_param(self) -> Option<&'static str> {
+        match self {
+            HandlerKind::Reschedule => Some("when"),
+            HandlerKind::CreateTask => Some("due_by"),
+            _ => None,
+        }
+    }
+
+    /// Whether that time may be relative to the task's current start ("push it by a day"); a
+    /// new task's deadline is read from now only.
+    pub fn reads_time_from_task_start(self) -> bool {
+        self == HandlerKind::Reschedule
+    }
+}
+
+/// A handler name in reply_actions.yaml that no built-in handler has.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown handler {name:?}; known handlers: {known}", known = HandlerKind::ALL.map(|k| k.as_str()).join(", "))]
+pub struct UnknownHandler {
+    pub name: String,
 }
 
 impl FromStr for HandlerKind {
-    type Err = String;
+    type Err = UnknownHandler;
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         // The original named handlers by dotted Python paths; accept their last segment.
         let name = text.rsplit('.').next().unwrap_or(text);
@@ -75,11 +98,8 @@ impl FromStr for HandlerKind {
         HandlerKind::ALL
             .into_iter()
             .find(|kind| kind.as_str() == name)
-            .ok_or_else(|| {
-                format!(
-                    "unknown handler {text:?}; known handlers: {}",
-                    HandlerKind::ALL.map(|k| k.as_str()).join(", ")
-                )
+            .ok_or_else(|| UnknownHandler {
+                name: text.to_string(),
             })
     }
 }
@@ -129,6 +149,12 @@ impl From<TaskChangeError> for ActionError {
     }
 }
 
+impl From<TaskFieldError> for ActionError {
+    fn from(error: TaskFieldError) -> Self {
+        ActionError::Refused(error.to_string())
+    }
+}
+
 impl From<rusqlite::Error> for ActionError {
     fn from(error: rusqlite::Error) -> Self {
         ActionError::Store(error.into())
@@ -145,17 +171,17 @@ fn task_of(conn: &Connection, params: &Map<String, Value>) -> Result<Task, Actio
     Ok(repo::require(conn, id)?)
 }
 
-/// Runs one handler.
+/// Runs one bound action's handler.
 pub fn run(
-    kind: HandlerKind,
     conn: &Connection,
     env: &ActionEnv,
-    params: &Map<String, Value>,
+    action: &BoundAction,
 ) -> Result<Effect, ActionError> {
-    match kind {
+    let params = &action.params;
+    match action.handler {
         HandlerKind::MarkDone => mark_done(conn, env, params),
-        HandlerKind::Reschedule => reschedule(conn, env, params),
-        HandlerKind::CreateTask => create_task(conn, env, params),
+        HandlerKind::Reschedule => reschedule(conn, env, action),
+        HandlerKind::CreateTask => create_task(conn, env, action),
         HandlerKind::RenameTask => rename_task(conn, env, params),
         HandlerKind::Snooze => snooze(conn, env, params),
         HandlerKind::CancelTask => cancel_task(conn, env, params),
@@ -222,22 +248,21 @@ fn open_task_of(
 fn reschedule(
     conn: &Connection,
     env: &ActionEnv,
-    params: &Map<String, Value>,
+    action: &BoundAction,
 ) -> Result<Effect, ActionError> {
-    let before = open_task_of(conn, params, ", so there is nothing to reschedule.")?;
+    let before = open_task_of(conn, &action.params, ", so there is nothing to reschedule.")?;
     let context = when_context(env, &before);
-    let words = text(params, "when").unwrap_or("");
-    let at = match find_when(words, &context) {
-        Ok(Some(at)) => at,
+    let at = match action.time("when", || context.clone()) {
+        Some(TimeReading::At(at)) => at,
         // No time named ("push it"): "later".
-        Ok(None) => {
+        Some(TimeReading::NotNamed) | None => {
             env.now
                 + chrono::Duration::from_std(env.later)
                     .unwrap_or_else(|_| chrono::Duration::hours(3))
         }
-        Err(error) => {
+        Some(TimeReading::Unreadable(reason)) => {
             return Err(ActionError::Refused(format!(
-                "I couldn't use that time ({error}), so '{}' stays as it was.",
+                "I couldn't use that time ({reason}), so '{}' stays as it was.",
                 before.title
             )))
         }
@@ -263,29 +288,28 @@ fn reschedule(
 fn create_task(
     conn: &Connection,
     env: &ActionEnv,
-    params: &Map<String, Value>,
+    action: &BoundAction,
 ) -> Result<Effect, ActionError> {
-    let title = clean_title(text(params, "title").unwrap_or("")).map_err(ActionError::Refused)?;
+    let params = &action.params;
+    let title = clean_title(text(params, "title").unwrap_or(""))?;
     let domain = text(params, "domain").unwrap_or("personal").to_string();
-    check_domain(&domain).map_err(ActionError::Refused)?;
+    check_domain(&domain)?;
     let priority = params.get("priority").and_then(Value::as_i64).unwrap_or(2);
-    check_priority(priority).map_err(ActionError::Refused)?;
+    check_priority(priority)?;
     let context = WhenContext {
         now: env.now,
         timezone: env.timezone,
         current_start: None,
         later: env.later,
     };
-    let deadline = match text(params, "due_by") {
-        Some(words) => match find_when(words, &context) {
-            Ok(found) => found,
-            Err(error) => {
-                return Err(ActionError::Refused(format!(
-                    "I couldn't use that deadline ({error})."
-                )))
-            }
-        },
-        None => None,
+    let deadline = match action.time("due_by", || context.clone()) {
+        Some(TimeReading::At(at)) => Some(at),
+        Some(TimeReading::NotNamed) | None => None,
+        Some(TimeReading::Unreadable(reason)) => {
+            return Err(ActionError::Refused(format!(
+                "I couldn't use that deadline ({reason})."
+            )))
+        }
     };
     let id = crate::ids::new_id("tsk");
     let new = NewTask {
@@ -315,8 +339,7 @@ fn rename_task(
     params: &Map<String, Value>,
 ) -> Result<Effect, ActionError> {
     let before = task_of(conn, params)?;
-    let title =
-        clean_title(text(params, "new_title").unwrap_or("")).map_err(ActionError::Refused)?;
+    let title = clean_title(text(params, "new_title").unwrap_or(""))?;
     if title == before.title {
         return Err(ActionError::Refused(format!(
             "It is already called '{title}'."

@@ -25,16 +25,14 @@ impl QuietHours {
         }
     }
 
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let (start, end) = text.split_once('-').ok_or_else(|| {
-            format!("invalid quiet hours {text:?}: write them like \"22:00-08:00\"")
-        })?;
+    pub fn parse(text: &str) -> Result<Self, QuietHoursError> {
+        let (start, end) = text
+            .split_once('-')
+            .ok_or_else(|| QuietHoursError::Shape(text.to_string()))?;
         let time = |part: &str| {
-            NaiveTime::parse_from_str(part.trim(), "%H:%M").map_err(|_| {
-                format!(
-                    "invalid time {:?} in quiet hours {text:?}: use HH:MM",
-                    part.trim()
-                )
+            NaiveTime::parse_from_str(part.trim(), "%H:%M").map_err(|_| QuietHoursError::Time {
+                part: part.trim().to_string(),
+                text: text.to_string(),
             })
         };
         Ok(Self {
@@ -42,6 +40,15 @@ impl QuietHours {
             end: time(end)?,
         })
     }
+}
+
+/// Why a quiet-hours range could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum QuietHoursError {
+    #[error("invalid quiet hours {0:?}: write them like \"22:00-08:00\"")]
+    Shape(String),
+    #[error("invalid time {part:?} in quiet hours {text:?}: use HH:MM")]
+    Time { part: String, text: String },
 }
 
 impl fmt::Display for QuietHours {

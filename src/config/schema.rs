@@ -334,16 +334,19 @@ mod ids_serde {
         Number(u64),
     }
 
-    fn check(id: Id) -> Result<String, String> {
+    /// A Discord id that is not a positive number.
+    #[derive(Debug, thiserror::Error)]
+    #[error("invalid Discord id {0:?}: expected a positive number")]
+    struct InvalidId(String);
+
+    fn check(id: Id) -> Result<String, InvalidId> {
         let text = match id {
             Id::Text(text) => text.trim().to_string(),
             Id::Number(number) => number.to_string(),
         };
         match text.parse::<u64>() {
             Ok(value) if value > 0 => Ok(text),
-            _ => Err(format!(
-                "invalid Discord id {text:?}: expected a positive number"
-            )),
+            _ => Err(InvalidId(text)),
         }
     }
 

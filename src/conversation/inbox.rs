@@ -1,13 +1,16 @@
 //! The durable inbox: every accepted message is stored before its turn runs, keyed by
 //! (channel, message id), and holds the turn's result once done.
 //!
+//! Owns: the inbox rows and the one shape a message has on its way through a turn
+//! ([`Inbound`]), so a message is written and read back without any conversion.
 //! Invariants: a (channel, message id) is accepted once; a repeat gets the first result (or
 //! waits behind the first in its thread's queue); a row is `done` only in the same transaction
-//! that commits the turn's effects.
+//! that commits the turn's effects; a row is withdrawn only while still pending.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
+use super::threads::Channel;
 use crate::store::time::to_db;
 use crate::store::StoreError;
 
@@ -22,9 +25,10 @@ pub enum Accepted {
     Done(String),
 }
 
+/// A message accepted into the inbox, on its way through a turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InboxRow {
-    pub channel: String,
+pub struct Inbound {
+    pub channel: Channel,
     pub message_id: String,
     pub thread_id: String,
     pub user_id: String,
@@ -33,7 +37,7 @@ pub struct InboxRow {
 
 pub fn accept(
     conn: &Connection,
-    row: &InboxRow,
+    row: &Inbound,
     now: DateTime<Utc>,
 ) -> Result<Accepted, StoreError> {
     let inserted = conn
@@ -42,7 +46,7 @@ pub fn accept(
              VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(channel, message_id) DO NOTHING",
         )?
         .execute(params![
-            row.channel,
+            row.channel.as_str(),
             row.message_id,
             row.thread_id,
             row.user_id,
@@ -52,7 +56,8 @@ pub fn accept(
     if inserted == 1 {
         return Ok(Accepted::New);
     }
-    state(conn, &row.channel, &row.message_id).map(|state| state.unwrap_or(Accepted::Pending))
+    state(conn, row.channel.as_str(), &row.message_id)
+        .map(|state| state.unwrap_or(Accepted::Pending))
 }
 
 /// The state of a message already accepted, if it was.
@@ -91,16 +96,32 @@ pub fn complete(
     Ok(())
 }
 
-/// Accepted but unfinished messages, in arrival order (for recovery at startup).
-pub fn unfinished(conn: &Connection) -> Result<Vec<InboxRow>, StoreError> {
+/// Takes a message that is still pending out of the inbox again (its turn was refused before
+/// it started, so the sender's retry is the only copy).
+pub fn withdraw(conn: &Connection, channel: Channel, message_id: &str) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "DELETE FROM inbox WHERE channel = ?1 AND message_id = ?2 AND status = 'pending'",
+    )?
+    .execute(params![channel.as_str(), message_id])?;
+    Ok(())
+}
+
+/// Accepted but unfinished messages, in arrival order (for recovery at startup). A row whose
+/// channel this version does not know is left where it is and skipped.
+pub fn unfinished(conn: &Connection) -> Result<Vec<Inbound>, StoreError> {
     let mut statement = conn.prepare_cached(
         "SELECT channel, message_id, thread_id, user_id, text FROM inbox WHERE status = 'pending' ORDER BY seq",
     )?;
     let mut rows = statement.query([])?;
     let mut found = Vec::new();
     while let Some(row) = rows.next()? {
-        found.push(InboxRow {
-            channel: row.get(0)?,
+        let channel: String = row.get(0)?;
+        let Ok(channel) = Channel::parse(&channel) else {
+            tracing::warn!(%channel, "an unfinished message has an unknown channel; skipped");
+            continue;
+        };
+        found.push(Inbound {
+            channel,
             message_id: row.get(1)?,
             thread_id: row.get(2)?,
             user_id: row.get(3)?,

@@ -1,11 +1,13 @@
-//! The data of conversations: threads, their memory, pending plans, and the durable inbox and
-//! outbox of the turn pipeline. Plain SQL functions on a `&Connection`; the actors that own the
-//! logic live in `crate::subsystems`, the turn in `crate::turn`.
+//! The data of conversations: threads, their memory, pending plans, the durable inbox and
+//! outbox of the turn pipeline, and the reply slots of the group-chat cap. Plain SQL functions
+//! on a `&Connection`; the actors that own the logic live in `crate::subsystems`, the turn in
+//! `crate::turn`.
 
 pub mod inbox;
 pub mod memory;
 pub mod outbox;
 pub mod plans;
+pub mod reply_slots;
 pub mod threads;
 
 pub use threads::{Channel, ContextType, Thread};

@@ -53,17 +53,20 @@ impl ContextType {
         }
     }
 
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, UnknownContextType> {
         match text {
             "overdue" => Ok(ContextType::Overdue),
             "check_in" => Ok(ContextType::CheckIn),
             "completion" => Ok(ContextType::Completion),
-            other => Err(format!(
-                "unknown context_type {other:?}; one of overdue, check_in, completion"
-            )),
+            other => Err(UnknownContextType(other.to_string())),
         }
     }
 }
+
+/// A context type that is not one of the three.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown context_type {0:?}; one of overdue, check_in, completion")]
+pub struct UnknownContextType(pub String);
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Thread {
@@ -92,7 +95,7 @@ fn from_row(row: &Row<'_>) -> Result<Thread, StoreError> {
             .as_deref()
             .map(ContextType::parse)
             .transpose()
-            .map_err(StoreError::Corrupt)?,
+            .map_err(|e| StoreError::Corrupt(e.to_string()))?,
         open: row.get(6)?,
         created_at: from_db(&row.get::<_, String>(7)?)?,
     })

@@ -56,6 +56,13 @@ impl ResponseError for ApiError {
     }
 }
 
+impl ApiError {
+    /// A 400 carrying a typed validation error's text (`.map_err(ApiError::bad_request)`).
+    pub fn bad_request(error: impl std::fmt::Display) -> Self {
+        ApiError::BadRequest(error.to_string())
+    }
+}
+
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> Self {
         if let StoreError::Refused { reason, kind } = error {

@@ -94,11 +94,11 @@ pub async fn create(
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let tz = app.config.timezone;
-    let title = clean_title(&body.title).map_err(ApiError::BadRequest)?;
+    let title = clean_title(&body.title).map_err(ApiError::bad_request)?;
     let domain = body.domain.unwrap_or_else(|| "personal".into());
-    check_domain(&domain).map_err(ApiError::BadRequest)?;
+    check_domain(&domain).map_err(ApiError::bad_request)?;
     let priority = body.priority.unwrap_or(2);
-    check_priority(priority).map_err(ApiError::BadRequest)?;
+    check_priority(priority).map_err(ApiError::bad_request)?;
     let new = NewTask {
         title,
         description: check_description(body.description)?,
@@ -137,7 +137,7 @@ pub async fn list(
         .as_deref()
         .map(str::parse::<TaskStatus>)
         .transpose()
-        .map_err(ApiError::BadRequest)?;
+        .map_err(ApiError::bad_request)?;
     let tz = app.config.timezone;
     let views = app
         .store
@@ -204,12 +204,12 @@ pub async fn patch(
         .as_deref()
         .map(clean_title)
         .transpose()
-        .map_err(ApiError::BadRequest)?;
+        .map_err(ApiError::bad_request)?;
     if let Some(domain) = &body.domain {
-        check_domain(domain).map_err(ApiError::BadRequest)?;
+        check_domain(domain).map_err(ApiError::bad_request)?;
     }
     if let Some(priority) = body.priority {
-        check_priority(priority).map_err(ApiError::BadRequest)?;
+        check_priority(priority).map_err(ApiError::bad_request)?;
     }
     let description = body.description.map(check_description).transpose()?;
     let deadline = body
@@ -229,7 +229,7 @@ pub async fn patch(
         .as_deref()
         .map(str::parse::<TaskStatus>)
         .transpose()
-        .map_err(ApiError::BadRequest)?;
+        .map_err(ApiError::bad_request)?;
     let domain = body.domain;
     let priority = body.priority;
     let now = app.clock.now();

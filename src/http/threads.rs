@@ -39,7 +39,7 @@ pub async fn open_nudge(
         .as_deref()
         .map(ContextType::parse)
         .transpose()
-        .map_err(ApiError::BadRequest)?;
+        .map_err(ApiError::bad_request)?;
     let channel = match body.channel.as_deref() {
         None | Some("local") => Channel::Local,
         Some("discord") => Channel::Discord,

@@ -5,7 +5,7 @@
 //! junk answer fails open (Donna replies), so a gate hiccup never silences a real question.
 
 use super::client::LlmClient;
-use super::prompts::{HistoryLine, Prompts};
+use super::prompts::{GateContext, Prompts};
 use super::ChatMessage;
 
 /// What the gate decided.
@@ -15,14 +15,6 @@ pub enum GateDecision {
     Skip,
     /// The gate could not decide (the reason); Donna replies.
     FailOpen(String),
-}
-
-/// What the gate is shown.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct GateContext {
-    pub history: Vec<HistoryLine>,
-    pub author: String,
-    pub message: String,
 }
 
 #[derive(Debug)]

@@ -56,7 +56,7 @@ pub enum LlmError {
     #[error("the model server's answer is not the expected shape: {0}")]
     BadResponse(String),
     #[error("the model's output is invalid: {0}")]
-    InvalidOutput(String),
+    InvalidOutput(#[from] output::OutputError),
     #[error("no model is configured")]
     Disabled,
 }

@@ -39,34 +39,62 @@ pub fn clean_text(text: &str, limit: usize) -> String {
     cleaned.trim().to_string()
 }
 
-pub fn parse(text: &str) -> Result<Classification, String> {
+/// Why a model's answer is not a valid classification. The text goes back to the model in
+/// the one retry, so it says plainly what was wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OutputError {
+    #[error("output is {0} bytes; at most {MAX_OUTPUT_BYTES}")]
+    TooLarge(usize),
+    #[error("not JSON: {0}")]
+    NotJson(String),
+    #[error("not a JSON object")]
+    NotObject,
+    #[error("unexpected field {0:?}")]
+    UnexpectedField(String),
+    #[error("{0} is missing")]
+    Missing(&'static str),
+    #[error("{field} is not {expected}")]
+    WrongType {
+        field: String,
+        expected: &'static str,
+    },
+    #[error("{0} actions proposed; at most {MAX_ACTIONS}")]
+    TooManyActions(usize),
+    #[error("actions[{0}].name is not a short string")]
+    BadActionName(usize),
+    #[error("actions[{index}] has an unexpected field {field:?}")]
+    UnexpectedActionField { index: usize, field: String },
+}
+
+fn wrong_type(field: impl Into<String>, expected: &'static str) -> OutputError {
+    OutputError::WrongType {
+        field: field.into(),
+        expected,
+    }
+}
+
+pub fn parse(text: &str) -> Result<Classification, OutputError> {
     if text.len() > MAX_OUTPUT_BYTES {
-        return Err(format!(
-            "output is {} bytes; at most {MAX_OUTPUT_BYTES}",
-            text.len()
-        ));
+        return Err(OutputError::TooLarge(text.len()));
     }
     let value: Value =
-        serde_json::from_str(strip_fence(text)).map_err(|e| format!("not JSON: {e}"))?;
+        serde_json::from_str(strip_fence(text)).map_err(|e| OutputError::NotJson(e.to_string()))?;
     let Value::Object(mut object) = value else {
-        return Err("not a JSON object".into());
+        return Err(OutputError::NotObject);
     };
     if let Some(unknown) = object
         .keys()
         .find(|key| !matches!(key.as_str(), "actions" | "reply_to_user" | "reasoning"))
     {
-        return Err(format!("unexpected field {unknown:?}"));
+        return Err(OutputError::UnexpectedField(unknown.clone()));
     }
     let actions = match object.remove("actions") {
         Some(Value::Array(items)) => items,
-        Some(_) => return Err("actions is not an array".into()),
-        None => return Err("actions is missing".into()),
+        Some(_) => return Err(wrong_type("actions", "an array")),
+        None => return Err(OutputError::Missing("actions")),
     };
     if actions.len() > MAX_ACTIONS {
-        return Err(format!(
-            "{} actions proposed; at most {MAX_ACTIONS}",
-            actions.len()
-        ));
+        return Err(OutputError::TooManyActions(actions.len()));
     }
     let actions = actions
         .into_iter()
@@ -75,13 +103,13 @@ pub fn parse(text: &str) -> Result<Classification, String> {
         .collect::<Result<Vec<_>, _>>()?;
     let reply_to_user = match object.remove("reply_to_user") {
         Some(Value::String(reply)) => clean_text(&reply, MAX_REPLY_CHARS),
-        Some(_) => return Err("reply_to_user is not a string".into()),
-        None => return Err("reply_to_user is missing".into()),
+        Some(_) => return Err(wrong_type("reply_to_user", "a string")),
+        None => return Err(OutputError::Missing("reply_to_user")),
     };
     let reasoning = match object.remove("reasoning") {
         Some(Value::String(reasoning)) => clean_text(&reasoning, 2_000),
         Some(Value::Null) | None => String::new(),
-        Some(_) => return Err("reasoning is not a string".into()),
+        Some(_) => return Err(wrong_type("reasoning", "a string")),
     };
     Ok(Classification {
         actions,
@@ -90,25 +118,26 @@ pub fn parse(text: &str) -> Result<Classification, String> {
     })
 }
 
-fn parse_action(index: usize, item: Value) -> Result<ActionRequest, String> {
+fn parse_action(index: usize, item: Value) -> Result<ActionRequest, OutputError> {
     let Value::Object(mut object) = item else {
-        return Err(format!("actions[{index}] is not an object"));
+        return Err(wrong_type(format!("actions[{index}]"), "an object"));
     };
     let name = match object.remove("name") {
         Some(Value::String(name)) if !name.trim().is_empty() && name.len() <= 100 => {
             name.trim().to_string()
         }
-        _ => return Err(format!("actions[{index}].name is not a short string")),
+        _ => return Err(OutputError::BadActionName(index)),
     };
     let params = match object.remove("params") {
         Some(Value::Object(params)) => params,
         Some(Value::Null) | None => Map::new(),
-        Some(_) => return Err(format!("actions[{index}].params is not an object")),
+        Some(_) => return Err(wrong_type(format!("actions[{index}].params"), "an object")),
     };
     if let Some(unknown) = object.keys().next() {
-        return Err(format!(
-            "actions[{index}] has an unexpected field {unknown:?}"
-        ));
+        return Err(OutputError::UnexpectedActionField {
+            index,
+            field: unknown.clone(),
+        });
     }
     Ok(ActionRequest { name, params })
 }

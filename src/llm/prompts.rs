@@ -50,6 +50,14 @@ pub struct ClassifyContext {
     pub reply: String,
 }
 
+/// What the group-chat reply gate is shown.
+#[derive(Debug, Clone, Serialize)]
+pub struct GateContext {
+    pub history: Vec<HistoryLine>,
+    pub author: String,
+    pub message: String,
+}
+
 #[derive(Debug)]
 pub struct Prompts {
     templates: Handlebars<'static>,
@@ -80,7 +88,7 @@ impl Prompts {
         };
         prompts.classify(&sample_context())?;
         prompts.system()?;
-        prompts.reply_gate(&super::gate::GateContext {
+        prompts.reply_gate(&GateContext {
             history: sample_context().history,
             author: "someone".into(),
             message: "hello".into(),
@@ -101,7 +109,7 @@ impl Prompts {
         self.render("classify", &data)
     }
 
-    pub fn reply_gate(&self, context: &super::gate::GateContext) -> Result<String, PromptError> {
+    pub fn reply_gate(&self, context: &GateContext) -> Result<String, PromptError> {
         let data = serde_json::to_value(context).map_err(|e| PromptError::Template {
             name: "reply_gate".into(),
             reason: e.to_string(),

@@ -2,7 +2,8 @@
 //! a short reply to a nudge into one intent, and the confirm / reject / undo words.
 //!
 //! Owns: the serde shape of that file and its validation. Matching itself lives in
-//! [`super::matcher`].
+//! [`super::matcher`], the tokenizer both use in [`super::words`]. The YAML text is parsed by
+//! `crate::config::parse_yaml`, the one place that knows the YAML library.
 //!
 //! Invariants once [`IntentsConfig::validate`] has passed:
 //! - every list in the file is non-empty, and every entry has at least one word with no clause
@@ -22,7 +23,8 @@ use std::fmt;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 
-use super::matcher::{keyword_words, KeywordProblem};
+use super::words::{keyword_words, KeywordProblem};
+use crate::config::ConfigError;
 
 /// The whole `reply_intents.yaml` file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -73,14 +75,14 @@ pub struct IntentDef {
     pub confirm: bool,
     /// Fixed parameters handed to the action.
     #[serde(default)]
-    pub params: BTreeMap<String, serde_yaml::Value>,
+    pub params: BTreeMap<String, serde_json::Value>,
 }
 
 /// Why `reply_intents.yaml` was refused. Every message names the key path at fault.
 #[derive(Debug, thiserror::Error)]
 pub enum IntentsError {
     #[error("reply intents config does not match its schema: {0}")]
-    Parse(#[from] serde_yaml::Error),
+    Parse(#[from] ConfigError),
     #[error("`{path}` must not be empty")]
     Empty { path: String },
     #[error("`{path}` must be at least 1")]
@@ -110,7 +112,7 @@ impl IntentsConfig {
     /// [`IntentsError::Parse`] when the text does not fit the schema, otherwise whatever
     /// [`IntentsConfig::validate`] reports.
     pub fn from_yaml_str(yaml: &str) -> Result<Self, IntentsError> {
-        let config: Self = serde_yaml::from_str(yaml)?;
+        let config: Self = crate::config::parse_yaml(yaml)?;
         config.validate()?;
         Ok(config)
     }

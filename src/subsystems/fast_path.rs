@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use actors::{Behaviour, CellCtx, Handled, Reply};
 
+use crate::replies::analysis::{analyze, Analysis};
 use crate::replies::matcher::FastPath;
-use crate::turn::decide::Analysis;
 
 pub enum FastPathMsg {
     Analyze {
@@ -25,17 +25,6 @@ pub struct FastPathActor {
 impl FastPathActor {
     pub fn new(matcher: Arc<FastPath>) -> Self {
         Self { matcher }
-    }
-}
-
-/// Everything the FastPath can say about a reply.
-pub fn analyze(matcher: &FastPath, text: &str) -> Analysis {
-    Analysis {
-        outcome: matcher.classify(text),
-        plan_answer: matcher.plan_answer(text),
-        undo: matcher.is_undo(text),
-        confirm_word: matcher.is_confirm_word(text),
-        words: text.split_whitespace().count(),
     }
 }
 

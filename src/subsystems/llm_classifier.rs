@@ -16,9 +16,10 @@ use actors::{ActorHealth, Behaviour, CellCtx, Handled, Reply};
 use tokio::sync::Semaphore;
 
 use crate::llm::classify::Classifier;
-use crate::llm::gate::{GateContext, GateDecision, ReplyGate};
+use crate::llm::gate::{GateDecision, ReplyGate};
 use crate::llm::output::Classification;
 use crate::llm::prompts::ClassifyContext;
+use crate::llm::prompts::GateContext;
 use crate::llm::LlmError;
 use crate::metrics::LlmMetrics;
 

@@ -17,11 +17,10 @@ use std::time::Duration;
 use actors::{Behaviour, CellCtx, Handled, Reply};
 use chrono::{DateTime, Utc};
 use parking_lot::Mutex;
-use rusqlite::params;
 
 use crate::clock::SharedClock;
-use crate::store::time::{from_db, to_db};
-use crate::store::{Store, StoreError};
+use crate::conversation::reply_slots;
+use crate::store::Store;
 
 /// A claimed slot: give it back with `Release` if no reply is sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,10 +121,9 @@ impl Behaviour for RateCap {
                     slots.retain(|(id, _)| *id != reservation.slot_id);
                 }
                 let slot_id = reservation.slot_id;
-                let deleted = self.store.write(move |conn| {
-                    conn.execute("DELETE FROM reply_slot WHERE id = ?1", [slot_id])?;
-                    Ok(())
-                });
+                let deleted = self
+                    .store
+                    .write(move |conn| reply_slots::release(conn, slot_id));
                 Handled::wait(async move {
                     if let Err(error) = deleted.await {
                         tracing::warn!(%error, "could not release a reply slot");
@@ -156,9 +154,11 @@ impl Reserve {
             None => {
                 let (channel, chat_id) = (channel.clone(), chat_id.clone());
                 self.store
-                    .read(move |conn| load(conn, &channel, &chat_id, cutoff))
+                    .read(move |conn| reply_slots::live(conn, &channel, &chat_id, cutoff))
                     .await
                     .map_err(|e| ReserveError::Store(e.to_string()))?
+                    .into_iter()
+                    .collect()
             }
         };
         while slots.front().is_some_and(|(_, at)| *at <= cutoff) {
@@ -172,17 +172,7 @@ impl Reserve {
         let (channel_row, chat_row, now) = (channel.clone(), chat_id.clone(), self.now);
         let slot_id = self
             .store
-            .write(move |conn| {
-                conn.execute(
-                    "DELETE FROM reply_slot WHERE channel = ?1 AND chat_id = ?2 AND at <= ?3",
-                    params![channel_row, chat_row, to_db(cutoff)],
-                )?;
-                conn.execute(
-                    "INSERT INTO reply_slot (channel, chat_id, at) VALUES (?1, ?2, ?3)",
-                    params![channel_row, chat_row, to_db(now)],
-                )?;
-                Ok(conn.last_insert_rowid())
-            })
+            .write(move |conn| reply_slots::claim(conn, &channel_row, &chat_row, now, cutoff))
             .await
             .map_err(|e| ReserveError::Store(e.to_string()))?;
         slots.push_back((slot_id, now));
@@ -193,21 +183,4 @@ impl Reserve {
             slot_id,
         })
     }
-}
-
-fn load(
-    conn: &rusqlite::Connection,
-    channel: &str,
-    chat_id: &str,
-    cutoff: DateTime<Utc>,
-) -> Result<Slots, StoreError> {
-    let mut statement = conn.prepare_cached(
-        "SELECT id, at FROM reply_slot WHERE channel = ?1 AND chat_id = ?2 AND at > ?3 ORDER BY at, id",
-    )?;
-    let mut rows = statement.query(params![channel, chat_id, to_db(cutoff)])?;
-    let mut slots = VecDeque::new();
-    while let Some(row) = rows.next()? {
-        slots.push_back((row.get(0)?, from_db(&row.get::<_, String>(1)?)?));
-    }
-    Ok(slots)
 }

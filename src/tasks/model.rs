@@ -60,39 +60,48 @@ impl NewTask {
     }
 }
 
+/// Why a task field was refused. The text is told to the person (or API caller) as it is.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TaskFieldError {
+    #[error("title must not be empty")]
+    EmptyTitle,
+    #[error("title must be at most {MAX_TITLE_CHARS} characters")]
+    TitleTooLong,
+    #[error("title must not contain control characters")]
+    TitleControl,
+    #[error("domain must be one of {list}", list = DOMAINS.join(", "))]
+    Domain,
+    #[error("priority must be between {} and {}", PRIORITY_RANGE.start(), PRIORITY_RANGE.end())]
+    Priority,
+}
+
 /// Checks a title: trimmed, not empty, not too long.
-pub fn clean_title(title: &str) -> Result<String, String> {
+pub fn clean_title(title: &str) -> Result<String, TaskFieldError> {
     let title = title.trim();
     if title.is_empty() {
-        return Err("title must not be empty".into());
+        return Err(TaskFieldError::EmptyTitle);
     }
     if title.chars().count() > MAX_TITLE_CHARS {
-        return Err(format!(
-            "title must be at most {MAX_TITLE_CHARS} characters"
-        ));
+        return Err(TaskFieldError::TitleTooLong);
     }
     if title.chars().any(|c| c.is_control()) {
-        return Err("title must not contain control characters".into());
+        return Err(TaskFieldError::TitleControl);
     }
     Ok(title.to_string())
 }
 
-pub fn check_domain(domain: &str) -> Result<(), String> {
+pub fn check_domain(domain: &str) -> Result<(), TaskFieldError> {
     if DOMAINS.contains(&domain) {
         Ok(())
     } else {
-        Err(format!("domain must be one of {}", DOMAINS.join(", ")))
+        Err(TaskFieldError::Domain)
     }
 }
 
-pub fn check_priority(priority: i64) -> Result<(), String> {
+pub fn check_priority(priority: i64) -> Result<(), TaskFieldError> {
     if PRIORITY_RANGE.contains(&priority) {
         Ok(())
     } else {
-        Err(format!(
-            "priority must be between {} and {}",
-            PRIORITY_RANGE.start(),
-            PRIORITY_RANGE.end()
-        ))
+        Err(TaskFieldError::Priority)
     }
 }

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::model::{NewTask, Task};
-use super::status::TaskStatus;
+use super::status::{TaskStatus, TransitionError};
 use crate::store::time::{from_db, opt_from_db, to_db};
 use crate::store::StoreError;
 
@@ -25,7 +25,9 @@ fn from_row(row: &Row<'_>) -> Result<Task, StoreError> {
         description: row.get(2)?,
         domain: row.get(3)?,
         priority: row.get(4)?,
-        status: status.parse().map_err(StoreError::Corrupt)?,
+        status: status
+            .parse()
+            .map_err(|e: super::status::UnknownStatus| StoreError::Corrupt(e.to_string()))?,
         estimated_duration_minutes: row.get(6)?,
         deadline: opt_from_db(row.get(7)?)?,
         scheduled_start: opt_from_db(row.get(8)?)?,
@@ -116,7 +118,7 @@ pub enum TaskChangeError {
     #[error("no task {0}")]
     NotFound(String),
     #[error("{0}")]
-    InvalidTransition(String),
+    InvalidTransition(#[from] TransitionError),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -134,7 +136,7 @@ impl From<TaskChangeError> for StoreError {
                 StoreError::refused(crate::store::Refusal::NotFound, format!("no task {id}"))
             }
             TaskChangeError::InvalidTransition(reason) => {
-                StoreError::refused(crate::store::Refusal::Conflict, reason)
+                StoreError::refused(crate::store::Refusal::Conflict, reason.to_string())
             }
             TaskChangeError::Store(error) => error,
         }
@@ -153,9 +155,7 @@ pub fn set_status(
     now: DateTime<Utc>,
 ) -> Result<Task, TaskChangeError> {
     let task = require(conn, id)?;
-    task.status
-        .can_move_to(to)
-        .map_err(TaskChangeError::InvalidTransition)?;
+    task.status.can_move_to(to)?;
     let completed_at = match to {
         TaskStatus::Done => Some(to_db(now)),
         _ => None,
@@ -210,5 +210,12 @@ pub fn open_thread_id(conn: &Connection, task_id: &str) -> Result<Option<String>
 
 pub fn delete(conn: &Connection, id: &str) -> Result<(), StoreError> {
     conn.execute("DELETE FROM task WHERE id = ?1", [id])?;
+    Ok(())
+}
+
+/// The person answered in the task's thread: the nudge backoff starts over.
+pub fn reset_unanswered_nudges(conn: &Connection, id: &str) -> Result<(), StoreError> {
+    conn.prepare_cached("UPDATE task SET unanswered_nudges = 0 WHERE id = ?1")?
+        .execute([id])?;
     Ok(())
 }

@@ -60,10 +60,10 @@ impl TaskStatus {
     }
 
     /// Whether the state machine allows `self -> to`; the error says why not.
-    pub fn can_move_to(self, to: TaskStatus) -> Result<(), String> {
+    pub fn can_move_to(self, to: TaskStatus) -> Result<(), TransitionError> {
         use TaskStatus::*;
         if self == to {
-            return Err(format!("the task is already {self}"));
+            return Err(TransitionError::Already(self));
         }
         let allowed = match (self, to) {
             (Cancelled, Done) => false,
@@ -80,13 +80,31 @@ impl TaskStatus {
             Ok(())
         } else {
             Err(match self {
-                Cancelled => format!("a cancelled task can only be restored to backlog, not moved to {to}"),
-                Done => format!("a done task can be reopened to backlog, scheduled or in_progress, not moved to {to}"),
-                _ => format!("cannot move from {self} to {to}"),
+                Cancelled => TransitionError::FromCancelled(to),
+                Done => TransitionError::FromDone(to),
+                _ => TransitionError::NotAllowed { from: self, to },
             })
         }
     }
 }
+
+/// Why the state machine refuses a move. The text is told to the person as it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum TransitionError {
+    #[error("the task is already {0}")]
+    Already(TaskStatus),
+    #[error("a cancelled task can only be restored to backlog, not moved to {0}")]
+    FromCancelled(TaskStatus),
+    #[error("a done task can be reopened to backlog, scheduled or in_progress, not moved to {0}")]
+    FromDone(TaskStatus),
+    #[error("cannot move from {from} to {to}")]
+    NotAllowed { from: TaskStatus, to: TaskStatus },
+}
+
+/// A status name that is not one of the nine.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown status {0:?}; one of: {list}", list = ALL_STATUSES.map(|s| s.as_str()).join(", "))]
+pub struct UnknownStatus(pub String);
 
 impl fmt::Display for TaskStatus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -95,17 +113,12 @@ impl fmt::Display for TaskStatus {
 }
 
 impl FromStr for TaskStatus {
-    type Err = String;
+    type Err = UnknownStatus;
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         ALL_STATUSES
             .into_iter()
             .find(|status| status.as_str() == text)
-            .ok_or_else(|| {
-                format!(
-                    "unknown status {text:?}; one of: {}",
-                    ALL_STATUSES.map(|s| s.as_str()).join(", ")
-                )
-            })
+            .ok_or_else(|| UnknownStatus(text.to_string()))
     }
 }
 

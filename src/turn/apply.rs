@@ -13,6 +13,7 @@ use crate::conversation::memory::{self, Kind, Role};
 use crate::conversation::plans::{self, Plan, PlanStatus};
 use crate::conversation::{inbox, outbox, Channel};
 use crate::store::StoreError;
+use crate::tasks::repo;
 
 use super::result::{ShownAction, TurnPath, TurnResult};
 use super::texts;
@@ -161,8 +162,7 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<TurnResult, StoreErro
     };
     if let Some(task_id) = &task_id {
         // The person answered: the nudge backoff starts over.
-        conn.prepare_cached("UPDATE task SET unanswered_nudges = 0 WHERE id = ?1")?
-            .execute([task_id])?;
+        repo::reset_unanswered_nudges(conn, task_id)?;
     }
     finish(conn, &inbound, &mut result, Some(reply), reply_kind, now)?;
     Ok(result)

@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use actors::{Behaviour, CellCtx, Handled, Reply};
 
-use super::pipeline::{Pipeline, TurnError};
+use super::error::TurnError;
+use super::pipeline::Pipeline;
 use super::result::TurnResult;
 use super::Inbound;
 

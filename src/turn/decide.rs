@@ -1,34 +1,26 @@
-//! The turn's decision: given what the thread knows and what the FastPath made of the reply,
-//! what happens. Pure: no I/O, so every rule of DESIGN.md's "A turn" is tested directly.
+//! The turn's decision: given what the thread knows and what the FastPath made of the message,
+//! which room handles it. Pure: no I/O, so every rule of DESIGN.md's "A turn" (and steps 4-5 of
+//! its "Free text") is tested directly, as a table of sentences (`tests/decide_table.rs`).
 //!
-//! Rules, in order:
-//! 1. A thread bound to no task: say what Donna can do here (free text comes later).
-//! 2. A live plan: confirm -> run it; reject -> cancel it; anything else -> cancel it, go on.
-//! 3. A confirm word with no live plan never falls through to an action: if a plan expired or
+//! Rules, in order, for every thread (a nudge thread bound to a task, or a free one):
+//! 1. A live plan: confirm -> run it; reject -> cancel it; anything else -> cancel it, go on.
+//! 2. A confirm word with no live plan never falls through to an action: if a plan expired or
 //!    was cancelled since Donna last spoke, say so; a bare "yes" counts as "done" only as the
-//!    direct answer to a nudge; otherwise say there is nothing to confirm.
-//! 4. "undo" reverts the thread's last action.
+//!    direct answer to a nudge about the thread's task; otherwise a bare confirmation (at most
+//!    [`BARE_CONFIRMATION_WORDS`] words) is told there is nothing to confirm.
+//! 3. "undo" reverts the thread's last action.
+//! 4. A thread bound to no task: the free-text room.
 //! 5. A FastPath intent runs its action (or proposes it, for `confirm: true` intents).
-//! 6. Anything else goes to the next layer (the LLM).
+//! 6. Anything else goes to the next layer (the model).
 
 use chrono::{DateTime, Utc};
 
 use crate::conversation::memory::Kind;
 use crate::conversation::plans::{Plan, PlanStatus};
+use crate::replies::analysis::Analysis;
 use crate::replies::matcher::{FastPathOutcome, IntentMatch, PlanAnswer};
 
 use super::context::TurnContext;
-
-/// What the FastPath actor made of a reply.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Analysis {
-    pub outcome: FastPathOutcome,
-    pub plan_answer: PlanAnswer,
-    pub undo: bool,
-    pub confirm_word: bool,
-    /// Words in the reply: a confirmation on its own is short ("yes", "ok, go ahead").
-    pub words: usize,
-}
 
 /// Longest reply (in words) read as a bare confirmation when no plan is waiting.
 pub const BARE_CONFIRMATION_WORDS: usize = 4;
@@ -40,10 +32,9 @@ pub enum PlanStep {
     Cancel(Plan),
 }
 
-/// The main decision.
+/// Which room handles the message.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Next {
-    FreeThread,
     ConfirmPlan(Plan),
     RejectPlan(Plan),
     /// A confirmation for a plan that is gone; `expired` tells which way it went.
@@ -52,15 +43,14 @@ pub enum Next {
     },
     NothingToConfirm,
     Undo,
+    /// A message in a thread bound to no task: the free-text room.
+    FreeText,
     Intent(IntentMatch),
     /// No rule above applies: the next layer's turn.
     NextLayer,
 }
 
 pub fn decide(context: &TurnContext, analysis: &Analysis, now: DateTime<Utc>) -> (PlanStep, Next) {
-    if context.thread.task_id.is_none() {
-        return (PlanStep::Keep, Next::FreeThread);
-    }
     let live_plan = context
         .latest_plan
         .as_ref()
@@ -76,7 +66,8 @@ pub fn decide(context: &TurnContext, analysis: &Analysis, now: DateTime<Utc>) ->
         if let Some(expired) = plan_gone_since_donna_spoke(context, now) {
             return (plan_step, Next::PlanGone { expired });
         }
-        let answers_nudge = matches!(context.last_donna, Some((_, Kind::Nudge)));
+        let answers_nudge = context.thread.task_id.is_some()
+            && matches!(context.last_donna, Some((_, Kind::Nudge)));
         let bare = analysis.words <= BARE_CONFIRMATION_WORDS;
         match &analysis.outcome {
             FastPathOutcome::Match(intent) if !intent.only_confirm_word => {}
@@ -94,15 +85,17 @@ pub fn decide(context: &TurnContext, analysis: &Analysis, now: DateTime<Utc>) ->
     if analysis.undo {
         return (plan_step, Next::Undo);
     }
-    match &analysis.outcome {
-        FastPathOutcome::Match(intent) if intent.only_confirm_word => {
-            // A confirm word is never an action on its own (unless it answers the nudge, above).
-            if analysis.words <= BARE_CONFIRMATION_WORDS {
-                (plan_step, Next::NothingToConfirm)
-            } else {
-                (plan_step, Next::NextLayer)
-            }
+    if let FastPathOutcome::Match(intent) = &analysis.outcome {
+        // A confirm word is never an action on its own (unless it answers the nudge, above).
+        if intent.only_confirm_word && analysis.words <= BARE_CONFIRMATION_WORDS {
+            return (plan_step, Next::NothingToConfirm);
         }
+    }
+    if context.thread.task_id.is_none() {
+        return (plan_step, Next::FreeText);
+    }
+    match &analysis.outcome {
+        FastPathOutcome::Match(intent) if intent.only_confirm_word => (plan_step, Next::NextLayer),
         FastPathOutcome::Match(intent) => (plan_step, Next::Intent(intent.clone())),
         FastPathOutcome::FallThrough(_) => (plan_step, Next::NextLayer),
     }

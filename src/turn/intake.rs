@@ -13,12 +13,12 @@ use actors::{AskError, KeyedRouter};
 use tokio::sync::Semaphore;
 
 use crate::clock::SharedClock;
-use crate::conversation::inbox::{self, Accepted, InboxRow};
+use crate::conversation::inbox::{self, Accepted};
 use crate::conversation::{threads, Channel};
 use crate::store::{Store, StoreError};
 
 use super::conversation::{Conversation, TurnMsg};
-use super::pipeline::TurnError;
+use super::error::TurnError;
 use super::result::TurnResult;
 use super::Inbound;
 
@@ -151,13 +151,7 @@ impl Intake {
             user_id: incoming.user_id,
             text: incoming.text,
         };
-        let row = InboxRow {
-            channel: inbound.channel.as_str().to_string(),
-            message_id: inbound.message_id.clone(),
-            thread_id: inbound.thread_id.clone(),
-            user_id: inbound.user_id.clone(),
-            text: inbound.text.clone(),
-        };
+        let row = inbound.clone();
         let now = self.clock.now();
         let accepted = self
             .store
@@ -205,13 +199,7 @@ impl Intake {
                     if remove_if_refused {
                         // Not accepted after all: take it out of the inbox so nothing half-happens.
                         store
-                            .write(move |conn| {
-                                conn.execute(
-                                    "DELETE FROM inbox WHERE channel = ?1 AND message_id = ?2 AND status = 'pending'",
-                                    [channel.as_str(), message_id.as_str()],
-                                )?;
-                                Ok(())
-                            })
+                            .write(move |conn| inbox::withdraw(conn, channel, &message_id))
                             .await?;
                     }
                     Err(match refused {

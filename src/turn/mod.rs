@@ -1,25 +1,27 @@
 //! The turn: how one inbound message becomes Donna's answer and the task changes it asks for.
 //!
-//! Flow: `intake` (validate, inbox, route) -> the thread's `conversation` (one turn at a time) ->
-//! `pipeline` (context, FastPath, `decide`, bind) -> `apply` (one transaction) -> `result`.
+//! The path of a message: `intake` (validate, inbox, route) -> the thread's `conversation`
+//! (one turn at a time) -> `pipeline` (load the `context`, the group `gate`, the FastPath
+//! analysis, `decide`) -> one room: a plan answer, undo, a nudge reply (`intent`, `model`) or
+//! `free_text` -> `apply` (one transaction) -> `result`.
+//!
+//! Each room is a file with an `impl Pipeline` block: a new kind of conversation adds a room
+//! (and a `Next` variant in `decide`) instead of growing the pipeline.
 
 pub mod apply;
 pub mod context;
 pub mod conversation;
 pub mod decide;
+pub mod error;
+pub mod free_text;
+pub mod gate;
+pub mod history;
 pub mod intake;
+pub mod intent;
+pub mod model;
 pub mod pipeline;
 pub mod result;
+pub mod settings;
 pub mod texts;
 
-use crate::conversation::Channel;
-
-/// A message accepted into the inbox, on its way through a turn.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Inbound {
-    pub channel: Channel,
-    pub message_id: String,
-    pub thread_id: String,
-    pub user_id: String,
-    pub text: String,
-}
+pub use crate::conversation::inbox::Inbound;

@@ -1,67 +1,11 @@
-//! What a turn produced: the `path` it took and the answer the API returns.
+//! What a turn produced: the answer `POST /api/messages` returns (and the inbox stores), with
+//! the `path` the turn took ([`TurnPath`], defined below the metrics that count it).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::actions::{ActionResult, BoundAction};
-
-/// Which layer handled a message (the `path` of the API).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TurnPath {
-    /// A keyword reply ran an action (or proposed a plan, for intents marked `confirm`).
-    Fast,
-    /// The model answered, maybe with a plan.
-    Llm,
-    PlanConfirmed,
-    PlanRejected,
-    /// A confirmation came for a plan that has expired or was cancelled.
-    PlanExpired,
-    /// The model proposed only invalid actions; Donna asks to rephrase.
-    Clarify,
-    /// The model could not be reached or answered garbage; Donna apologises.
-    LlmUnavailable,
-    /// No layer could take it; Donna says what she can do.
-    Unhandled,
-    /// The group-chat gate or the rate cap kept Donna quiet.
-    Skipped,
-    /// "undo" reverted the last action.
-    Undone,
-}
-
-impl TurnPath {
-    pub const ALL: [TurnPath; 10] = [
-        TurnPath::Fast,
-        TurnPath::Llm,
-        TurnPath::PlanConfirmed,
-        TurnPath::PlanRejected,
-        TurnPath::PlanExpired,
-        TurnPath::Clarify,
-        TurnPath::LlmUnavailable,
-        TurnPath::Unhandled,
-        TurnPath::Skipped,
-        TurnPath::Undone,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TurnPath::Fast => "fast",
-            TurnPath::Llm => "llm",
-            TurnPath::PlanConfirmed => "plan_confirmed",
-            TurnPath::PlanRejected => "plan_rejected",
-            TurnPath::PlanExpired => "plan_expired",
-            TurnPath::Clarify => "clarify",
-            TurnPath::LlmUnavailable => "llm_unavailable",
-            TurnPath::Unhandled => "unhandled",
-            TurnPath::Skipped => "skipped",
-            TurnPath::Undone => "undone",
-        }
-    }
-
-    pub fn index(self) -> usize {
-        TurnPath::ALL.iter().position(|p| *p == self).unwrap_or(0)
-    }
-}
+pub use crate::turn_path::TurnPath;
 
 /// An action as shown in a result: its name and parameters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

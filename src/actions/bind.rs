@@ -1,0 +1,473 @@
+//! Binding: turning a request (a keyword intent, or an action the model proposed) into a
+//! validated action that can run, against the registry's definitions.
+//!
+//! Invariants:
+//! - A bound action has every required parameter, each of the declared type, within its enum
+//!   and range; defaults are filled in explicitly; unknown parameters are dropped.
+//! - `from_context` parameters are always taken from the thread's context, whatever the request
+//!   said (a model cannot aim an action at another task).
+//! - A time parameter (`when` of a reschedule, `due_by` of a new task) is read once, here, into
+//!   a [`TimeReading`] carried with the action: the plan's wording, the check for an unusable
+//!   time and the handler all use that one reading, so the person confirms exactly the time
+//!   that will be used.
+//! - Failures are typed ([`BindError`]); their text is what the person (or, later, the model)
+//!   is told.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::handlers::HandlerKind;
+use super::registry::{ActionRegistry, ActionRequest, ParamDef, ParamType};
+use crate::replies::matcher::IntentMatch;
+use crate::tasks::when::{find_when, WhenContext};
+
+/// The parameters the thread's context can supply (`from_context: true`).
+pub const CONTEXT_PARAMS: [&str; 2] = ["task_id", "thread_id"];
+
+/// Longest string parameter accepted, in characters.
+pub const MAX_STRING_PARAM_CHARS: usize = 500;
+
+/// What the thread supplies to binding: `from_context` parameters, and what times are read
+/// against.
+#[derive(Debug, Clone)]
+pub struct BindContext {
+    pub task_id: Option<String>,
+    pub thread_id: String,
+    /// Now, the timezone, the thread's task's current start and what "later" means.
+    pub when: WhenContext,
+}
+
+impl BindContext {
+    fn value(&self, name: &str) -> Option<Value> {
+        match name {
+            "task_id" => self.task_id.clone().map(Value::String),
+            "thread_id" => Some(Value::String(self.thread_id.clone())),
+            _ => None,
+        }
+    }
+}
+
+/// A time parameter, read once when the action was bound.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "reading", content = "value")]
+pub enum TimeReading {
+    /// The words name this instant.
+    At(DateTime<Utc>),
+    /// The words name no time at all ("push it").
+    NotNamed,
+    /// The words name a time that cannot be used; the reader's reason, for the person.
+    Unreadable(String),
+}
+
+impl TimeReading {
+    pub fn read(words: &str, context: &WhenContext) -> Self {
+        match find_when(words, context) {
+            Ok(Some(at)) => TimeReading::At(at),
+            Ok(None) => TimeReading::NotNamed,
+            Err(error) => TimeReading::Unreadable(error.to_string()),
+        }
+    }
+}
+
+/// A validated action, ready to run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BoundAction {
+    pub name: String,
+    pub handler: HandlerKind,
+    pub params: Map<String, Value>,
+    /// Time parameters as read at bind time, by parameter name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub times: BTreeMap<String, TimeReading>,
+}
+
+impl BoundAction {
+    /// The reading of time parameter `name`: the one made at bind time, or (for an action
+    /// stored before readings were kept) a reading made now against `context`. None when the
+    /// parameter is absent.
+    pub fn time(&self, name: &str, context: impl FnOnce() -> WhenContext) -> Option<TimeReading> {
+        if let Some(reading) = self.times.get(name) {
+            return Some(reading.clone());
+        }
+        let words = self.params.get(name).and_then(Value::as_str)?;
+        Some(TimeReading::read(words, &context()))
+    }
+
+    /// Why one of this action's times cannot be used, if one cannot.
+    pub fn unusable_time(&self) -> Option<&str> {
+        self.times.values().find_map(|reading| match reading {
+            TimeReading::Unreadable(reason) => Some(reason.as_str()),
+            _ => None,
+        })
+    }
+}
+
+/// Why a parameter value was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ParamError {
+    #[error("must not be empty")]
+    Empty,
+    #[error("must be at most {MAX_STRING_PARAM_CHARS} characters")]
+    TooLong,
+    #[error("expected {expected}, got {got}")]
+    WrongType {
+        expected: &'static str,
+        got: &'static str,
+    },
+    #[error("{value} is not one of {allowed}")]
+    NotAllowed { value: String, allowed: String },
+    #[error("{value} is outside {min}..={max}")]
+    OutOfRange {
+        value: String,
+        min: String,
+        max: String,
+    },
+}
+
+/// Why a request could not be bound. The text is told to the person as it is.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BindError {
+    #[error("unknown action {0:?}")]
+    UnknownAction(String),
+    #[error("{action}: this thread has no {param}")]
+    NoContext { action: String, param: String },
+    #[error("{action}: missing parameter {param}")]
+    MissingParam { action: String, param: String },
+    #[error("{action}: parameter {param}: {reason}")]
+    InvalidParam {
+        action: String,
+        param: String,
+        reason: ParamError,
+    },
+}
+
+/// A keyword intent, bound.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoundIntent {
+    pub action: BoundAction,
+    /// The intent is marked `confirm: true`, or the action is `plan_only`: propose, don't run.
+    pub needs_plan: bool,
+}
+
+/// Binds a keyword intent: the intent's fixed parameters, and the reply's own words as the
+/// action's `when` when it takes one and the intent did not fix it (so "push it to friday"
+/// reschedules to Friday).
+pub fn bind_intent(
+    registry: &ActionRegistry,
+    intent: &IntentMatch,
+    text: &str,
+    context: &BindContext,
+) -> Result<BoundIntent, BindError> {
+    let mut params: Map<String, Value> = intent
+        .params
+        .iter()
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
+    let takes_when = registry
+        .get(&intent.action)
+        .is_some_and(|def| def.params.contains_key("when"));
+    if takes_when && !params.contains_key("when") {
+        params.insert("when".into(), Value::String(text.to_string()));
+    }
+    let request = ActionRequest {
+        name: intent.action.clone(),
+        params,
+    };
+    let needs_plan = intent.confirm || registry.is_plan_only(&intent.action);
+    registry
+        .bind(&request, context)
+        .map(|action| BoundIntent { action, needs_plan })
+}
+
+impl ActionRegistry {
+    /// Validates one request against its definition, binds context parameters and reads its
+    /// time parameter.
+    pub fn bind(
+        &self,
+        request: &ActionRequest,
+        context: &BindContext,
+    ) -> Result<BoundAction, BindError> {
+        let (def, handler) = self
+            .definition(&request.name)
+            .ok_or_else(|| BindError::UnknownAction(request.name.clone()))?;
+        let mut params = Map::new();
+        for (name, param) in &def.params {
+            if param.from_context {
+                let value = context.value(name).ok_or_else(|| BindError::NoContext {
+                    action: request.name.clone(),
+                    param: name.clone(),
+                })?;
+                params.insert(name.clone(), value);
+                continue;
+            }
+            match request.params.get(name) {
+                Some(Value::Null) | None => {
+                    if let Some(default) = &param.default {
+                        params.insert(name.clone(), default.clone());
+                    } else if !param.optional {
+                        return Err(BindError::MissingParam {
+                            action: request.name.clone(),
+                            param: name.clone(),
+                        });
+                    }
+                }
+                Some(value) => {
+                    let value =
+                        normalize(param, value).map_err(|reason| BindError::InvalidParam {
+                            action: request.name.clone(),
+                            param: name.clone(),
+                            reason,
+                        })?;
+                    params.insert(name.clone(), value);
+                }
+            }
+        }
+        let times = read_times(handler, &params, &context.when);
+        Ok(BoundAction {
+            name: request.name.clone(),
+            handler,
+            params,
+            times,
+        })
+    }
+}
+
+/// Reads the handler's time parameter, if the action has it. A new task's deadline is read
+/// from now; a reschedule also from the task's current start ("by a day").
+fn read_times(
+    handler: HandlerKind,
+    params: &Map<String, Value>,
+    context: &WhenContext,
+) -> BTreeMap<String, TimeReading> {
+    let Some(name) = handler.time_param() else {
+        return BTreeMap::new();
+    };
+    let Some(words) = params.get(name).and_then(Value::as_str) else {
+        return BTreeMap::new();
+    };
+    let context = if handler.reads_time_from_task_start() {
+        context.clone()
+    } else {
+        WhenContext {
+            current_start: None,
+            ..context.clone()
+        }
+    };
+    BTreeMap::from([(name.to_string(), TimeReading::read(words, &context))])
+}
+
+/// Checks a value against its definition; strings are trimmed and must not be empty.
+fn normalize(def: &ParamDef, value: &Value) -> Result<Value, ParamError> {
+    let value = match (def.kind, value) {
+        (ParamType::String, Value::String(text)) => {
+            let text = text.trim();
+            if text.is_empty() {
+                return Err(ParamError::Empty);
+            }
+            if text.chars().count() > MAX_STRING_PARAM_CHARS {
+                return Err(ParamError::TooLong);
+            }
+            Value::String(text.to_string())
+        }
+        (ParamType::Integer, Value::Number(number)) if number.is_i64() => value.clone(),
+        (ParamType::Number, Value::Number(_)) => value.clone(),
+        (ParamType::Boolean, Value::Bool(_)) => value.clone(),
+        (kind, other) => {
+            return Err(ParamError::WrongType {
+                expected: kind.as_str(),
+                got: type_name(other),
+            });
+        }
+    };
+    check_value(def, &value)?;
+    Ok(value)
+}
+
+/// Checks a value against a definition's enum and range.
+pub(super) fn check_value(def: &ParamDef, value: &Value) -> Result<(), ParamError> {
+    if let Some(allowed) = &def.allowed {
+        if !allowed.contains(value) {
+            let listed: Vec<String> = allowed.iter().map(|v| v.to_string()).collect();
+            return Err(ParamError::NotAllowed {
+                value: value.to_string(),
+                allowed: listed.join(", "),
+            });
+        }
+    }
+    if let Some(number) = value.as_f64() {
+        if def.min.is_some_and(|min| number < min) || def.max.is_some_and(|max| number > max) {
+            return Err(ParamError::OutOfRange {
+                value: number.to_string(),
+                min: def.min.map_or("-inf".into(), |m| m.to_string()),
+                max: def.max.map_or("inf".into(), |m| m.to_string()),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    use crate::actions::ActionRegistry;
+
+    fn registry() -> ActionRegistry {
+        match ActionRegistry::shipped() {
+            Ok(registry) => registry,
+            Err(error) => panic!("shipped registry invalid: {error}"),
+        }
+    }
+
+    fn request(name: &str, params: Value) -> ActionRequest {
+        ActionRequest {
+            name: name.into(),
+            params: params.as_object().cloned().unwrap_or_default(),
+        }
+    }
+
+    fn when() -> WhenContext {
+        WhenContext {
+            now: DateTime::parse_from_rfc3339("2026-11-23T10:00:00Z")
+                .map(|at| at.with_timezone(&Utc))
+                .unwrap_or_default(),
+            timezone: chrono_tz::UTC,
+            current_start: None,
+            later: std::time::Duration::from_secs(3 * 3600),
+        }
+    }
+
+    fn context() -> BindContext {
+        BindContext {
+            task_id: Some("tsk_thread".into()),
+            thread_id: "thr_1".into(),
+            when: when(),
+        }
+    }
+
+    #[test]
+    fn context_parameters_always_come_from_the_thread() {
+        let bound = registry().bind(
+            &request("mark_done", json!({"task_id": "tsk_other"})),
+            &context(),
+        );
+        assert_eq!(
+            bound.map(|b| b.params["task_id"].clone()),
+            Ok(json!("tsk_thread"))
+        );
+    }
+
+    #[test]
+    fn defaults_are_filled_explicitly() {
+        let bound = registry().bind(&request("snooze", json!({})), &context());
+        assert_eq!(
+            bound.map(|b| b.params["duration_hours"].clone()),
+            Ok(json!(2))
+        );
+        let bound = registry().bind(
+            &request("create_task", json!({"title": "Buy milk"})),
+            &context(),
+        );
+        let params = bound.map(|b| b.params).unwrap_or_default();
+        assert_eq!(
+            (params["domain"].clone(), params["priority"].clone()),
+            (json!("personal"), json!(2))
+        );
+    }
+
+    #[test]
+    fn types_enums_ranges_and_presence_are_checked() {
+        let r = registry();
+        let c = context();
+        assert!(r.bind(&request("create_task", json!({})), &c).is_err());
+        assert!(r
+            .bind(&request("create_task", json!({"title": 5})), &c)
+            .is_err());
+        assert!(r
+            .bind(
+                &request("create_task", json!({"title": "x", "domain": "space"})),
+                &c
+            )
+            .is_err());
+        assert!(r
+            .bind(
+                &request("create_task", json!({"title": "x", "priority": "high"})),
+                &c
+            )
+            .is_err());
+        assert!(r
+            .bind(
+                &request("create_task", json!({"title": "x", "priority": 9})),
+                &c
+            )
+            .is_err());
+        assert!(r
+            .bind(&request("snooze", json!({"duration_hours": 1.5})), &c)
+            .is_err());
+        assert!(r
+            .bind(&request("rename_task", json!({"new_title": "   "})), &c)
+            .is_err());
+        assert!(r.bind(&request("launch_rockets", json!({})), &c).is_err());
+        assert!(r
+            .bind(
+                &request("rename_task", json!({"new_title": "Pay rent"})),
+                &c
+            )
+            .is_ok());
+    }
+
+    #[test]
+    fn a_task_action_without_context_cannot_bind() {
+        let free = BindContext {
+            task_id: None,
+            thread_id: "thr_free".into(),
+            when: when(),
+        };
+        assert!(registry()
+            .bind(&request("mark_done", json!({})), &free)
+            .is_err());
+    }
+    #[test]
+    fn a_time_is_read_once_when_bound() {
+        let r = registry();
+        let c = context();
+        let bound = r
+            .bind(&request("reschedule", json!({"when": "tomorrow 9am"})), &c)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let expected = DateTime::parse_from_rfc3339("2026-11-24T09:00:00Z")
+            .map(|at| at.with_timezone(&Utc))
+            .unwrap_or_default();
+        assert_eq!(bound.times.get("when"), Some(&TimeReading::At(expected)));
+        assert_eq!(bound.unusable_time(), None);
+        let bad = r
+            .bind(&request("reschedule", json!({"when": "feb 30"})), &c)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            matches!(bad.unusable_time(), Some(reason) if reason.contains("30 February")),
+            "{bad:?}"
+        );
+        let unnamed = r
+            .bind(&request("reschedule", json!({"when": "push it"})), &c)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(unnamed.times.get("when"), Some(&TimeReading::NotNamed));
+        let plain = r
+            .bind(&request("mark_done", json!({})), &c)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(plain.times.is_empty());
+    }
+}

@@ -1,0 +1,28 @@
+//! Why a turn could not finish. The message stays in the inbox (not done) and is run again at
+//! the next start, so every variant here is an internal failure, never a person's mistake.
+
+use actors::AskError;
+
+use super::context::ContextError;
+use crate::store::StoreError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum TurnError {
+    #[error("no thread {0}")]
+    NoThread(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Actor(#[from] AskError),
+    #[error("stored result is unreadable: {0}")]
+    BadStoredResult(String),
+}
+
+impl From<ContextError> for TurnError {
+    fn from(error: ContextError) -> Self {
+        match error {
+            ContextError::NoThread(id) => TurnError::NoThread(id),
+            ContextError::Store(error) => TurnError::Store(error),
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! The history window: the thread's last `memory.window_size` messages, read through the
+//! ThreadMemory actor and written as the prompts show them. The one place history is fetched
+//! and formatted, for every model call of a turn.
+
+use crate::conversation::memory::{MemoryEntry, Role};
+use crate::llm::prompts::HistoryLine;
+use crate::subsystems::thread_memory::MemoryMsg;
+
+use super::error::TurnError;
+use super::pipeline::Pipeline;
+
+/// How the person's lines are labelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Speakers {
+    /// "User": a conversation with one person (a nudge thread).
+    Roles,
+    /// Each person by their id ("someone" when unknown): a chat with several people.
+    Authors,
+}
+
+impl Pipeline {
+    /// The thread's last messages, oldest first, labelled for a prompt.
+    pub(super) async fn history(
+        &self,
+        thread_id: &str,
+        speakers: Speakers,
+    ) -> Result<Vec<HistoryLine>, TurnError> {
+        let (thread_id, limit) = (thread_id.to_string(), Some(self.settings.window_size));
+        let entries = self
+            .memory
+            .ask(move |reply| MemoryMsg::Recent {
+                thread_id,
+                limit,
+                reply,
+            })
+            .await??;
+        Ok(entries
+            .into_iter()
+            .map(|entry| history_line(entry, speakers))
+            .collect())
+    }
+}
+
+fn history_line(entry: MemoryEntry, speakers: Speakers) -> HistoryLine {
+    let who = match (entry.role, speakers) {
+        (Role::Donna, _) => "Donna".to_string(),
+        (Role::User, Speakers::Roles) => "User".to_string(),
+        (Role::User, Speakers::Authors) => entry.author_id.unwrap_or_else(|| "someone".into()),
+    };
+    HistoryLine {
+        who,
+        text: entry.content,
+    }
+}

@@ -1,0 +1,157 @@
+//! The nudge-reply model room: a reply no keyword took goes to the LLMClassifier with the task,
+//! the nudge's context and the history window; every action it proposes is validated by the
+//! ActionExecutor, and the valid ones become a plan the person must confirm.
+//!
+//! Invariants: nothing the model proposes runs in this turn (it is proposed, never executed);
+//! a model that cannot be reached or answers garbage gets the apology and changes nothing; a
+//! model that proposes only invalid actions gets a request to rephrase (`clarify`); without a
+//! model the reply gets an honest "I didn't catch that".
+
+use chrono::{DateTime, Utc};
+
+use crate::conversation::ContextType;
+use crate::llm::prompts::{ClassifyContext, TaskFacts};
+use crate::subsystems::action_executor::ExecutorMsg;
+use crate::subsystems::llm_classifier::LlmMsg;
+use crate::tasks::Task;
+
+use super::apply::Work;
+use super::context::TurnContext;
+use super::error::TurnError;
+use super::history::Speakers;
+use super::pipeline::Pipeline;
+use super::result::TurnPath;
+use super::texts;
+use super::Inbound;
+
+impl Pipeline {
+    pub(super) async fn model_layer(
+        &self,
+        context: &TurnContext,
+        inbound: &Inbound,
+        now: DateTime<Utc>,
+    ) -> Result<Work, TurnError> {
+        let Some(task) = &context.task else {
+            // The thread's task is gone (a captured task taken back by undo).
+            return Ok(Work::Say {
+                path: TurnPath::Unhandled,
+                text: texts::FREE_THREAD.to_string(),
+            });
+        };
+        let Some(llm) = &self.llm else {
+            return Ok(Work::Say {
+                path: TurnPath::Unhandled,
+                text: texts::not_understood(&task.title),
+            });
+        };
+        let history = self.history(&inbound.thread_id, Speakers::Roles).await?;
+        let classify = self.classify_context(context, task, history, inbound, now);
+        let answer = llm
+            .ask(|reply| LlmMsg::Classify {
+                context: Box::new(classify),
+                reply,
+            })
+            .await;
+        let classification = match answer {
+            Ok(Ok(classification)) => classification,
+            Ok(Err(error)) => {
+                tracing::warn!(%error, "model layer unavailable for this turn");
+                return Ok(apology());
+            }
+            Err(error) => {
+                tracing::warn!(%error, "model actor unavailable for this turn");
+                return Ok(apology());
+            }
+        };
+        tracing::debug!(reasoning = %classification.reasoning, "model reasoning (never shown)");
+        if classification.actions.is_empty() {
+            let text = if classification.reply_to_user.is_empty() {
+                texts::LLM_EMPTY.to_string()
+            } else {
+                classification.reply_to_user
+            };
+            return Ok(Work::Say {
+                path: TurnPath::Llm,
+                text,
+            });
+        }
+        let (requests, bind_context) = (classification.actions, self.bind_context(context, now));
+        let bound = self
+            .executor
+            .ask(|reply| ExecutorMsg::Bind {
+                requests,
+                context: bind_context,
+                reply,
+            })
+            .await?;
+        let mut valid = Vec::new();
+        for outcome in bound {
+            match outcome {
+                Ok(action) => valid.push(action),
+                Err(reason) => {
+                    static DROPPED: crate::log_limit::WarnLimiter =
+                        crate::log_limit::WarnLimiter::new(20);
+                    crate::limited_warn!(DROPPED, %reason, "dropped an invalid action proposed by the model");
+                }
+            }
+        }
+        if valid.is_empty() {
+            return Ok(Work::Say {
+                path: TurnPath::Clarify,
+                text: texts::CLARIFY.to_string(),
+            });
+        }
+        Ok(Work::Propose {
+            actions: valid,
+            preamble: Some(classification.reply_to_user),
+            path: TurnPath::Llm,
+        })
+    }
+
+    /// What the classification prompt shows: the task, why Donna asked, the time, the history
+    /// window and the reply.
+    fn classify_context(
+        &self,
+        context: &TurnContext,
+        task: &Task,
+        history: Vec<crate::llm::prompts::HistoryLine>,
+        inbound: &Inbound,
+        now: DateTime<Utc>,
+    ) -> ClassifyContext {
+        let tz = self.settings.timezone;
+        let show = |at: DateTime<Utc>| {
+            at.with_timezone(&tz)
+                .format("%a %d %b %Y %H:%M")
+                .to_string()
+        };
+        ClassifyContext {
+            task: TaskFacts {
+                title: task.title.clone(),
+                status: task.status.as_str().replace('_', " "),
+                domain: task.domain.clone(),
+                priority: task.priority,
+                scheduled_start: task.scheduled_start.map(show),
+                deadline: task.deadline.map(show),
+                estimated_duration_minutes: task.estimated_duration_minutes,
+            },
+            context: match context.thread.context_type {
+                Some(ContextType::Overdue) => "the task is overdue".into(),
+                Some(ContextType::CheckIn) => "a check-in: the task's time has come".into(),
+                Some(ContextType::Completion) => "asking whether the task is finished".into(),
+                None => "a conversation about the task".into(),
+            },
+            now: show(now),
+            timezone: tz.name().to_string(),
+            history,
+            reply: inbound.text.clone(),
+        }
+    }
+}
+
+/// When the model cannot be reached or answers garbage.
+fn apology() -> Work {
+    Work::Say {
+        path: TurnPath::LlmUnavailable,
+        text: texts::LLM_APOLOGY.to_string(),
+    }
+}

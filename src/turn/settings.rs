@@ -1,0 +1,28 @@
+//! The settings a turn reads, taken from the config once at startup.
+
+use std::time::Duration;
+
+/// Settings a turn reads.
+#[derive(Debug, Clone)]
+pub struct TurnSettings {
+    pub timezone: chrono_tz::Tz,
+    /// What "later" means (`reschedule.later`).
+    pub later: Duration,
+    pub undo_window: Duration,
+    pub plan_expiry: Duration,
+    /// Messages of history given to a model (`memory.window_size`).
+    pub window_size: usize,
+    /// The group-chat reply gate; None when `reply_decision.enabled` is false.
+    pub gate: Option<GateSettings>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct GateSettings {
+    /// Gate only group chats (a 1:1 chat always gets a reply).
+    pub group_only: bool,
+}
+
+/// A config duration as chrono's, saturating (a duration too long for chrono is "forever").
+pub fn chrono_duration(duration: Duration) -> chrono::Duration {
+    chrono::Duration::from_std(duration).unwrap_or(chrono::Duration::MAX)
+}
