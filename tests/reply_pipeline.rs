@@ -305,6 +305,29 @@ async fn a_free_thread_gets_an_honest_answer_and_no_action() {
 }
 
 #[actix_rt::test]
+async fn in_a_free_thread_a_bare_yes_or_undo_with_nothing_pending_is_answered_as_in_nudge_threads()
+{
+    let bot = start_bot("").await;
+    let (_, created) = bot.post("/api/threads", json!({})).await;
+    let thread = text(&created["thread_id"]).to_string();
+    let yes = bot.say(&thread, "yes").await;
+    assert_eq!(yes["path"], "unhandled", "{yes}");
+    assert!(
+        text(&yes["reply"]).contains("nothing waiting for a yes"),
+        "{}",
+        yes["reply"]
+    );
+    let undo = bot.say(&thread, "undo").await;
+    assert_eq!(undo["path"], "unhandled", "{undo}");
+    assert!(
+        text(&undo["reply"]).contains("nothing here to undo"),
+        "{}",
+        undo["reply"]
+    );
+    assert_eq!(undo["actions"], json!([]));
+}
+
+#[actix_rt::test]
 async fn history_is_oldest_first_with_authors_and_limit_gives_the_last_n() {
     let bot = start_bot("").await;
     let (_, thread) = bot.nudged_task("Pay rent").await;

@@ -15,11 +15,11 @@
 //!   token vector, one vector of keyword occurrences, and a lowercase copy only when the reply
 //!   is not already lowercase.
 
-use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use super::intents::IntentsConfig;
-use super::words::{keyword_words, normalize, tokenize, Token};
+use super::phrases::{Occurrence, Phrases, Reply, Role};
+use super::words::{keyword_words, Token};
 
 /// A first word that makes a reply a question. Fixed rather than configured: it is grammar,
 /// not vocabulary.
@@ -100,11 +100,8 @@ pub enum PlanAnswer {
 pub struct FastPath {
     max_length: usize,
     max_clauses: usize,
-    negation_window: usize,
     intents: Vec<IntentTarget>,
-    phrases: Vec<Phrase>,
-    /// Phrase indexes by first word, so a reply is scanned once whatever the vocabulary size.
-    phrases_by_first_word: HashMap<Box<str>, Vec<usize>>,
+    phrases: Phrases,
 }
 
 #[derive(Debug)]
@@ -113,107 +110,6 @@ struct IntentTarget {
     action: String,
     confirm: bool,
     params: BTreeMap<String, serde_json::Value>,
-}
-
-#[derive(Debug)]
-struct Phrase {
-    words: Box<[Box<str>]>,
-    /// As written in the config, for [`IntentMatch::keyword`].
-    keyword: Box<str>,
-    role: Role,
-}
-
-/// What a phrase means. One text can be several phrases ("don't" is a reject keyword and a
-/// negator), each found as its own occurrence.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Role {
-    Intent { index: usize, also_confirm: bool },
-    Confirm,
-    Reject,
-    Undo,
-    Negator,
-    MultiIntentSignal,
-}
-
-impl Role {
-    fn is_intent(self) -> bool {
-        matches!(self, Role::Intent { .. })
-    }
-
-    fn is_confirm(self) -> bool {
-        self == Role::Confirm
-    }
-
-    fn is_plan_answer(self) -> bool {
-        matches!(self, Role::Confirm | Role::Reject)
-    }
-
-    fn is_undo(self) -> bool {
-        self == Role::Undo
-    }
-
-    /// Words the user says to mean something, as opposed to grammar (negators, signals).
-    fn is_keyword(self) -> bool {
-        !matches!(self, Role::Negator | Role::MultiIntentSignal)
-    }
-}
-
-/// A phrase found in a reply, over tokens `start..end` (all words).
-#[derive(Debug, Clone, Copy)]
-struct Occurrence {
-    start: usize,
-    end: usize,
-    phrase: usize,
-}
-
-impl Occurrence {
-    fn len(&self) -> usize {
-        self.end - self.start
-    }
-
-    fn covers(&self, token: usize) -> bool {
-        self.start <= token && token < self.end
-    }
-}
-
-/// A reply after normalization: its tokens and every phrase occurrence in it.
-struct Reply<'a> {
-    text: Cow<'a, str>,
-    tokens: Vec<Token>,
-    occurrences: Vec<Occurrence>,
-}
-
-impl Reply<'_> {
-    fn word(&self, token: usize) -> Option<&str> {
-        self.tokens.get(token)?.word_in(&self.text)
-    }
-
-    fn ends_with_question_mark(&self) -> bool {
-        matches!(
-            self.tokens.last(),
-            Some(Token::Break {
-                question_mark: true,
-                ..
-            })
-        )
-    }
-
-    /// Comma-separated clauses that hold at least one word; other breaks do not split clauses.
-    fn clause_count(&self) -> usize {
-        let mut clauses = 0;
-        let mut clause_has_word = false;
-        for token in &self.tokens {
-            match token {
-                Token::Word { .. } => clause_has_word = true,
-                Token::Break { comma: true, .. } if clause_has_word => {
-                    clauses += 1;
-                    clause_has_word = false;
-                }
-                Token::Break { .. } => {}
-            }
-        }
-        clauses + usize::from(clause_has_word)
-    }
 }
 
 /// The vocabulary from one role, in config order.
@@ -237,10 +133,8 @@ impl FastPath {
         let mut compiled = FastPath {
             max_length: fast_path.max_length,
             max_clauses: fast_path.max_clauses,
-            negation_window: fast_path.negation_window,
             intents: Vec::with_capacity(config.intents.len()),
-            phrases: Vec::new(),
-            phrases_by_first_word: HashMap::new(),
+            phrases: Phrases::new(fast_path.negation_window),
         };
 
         for (index, intent) in config.intents.iter().enumerate() {
@@ -255,7 +149,7 @@ impl FastPath {
                     continue;
                 };
                 let also_confirm = confirm_words.contains(&words);
-                compiled.add_phrase(
+                compiled.phrases.add(
                     keyword,
                     words,
                     Role::Intent {
@@ -291,27 +185,11 @@ impl FastPath {
         for source in sources {
             for keyword in source.keywords {
                 if let Ok(words) = keyword_words(keyword) {
-                    compiled.add_phrase(keyword, words, source.role);
+                    compiled.phrases.add(keyword, words, source.role);
                 }
             }
         }
         compiled
-    }
-
-    fn add_phrase(&mut self, keyword: &str, words: Vec<String>, role: Role) {
-        let Some(first_word) = words.first() else {
-            return;
-        };
-        let index = self.phrases.len();
-        self.phrases_by_first_word
-            .entry(first_word.as_str().into())
-            .or_default()
-            .push(index);
-        self.phrases.push(Phrase {
-            words: words.into_iter().map(String::into_boxed_str).collect(),
-            keyword: keyword.into(),
-            role,
-        });
     }
 
     /// Turns a short reply to a nudge into one intent, or says why the LLM must read it.
@@ -334,14 +212,18 @@ impl FastPath {
                 let Role::Intent {
                     index: owner,
                     also_confirm,
-                } = self.role(occurrence)
+                } = self.phrases.role(occurrence)
                 else {
                     continue;
                 };
-                if owner != index || self.is_shadowed(&reply, occurrence, Role::is_intent) {
+                if owner != index
+                    || self
+                        .phrases
+                        .is_shadowed(&reply, occurrence, Role::is_intent)
+                {
                     continue;
                 }
-                if self.is_negated(&reply, occurrence, Role::is_intent) {
+                if self.phrases.is_negated(&reply, occurrence, Role::is_intent) {
                     negated = true;
                     continue;
                 }
@@ -367,7 +249,9 @@ impl FastPath {
                     only_confirm_word,
                 ));
             }
-            (_, None) if negated_hit || self.has_negation(&reply) => FallThroughReason::Negated,
+            (_, None) if negated_hit || self.phrases.has_negation(&reply) => {
+                FallThroughReason::Negated
+            }
             (_, None) => FallThroughReason::NoKeyword,
         };
         FastPathOutcome::FallThrough(reason)
@@ -399,9 +283,9 @@ impl FastPath {
             return false;
         };
         reply.occurrences.iter().copied().any(|occurrence| {
-            self.role(occurrence) == Role::Undo
-                && !self.is_shadowed(&reply, occurrence, Role::is_undo)
-                && !self.is_negated(&reply, occurrence, Role::is_undo)
+            self.phrases.role(occurrence) == Role::Undo
+                && !self.phrases.is_shadowed(&reply, occurrence, Role::is_undo)
+                && !self.phrases.is_negated(&reply, occurrence, Role::is_undo)
         })
     }
 
@@ -410,7 +294,7 @@ impl FastPath {
     #[must_use]
     pub fn is_confirm_word(&self, text: &str) -> bool {
         let trimmed = text.trim();
-        !trimmed.is_empty() && self.plan_words(&self.read(trimmed)).confirm
+        !trimmed.is_empty() && self.plan_words(&self.phrases.read(trimmed)).confirm
     }
 
     /// Applies the complexity gate and the question test, in that order.
@@ -423,11 +307,11 @@ impl FastPath {
         if trimmed.len() > self.max_length && trimmed.chars().count() > self.max_length {
             return Err(FallThroughReason::TooLong);
         }
-        let reply = self.read(trimmed);
+        let reply = self.phrases.read(trimmed);
         if reply
             .occurrences
             .iter()
-            .any(|occurrence| self.role(*occurrence) == Role::MultiIntentSignal)
+            .any(|occurrence| self.phrases.role(*occurrence) == Role::MultiIntentSignal)
         {
             return Err(FallThroughReason::MultiIntent);
         }
@@ -438,43 +322,6 @@ impl FastPath {
             return Err(FallThroughReason::Question);
         }
         Ok(reply)
-    }
-
-    fn read<'a>(&self, trimmed: &'a str) -> Reply<'a> {
-        let text = normalize(trimmed);
-        let mut tokens = Vec::with_capacity(trimmed.len() / 4 + 1);
-        tokenize(&text, &mut tokens);
-        let mut occurrences = Vec::new();
-        for start in 0..tokens.len() {
-            let Some(first_word) = tokens[start].word_in(&text) else {
-                continue;
-            };
-            let Some(candidates) = self.phrases_by_first_word.get(first_word) else {
-                continue;
-            };
-            for &phrase in candidates {
-                let words = &self.phrases[phrase].words;
-                let end = start + words.len();
-                let rest_matches = words.iter().enumerate().skip(1).all(|(offset, word)| {
-                    tokens
-                        .get(start + offset)
-                        .and_then(|token| token.word_in(&text))
-                        == Some(&**word)
-                });
-                if rest_matches {
-                    occurrences.push(Occurrence { start, end, phrase });
-                }
-            }
-        }
-        Reply {
-            text,
-            tokens,
-            occurrences,
-        }
-    }
-
-    fn role(&self, occurrence: Occurrence) -> Role {
-        self.phrases[occurrence.phrase].role
     }
 
     fn is_question(&self, reply: &Reply<'_>) -> bool {
@@ -493,82 +340,24 @@ impl FastPath {
             && !reply.occurrences.iter().any(|occurrence| {
                 occurrence.start == first
                     && occurrence.len() > 1
-                    && self.role(*occurrence).is_keyword()
+                    && self.phrases.role(*occurrence).is_keyword()
             })
-    }
-
-    /// A longer phrase of the same family covering this one wins ("not now" over "now").
-    fn is_shadowed(
-        &self,
-        reply: &Reply<'_>,
-        occurrence: Occurrence,
-        family: fn(Role) -> bool,
-    ) -> bool {
-        reply.occurrences.iter().any(|other| {
-            family(self.role(*other))
-                && other.start <= occurrence.start
-                && occurrence.end <= other.end
-                && other.len() > occurrence.len()
-        })
-    }
-
-    /// Whether a negator (or a word ending in "n't") sits within `negation_window` words before
-    /// the occurrence in the same clause. Words inside a phrase of the `consumers` family are
-    /// part of that phrase, not negators: the "not" of "not now" negates neither "not now" nor
-    /// the "busy" in "not now I'm busy".
-    fn is_negated(
-        &self,
-        reply: &Reply<'_>,
-        occurrence: Occurrence,
-        consumers: fn(Role) -> bool,
-    ) -> bool {
-        let mut token = occurrence.start;
-        let mut words_seen = 0;
-        while token > 0 && words_seen < self.negation_window {
-            token -= 1;
-            let Some(word) = reply.word(token) else {
-                break;
-            };
-            words_seen += 1;
-            let consumed = reply
-                .occurrences
-                .iter()
-                .any(|other| other.covers(token) && consumers(self.role(*other)));
-            if consumed {
-                continue;
-            }
-            let negator_here = reply.occurrences.iter().any(|other| {
-                other.start == token
-                    && other.end <= occurrence.start
-                    && self.role(*other) == Role::Negator
-            });
-            if negator_here || word.ends_with("n't") {
-                return true;
-            }
-        }
-        false
-    }
-
-    fn has_negation(&self, reply: &Reply<'_>) -> bool {
-        reply
-            .occurrences
-            .iter()
-            .any(|occurrence| self.role(*occurrence) == Role::Negator)
-            || (0..reply.tokens.len())
-                .filter_map(|token| reply.word(token))
-                .any(|word| word.ends_with("n't"))
     }
 
     fn plan_words(&self, reply: &Reply<'_>) -> PlanWords {
         let mut words = PlanWords::default();
         for occurrence in reply.occurrences.iter().copied() {
-            let role = self.role(occurrence);
-            if !role.is_plan_answer() || self.is_shadowed(reply, occurrence, Role::is_plan_answer) {
+            let role = self.phrases.role(occurrence);
+            if !role.is_plan_answer()
+                || self
+                    .phrases
+                    .is_shadowed(reply, occurrence, Role::is_plan_answer)
+            {
                 continue;
             }
             // Only confirm phrases consume their own negators: "don't" is a reject keyword
             // and still negates the "do it" of "don't do it".
-            let negated = self.is_negated(reply, occurrence, Role::is_confirm);
+            let negated = self.phrases.is_negated(reply, occurrence, Role::is_confirm);
             match role {
                 Role::Confirm => words.confirm |= !negated,
                 Role::Reject => {
@@ -593,7 +382,7 @@ impl FastPath {
             action: target.action.clone(),
             confirm: target.confirm,
             params: target.params.clone(),
-            keyword: self.phrases[occurrence.phrase].keyword.to_string(),
+            keyword: self.phrases.keyword(occurrence).to_string(),
             only_confirm_word,
         }
     }

@@ -1,0 +1,294 @@
+//! The turn's decision (`turn::decide`) as a table: one line per rule of DESIGN.md's "A turn"
+//! (and steps 4-5 of its "Free text"), each read as a sentence: in this situation, this
+//! message goes to that room. The analysis comes from the shipped FastPath, so a line shows what
+//! a person's words really do.
+//!
+//! Situations: a nudge thread right after the nudge, after another answer of Donna's, with a
+//! live plan, with a plan that expired or was cancelled since Donna spoke; a free thread (bound
+//! to no task) with nothing pending, with a live plan, with an expired plan.
+
+use std::sync::OnceLock;
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use donna::actions::{BoundAction, HandlerKind};
+use donna::conversation::memory::Kind;
+use donna::conversation::plans::{Plan, PlanStatus};
+use donna::conversation::{Channel, ContextType, Thread};
+use donna::replies::analysis::analyze;
+use donna::replies::intents::IntentsConfig;
+use donna::replies::matcher::FastPath;
+use donna::tasks::{Task, TaskStatus};
+use donna::turn::context::TurnContext;
+use donna::turn::decide::{decide, Next, PlanStep};
+
+fn fast_path() -> &'static FastPath {
+    static FAST_PATH: OnceLock<FastPath> = OnceLock::new();
+    FAST_PATH.get_or_init(|| {
+        let config = IntentsConfig::from_yaml_str(include_str!("../config/reply_intents.yaml"))
+            .unwrap_or_else(|e| panic!("shipped reply_intents.yaml: {e}"));
+        FastPath::new(&config)
+    })
+}
+
+fn now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 23, 10, 0, 0)
+        .single()
+        .unwrap_or_default()
+}
+
+fn minutes_ago(minutes: i64) -> DateTime<Utc> {
+    now() - Duration::minutes(minutes)
+}
+
+fn task() -> Task {
+    Task {
+        id: "tsk_rent".into(),
+        title: "Pay rent".into(),
+        description: None,
+        domain: "personal".into(),
+        priority: 2,
+        status: TaskStatus::Backlog,
+        estimated_duration_minutes: None,
+        deadline: Some(minutes_ago(60)),
+        scheduled_start: None,
+        completed_at: None,
+        snoozed_until: None,
+        reschedule_count: 0,
+        nudge_count: 1,
+        unanswered_nudges: 1,
+        last_nudged_at: Some(minutes_ago(10)),
+        created_at: minutes_ago(600),
+        updated_at: minutes_ago(600),
+    }
+}
+
+fn thread(task_id: Option<&str>) -> Thread {
+    Thread {
+        id: "thr_1".into(),
+        task_id: task_id.map(str::to_string),
+        channel: Channel::Local,
+        chat_id: "thr_1".into(),
+        is_group: false,
+        context_type: task_id.map(|_| ContextType::Overdue),
+        open: true,
+        created_at: minutes_ago(60),
+    }
+}
+
+/// A plan proposed 5 minutes ago (Donna's last word was the proposal), with `status` and an
+/// expiry `expires_in` minutes from now (negative: in the past).
+fn plan(status: PlanStatus, expires_in: i64) -> Plan {
+    Plan {
+        id: "pln_1".into(),
+        thread_id: "thr_1".into(),
+        actions: vec![BoundAction {
+            name: "cancel_task".into(),
+            handler: HandlerKind::CancelTask,
+            params: serde_json::Map::new(),
+            times: Default::default(),
+        }],
+        reply_text: "I'd cancel 'Pay rent'.".into(),
+        status,
+        created_at: minutes_ago(5),
+        expires_at: now() + Duration::minutes(expires_in),
+        resolved_at: (status != PlanStatus::Pending).then(|| minutes_ago(1)),
+    }
+}
+
+/// The situation a message arrives in.
+#[derive(Clone, Copy, Debug)]
+enum Situation {
+    /// A nudge thread whose last message is Donna's nudge ("'Pay rent' is overdue. Done?").
+    AfterNudge,
+    /// A nudge thread whose last message from Donna is some other answer.
+    AfterReply,
+    /// A nudge thread with a live plan waiting for a yes.
+    LivePlan,
+    /// A nudge thread whose plan expired without an answer.
+    ExpiredPlan,
+    /// A nudge thread whose plan was cancelled after Donna proposed it.
+    CancelledPlan,
+    /// A free thread (bound to no task) with nothing pending.
+    Free,
+    /// A free thread with a live plan.
+    FreeLivePlan,
+    /// A free thread whose plan expired.
+    FreeExpiredPlan,
+}
+
+fn context(situation: Situation) -> TurnContext {
+    use Situation::*;
+    let in_nudge_thread = !matches!(situation, Free | FreeLivePlan | FreeExpiredPlan);
+    let latest_plan = match situation {
+        LivePlan | FreeLivePlan => Some(plan(PlanStatus::Pending, 55)),
+        ExpiredPlan | FreeExpiredPlan => Some(plan(PlanStatus::Pending, -1)),
+        CancelledPlan => Some(plan(PlanStatus::Cancelled, 55)),
+        _ => None,
+    };
+    let last_donna = match situation {
+        AfterNudge => Some((minutes_ago(10), Kind::Nudge)),
+        AfterReply => Some((minutes_ago(10), Kind::Reply)),
+        LivePlan | ExpiredPlan | CancelledPlan | FreeLivePlan | FreeExpiredPlan => {
+            Some((minutes_ago(5), Kind::Plan))
+        }
+        Free => None,
+    };
+    TurnContext {
+        thread: thread(in_nudge_thread.then_some("tsk_rent")),
+        task: in_nudge_thread.then(task),
+        latest_plan,
+        last_donna,
+        inbox: None,
+    }
+}
+
+/// Where a message should go, and whether the live plan is cancelled on the way.
+#[derive(Debug, PartialEq)]
+enum Goes {
+    Intent(&'static str),
+    NextLayer,
+    FreeText,
+    NothingToConfirm,
+    Undo,
+    ConfirmPlan,
+    RejectPlan,
+    PlanExpired,
+    PlanCancelled,
+}
+
+fn check(situation: Situation, text: &str, expected: Goes, cancels_plan: bool) {
+    let context = context(situation);
+    let analysis = analyze(fast_path(), text);
+    let (plan_step, next) = decide(&context, &analysis, now());
+    let got = match next {
+        Next::Intent(intent) => match expected {
+            Goes::Intent(name) if intent.intent == name => Goes::Intent(name),
+            _ => panic!(
+                "{situation:?}, {text:?}: went to intent {:?}",
+                intent.intent
+            ),
+        },
+        Next::NextLayer => Goes::NextLayer,
+        Next::FreeText => Goes::FreeText,
+        Next::NothingToConfirm => Goes::NothingToConfirm,
+        Next::Undo => Goes::Undo,
+        Next::ConfirmPlan(_) => Goes::ConfirmPlan,
+        Next::RejectPlan(_) => Goes::RejectPlan,
+        Next::PlanGone { expired: true } => Goes::PlanExpired,
+        Next::PlanGone { expired: false } => Goes::PlanCancelled,
+    };
+    assert_eq!(got, expected, "{situation:?}, {text:?}");
+    assert_eq!(
+        matches!(plan_step, PlanStep::Cancel(_)),
+        cancels_plan,
+        "{situation:?}, {text:?}: plan step {plan_step:?}"
+    );
+}
+
+/// The message goes there and leaves any plan alone.
+fn goes(situation: Situation, text: &str, expected: Goes) {
+    check(situation, text, expected, false);
+}
+
+/// The message cancels the live plan, then goes there.
+fn cancels_plan_then(situation: Situation, text: &str, expected: Goes) {
+    check(situation, text, expected, true);
+}
+
+use Goes::*;
+use Situation::*;
+
+#[test]
+fn a_live_plan_is_confirmed_rejected_or_cancelled_in_any_thread() {
+    goes(LivePlan, "yes", ConfirmPlan);
+    goes(LivePlan, "ok, go ahead", ConfirmPlan);
+    goes(LivePlan, "sure", ConfirmPlan);
+    goes(LivePlan, "no", RejectPlan);
+    goes(LivePlan, "nah, cancel", RejectPlan);
+    goes(FreeLivePlan, "yes", ConfirmPlan);
+    goes(FreeLivePlan, "no", RejectPlan);
+    // Anything else cancels the plan and goes on as if there had been none.
+    cancels_plan_then(LivePlan, "done", Intent("mark_done"));
+    cancels_plan_then(LivePlan, "push it to friday", Intent("reschedule"));
+    cancels_plan_then(LivePlan, "undo", Undo);
+    cancels_plan_then(LivePlan, "what would that change?", NextLayer);
+    cancels_plan_then(FreeLivePlan, "add milk to the list", FreeText);
+    cancels_plan_then(FreeLivePlan, "undo", Undo);
+}
+
+#[test]
+fn a_yes_for_a_plan_that_is_gone_says_so_and_does_nothing() {
+    goes(ExpiredPlan, "yes", PlanExpired);
+    goes(ExpiredPlan, "ok, go ahead", PlanExpired);
+    goes(CancelledPlan, "yes", PlanCancelled);
+    goes(FreeExpiredPlan, "yes", PlanExpired);
+    // A message that is not a confirmation is simply handled.
+    goes(ExpiredPlan, "done", Intent("mark_done"));
+    goes(FreeExpiredPlan, "hello", FreeText);
+}
+
+#[test]
+fn a_bare_yes_is_done_only_as_the_direct_answer_to_a_nudge() {
+    goes(AfterNudge, "yes", Intent("mark_done"));
+    goes(AfterNudge, "yes, done", Intent("mark_done"));
+    // Only a confirm word that is also a "done" keyword of the shipped config counts ("yes");
+    // "yep" is a confirm word only, so with no plan it confirms nothing.
+    goes(AfterNudge, "yep", NothingToConfirm);
+    goes(AfterReply, "yes", NothingToConfirm);
+    goes(AfterReply, "ok, go ahead", NothingToConfirm);
+    goes(AfterReply, "sure", NothingToConfirm);
+}
+
+#[test]
+fn a_confirm_word_with_nothing_to_confirm_never_reaches_free_text() {
+    goes(Free, "yes", NothingToConfirm);
+    goes(Free, "ok", NothingToConfirm);
+    goes(Free, "sure", NothingToConfirm);
+    goes(Free, "go ahead", NothingToConfirm);
+    goes(Free, "ok, go ahead", NothingToConfirm);
+    goes(Free, "yes please do it", NothingToConfirm);
+    // A longer message that merely contains a confirm word goes on.
+    goes(Free, "ok, add milk and eggs to my list", FreeText);
+    goes(AfterReply, "I'll do it after the gym tonight", NextLayer);
+}
+
+#[test]
+fn undo_is_decided_in_any_thread() {
+    goes(AfterNudge, "undo", Undo);
+    goes(AfterReply, "undo that", Undo);
+    goes(Free, "undo", Undo);
+    // A question about undo is not a request to undo.
+    goes(AfterReply, "can you undo?", NextLayer);
+    goes(Free, "can you undo?", FreeText);
+}
+
+#[test]
+fn a_free_thread_takes_everything_else_to_free_text() {
+    goes(Free, "done", FreeText);
+    goes(Free, "busy", FreeText);
+    goes(Free, "remind me to pay rent friday 9am", FreeText);
+    goes(Free, "hello", FreeText);
+    goes(Free, "what's overdue?", FreeText);
+}
+
+#[test]
+fn in_a_nudge_thread_a_keyword_runs_its_intent_and_the_rest_goes_to_the_model() {
+    goes(AfterNudge, "done", Intent("mark_done"));
+    goes(AfterNudge, "finished it", Intent("mark_done"));
+    goes(AfterNudge, "push it to friday 3pm", Intent("reschedule"));
+    goes(AfterNudge, "tomorrow", Intent("reschedule"));
+    goes(AfterNudge, "busy", Intent("busy"));
+    goes(AfterNudge, "not now", Intent("busy"));
+    goes(AfterNudge, "not done yet", NextLayer);
+    goes(AfterNudge, "done?", NextLayer);
+    goes(
+        AfterNudge,
+        "done but I'll need another one next month",
+        NextLayer,
+    );
+    goes(
+        AfterNudge,
+        "I paid half of it, the rest goes out monday",
+        NextLayer,
+    );
+}
