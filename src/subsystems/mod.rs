@@ -5,6 +5,5 @@ pub mod fast_path;
 pub mod llm_classifier;
 pub mod nudger;
 pub mod pending_plans;
-pub mod placeholders;
 pub mod rate_cap;
 pub mod thread_memory;
