@@ -4,11 +4,10 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 
-use crate::app::{self, App, StartOptions};
+use crate::app::{self, App};
 use crate::config::{LoadedConfig, ProcessEnv};
 
 #[derive(Debug, Parser)]
@@ -66,7 +65,7 @@ pub fn main() -> ExitCode {
         }
         Command::Chat { config } => {
             init_logging("warn");
-            crate::console::chat(config)
+            crate::console::chat(config.as_deref())
         }
     }
 }
@@ -95,18 +94,10 @@ fn check_config(path: Option<PathBuf>) -> ExitCode {
     }
 }
 
-/// Loads the config and starts the app inside the current actix system.
-pub fn start(path: Option<PathBuf>) -> Result<Arc<App>, String> {
-    let loaded = LoadedConfig::load(path.as_deref()).map_err(|e| format!("config error: {e}"))?;
-    App::start(&loaded, &ProcessEnv, StartOptions::default())
-        .map(Arc::new)
-        .map_err(|e| format!("cannot start: {e}"))
-}
-
 fn run(path: Option<PathBuf>) -> ExitCode {
     let system = actix_rt::System::new();
     let outcome = system.block_on(async move {
-        let app = start(path)?;
+        let app = app::launch(path.as_deref()).map_err(|e| e.to_string())?;
         let recovered = app
             .recover()
             .await

@@ -5,7 +5,7 @@
 //! a message from any other channel (same intake, same turn).
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::ExitCode;
 
 use crate::conversation::{threads, Channel};
@@ -24,10 +24,11 @@ const HELP: &str = "commands:
   quit                leave
 anything else is your reply in the current thread";
 
-pub fn chat(config: Option<PathBuf>) -> ExitCode {
+pub fn chat(config: Option<&Path>) -> ExitCode {
+    let config = config.map(Path::to_path_buf);
     let system = actix_rt::System::new();
     let outcome = system.block_on(async move {
-        let app = crate::cli::start(config)?;
+        let app = crate::app::launch(config.as_deref()).map_err(|e| e.to_string())?;
         let (lines_tx, mut lines) = tokio::sync::mpsc::unbounded_channel::<String>();
         // Reading stdin blocks: keep it on a thread of its own.
         std::thread::spawn(move || {

@@ -61,6 +61,14 @@ impl LlmClient {
         })
     }
 
+    /// The same server, key and connection pool, asking another model (the reply gate's).
+    pub fn for_model(&self, model: &str) -> Self {
+        Self {
+            model: model.to_string(),
+            ..self.clone()
+        }
+    }
+
     pub fn is_enabled(&self) -> bool {
         self.provider != LlmProvider::None
     }

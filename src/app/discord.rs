@@ -1,0 +1,110 @@
+//! Wiring Discord: the settings read from the config (ids checked), the per-channel inbound
+//! queues and the DiscordGateway actor, supervised but not critical (Donna serves locally
+//! whatever Discord does).
+
+use std::sync::{Arc, OnceLock};
+
+use actors::{ChildRef, ChildSpec};
+
+use crate::clock::SharedClock;
+use crate::config::{Config, ConfigError};
+use crate::discord::{DiscordGateway, DiscordMsg, DiscordSettings, GatewayParts, GatewayShared};
+use crate::store::Store;
+use crate::turn::intake::Intake;
+
+use super::spawn::Spawner;
+use super::StartError;
+
+/// Discord's gateway mailbox: a burst of events must not be refused.
+const GATEWAY_QUEUE: usize = 4096;
+
+/// The running gateway and its counters.
+#[derive(Debug, Clone)]
+pub struct DiscordParts {
+    pub gateway: ChildRef<DiscordMsg>,
+    pub shared: Arc<GatewayShared>,
+}
+
+impl DiscordParts {
+    /// Where the Nudger sends nudges while Discord is on.
+    pub fn nudge_sink(&self) -> ChildRef<DiscordMsg> {
+        self.gateway.clone()
+    }
+}
+
+/// What the gateway needs from the config.
+fn settings(config: &Config, token: String) -> Result<DiscordSettings, StartError> {
+    let id = |key: &str, text: &str| {
+        text.parse::<u64>().map_err(|_| {
+            StartError::Config(ConfigError::Invalid {
+                key: key.into(),
+                reason: format!("{text:?} is not a Discord id"),
+            })
+        })
+    };
+    Ok(DiscordSettings {
+        token,
+        allowed_user_ids: config
+            .discord
+            .allowed_user_ids
+            .iter()
+            .map(|text| id("discord.allowed_user_ids", text))
+            .collect::<Result<_, _>>()?,
+        nudge_channel_id: config
+            .discord
+            .nudge_channel_id
+            .as_deref()
+            .map(|text| id("discord.nudge_channel_id", text))
+            .transpose()?,
+        ignore_bots: config.discord.ignore_bots,
+        gateway_url: config.discord.gateway_url.clone(),
+        api_proxy: config.discord.api_proxy.clone(),
+        http_timeout: config.discord.http_timeout.get(),
+        catch_up_window: config.discord.catch_up_window.get(),
+    })
+}
+
+impl Spawner<'_> {
+    /// Starts the DiscordGateway with `token`.
+    pub fn discord(
+        &self,
+        config: &Config,
+        token: String,
+        store: &Store,
+        intake: &Intake,
+        clock: &SharedClock,
+    ) -> Result<DiscordParts, StartError> {
+        let settings = Arc::new(settings(config, token)?);
+        let me = Arc::new(OnceLock::new());
+        let shared = Arc::new(GatewayShared::default());
+        let registry = self.supervisor.registry();
+        let channels = crate::discord::gateway::channel_router(
+            registry.clone(),
+            settings.clone(),
+            store.clone(),
+            intake.clone(),
+            clock.clone(),
+            shared.clone(),
+            me.clone(),
+        );
+        let parts = GatewayParts {
+            settings,
+            channels,
+            store: store.clone(),
+            intake: intake.clone(),
+            clock: clock.clone(),
+            shared: shared.clone(),
+            health: registry.register("discord_gateway", false),
+            me: me.clone(),
+        };
+        let gateway = self.supervisor.spawn(
+            ChildSpec::new("discord_gateway", move || {
+                Ok(DiscordGateway::new(parts.clone()))
+            })
+            .limits(self.limits())
+            .capacity(GATEWAY_QUEUE),
+        );
+        let _ = me.set(gateway.clone());
+        Ok(DiscordParts { gateway, shared })
+    }
+}

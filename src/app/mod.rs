@@ -1,0 +1,275 @@
+//! The running bot: builds the store, the supervisor and every actor from a config, and shuts
+//! them down in order. `donna run`, `donna chat` and the integration tests all start it here.
+//!
+//! Layout: `rules` (the reply rule files), `model` (the model clients and the LLMClassifier),
+//! `spawn` (one function per supervised actor), `turns` (pipeline, router, intake), `discord`
+//! (the gateway's wiring). This file holds the order of the start and the stop.
+//!
+//! Invariants:
+//! - Everything a later step needs is checked before anything starts (config, intents, actions,
+//!   the model clients and prompts, the data-dir lock, migrations), so a bad setup fails with one
+//!   clear message.
+//! - One TLS crypto provider is installed, once, before any client is built.
+//! - Shutdown stops intake first, lets in-flight turns finish up to the grace period, and leaves
+//!   the rest in the inbox.
+
+mod discord;
+mod model;
+mod rules;
+mod spawn;
+mod turns;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use actix_rt::Arbiter;
+use actors::{ChildRef, HealthRegistry, Supervisor};
+
+use crate::clock::{SharedClock, SystemClock};
+use crate::config::{Config, ConfigError, Env, LoadedConfig, ProcessEnv};
+use crate::discord::{DiscordMsg, GatewayShared};
+use crate::llm::prompts::PromptError;
+use crate::llm::LlmError;
+use crate::metrics::{LlmMetrics, TurnMetrics};
+use crate::store::{self, DataDirLock, Durability, Store, StoreError};
+use crate::subsystems::action_executor::ExecutorMsg;
+use crate::subsystems::fast_path::FastPathMsg;
+use crate::subsystems::llm_classifier::LlmMsg;
+use crate::subsystems::nudger::NudgerMsg;
+use crate::subsystems::pending_plans::PlansMsg;
+use crate::subsystems::rate_cap::GateMetrics;
+use crate::subsystems::thread_memory::MemoryMsg;
+use crate::turn::intake::Intake;
+
+pub use model::ModelClients;
+pub use rules::{check, Rules};
+pub use turns::turn_settings;
+
+use spawn::Spawner;
+
+/// Why the bot could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("config: {0}")]
+    Config(#[from] ConfigError),
+    #[error("{file}: {reason}")]
+    Rules { file: String, reason: String },
+    #[error("llm: {0}")]
+    Model(LlmError),
+    #[error("prompts: {0}")]
+    Prompts(PromptError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Why `donna run` or `donna chat` could not get going.
+#[derive(Debug, thiserror::Error)]
+pub enum LaunchError {
+    #[error("config error: {0}")]
+    Config(#[from] ConfigError),
+    #[error("cannot start: {0}")]
+    Start(#[from] StartError),
+}
+
+/// Installs rustls' ring provider for the process (reqwest and twilight would otherwise
+/// disagree about it and panic). Idempotent: a second call changes nothing.
+pub fn install_crypto_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
+/// Loads the config file (or every default) and starts the app inside the current actix
+/// system, with the process's environment.
+pub fn launch(config_file: Option<&Path>) -> Result<Arc<App>, LaunchError> {
+    let loaded = LoadedConfig::load(config_file)?;
+    Ok(Arc::new(App::start(
+        &loaded,
+        &ProcessEnv,
+        StartOptions::default(),
+    )?))
+}
+
+/// Knobs tests turn; the binary uses the defaults.
+#[derive(Debug, Clone)]
+pub struct StartOptions {
+    pub clock: SharedClock,
+    pub durability: Durability,
+}
+
+impl Default for StartOptions {
+    fn default() -> Self {
+        Self {
+            clock: Arc::new(SystemClock),
+            durability: Durability::Full,
+        }
+    }
+}
+
+/// The running bot's handles.
+#[derive(Debug)]
+pub struct App {
+    pub config: Arc<Config>,
+    pub clock: SharedClock,
+    pub store: Store,
+    pub health: Arc<HealthRegistry>,
+    pub supervisor: Supervisor,
+    pub intake: Intake,
+    pub memory: ChildRef<MemoryMsg>,
+    pub plans: ChildRef<PlansMsg>,
+    pub fast_path: ChildRef<FastPathMsg>,
+    pub executor: ChildRef<ExecutorMsg>,
+    pub nudger: ChildRef<NudgerMsg>,
+    pub llm: Option<ChildRef<LlmMsg>>,
+    pub llm_metrics: Arc<LlmMetrics>,
+    pub gate_metrics: Arc<GateMetrics>,
+    pub metrics: Arc<TurnMetrics>,
+    /// Whether Discord is on (a token is set), so nudges can go there.
+    pub discord_enabled: bool,
+    pub discord: Option<ChildRef<DiscordMsg>>,
+    /// The gateway's counters and session facts (None when Discord is off).
+    pub discord_shared: Option<Arc<GatewayShared>>,
+    pub api_token: Option<String>,
+    pub started_at: Instant,
+    arbiters: Vec<Arbiter>,
+    _lock: DataDirLock,
+}
+
+impl App {
+    /// Starts every actor. Must run inside an actix `System`.
+    pub fn start(
+        loaded: &LoadedConfig,
+        env: &dyn Env,
+        options: StartOptions,
+    ) -> Result<Self, StartError> {
+        let config = loaded.config.clone();
+        config.validate(env)?;
+        install_crypto_provider();
+        let rules = Rules::load(loaded)?;
+        let models = ModelClients::build(&config, env, &rules.actions)?;
+        let data_dir = loaded.data_dir();
+        let lock = DataDirLock::acquire(&data_dir)?;
+        let database = store::prepare(&data_dir)?;
+        tracing::info!(path = %database.display(), "database ready");
+
+        let health = HealthRegistry::new();
+        let supervisor = Supervisor::new(health.clone());
+        let spawner = Spawner::new(&supervisor, &config.runtime);
+        let store_arbiter = Arbiter::new();
+        let conversation_arbiters = vec![Arbiter::new(), Arbiter::new()];
+        let store = spawner.store(
+            database,
+            options.durability,
+            config.runtime.store_batch,
+            store_arbiter.handle(),
+        );
+        let clock = options.clock.clone();
+        let memory = spawner.thread_memory(&store, &clock, &config);
+        let plans = spawner.pending_plans(&store, &clock, &config);
+        let fast_path = spawner.fast_path(&rules.intents);
+        let llm_metrics = Arc::new(LlmMetrics::default());
+        let llm = spawner.llm_classifier(models, &health, config.llm.max_concurrency, &llm_metrics);
+        let executor = spawner.action_executor(Arc::new(rules.actions));
+        let gate_metrics = Arc::new(GateMetrics::default());
+        let rate_cap = spawner.rate_cap(&store, &clock, &config, &gate_metrics);
+        let metrics = Arc::new(TurnMetrics::default());
+        let intake = turns::start_conversations(
+            &config,
+            &store,
+            &clock,
+            turns::TurnActors {
+                fast_path: fast_path.clone(),
+                executor: executor.clone(),
+                memory: memory.clone(),
+                llm: llm.clone(),
+                rate_cap,
+            },
+            gate_metrics.clone(),
+            metrics.clone(),
+            health.clone(),
+            conversation_arbiters.iter().map(Arbiter::handle).collect(),
+        );
+        let discord = match config.discord_token(env) {
+            Some(token) => Some(spawner.discord(&config, token, &store, &intake, &clock)?),
+            None => {
+                supervisor.disabled::<DiscordMsg>("discord_gateway");
+                None
+            }
+        };
+        let nudger = spawner.nudger(
+            &store,
+            &clock,
+            &config,
+            discord.as_ref().map(discord::DiscordParts::nudge_sink),
+        );
+        let api_token = config.api_token(env);
+        let mut arbiters = conversation_arbiters;
+        arbiters.push(store_arbiter);
+        Ok(Self {
+            config: Arc::new(config),
+            clock,
+            store,
+            health,
+            supervisor,
+            intake,
+            memory,
+            plans,
+            fast_path,
+            executor,
+            nudger,
+            llm,
+            llm_metrics,
+            gate_metrics,
+            metrics,
+            discord_enabled: discord.is_some(),
+            discord_shared: discord.as_ref().map(|parts| parts.shared.clone()),
+            discord: discord.map(|parts| parts.gateway),
+            api_token,
+            started_at: Instant::now(),
+            arbiters,
+            _lock: lock,
+        })
+    }
+
+    /// Stops intake, waits for in-flight turns up to `grace`, then stops the actors.
+    /// Returns how many messages were still queued or in flight (they stay in the inbox).
+    pub async fn shutdown(&self, grace: Duration) -> usize {
+        let router = self.intake.router();
+        router.close();
+        let deadline = Instant::now() + grace;
+        while router.pending() > 0 && Instant::now() < deadline {
+            actix_rt::time::sleep(Duration::from_millis(20)).await;
+        }
+        let left = router.pending();
+        // Let the store writer commit what the finished turns handed it.
+        let writer = self.store.writer().clone();
+        while writer.queue_depth() > 0 && Instant::now() < deadline {
+            actix_rt::time::sleep(Duration::from_millis(10)).await;
+        }
+        self.supervisor.begin_shutdown();
+        for arbiter in &self.arbiters {
+            arbiter.stop();
+        }
+        left
+    }
+
+    /// Routes every message accepted but not finished before the last stop, in arrival order,
+    /// ahead of new traffic (call it before intake opens). Returns how many.
+    pub async fn recover(&self) -> Result<usize, StoreError> {
+        let unfinished = self
+            .store
+            .read(crate::conversation::inbox::unfinished)
+            .await?;
+        let count = unfinished.len();
+        for inbound in unfinished {
+            // Route now (queue order is what matters); the answers are awaited in the
+            // background because nobody is waiting for them.
+            let turn = self.intake.route(inbound, false);
+            actix_rt::spawn(async move {
+                if let Err(error) = turn.await {
+                    tracing::warn!(%error, "recovered message failed");
+                }
+            });
+        }
+        Ok(count)
+    }
+}

@@ -1,0 +1,90 @@
+//! The model layer's wiring: the one place the model clients are built (the API key read once,
+//! one connection pool for the classifier and the reply gate), the prompts checked, and the
+//! LLMClassifier actor spawned behind its concurrency cap.
+//!
+//! Invariant: with `llm.provider: none` nothing is built and the actor is registered as
+//! `disabled` in /health; otherwise every template renders before anything starts.
+
+use std::sync::Arc;
+
+use actors::{ChildRef, ChildSpec, HealthRegistry};
+use tokio::sync::Semaphore;
+
+use crate::actions::ActionRegistry;
+use crate::config::{Config, Env, LlmProvider};
+use crate::llm::classify::Classifier;
+use crate::llm::client::LlmClient;
+use crate::llm::gate::ReplyGate;
+use crate::metrics::LlmMetrics;
+use crate::subsystems::llm_classifier::{LlmClassifier, LlmMsg};
+
+use super::spawn::Spawner;
+use super::StartError;
+
+/// The model layer, built and checked, not yet running.
+#[derive(Debug)]
+pub struct ModelClients {
+    classifier: Arc<Classifier>,
+    /// The REPLY/SKIP gate, when `reply_decision.enabled`.
+    gate: Option<Arc<ReplyGate>>,
+}
+
+impl ModelClients {
+    /// Builds the clients and checks the prompts; None when no model is configured.
+    pub fn build(
+        config: &Config,
+        env: &dyn Env,
+        registry: &ActionRegistry,
+    ) -> Result<Option<Self>, StartError> {
+        if config.llm.provider == LlmProvider::None {
+            return Ok(None);
+        }
+        let api_key = config
+            .llm
+            .api_key_env
+            .as_deref()
+            .and_then(|name| env.var(name));
+        let client = LlmClient::new(&config.llm, None, api_key).map_err(StartError::Model)?;
+        let gate = config.reply_decision.enabled.then(|| {
+            let gate_client = match config.reply_decision.model.as_deref() {
+                Some(model) => client.for_model(model),
+                None => client.clone(),
+            };
+            Arc::new(ReplyGate::new(gate_client))
+        });
+        let classifier = Classifier::new(client, registry).map_err(StartError::Prompts)?;
+        Ok(Some(Self {
+            classifier: Arc::new(classifier),
+            gate,
+        }))
+    }
+}
+
+impl Spawner<'_> {
+    /// The LLMClassifier actor, or `disabled` in /health when there is no model.
+    pub fn llm_classifier(
+        &self,
+        models: Option<ModelClients>,
+        health: &HealthRegistry,
+        max_concurrency: usize,
+        metrics: &Arc<LlmMetrics>,
+    ) -> Option<ChildRef<LlmMsg>> {
+        let Some(ModelClients { classifier, gate }) = models else {
+            self.supervisor.disabled::<LlmMsg>("llm_classifier");
+            return None;
+        };
+        // Outside the factory, so a restart cannot lift the cap.
+        let slots = Arc::new(Semaphore::new(max_concurrency));
+        let record = health.register("llm_classifier", false);
+        let metrics = metrics.clone();
+        Some(self.spawn(ChildSpec::new("llm_classifier", move || {
+            Ok(LlmClassifier::new(
+                classifier.clone(),
+                gate.clone(),
+                slots.clone(),
+                metrics.clone(),
+                record.clone(),
+            ))
+        })))
+    }
+}

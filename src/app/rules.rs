@@ -1,0 +1,85 @@
+//! The reply rules: the FastPath's keyword intents (reply_intents.yaml) and the action registry
+//! (reply_actions.yaml), from the files the config names or the shipped copies, checked
+//! against each other before anything starts.
+
+use std::path::PathBuf;
+
+use crate::actions::ActionRegistry;
+use crate::config::{Env, LoadedConfig};
+use crate::replies::intents::IntentsConfig;
+
+use super::StartError;
+
+/// The reply rules: keyword intents and the action registry, checked against each other.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    pub intents: IntentsConfig,
+    pub actions: ActionRegistry,
+}
+
+impl Rules {
+    /// Loads the files named in the config, or the shipped copies.
+    pub fn load(loaded: &LoadedConfig) -> Result<Self, StartError> {
+        let read = |path: &Option<PathBuf>,
+                    shipped: &'static str,
+                    key: &str|
+         -> Result<(String, String), StartError> {
+            match path {
+                Some(path) => {
+                    let full = loaded.resolve(path);
+                    std::fs::read_to_string(&full)
+                        .map(|text| (text, full.display().to_string()))
+                        .map_err(|error| StartError::Rules {
+                            file: key.to_string(),
+                            reason: format!("cannot read {}: {error}", full.display()),
+                        })
+                }
+                None => Ok((shipped.to_string(), format!("{key} (shipped)"))),
+            }
+        };
+        let config = &loaded.config;
+        let (intents_text, intents_name) = read(
+            &config.intents_file,
+            include_str!("../../config/reply_intents.yaml"),
+            "intents_file",
+        )?;
+        let (actions_text, actions_name) = read(
+            &config.actions_file,
+            include_str!("../../config/reply_actions.yaml"),
+            "actions_file",
+        )?;
+        let intents =
+            IntentsConfig::from_yaml_str(&intents_text).map_err(|error| StartError::Rules {
+                file: intents_name.clone(),
+                reason: error.to_string(),
+            })?;
+        let actions =
+            ActionRegistry::from_yaml(&actions_text).map_err(|error| StartError::Rules {
+                file: actions_name,
+                reason: error.to_string(),
+            })?;
+        for intent in &intents.intents {
+            if actions.get(&intent.def.action).is_none() {
+                return Err(StartError::Rules {
+                    file: intents_name,
+                    reason: format!(
+                        "intents.{}.action: unknown action {:?}; the actions file has: {}",
+                        intent.name,
+                        intent.def.action,
+                        actions.names().collect::<Vec<_>>().join(", ")
+                    ),
+                });
+            }
+        }
+        Ok(Self { intents, actions })
+    }
+}
+
+/// Checks everything `donna run` would check, without starting anything.
+pub fn check(loaded: &LoadedConfig, env: &dyn Env) -> Result<(), StartError> {
+    loaded.config.validate(env)?;
+    super::install_crypto_provider();
+    let rules = Rules::load(loaded)?;
+    super::model::ModelClients::build(&loaded.config, env, &rules.actions)?;
+    Ok(())
+}

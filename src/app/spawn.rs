@@ -1,0 +1,178 @@
+//! Spawning the supervised actors of the reply pipeline, one function each, with the restart
+//! limits and mailbox bound of `runtime.*`.
+//!
+//! Invariants: every actor is spawned from a factory that rebuilds it with fresh state (what a
+//! restart does); only the store writer is critical (Donna cannot work without it) and has an
+//! arbiter (thread) of its own, so its blocking SQLite calls stall no other actor.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use actix_rt::ArbiterHandle;
+use actors::{Behaviour, ChildRef, ChildSpec, RestartLimits, Supervisor};
+
+use crate::actions::ActionRegistry;
+use crate::clock::SharedClock;
+use crate::config::{Config, RuntimeConfig};
+use crate::discord::DiscordMsg;
+use crate::replies::intents::IntentsConfig;
+use crate::replies::matcher::FastPath;
+use crate::store::{Durability, WriterMsg};
+use crate::store::{ReadPool, Store, StoreWriter};
+use crate::subsystems::action_executor::{ActionExecutor, ExecutorMsg};
+use crate::subsystems::fast_path::{FastPathActor, FastPathMsg};
+use crate::subsystems::nudger::{NudgeRules, Nudger, NudgerMsg};
+use crate::subsystems::pending_plans::{PendingPlans, PlansMsg};
+use crate::subsystems::rate_cap::{GateMetrics, RateCap, RateCapMsg};
+use crate::subsystems::thread_memory::{MemoryMsg, ThreadMemory};
+
+/// Read connections the pool keeps warm (and reads it admits at once).
+const READ_CONNECTIONS: usize = 8;
+
+/// Spawns children of one supervisor with the config's restart limits and mailbox bound.
+#[derive(Debug)]
+pub struct Spawner<'a> {
+    pub supervisor: &'a Supervisor,
+    limits: RestartLimits,
+    capacity: usize,
+}
+
+impl<'a> Spawner<'a> {
+    pub fn new(supervisor: &'a Supervisor, runtime: &RuntimeConfig) -> Self {
+        Self {
+            supervisor,
+            limits: RestartLimits {
+                max_restarts: runtime.restart_max,
+                within: runtime.restart_within.get(),
+                backoff_min: runtime.backoff_min.get(),
+                backoff_max: runtime.backoff_max.get(),
+            },
+            capacity: runtime.actor_queue,
+        }
+    }
+
+    /// The restart limits every child gets.
+    pub fn limits(&self) -> RestartLimits {
+        self.limits
+    }
+
+    /// Spawns `spec` with the shared limits and mailbox bound.
+    pub fn spawn<B: Behaviour>(&self, spec: ChildSpec<B>) -> ChildRef<B::Msg> {
+        self.supervisor
+            .spawn(spec.limits(self.limits).capacity(self.capacity))
+    }
+
+    /// The store writer (critical, on `arbiter`) and the store handle that uses it.
+    pub fn store(
+        &self,
+        database: PathBuf,
+        durability: Durability,
+        batch: usize,
+        arbiter: ArbiterHandle,
+    ) -> Store {
+        let path = database.clone();
+        let writer: ChildRef<WriterMsg> = self.spawn(
+            ChildSpec::new("store_writer", move || {
+                StoreWriter::open(&path, durability, batch).map_err(|e| e.to_string())
+            })
+            .critical(true)
+            .arbiter(arbiter),
+        );
+        Store::new(writer, ReadPool::new(database, READ_CONNECTIONS))
+    }
+
+    pub fn thread_memory(
+        &self,
+        store: &Store,
+        clock: &SharedClock,
+        config: &Config,
+    ) -> ChildRef<MemoryMsg> {
+        let (store, clock) = (store.clone(), clock.clone());
+        let (retention, interval) = (
+            config.memory.retention.get(),
+            config.memory.prune_interval.get(),
+        );
+        self.spawn(ChildSpec::new("thread_memory", move || {
+            Ok(ThreadMemory::new(
+                store.clone(),
+                clock.clone(),
+                retention,
+                interval,
+            ))
+        }))
+    }
+
+    pub fn pending_plans(
+        &self,
+        store: &Store,
+        clock: &SharedClock,
+        config: &Config,
+    ) -> ChildRef<PlansMsg> {
+        let (store, clock) = (store.clone(), clock.clone());
+        let interval = config.plans.sweep_interval.get();
+        self.spawn(ChildSpec::new("pending_plans", move || {
+            Ok(PendingPlans::new(store.clone(), clock.clone(), interval))
+        }))
+    }
+
+    pub fn fast_path(&self, intents: &IntentsConfig) -> ChildRef<FastPathMsg> {
+        let matcher = Arc::new(FastPath::new(intents));
+        self.spawn(ChildSpec::new("fast_path", move || {
+            Ok(FastPathActor::new(matcher.clone()))
+        }))
+    }
+
+    pub fn action_executor(&self, registry: Arc<ActionRegistry>) -> ChildRef<ExecutorMsg> {
+        self.spawn(ChildSpec::new("action_executor", move || {
+            Ok(ActionExecutor::new(registry.clone()))
+        }))
+    }
+
+    pub fn rate_cap(
+        &self,
+        store: &Store,
+        clock: &SharedClock,
+        config: &Config,
+        metrics: &Arc<GateMetrics>,
+    ) -> ChildRef<RateCapMsg> {
+        let (store, clock, metrics) = (store.clone(), clock.clone(), metrics.clone());
+        let (max, window) = (
+            config.reply_decision.max_replies_per_window,
+            config.reply_decision.window.get(),
+        );
+        self.spawn(ChildSpec::new("rate_cap", move || {
+            Ok(RateCap::new(
+                store.clone(),
+                clock.clone(),
+                max,
+                window,
+                metrics.clone(),
+            ))
+        }))
+    }
+
+    /// The Nudger; its nudges go to `sink` (Discord) when there is one, else the local channel.
+    pub fn nudger(
+        &self,
+        store: &Store,
+        clock: &SharedClock,
+        config: &Config,
+        sink: Option<ChildRef<DiscordMsg>>,
+    ) -> ChildRef<NudgerMsg> {
+        let (store, clock) = (store.clone(), clock.clone());
+        let rules = NudgeRules {
+            interval: config.nudges.interval.get(),
+            min_gap: config.nudges.min_gap.get(),
+            quiet_hours: config.nudges.quiet_hours,
+            timezone: config.timezone,
+        };
+        self.spawn(ChildSpec::new("nudger", move || {
+            Ok(Nudger::new(
+                store.clone(),
+                clock.clone(),
+                rules.clone(),
+                sink.clone(),
+            ))
+        }))
+    }
+}

@@ -1,0 +1,91 @@
+//! Wiring the turn: the pipeline's handles and settings, the keyed router that gives every
+//! thread its own Conversation (on two arbiters of their own), and the intake in front of it.
+//!
+//! Invariant: one pipeline, shared by every conversation; the router's per-thread queue bound
+//! and idle passivation come from `runtime.*`, the global bound on turns in flight too.
+
+use std::sync::Arc;
+
+use actix_rt::ArbiterHandle;
+use actors::{ChildRef, HealthRegistry, KeyedConfig, KeyedRouter};
+
+use crate::clock::SharedClock;
+use crate::config::Config;
+use crate::metrics::TurnMetrics;
+use crate::store::Store;
+use crate::subsystems::action_executor::ExecutorMsg;
+use crate::subsystems::fast_path::FastPathMsg;
+use crate::subsystems::llm_classifier::LlmMsg;
+use crate::subsystems::rate_cap::{GateMetrics, RateCapMsg};
+use crate::subsystems::thread_memory::MemoryMsg;
+use crate::turn::conversation::Conversation;
+use crate::turn::intake::Intake;
+use crate::turn::pipeline::Pipeline;
+use crate::turn::settings::{GateSettings, TurnSettings};
+
+/// The actors a turn talks to.
+#[derive(Debug, Clone)]
+pub struct TurnActors {
+    pub fast_path: ChildRef<FastPathMsg>,
+    pub executor: ChildRef<ExecutorMsg>,
+    pub memory: ChildRef<MemoryMsg>,
+    pub llm: Option<ChildRef<LlmMsg>>,
+    pub rate_cap: ChildRef<RateCapMsg>,
+}
+
+/// What a turn reads from the config.
+pub fn turn_settings(config: &Config) -> TurnSettings {
+    TurnSettings {
+        timezone: config.timezone,
+        later: config.reschedule.later.get(),
+        undo_window: config.undo.window.get(),
+        plan_expiry: config.plans.expiry.get(),
+        window_size: config.memory.window_size,
+        gate: config.reply_decision.enabled.then_some(GateSettings {
+            group_only: config.reply_decision.group_only,
+        }),
+    }
+}
+
+/// Starts the conversations' router on `arbiters` and returns the intake in front of it.
+#[allow(clippy::too_many_arguments)]
+pub fn start_conversations(
+    config: &Config,
+    store: &Store,
+    clock: &SharedClock,
+    actors: TurnActors,
+    gate_metrics: Arc<GateMetrics>,
+    metrics: Arc<TurnMetrics>,
+    health: Arc<HealthRegistry>,
+    arbiters: Vec<ArbiterHandle>,
+) -> Intake {
+    let pipeline = Arc::new(Pipeline {
+        store: store.clone(),
+        clock: clock.clone(),
+        fast_path: actors.fast_path,
+        executor: actors.executor,
+        memory: actors.memory,
+        llm: actors.llm,
+        rate_cap: actors.rate_cap,
+        gate_metrics,
+        settings: turn_settings(config),
+        metrics,
+    });
+    let runtime = &config.runtime;
+    let router = KeyedRouter::new(
+        "router",
+        health,
+        KeyedConfig {
+            capacity_per_key: runtime.thread_queue,
+            idle: runtime.passivate_after.get(),
+        },
+        arbiters,
+        move |_thread: &String| Conversation::new(pipeline.clone()),
+    );
+    Intake::new(
+        store.clone(),
+        clock.clone(),
+        router,
+        runtime.max_turns_in_flight,
+    )
+}
