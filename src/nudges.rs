@@ -105,11 +105,7 @@ pub fn open_on(
     memory::append(conn, &thread_id, Role::Donna, Kind::Nudge, None, &text, now)?;
     let delivered = channel == Channel::Local || (created && starter_posted);
     outbox::enqueue(conn, &thread_id, channel.as_str(), &text, now, delivered)?;
-    conn.prepare_cached(
-        "UPDATE task SET nudge_count = nudge_count + 1, unanswered_nudges = unanswered_nudges + 1, \
-         last_nudged_at = ?2 WHERE id = ?1",
-    )?
-    .execute([task_id, crate::store::time::to_db(now).as_str()])?;
+    repo::record_nudge(conn, task_id, now)?;
     Ok(NudgeOpened {
         thread_id,
         text,

@@ -511,7 +511,7 @@ impl CatchUp {
             .unwrap_or_default();
         let threads = self
             .store
-            .read(move |conn| recent_discord_threads(conn, cutoff))
+            .read(move |conn| threads::discord_threads_to_catch_up(conn, cutoff))
             .await;
         let threads = match threads {
             Ok(threads) => threads,
@@ -521,7 +521,11 @@ impl CatchUp {
             }
         };
         let mut caught_up = 0usize;
-        for (thread, last_seen) in threads {
+        for threads::DiscordThreadToCatchUp {
+            thread_id: thread,
+            newest_message_id: last_seen,
+        } in threads
+        {
             let (Some(channel), Some(after)) = (
                 thread.parse::<u64>().ok().and_then(Id::new_checked),
                 last_seen
@@ -566,25 +570,6 @@ impl CatchUp {
             );
         }
     }
-}
-
-/// Discord threads worth catching up, with the newest message id seen in each.
-fn recent_discord_threads(
-    conn: &rusqlite::Connection,
-    cutoff: chrono::DateTime<chrono::Utc>,
-) -> Result<Vec<(String, Option<u64>)>, crate::store::StoreError> {
-    let mut statement = conn.prepare(
-        "SELECT t.id, (SELECT MAX(CAST(i.message_id AS INTEGER)) FROM inbox i                        WHERE i.channel = 'discord' AND i.thread_id = t.id)          FROM thread t WHERE t.channel = 'discord' AND (              t.created_at >= ?1              OR EXISTS (SELECT 1 FROM inbox i WHERE i.thread_id = t.id AND i.received_at >= ?1)              OR EXISTS (SELECT 1 FROM plan p WHERE p.thread_id = t.id AND p.status = 'pending'))",
-    )?;
-    let rows = statement
-        .query_map([crate::store::time::to_db(cutoff)], |row| {
-            Ok((row.get::<_, String>(0)?, row.get::<_, Option<i64>>(1)?))
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(rows
-        .into_iter()
-        .map(|(thread, last)| (thread, last.and_then(|id| u64::try_from(id).ok())))
-        .collect())
 }
 
 /// What delivering one thread's replies did: the outbox ids delivered, and the first failure.

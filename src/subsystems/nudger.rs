@@ -20,7 +20,6 @@ use crate::config::QuietHours;
 use crate::conversation::Channel;
 use crate::discord::DiscordMsg;
 use crate::nudges::{self, NudgeOpened};
-use crate::store::time::to_db;
 use crate::store::{Store, StoreError};
 use crate::tasks::{repo, Task};
 
@@ -106,17 +105,7 @@ pub fn due_tasks(
     now: DateTime<Utc>,
     min_gap: Duration,
 ) -> Result<Vec<Task>, StoreError> {
-    let candidates: Vec<String> = {
-        let mut statement = conn.prepare_cached(
-            "SELECT id FROM task WHERE status NOT IN ('done', 'cancelled') \
-             AND ((deadline IS NOT NULL AND deadline <= ?1) OR (scheduled_start IS NOT NULL AND scheduled_start <= ?1)) \
-             ORDER BY COALESCE(deadline, scheduled_start), id",
-        )?;
-        let ids = statement
-            .query_map([to_db(now)], |row| row.get(0))?
-            .collect::<Result<Vec<String>, _>>()?;
-        ids
-    };
+    let candidates = repo::nudge_candidate_ids(conn, now)?;
     let mut due = Vec::new();
     for id in candidates {
         if let Some(task) = repo::get(conn, &id)? {
