@@ -460,7 +460,10 @@ impl App {
         };
         let nudger = {
             let (store, clock) = (store.clone(), clock.clone());
-            let discord = discord.as_ref().map(|(gateway, _)| gateway.clone());
+            let sink = discord.as_ref().map(|(gateway, _)| {
+                Arc::new(crate::discord::DiscordNudges::new(gateway.clone()))
+                    as Arc<dyn crate::nudges::NudgeSink>
+            });
             let rules = NudgeRules {
                 interval: config.nudges.interval.get(),
                 min_gap: config.nudges.min_gap.get(),
@@ -473,7 +476,7 @@ impl App {
                         store.clone(),
                         clock.clone(),
                         rules.clone(),
-                        discord.clone(),
+                        sink.clone(),
                     ))
                 })
                 .limits(limits)

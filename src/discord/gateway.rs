@@ -35,10 +35,9 @@ use super::hearing::{hear, strip_mentions, Facts, Hearing};
 use super::split::{split, MAX_CHARS};
 use crate::clock::SharedClock;
 use crate::conversation::{outbox, threads, Channel, ContextType};
-use crate::nudges::{self, NudgeError, NudgeOpened};
+use crate::nudges::{self, NudgeFailure, NudgeOpened};
 use crate::store::Store;
 use crate::turn::intake::{Incoming, Intake};
-use crate::turn::texts;
 
 /// Discord's "thread is archived" error code.
 const THREAD_ARCHIVED: u64 = 50083;
@@ -89,17 +88,6 @@ pub enum DiscordMsg {
         context: Option<ContextType>,
         reply: Reply<Result<NudgeOpened, NudgeFailure>>,
     },
-}
-
-/// Why a Discord nudge could not be opened.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum NudgeFailure {
-    #[error("no task {0}")]
-    NoTask(String),
-    #[error("{0}")]
-    Conflict(String),
-    #[error("discord: {0}")]
-    Discord(String),
 }
 
 pub struct DiscordGateway {
@@ -755,8 +743,7 @@ impl NudgeOpening {
                     threads::open_for_task(conn, &lookup)?,
                 ))
             })
-            .await
-            .map_err(|e| NudgeFailure::Discord(e.to_string()))?;
+            .await?;
         let task = task.ok_or_else(|| NudgeFailure::NoTask(task_id.clone()))?;
         if !task.status.is_open() {
             return Err(NudgeFailure::Conflict(format!(
@@ -778,9 +765,7 @@ impl NudgeOpening {
                         now,
                     ))
                 })
-                .await
-                .map_err(|e| NudgeFailure::Discord(e.to_string()))?
-                .map_err(nudge_failure)?;
+                .await??;
             if let Some(me) = self.me.get() {
                 let _ = me.tell(DiscordMsg::Deliver);
             }
@@ -792,7 +777,7 @@ impl NudgeOpening {
             .and_then(Id::new_checked)
             .ok_or_else(|| NudgeFailure::Conflict("discord.nudge_channel_id is not set".into()))?;
         let context = context.unwrap_or_else(|| nudges::default_context(&task, now));
-        let text = texts::nudge(&task.title, context);
+        let text = nudges::nudge_text(&task.title, context);
         let deadline = self.settings.http_timeout;
         let posted = tokio::time::timeout(deadline, async {
             let message = self
@@ -830,16 +815,7 @@ impl NudgeOpening {
                     now,
                 ))
             })
-            .await
-            .map_err(|e| NudgeFailure::Discord(e.to_string()))?
-            .map_err(nudge_failure)
-    }
-}
-
-fn nudge_failure(error: NudgeError) -> NudgeFailure {
-    match error {
-        NudgeError::NoTask(id) => NudgeFailure::NoTask(id),
-        NudgeError::Closed { .. } => NudgeFailure::Conflict(error.to_string()),
-        NudgeError::Store(error) => NudgeFailure::Discord(error.to_string()),
+            .await?
+            .map_err(NudgeFailure::from)
     }
 }
