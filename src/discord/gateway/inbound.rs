@@ -10,6 +10,8 @@
 //! - Messages of one channel are taken in the order they were routed; different channels run
 //!   concurrently.
 //! - A full queue drops the message with a (rate-limited) warning: catch-up fetches it later.
+//! - Every message a worker takes is counted once in `GatewayShared::inbound_settled` when its
+//!   handling is over (ignored, refused, failed, or its turn done), however that ends.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
@@ -95,8 +97,19 @@ struct InboundWork {
     me: Arc<OnceLock<ChildRef<DiscordMsg>>>,
 }
 
+/// Counts one inbound message in `GatewayShared::inbound_settled` when dropped: at the end of
+/// its handling, whichever way that ends (an early return, the turn's task, a dropped future).
+struct SettlesOnDrop(Arc<GatewayShared>);
+
+impl Drop for SettlesOnDrop {
+    fn drop(&mut self) {
+        self.0.inbound_settled.fetch_add(1, Ordering::AcqRel);
+    }
+}
+
 impl InboundWork {
     async fn run(self, message: Box<Message>) {
+        let settles = SettlesOnDrop(self.shared.clone());
         let donna = self.shared.bot_user_id.load(Ordering::Acquire);
         let channel_id = message.channel_id.get().to_string();
         let lookup = channel_id.clone();
@@ -177,6 +190,8 @@ impl InboundWork {
                 let me = self.me.clone();
                 let shared = self.shared.clone();
                 actix_rt::spawn(async move {
+                    // Settled once the turn is done and its delivery asked for.
+                    let _settles = settles;
                     if let Err(error) = pending.await {
                         tracing::warn!(%error, "a Discord message's turn failed");
                     }

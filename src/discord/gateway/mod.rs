@@ -68,7 +68,15 @@ pub struct GatewayShared {
     pub delivered: AtomicU64,
     pub send_failures: AtomicU64,
     pub ignored: AtomicU64,
+    /// Live messages the gateway handed to this actor.
     pub received: AtomicU64,
+    /// Inbound messages (live or caught up) whose handling is over: ignored, refused, failed,
+    /// or their turn done. Nothing more comes of a settled message but the delivery of its
+    /// reply from the outbox.
+    pub inbound_settled: AtomicU64,
+    /// Shard tasks alive (spawned and not yet returned or aborted); only a live one can
+    /// connect or identify.
+    pub shard_tasks_running: AtomicU64,
     /// A delivery round is already queued: finishing turns need not queue another.
     pub delivery_requested: std::sync::atomic::AtomicBool,
     /// Held by the delivery round in progress (one at a time keeps each thread's order).
@@ -173,7 +181,7 @@ impl Behaviour for DiscordGateway {
             tracing::error!("discord gateway started without its own address");
             return;
         };
-        self.shard_task = Some(shard::spawn_shard(&self.settings, me));
+        self.shard_task = Some(shard::spawn_shard(&self.settings, me, self.shared.clone()));
     }
 
     fn handle(&mut self, message: DiscordMsg, _ctx: &mut CellCtx<Self>) -> Handled {

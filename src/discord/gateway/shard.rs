@@ -8,7 +8,11 @@
 //! Invariants:
 //! - A fatal close (bad token, disallowed intents) ends the task with its reason and never
 //!   polls the shard again (twilight panics when a fatally closed shard is polled).
+//! - `GatewayShared::shard_tasks_running` counts the task from its spawn until it is over,
+//!   whether it returned or was aborted.
 
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Duration;
 
 use actors::ChildRef;
@@ -17,13 +21,14 @@ use twilight_gateway::{
     StreamExt as _,
 };
 
-use super::{DiscordMsg, DiscordSettings};
+use super::{DiscordMsg, DiscordSettings, GatewayShared};
 
 /// Connects to the gateway of `settings` and spawns the task that polls it; what it hears goes
 /// to `me`.
 pub(super) fn spawn_shard(
     settings: &DiscordSettings,
     me: ChildRef<DiscordMsg>,
+    shared: Arc<GatewayShared>,
 ) -> tokio::task::JoinHandle<()> {
     let mut config = ConfigBuilder::new(
         settings.token.clone(),
@@ -42,7 +47,29 @@ pub(super) fn spawn_shard(
             ));
     }
     let shard = Shard::with_config(ShardId::ONE, config.build());
-    tokio::spawn(poll_shard(shard, me))
+    // Counted before the task starts, so nobody sees zero while it is about to run.
+    let running = ShardTaskRunning::start(shared);
+    tokio::spawn(async move {
+        let _running = running;
+        poll_shard(shard, me).await;
+    })
+}
+
+/// Counts one shard task in `GatewayShared::shard_tasks_running` while it lives; dropped when
+/// the task returns or is aborted (even before it was first polled).
+struct ShardTaskRunning(Arc<GatewayShared>);
+
+impl ShardTaskRunning {
+    fn start(shared: Arc<GatewayShared>) -> Self {
+        shared.shard_tasks_running.fetch_add(1, Ordering::AcqRel);
+        Self(shared)
+    }
+}
+
+impl Drop for ShardTaskRunning {
+    fn drop(&mut self) {
+        self.0.shard_tasks_running.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 /// Polls the shard for as long as it lives and forwards what matters to the actor.
