@@ -68,7 +68,7 @@ async fn post(client: &reqwest::Client, url: String, body: Value) -> Value {
 }
 
 fn main() {
-    donna::discord::install_crypto_provider();
+    donna::app::install_crypto_provider();
     let system = actix_rt::System::new();
     system.block_on(async {
         let client = reqwest::Client::new();

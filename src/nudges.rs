@@ -1,9 +1,15 @@
 //! Opening nudge threads: Donna's question about one task, as the first message of a thread
 //! bound to that task (or a new message in the task's open thread).
 //!
+//! Also the `NudgeSink`: how the Nudger hands a nudge to a chat service that opens its threads
+//! itself (Discord), without knowing that service; `NudgeFailure` says why one could not open.
+//!
 //! Invariants: a task has at most one open thread and a new nudge reuses it; the nudge is
 //! recorded in memory (kind `nudge`, so a bare "yes" right after it counts as "done") and in the
 //! outbox; the task's nudge counters move in the same transaction.
+
+use std::future::Future;
+use std::pin::Pin;
 
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
@@ -12,7 +18,6 @@ use crate::conversation::memory::{self, Kind, Role};
 use crate::conversation::{outbox, threads, Channel, ContextType, Thread};
 use crate::store::StoreError;
 use crate::tasks::{repo, Task};
-use crate::turn::texts;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NudgeOpened {
@@ -35,6 +40,58 @@ pub enum NudgeError {
 impl From<rusqlite::Error> for NudgeError {
     fn from(error: rusqlite::Error) -> Self {
         NudgeError::Store(error.into())
+    }
+}
+
+/// Why a nudge could not be opened through a `NudgeSink`.
+#[derive(Debug, thiserror::Error)]
+pub enum NudgeFailure {
+    #[error("no task {0}")]
+    NoTask(String),
+    #[error("{0}")]
+    Conflict(String),
+    /// Discord refused the nudge or did not answer in time.
+    #[error("discord: {0}")]
+    Discord(String),
+    /// The actor that opens the nudges could not take the request (queue full, not running).
+    #[error("{0}")]
+    Unavailable(String),
+    /// Reading the task or recording the nudge failed: Donna's own fault, not the peer's.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<NudgeError> for NudgeFailure {
+    fn from(error: NudgeError) -> Self {
+        match error {
+            NudgeError::NoTask(id) => NudgeFailure::NoTask(id),
+            NudgeError::Closed { .. } => NudgeFailure::Conflict(error.to_string()),
+            NudgeError::Store(error) => NudgeFailure::Store(error),
+        }
+    }
+}
+
+/// A nudge on its way through a `NudgeSink`.
+pub type PendingNudge = Pin<Box<dyn Future<Output = Result<NudgeOpened, NudgeFailure>> + Send>>;
+
+/// A chat service that opens nudge threads itself (Discord starts a thread on the nudge and its
+/// id becomes the thread's id). Implemented by the channel, above this layer, so the Nudger
+/// hands nudges over without knowing who carries them.
+pub trait NudgeSink: Send + Sync {
+    /// Opens the nudge about `task_id` (in the task's open thread if it has one); `context`
+    /// None picks `default_context`. The request is queued before this returns, so nudges
+    /// asked for one after another are opened in that order.
+    fn open_nudge(&self, task_id: String, context: Option<ContextType>) -> PendingNudge;
+}
+
+/// Donna's nudge about a task: the question that opens (or continues) its thread.
+pub fn nudge_text(title: &str, context: ContextType) -> String {
+    match context {
+        ContextType::Overdue => format!("'{title}' is overdue. Done?"),
+        ContextType::CheckIn => {
+            format!("Time for '{title}'. How is it going: done, later, or busy?")
+        }
+        ContextType::Completion => format!("Did you finish '{title}'?"),
     }
 }
 
@@ -78,7 +135,7 @@ pub fn open_on(
         });
     }
     let context = context.unwrap_or_else(|| default_context(&task, now));
-    let text = texts::nudge(&task.title, context);
+    let text = nudge_text(&task.title, context);
     let (thread_id, created) = match threads::open_for_task(conn, task_id)? {
         Some(thread) => {
             threads::set_context(conn, &thread.id, context)?;
@@ -105,11 +162,7 @@ pub fn open_on(
     memory::append(conn, &thread_id, Role::Donna, Kind::Nudge, None, &text, now)?;
     let delivered = channel == Channel::Local || (created && starter_posted);
     outbox::enqueue(conn, &thread_id, channel.as_str(), &text, now, delivered)?;
-    conn.prepare_cached(
-        "UPDATE task SET nudge_count = nudge_count + 1, unanswered_nudges = unanswered_nudges + 1, \
-         last_nudged_at = ?2 WHERE id = ?1",
-    )?
-    .execute([task_id, crate::store::time::to_db(now).as_str()])?;
+    repo::record_nudge(conn, task_id, now)?;
     Ok(NudgeOpened {
         thread_id,
         text,
@@ -138,4 +191,31 @@ pub fn open_free_thread(
     };
     threads::insert(conn, &thread)?;
     Ok(thread)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_store_error_stays_a_store_failure_not_a_discord_one() {
+        let failure = NudgeFailure::from(NudgeError::Store(StoreError::Corrupt("bad row".into())));
+        assert!(
+            matches!(failure, NudgeFailure::Store(StoreError::Corrupt(_))),
+            "{failure:?}"
+        );
+    }
+
+    #[test]
+    fn a_closed_task_is_a_conflict_with_the_reason() {
+        let failure = NudgeFailure::from(NudgeError::Closed {
+            title: "Pay rent".into(),
+            status: "done".into(),
+        });
+        assert!(
+            matches!(&failure, NudgeFailure::Conflict(reason)
+                if reason == "'Pay rent' is done; there is nothing to nudge about"),
+            "{failure:?}"
+        );
+    }
 }

@@ -141,6 +141,13 @@ async fn a_nudge_opens_a_thread_and_done_there_marks_the_task_and_answers_in_the
 async fn own_bot_stranger_and_unaddressed_messages_get_nothing() {
     let fake = start_fake_discord().await;
     let bot = discord_bot(&fake, "5s").await;
+    // Counted from before the nudge: Discord echoes each of Donna's own posts (the nudge, her
+    // replies) back to her as a message, so those reach her too.
+    let shared = bot.app.discord_shared.clone().unwrap_or_default();
+    let sent_at_start = fake.sent_messages().len() as u64;
+    let received_before = shared.received.load(Ordering::Acquire);
+    let settled_before = shared.inbound_settled.load(Ordering::Acquire);
+    let ignored_before = shared.ignored.load(Ordering::Acquire);
     let (task, thread) = discord_nudge(&bot, "Pay rent").await;
     let before = fake.sent_messages().len();
     fake.dispatch_message_create(IncomingMessage::guild(GUILD, thread, BOT_USER_ID, "done"));
@@ -162,7 +169,35 @@ async fn own_bot_stranger_and_unaddressed_messages_get_nothing() {
         })
         .await
     );
-    actix_rt::time::sleep(Duration::from_millis(300)).await;
+    // Nothing more can come: every reply written is out of the outbox, and every message that
+    // reached Donna (the seven above and the echo of each of her posts) was taken and its
+    // handling is over (ignored, or its turn done).
+    let echoes = || fake.sent_messages().len() as u64 - sent_at_start;
+    let all_settled = eventually(Duration::from_secs(10), || async {
+        let undelivered = bot
+            .app
+            .store
+            .read(|conn| donna::conversation::outbox::undelivered(conn, "discord", 10))
+            .await
+            .map_or(usize::MAX, |entries| entries.len());
+        let expected = 7 + echoes();
+        undelivered == 0
+            && shared.received.load(Ordering::Acquire) - received_before == expected
+            && shared.inbound_settled.load(Ordering::Acquire) - settled_before == expected
+    })
+    .await;
+    assert!(
+        all_settled,
+        "received {}, settled {}, expected {}",
+        shared.received.load(Ordering::Acquire) - received_before,
+        shared.inbound_settled.load(Ordering::Acquire) - settled_before,
+        7 + echoes()
+    );
+    assert_eq!(
+        shared.ignored.load(Ordering::Acquire) - ignored_before,
+        6 + echoes(),
+        "all but the control message were ignored"
+    );
     let replies: Vec<(u64, String)> = fake.sent_messages().into_iter().skip(before).collect();
     assert_eq!(replies.len(), 1, "{replies:?}");
     assert_eq!(replies[0].0, DM + 1);
@@ -377,9 +412,17 @@ async fn close_code_4004_fails_the_gateway_in_health_while_the_local_api_serves(
             .contains("4004"),
         "{gateway}"
     );
-    // No reconnect loop, and the local API serves on.
+    // No reconnect loop, and the local API serves on: once no shard task is left (the shard
+    // gave up for good), nothing can connect or identify again.
     let identifies = fake.identify_count();
-    actix_rt::time::sleep(Duration::from_millis(500)).await;
+    let shared = bot.app.discord_shared.clone().unwrap_or_default();
+    assert!(
+        eventually(Duration::from_secs(10), || async {
+            shared.shard_tasks_running.load(Ordering::Acquire) == 0
+        })
+        .await,
+        "the shard task did not end after a fatal close"
+    );
     assert_eq!(fake.identify_count(), identifies);
     let (task, thread) = bot.nudged_task("Local task").await;
     assert_eq!(bot.say(&thread, "done").await["path"], "fast");

@@ -8,7 +8,10 @@ use actors::{ChildRef, ChildSpec};
 
 use crate::clock::SharedClock;
 use crate::config::{Config, ConfigError};
-use crate::discord::{DiscordGateway, DiscordMsg, DiscordSettings, GatewayParts, GatewayShared};
+use crate::discord::{
+    DiscordGateway, DiscordMsg, DiscordNudges, DiscordSettings, GatewayParts, GatewayShared,
+};
+use crate::nudges::NudgeSink;
 use crate::store::Store;
 use crate::turn::intake::Intake;
 
@@ -27,8 +30,8 @@ pub struct DiscordParts {
 
 impl DiscordParts {
     /// Where the Nudger sends nudges while Discord is on.
-    pub fn nudge_sink(&self) -> ChildRef<DiscordMsg> {
-        self.gateway.clone()
+    pub fn nudge_sink(&self) -> Arc<dyn NudgeSink> {
+        Arc::new(DiscordNudges::new(self.gateway.clone()))
     }
 }
 

@@ -78,7 +78,6 @@ impl Rules {
 /// Checks everything `donna run` would check, without starting anything.
 pub fn check(loaded: &LoadedConfig, env: &dyn Env) -> Result<(), StartError> {
     loaded.config.validate(env)?;
-    super::install_crypto_provider();
     let rules = Rules::load(loaded)?;
     super::model::ModelClients::build(&loaded.config, env, &rules.actions)?;
     Ok(())

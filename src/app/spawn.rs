@@ -14,7 +14,7 @@ use actors::{Behaviour, ChildRef, ChildSpec, RestartLimits, Supervisor};
 use crate::actions::ActionRegistry;
 use crate::clock::SharedClock;
 use crate::config::{Config, RuntimeConfig};
-use crate::discord::DiscordMsg;
+use crate::nudges::NudgeSink;
 use crate::replies::intents::IntentsConfig;
 use crate::replies::matcher::FastPath;
 use crate::store::{Durability, WriterMsg};
@@ -157,7 +157,7 @@ impl<'a> Spawner<'a> {
         store: &Store,
         clock: &SharedClock,
         config: &Config,
-        sink: Option<ChildRef<DiscordMsg>>,
+        sink: Option<Arc<dyn NudgeSink>>,
     ) -> ChildRef<NudgerMsg> {
         let (store, clock) = (store.clone(), clock.clone());
         let rules = NudgeRules {

@@ -1,5 +1,6 @@
 //! Thread records: a conversation bound to one task (a nudge thread) or to none (a free
-//! conversation), on a channel (local or Discord).
+//! conversation), on a channel (local or Discord), and which Discord threads are caught up after
+//! downtime.
 //!
 //! Invariants: a task has at most one open thread (a unique index); the record outlives memory
 //! pruning, so a thread keeps its task even when its messages are gone.
@@ -160,4 +161,42 @@ pub fn set_context(conn: &Connection, id: &str, context: ContextType) -> Result<
         params![id, context.as_str()],
     )?;
     Ok(())
+}
+
+/// A Discord thread worth catching up after downtime.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiscordThreadToCatchUp {
+    pub thread_id: String,
+    /// The newest Discord message id the inbox holds for the thread (Discord ids are numbers
+    /// that grow with time), if it holds any.
+    pub newest_message_id: Option<u64>,
+}
+
+/// Discord threads created since `cutoff`, with a message received since `cutoff`, or with a
+/// pending plan: the ones whose missed messages are fetched after downtime.
+pub fn discord_threads_to_catch_up(
+    conn: &Connection,
+    cutoff: DateTime<Utc>,
+) -> Result<Vec<DiscordThreadToCatchUp>, StoreError> {
+    let mut statement = conn.prepare(
+        "SELECT t.id, (SELECT MAX(CAST(i.message_id AS INTEGER)) FROM inbox i \
+                       WHERE i.channel = 'discord' AND i.thread_id = t.id) \
+         FROM thread t WHERE t.channel = 'discord' AND ( \
+             t.created_at >= ?1 \
+             OR EXISTS (SELECT 1 FROM inbox i WHERE i.thread_id = t.id AND i.received_at >= ?1) \
+             OR EXISTS (SELECT 1 FROM plan p WHERE p.thread_id = t.id AND p.status = 'pending'))",
+    )?;
+    let rows = statement
+        .query_map([to_db(cutoff)], |row| {
+            Ok((row.get::<_, String>(0)?, row.get::<_, Option<i64>>(1)?))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows
+        .into_iter()
+        .map(|(thread_id, newest)| DiscordThreadToCatchUp {
+            thread_id,
+            // A negative id is no Discord id: treated like none (the thread id is used).
+            newest_message_id: newest.and_then(|id| u64::try_from(id).ok()),
+        })
+        .collect())
 }

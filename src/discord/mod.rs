@@ -1,16 +1,13 @@
 //! Discord: the only module that knows Discord's types. The gateway actor (inbound messages,
-//! outbound replies, nudge threads), who is heard, and how long replies are split.
+//! outbound replies, nudge threads), the gateway as the Nudger's nudge sink, who is heard, and
+//! how long replies are split.
 
 pub mod gateway;
 pub mod hearing;
+pub mod nudge_sink;
 pub mod split;
 
-pub use gateway::{
-    DiscordGateway, DiscordMsg, DiscordSettings, GatewayParts, GatewayShared, NudgeFailure,
-};
-
-/// Installs rustls' ring provider once for the process (twilight and reqwest would otherwise
-/// disagree about it and panic).
-pub fn install_crypto_provider() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-}
+/// Re-exported: what a Discord nudge answers when it cannot open (it lives with the nudges).
+pub use crate::nudges::NudgeFailure;
+pub use gateway::{DiscordGateway, DiscordMsg, DiscordSettings, GatewayParts, GatewayShared};
+pub use nudge_sink::DiscordNudges;

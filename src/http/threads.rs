@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::app::App;
 use crate::conversation::memory::{MemoryEntry, Role};
 use crate::conversation::{threads, Channel, ContextType, Thread};
-use crate::discord::{DiscordMsg, NudgeFailure};
-use crate::nudges::{self, NudgeError};
+use crate::discord::DiscordNudges;
+use crate::nudges::{self, NudgeError, NudgeFailure, NudgeSink};
 use crate::store::{Refusal, StoreError};
 use crate::subsystems::thread_memory::MemoryMsg;
 use crate::turn::intake::Incoming;
@@ -55,19 +55,16 @@ pub async fn open_nudge(
                 "Discord is off (no token configured); open the nudge on the local channel".into(),
             ));
         };
-        let task_id = body.task_id;
-        let opened = discord
-            .ask(|reply| DiscordMsg::OpenNudge {
-                task_id,
-                context,
-                reply,
-            })
+        let opened = DiscordNudges::new(discord.clone())
+            .open_nudge(body.task_id, context)
             .await
-            .map_err(|error| ApiError::Unavailable(error.to_string()))?
             .map_err(|failure| match failure {
                 NudgeFailure::NoTask(id) => ApiError::NotFound(format!("no task {id}")),
                 NudgeFailure::Conflict(reason) => ApiError::Conflict(reason),
                 NudgeFailure::Discord(reason) => ApiError::BadGateway(reason),
+                NudgeFailure::Unavailable(reason) => ApiError::Unavailable(reason),
+                // The same answer as every other store error of the API.
+                NudgeFailure::Store(error) => ApiError::from(error),
             })?;
         let view = NudgeView {
             thread_id: opened.thread_id,

@@ -5,22 +5,22 @@
 //! passed (check-in); not when it is done or cancelled, snoozed, rescheduled to a later time,
 //! inside `nudges.quiet_hours` (local time), or nudged too recently. The gap starts at
 //! `nudges.min_gap` and doubles with each unanswered nudge, up to 24 hours; any answer in the
-//! thread resets it. A task with an open thread is nudged in that thread.
+//! thread resets it. A task with an open thread is nudged in that thread. With a `NudgeSink`
+//! (Discord is on) the nudges go to it, one task at a time; otherwise to the local channel.
 //! Invariant: choosing the tasks and recording their nudges is one unit of work, so two ticks
 //! can never nudge a task twice.
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use actors::{Behaviour, CellCtx, ChildRef, Handled, Reply};
+use actors::{Behaviour, CellCtx, Handled, Reply};
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 
 use crate::clock::SharedClock;
 use crate::config::QuietHours;
 use crate::conversation::Channel;
-use crate::discord::DiscordMsg;
-use crate::nudges::{self, NudgeOpened};
-use crate::store::time::to_db;
+use crate::nudges::{self, NudgeFailure, NudgeOpened, NudgeSink};
 use crate::store::{Store, StoreError};
 use crate::tasks::{repo, Task};
 
@@ -45,8 +45,8 @@ pub struct Nudger {
     store: Store,
     clock: SharedClock,
     rules: NudgeRules,
-    /// When Discord is on, nudges go there.
-    discord: Option<ChildRef<DiscordMsg>>,
+    /// The chat service that opens nudge threads itself (Discord, when it is on).
+    sink: Option<Arc<dyn NudgeSink>>,
 }
 
 impl Nudger {
@@ -54,13 +54,13 @@ impl Nudger {
         store: Store,
         clock: SharedClock,
         rules: NudgeRules,
-        discord: Option<ChildRef<DiscordMsg>>,
+        sink: Option<Arc<dyn NudgeSink>>,
     ) -> Self {
         Self {
             store,
             clock,
             rules,
-            discord,
+            sink,
         }
     }
 }
@@ -106,17 +106,7 @@ pub fn due_tasks(
     now: DateTime<Utc>,
     min_gap: Duration,
 ) -> Result<Vec<Task>, StoreError> {
-    let candidates: Vec<String> = {
-        let mut statement = conn.prepare_cached(
-            "SELECT id FROM task WHERE status NOT IN ('done', 'cancelled') \
-             AND ((deadline IS NOT NULL AND deadline <= ?1) OR (scheduled_start IS NOT NULL AND scheduled_start <= ?1)) \
-             ORDER BY COALESCE(deadline, scheduled_start), id",
-        )?;
-        let ids = statement
-            .query_map([to_db(now)], |row| row.get(0))?
-            .collect::<Result<Vec<String>, _>>()?;
-        ids
-    };
+    let candidates = repo::nudge_candidate_ids(conn, now)?;
     let mut due = Vec::new();
     for id in candidates {
         if let Some(task) = repo::get(conn, &id)? {
@@ -171,28 +161,22 @@ impl Behaviour for Nudger {
             return Handled::Done;
         }
         let min_gap = self.rules.min_gap;
-        if let Some(discord) = self.discord.clone() {
-            // Discord first creates the thread (REST), then records the nudge; one task at a time.
+        if let Some(sink) = self.sink.clone() {
+            // The sink first creates the thread (Discord: REST), then records the nudge; one task
+            // at a time.
             let due = self.store.read(move |conn| due_tasks(conn, now, min_gap));
             return Handled::wait(async move {
                 let result = match due.await {
                     Ok(tasks) => {
                         let mut opened = Vec::new();
                         for task in tasks {
-                            let answer = discord
-                                .ask(|reply| DiscordMsg::OpenNudge {
-                                    task_id: task.id.clone(),
-                                    context: None,
-                                    reply,
-                                })
-                                .await;
-                            match answer {
-                                Ok(Ok(nudge)) => opened.push(nudge),
-                                Ok(Err(error)) => {
-                                    tracing::warn!(task = %task.id, %error, "Discord nudge failed")
+                            match sink.open_nudge(task.id.clone(), None).await {
+                                Ok(nudge) => opened.push(nudge),
+                                Err(NudgeFailure::Unavailable(error)) => {
+                                    tracing::warn!(task = %task.id, %error, "nudge sink unavailable")
                                 }
                                 Err(error) => {
-                                    tracing::warn!(task = %task.id, %error, "Discord gateway unavailable")
+                                    tracing::warn!(task = %task.id, %error, "nudge not opened")
                                 }
                             }
                         }

@@ -200,6 +200,38 @@ pub fn save(conn: &Connection, task: &Task, now: DateTime<Utc>) -> Result<Task, 
     require(conn, &task.id)
 }
 
+/// Ids of the open tasks whose deadline or scheduled start has come by `now`, the earliest
+/// first: the candidates for a nudge (the Nudger's rules decide which of them are due).
+pub fn nudge_candidate_ids(
+    conn: &Connection,
+    now: DateTime<Utc>,
+) -> Result<Vec<String>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT id FROM task WHERE status NOT IN ('done', 'cancelled') \
+         AND ((deadline IS NOT NULL AND deadline <= ?1) OR (scheduled_start IS NOT NULL AND scheduled_start <= ?1)) \
+         ORDER BY COALESCE(deadline, scheduled_start), id",
+    )?;
+    let ids = statement
+        .query_map([to_db(now)], |row| row.get(0))?
+        .collect::<Result<Vec<String>, _>>()?;
+    Ok(ids)
+}
+
+/// Counts a nudge just sent about the task: one more nudge, one more unanswered (the gap to the
+/// next one grows with those), last nudged `now`.
+pub fn record_nudge(
+    conn: &Connection,
+    task_id: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "UPDATE task SET nudge_count = nudge_count + 1, unanswered_nudges = unanswered_nudges + 1, \
+         last_nudged_at = ?2 WHERE id = ?1",
+    )?
+    .execute([task_id, to_db(now).as_str()])?;
+    Ok(())
+}
+
 /// The task's open thread, if it has one.
 pub fn open_thread_id(conn: &Connection, task_id: &str) -> Result<Option<String>, StoreError> {
     Ok(conn

@@ -1,17 +1,6 @@
-//! Donna's fixed sentences: nudges and the answers that need no model. Kept in one place so
-//! her voice stays consistent and tests can refer to it.
-
-use crate::conversation::ContextType;
-
-pub fn nudge(title: &str, context: ContextType) -> String {
-    match context {
-        ContextType::Overdue => format!("'{title}' is overdue. Done?"),
-        ContextType::CheckIn => {
-            format!("Time for '{title}'. How is it going: done, later, or busy?")
-        }
-        ContextType::Completion => format!("Did you finish '{title}'?"),
-    }
-}
+//! Donna's fixed sentences: the answers that need no model (the nudge sentence is
+//! `crate::nudges::nudge_text`). Kept in one place so her voice stays consistent and tests can
+//! refer to it.
 
 /// For a message in a thread bound to no task.
 pub const FREE_THREAD: &str =

@@ -1,0 +1,213 @@
+//! The inbound queues: one ordered queue per Discord channel, from the gateway to the turn.
+//!
+//! Owns: the per-channel queues (a `KeyedRouter` of `ChannelWorker`s) and the work on one
+//! inbound message up to the point where its turn is queued: who is heard, the free thread of a
+//! first DM or mention, the intake.
+//! Takes: `Box<Message>` per channel (live ones from the gateway actor, missed ones from
+//! catch-up). Sends: `Incoming` to the intake; `DiscordMsg::Deliver` to the gateway once a turn
+//! is done (at most one queued round at a time).
+//! Invariants:
+//! - Messages of one channel are taken in the order they were routed; different channels run
+//!   concurrently.
+//! - A full queue drops the message with a (rate-limited) warning: catch-up fetches it later.
+//! - Every message a worker takes is counted once in `GatewayShared::inbound_settled` when its
+//!   handling is over (ignored, refused, failed, or its turn done), however that ends.
+
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use actors::{Behaviour, CellCtx, ChildRef, Handled, HealthRegistry, KeyedConfig, KeyedRouter};
+use twilight_model::channel::Message;
+
+use super::{DiscordMsg, DiscordSettings, GatewayShared};
+use crate::clock::SharedClock;
+use crate::conversation::{threads, Channel};
+use crate::discord::hearing::{hear, strip_mentions, Facts, Hearing};
+use crate::nudges;
+use crate::store::Store;
+use crate::turn::intake::{Incoming, Intake};
+
+/// Builds the per-channel inbound queues: messages of one channel are taken in the order the
+/// gateway delivered them, different channels concurrently.
+#[allow(clippy::too_many_arguments)]
+pub fn channel_router(
+    registry: Arc<HealthRegistry>,
+    settings: Arc<DiscordSettings>,
+    store: Store,
+    intake: Intake,
+    clock: SharedClock,
+    shared: Arc<GatewayShared>,
+    me: Arc<OnceLock<ChildRef<DiscordMsg>>>,
+) -> KeyedRouter<u64, ChannelWorker> {
+    let work = InboundWork {
+        settings,
+        store,
+        intake,
+        clock,
+        shared,
+        me,
+    };
+    KeyedRouter::new(
+        "discord_inbound",
+        registry,
+        KeyedConfig {
+            capacity_per_key: 256,
+            idle: Duration::from_secs(300),
+        },
+        Vec::new(),
+        move |_channel: &u64| ChannelWorker { work: work.clone() },
+    )
+}
+
+/// The worker of one channel's inbound queue.
+pub struct ChannelWorker {
+    work: InboundWork,
+}
+
+impl Behaviour for ChannelWorker {
+    type Msg = Box<Message>;
+
+    fn handle(&mut self, message: Box<Message>, _ctx: &mut CellCtx<Self>) -> Handled {
+        Handled::wait(self.work.clone().run(message))
+    }
+}
+
+/// Queues `message` behind the earlier messages of its channel.
+pub(super) fn route_inbound(channels: &KeyedRouter<u64, ChannelWorker>, message: Box<Message>) {
+    let channel = message.channel_id.get();
+    static FULL: crate::log_limit::WarnLimiter = crate::log_limit::WarnLimiter::new(10);
+    if channels.route(channel, message).is_err() {
+        crate::limited_warn!(
+            FULL,
+            channel,
+            "inbound queue of a Discord channel is full; catch-up will fetch the message later"
+        );
+    }
+}
+
+/// One inbound message, up to the point where its turn is queued.
+#[derive(Clone)]
+struct InboundWork {
+    settings: Arc<DiscordSettings>,
+    store: Store,
+    intake: Intake,
+    clock: SharedClock,
+    shared: Arc<GatewayShared>,
+    me: Arc<OnceLock<ChildRef<DiscordMsg>>>,
+}
+
+/// Counts one inbound message in `GatewayShared::inbound_settled` when dropped: at the end of
+/// its handling, whichever way that ends (an early return, the turn's task, a dropped future).
+struct SettlesOnDrop(Arc<GatewayShared>);
+
+impl Drop for SettlesOnDrop {
+    fn drop(&mut self) {
+        self.0.inbound_settled.fetch_add(1, Ordering::AcqRel);
+    }
+}
+
+impl InboundWork {
+    async fn run(self, message: Box<Message>) {
+        let settles = SettlesOnDrop(self.shared.clone());
+        let donna = self.shared.bot_user_id.load(Ordering::Acquire);
+        let channel_id = message.channel_id.get().to_string();
+        let lookup = channel_id.clone();
+        let known = match self
+            .store
+            .read(move |conn| threads::get(conn, &lookup))
+            .await
+        {
+            Ok(known) => known,
+            Err(error) => {
+                tracing::warn!(%error, "cannot look up the thread of a Discord message");
+                return;
+            }
+        };
+        let facts = Facts {
+            author_id: message.author.id.get(),
+            author_is_bot: message.author.bot,
+            from_webhook: message.webhook_id.is_some(),
+            in_guild: message.guild_id.is_some(),
+            mentions_donna: message.mentions.iter().any(|m| m.id.get() == donna),
+            known_thread: known.is_some(),
+            nudge_thread: known.as_ref().is_some_and(|t| t.task_id.is_some()),
+        };
+        let is_group = match hear(
+            &facts,
+            donna,
+            &self.settings.allowed_user_ids,
+            self.settings.ignore_bots,
+        ) {
+            Hearing::Ignore(reason) => {
+                self.shared.ignored.fetch_add(1, Ordering::Relaxed);
+                tracing::debug!(%reason, channel = %channel_id, "not for Donna");
+                return;
+            }
+            Hearing::Heard { is_group } => is_group,
+        };
+        let text = strip_mentions(&message.content, donna);
+        if text.is_empty() {
+            return;
+        }
+        if known.is_none() {
+            // A DM or a channel where she was mentioned: a free conversation, recorded as such.
+            let now = self.clock.now();
+            let id = channel_id.clone();
+            let created = self
+                .store
+                .write(move |conn| {
+                    if threads::get(conn, &id)?.is_none() {
+                        nudges::open_free_thread(
+                            conn,
+                            id.clone(),
+                            Some(id),
+                            is_group,
+                            Channel::Discord,
+                            now,
+                        )?;
+                    }
+                    Ok(())
+                })
+                .await;
+            if let Err(error) = created {
+                tracing::warn!(%error, "cannot record a Discord conversation");
+                return;
+            }
+        }
+        let queued = self
+            .intake
+            .enqueue(Incoming {
+                channel: Channel::Discord,
+                thread_id: channel_id,
+                user_id: message.author.id.get().to_string(),
+                text,
+                message_id: Some(message.id.get().to_string()),
+            })
+            .await;
+        match queued {
+            Ok(pending) => {
+                let me = self.me.clone();
+                let shared = self.shared.clone();
+                actix_rt::spawn(async move {
+                    // Settled once the turn is done and its delivery asked for.
+                    let _settles = settles;
+                    if let Err(error) = pending.await {
+                        tracing::warn!(%error, "a Discord message's turn failed");
+                    }
+                    // One queued round delivers every reply written so far.
+                    if !shared.delivery_requested.swap(true, Ordering::AcqRel) {
+                        if let Some(me) = me.get() {
+                            let _ = me.tell(DiscordMsg::Deliver);
+                        }
+                    }
+                });
+            }
+            Err(error) => {
+                static REFUSED: crate::log_limit::WarnLimiter =
+                    crate::log_limit::WarnLimiter::new(10);
+                crate::limited_warn!(REFUSED, %error, "a Discord message was refused");
+            }
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! The DiscordGateway actor: Donna's presence in Discord.
+//!
+//! Owns: the twilight HTTP client, the task that polls the gateway shard (`shard`), and the
+//! handles of the work it starts: catch-up (`catch_up`), delivery rounds (`delivery`), nudge
+//! threads (`nudge_threads`). Inbound messages wait in per-channel queues (`inbound`) that
+//! outlive the actor.
+//! Takes: `Ready`, `Inbound` and `ShardEnded` (from its shard task), `Deliver` (its timer, and
+//! after every turn), `OpenNudge` (`DiscordNudges`: the API and the Nudger).
+//! Invariants:
+//! - Inbound messages are queued into their thread in the order the gateway delivered them:
+//!   this actor handles them one at a time up to the point where the turn is queued.
+//! - Replies leave only through the outbox, in order, each send bounded by
+//!   `discord.http_timeout` as a whole (twilight's own timeout is per attempt); a send that
+//!   fails stays in the outbox, is counted, and is retried on the next delivery round.
+//! - A fatal gateway close (bad token, disallowed intents) marks this actor failed in /health
+//!   with the reason and does not reconnect; the rest of Donna keeps serving.
+
+mod catch_up;
+mod delivery;
+mod inbound;
+mod nudge_threads;
+mod shard;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use actors::{ActorHealth, ActorState, Behaviour, CellCtx, ChildRef, Handled, KeyedRouter, Reply};
+use parking_lot::Mutex;
+use twilight_http::Client;
+use twilight_model::channel::Message;
+
+use self::catch_up::CatchUp;
+use self::delivery::Delivery;
+use self::inbound::route_inbound;
+use self::nudge_threads::NudgeOpening;
+use crate::clock::SharedClock;
+use crate::conversation::ContextType;
+use crate::nudges::{NudgeFailure, NudgeOpened};
+use crate::store::Store;
+use crate::turn::intake::Intake;
+
+pub use self::inbound::{channel_router, ChannelWorker};
+
+/// How often undelivered replies are retried.
+const DELIVERY_INTERVAL: Duration = Duration::from_secs(1);
+
+/// What the gateway needs from the config.
+#[derive(Debug, Clone)]
+pub struct DiscordSettings {
+    pub token: String,
+    pub allowed_user_ids: Vec<u64>,
+    pub nudge_channel_id: Option<u64>,
+    pub ignore_bots: bool,
+    pub gateway_url: Option<String>,
+    pub api_proxy: Option<String>,
+    pub http_timeout: Duration,
+    /// After downtime, threads active within this window are caught up.
+    pub catch_up_window: Duration,
+}
+
+/// State that outlives a restart of the actor: who Donna is, whether the gateway closed for
+/// good, counters.
+#[derive(Debug, Default)]
+pub struct GatewayShared {
+    pub bot_user_id: AtomicU64,
+    pub fatal: Mutex<Option<String>>,
+    pub delivered: AtomicU64,
+    pub send_failures: AtomicU64,
+    pub ignored: AtomicU64,
+    /// Live messages the gateway handed to this actor.
+    pub received: AtomicU64,
+    /// Inbound messages (live or caught up) whose handling is over: ignored, refused, failed,
+    /// or their turn done. Nothing more comes of a settled message but the delivery of its
+    /// reply from the outbox.
+    pub inbound_settled: AtomicU64,
+    /// Shard tasks alive (spawned and not yet returned or aborted); only a live one can
+    /// connect or identify.
+    pub shard_tasks_running: AtomicU64,
+    /// A delivery round is already queued: finishing turns need not queue another.
+    pub delivery_requested: std::sync::atomic::AtomicBool,
+    /// Held by the delivery round in progress (one at a time keeps each thread's order).
+    pub delivery_lock: tokio::sync::Mutex<()>,
+}
+
+/// What the gateway actor takes (see the module header for who sends which).
+pub enum DiscordMsg {
+    Ready {
+        bot_user_id: u64,
+    },
+    Inbound(Box<Message>),
+    ShardEnded {
+        fatal: String,
+    },
+    Deliver,
+    OpenNudge {
+        task_id: String,
+        context: Option<ContextType>,
+        reply: Reply<Result<NudgeOpened, NudgeFailure>>,
+    },
+}
+
+/// The gateway actor; rebuilt from `GatewayParts` after a restart.
+pub struct DiscordGateway {
+    settings: Arc<DiscordSettings>,
+    http: Arc<Client>,
+    store: Store,
+    clock: SharedClock,
+    shared: Arc<GatewayShared>,
+    health: Arc<ActorHealth>,
+    me: Arc<OnceLock<ChildRef<DiscordMsg>>>,
+    channels: KeyedRouter<u64, ChannelWorker>,
+    shard_task: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// Everything the factory needs to build the actor again after a restart.
+#[derive(Clone)]
+pub struct GatewayParts {
+    pub settings: Arc<DiscordSettings>,
+    pub store: Store,
+    pub intake: Intake,
+    pub clock: SharedClock,
+    pub shared: Arc<GatewayShared>,
+    pub health: Arc<ActorHealth>,
+    pub me: Arc<OnceLock<ChildRef<DiscordMsg>>>,
+    /// One ordered queue per Discord channel for inbound messages (outlives restarts).
+    pub channels: KeyedRouter<u64, ChannelWorker>,
+}
+
+/// The HTTP client for `settings` (the REST proxy is a test seam).
+pub fn http_client(settings: &DiscordSettings) -> Client {
+    let mut builder = Client::builder()
+        .token(settings.token.clone())
+        .timeout(settings.http_timeout);
+    if let Some(proxy) = &settings.api_proxy {
+        builder = builder.proxy(proxy.clone(), true);
+    }
+    builder.build()
+}
+
+impl DiscordGateway {
+    pub fn new(parts: GatewayParts) -> Self {
+        Self {
+            http: Arc::new(http_client(&parts.settings)),
+            settings: parts.settings,
+            store: parts.store,
+            clock: parts.clock,
+            shared: parts.shared,
+            health: parts.health,
+            me: parts.me,
+            channels: parts.channels,
+            shard_task: None,
+        }
+    }
+
+    fn mark_fatal(&self, reason: &str) {
+        self.health.record_failure(reason.to_string());
+        self.health.set_state(ActorState::Failed);
+    }
+}
+
+impl Drop for DiscordGateway {
+    fn drop(&mut self) {
+        if let Some(task) = self.shard_task.take() {
+            task.abort();
+        }
+    }
+}
+
+impl Behaviour for DiscordGateway {
+    type Msg = DiscordMsg;
+
+    fn started(&mut self, ctx: &mut CellCtx<Self>) {
+        ctx.every(DELIVERY_INTERVAL, || DiscordMsg::Deliver);
+        if let Some(reason) = self.shared.fatal.lock().clone() {
+            // Closed for good before a restart: do not reconnect into the same refusal.
+            self.mark_fatal(&reason);
+            return;
+        }
+        let Some(me) = self.me.get().cloned() else {
+            tracing::error!("discord gateway started without its own address");
+            return;
+        };
+        self.shard_task = Some(shard::spawn_shard(&self.settings, me, self.shared.clone()));
+    }
+
+    fn handle(&mut self, message: DiscordMsg, _ctx: &mut CellCtx<Self>) -> Handled {
+        match message {
+            DiscordMsg::Ready { bot_user_id } => {
+                self.shared
+                    .bot_user_id
+                    .store(bot_user_id, Ordering::Release);
+                tracing::info!(bot_user_id, "connected to Discord");
+                // Catch up before any live message is taken (they wait in the mailbox), so a
+                // thread's missed messages are queued ahead of its new ones.
+                let catch_up = CatchUp {
+                    http: self.http.clone(),
+                    store: self.store.clone(),
+                    clock: self.clock.clone(),
+                    window: self.settings.catch_up_window,
+                    deadline: self.settings.http_timeout,
+                    channels: self.channels.clone(),
+                };
+                Handled::wait(catch_up.run())
+            }
+            DiscordMsg::ShardEnded { fatal } => {
+                tracing::error!(reason = %fatal, "Discord gateway closed for good; not reconnecting");
+                *self.shared.fatal.lock() = Some(fatal.clone());
+                self.mark_fatal(&fatal);
+                Handled::Done
+            }
+            DiscordMsg::Inbound(message) => {
+                self.shared.received.fetch_add(1, Ordering::Relaxed);
+                route_inbound(&self.channels, message);
+                Handled::Done
+            }
+            DiscordMsg::Deliver => {
+                let delivery = Delivery {
+                    http: self.http.clone(),
+                    store: self.store.clone(),
+                    clock: self.clock.clone(),
+                    shared: self.shared.clone(),
+                    deadline: self.settings.http_timeout,
+                };
+                // Rounds run one at a time (the lock), beside this mailbox, so sending (which
+                // Discord paces at 50 requests/s) never holds up inbound messages.
+                let shared = self.shared.clone();
+                actix_rt::spawn(async move {
+                    let _round = shared.delivery_lock.lock().await;
+                    delivery.run().await;
+                });
+                Handled::Done
+            }
+            DiscordMsg::OpenNudge {
+                task_id,
+                context,
+                reply,
+            } => {
+                let opening = NudgeOpening {
+                    http: self.http.clone(),
+                    store: self.store.clone(),
+                    clock: self.clock.clone(),
+                    settings: self.settings.clone(),
+                    me: self.me.clone(),
+                };
+                Handled::wait(async move { reply.send(opening.run(task_id, context).await) })
+            }
+        }
+    }
+}
