@@ -151,7 +151,8 @@ async fn a_turn_cut_off_by_the_grace_period_is_finished_at_the_next_start() {
     bot.stop_server_now().await;
     let common::Bot { dir, app, .. } = bot;
     drop(app);
-    actix_rt::time::sleep(Duration::from_millis(100)).await;
+    // The HTTP workers let go of the data-dir lock a moment later: `start_bot_in` waits for
+    // the lock itself, which is the condition that proves the previous app is gone.
 
     let again = start_bot_in(dir, &config, TestEnv(Vec::new())).await;
     assert_eq!(again.app.recover().await.unwrap_or_default(), 1);

@@ -18,7 +18,7 @@ use PlanAnswer::*;
 const SHIPPED_YAML: &str = include_str!("../config/reply_intents.yaml");
 
 fn shipped_config() -> IntentsConfig {
-    match serde_yaml::from_str(SHIPPED_YAML) {
+    match donna::config::parse_yaml(SHIPPED_YAML) {
         Ok(config) => config,
         Err(error) => panic!("config/reply_intents.yaml does not parse: {error}"),
     }

@@ -14,6 +14,34 @@ async fn count(bot: &common::Bot, path: &str) -> usize {
     bot.get(path).await.1.as_array().map_or(0, Vec::len)
 }
 
+/// How many messages the actor `name` has handled, from `/health`.
+async fn processed(bot: &common::Bot, name: &str) -> u64 {
+    let (_, health) = bot.get("/health").await;
+    health["actors"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|actor| actor["name"] == name)
+        .and_then(|actor| actor["processed"].as_u64())
+        .unwrap_or_else(|| panic!("no processed count for {name}: {health}"))
+}
+
+/// Waits until `name` has finished a whole scheduled run that started after this call: the
+/// actor handles one message at a time and counts a message when it is done, so the run in
+/// flight now (which may have read the clock before the test moved it) is at most the first
+/// increment, and the second is a run that began afterwards and has committed. Nothing else
+/// sends these actors messages while the tests wait.
+async fn a_whole_run_of(bot: &common::Bot, name: &str) {
+    let before = processed(bot, name).await;
+    assert!(
+        eventually(StdDuration::from_secs(5), || async {
+            processed(bot, name).await >= before + 2
+        })
+        .await,
+        "{name} did not run on its schedule"
+    );
+}
+
 #[actix_rt::test]
 async fn the_retention_prune_deletes_old_messages_but_keeps_the_thread_and_its_task() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -23,7 +51,9 @@ async fn the_retention_prune_deletes_old_messages_but_keeps_the_thread_and_its_t
     let path = format!("/api/threads/{thread}/messages");
     assert_eq!(count(&bot, &path).await, 3);
     bot.clock.advance(Duration::days(6));
-    actix_rt::time::sleep(StdDuration::from_millis(200)).await;
+    // A whole prune with the moved clock has run: the messages are still there because they
+    // are within the retention, not because no prune ran yet.
+    a_whole_run_of(&bot, "thread_memory").await;
     assert_eq!(
         count(&bot, &path).await,
         3,
@@ -75,7 +105,8 @@ async fn the_expiry_sweep_marks_old_plans_expired() {
                 .map(|plan| plan.status)
         }
     };
-    actix_rt::time::sleep(StdDuration::from_millis(200)).await;
+    // A whole sweep has run since the plan was made, and left it pending.
+    a_whole_run_of(&bot, "pending_plans").await;
     assert_eq!(
         status(&bot).await,
         Some(donna::conversation::plans::PlanStatus::Pending)
