@@ -19,16 +19,11 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::handlers::HandlerKind;
-use super::registry::{ActionRegistry, ActionRequest, ParamDef, ParamType};
+use super::handler_kind::HandlerKind;
+use super::params::{normalize, ParamError};
+use super::registry::{ActionRegistry, ActionRequest};
 use crate::replies::matcher::IntentMatch;
 use crate::tasks::when::{find_when, WhenContext};
-
-/// The parameters the thread's context can supply (`from_context: true`).
-pub const CONTEXT_PARAMS: [&str; 2] = ["task_id", "thread_id"];
-
-/// Longest string parameter accepted, in characters.
-pub const MAX_STRING_PARAM_CHARS: usize = 500;
 
 /// What the thread supplies to binding: `from_context` parameters, and what times are read
 /// against.
@@ -102,28 +97,6 @@ impl BoundAction {
             _ => None,
         })
     }
-}
-
-/// Why a parameter value was refused.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ParamError {
-    #[error("must not be empty")]
-    Empty,
-    #[error("must be at most {MAX_STRING_PARAM_CHARS} characters")]
-    TooLong,
-    #[error("expected {expected}, got {got}")]
-    WrongType {
-        expected: &'static str,
-        got: &'static str,
-    },
-    #[error("{value} is not one of {allowed}")]
-    NotAllowed { value: String, allowed: String },
-    #[error("{value} is outside {min}..={max}")]
-    OutOfRange {
-        value: String,
-        min: String,
-        max: String,
-    },
 }
 
 /// Why a request could not be bound. The text is told to the person as it is.
@@ -256,68 +229,6 @@ fn read_times(
         }
     };
     BTreeMap::from([(name.to_string(), TimeReading::read(words, &context))])
-}
-
-/// Checks a value against its definition; strings are trimmed and must not be empty.
-fn normalize(def: &ParamDef, value: &Value) -> Result<Value, ParamError> {
-    let value = match (def.kind, value) {
-        (ParamType::String, Value::String(text)) => {
-            let text = text.trim();
-            if text.is_empty() {
-                return Err(ParamError::Empty);
-            }
-            if text.chars().count() > MAX_STRING_PARAM_CHARS {
-                return Err(ParamError::TooLong);
-            }
-            Value::String(text.to_string())
-        }
-        (ParamType::Integer, Value::Number(number)) if number.is_i64() => value.clone(),
-        (ParamType::Number, Value::Number(_)) => value.clone(),
-        (ParamType::Boolean, Value::Bool(_)) => value.clone(),
-        (kind, other) => {
-            return Err(ParamError::WrongType {
-                expected: kind.as_str(),
-                got: type_name(other),
-            });
-        }
-    };
-    check_value(def, &value)?;
-    Ok(value)
-}
-
-/// Checks a value against a definition's enum and range.
-pub(super) fn check_value(def: &ParamDef, value: &Value) -> Result<(), ParamError> {
-    if let Some(allowed) = &def.allowed {
-        if !allowed.contains(value) {
-            let listed: Vec<String> = allowed.iter().map(|v| v.to_string()).collect();
-            return Err(ParamError::NotAllowed {
-                value: value.to_string(),
-                allowed: listed.join(", "),
-            });
-        }
-    }
-    if let Some(number) = value.as_f64() {
-        if def.min.is_some_and(|min| number < min) || def.max.is_some_and(|max| number > max) {
-            return Err(ParamError::OutOfRange {
-                value: number.to_string(),
-                min: def.min.map_or("-inf".into(), |m| m.to_string()),
-                max: def.max.map_or("inf".into(), |m| m.to_string()),
-            });
-        }
-    }
-    Ok(())
-}
-
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }
 
 #[cfg(test)]

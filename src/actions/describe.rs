@@ -6,7 +6,8 @@ use rusqlite::Connection;
 use serde_json::Value;
 
 use super::bind::{BoundAction, TimeReading};
-use super::handlers::{ActionEnv, HandlerKind};
+use super::handler_kind::HandlerKind;
+use super::handlers::ActionEnv;
 use crate::store::StoreError;
 use crate::tasks::repo;
 use crate::tasks::when::{describe as describe_time, WhenContext};

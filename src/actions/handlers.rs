@@ -4,105 +4,18 @@
 //! Invariants: a handler changes only the task it was bound to (its `task_id` came from the
 //! thread), and returns the task as it was before, so the change can be undone.
 
-use std::str::FromStr;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::bind::{BoundAction, TimeReading};
+use super::handler_kind::HandlerKind;
 use crate::tasks::model::{check_domain, check_priority, clean_title, NewTask, TaskFieldError};
 use crate::tasks::repo::{self, TaskChangeError};
 use crate::tasks::when::{describe, WhenContext};
 use crate::tasks::{Task, TaskStatus};
-
-/// The handlers an action may name in reply_actions.yaml.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HandlerKind {
-    MarkDone,
-    Reschedule,
-    CreateTask,
-    RenameTask,
-    Snooze,
-    CancelTask,
-}
-
-impl HandlerKind {
-    pub const ALL: [HandlerKind; 6] = [
-        HandlerKind::MarkDone,
-        HandlerKind::Reschedule,
-        HandlerKind::CreateTask,
-        HandlerKind::RenameTask,
-        HandlerKind::Snooze,
-        HandlerKind::CancelTask,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HandlerKind::MarkDone => "mark_done",
-            HandlerKind::Reschedule => "reschedule",
-            HandlerKind::CreateTask => "create_task",
-            HandlerKind::RenameTask => "rename_task",
-            HandlerKind::Snooze => "snooze",
-            HandlerKind::CancelTask => "cancel_task",
-        }
-    }
-
-    /// Parameters the handler reads, which the action must declare.
-    pub fn required_params(self) -> &'static [&'static str] {
-        match self {
-            HandlerKind::MarkDone | HandlerKind::CancelTask => &["task_id"],
-            HandlerKind::Reschedule => &["task_id", "when"],
-            HandlerKind::CreateTask => &["title"],
-            HandlerKind::RenameTask => &["task_id", "new_title"],
-            HandlerKind::Snooze => &["task_id", "duration_hours"],
-        }
-    }
-
-    /// The parameter holding a time in the person's words, read once when the action is bound.
-    pub fn time_param(self) -> Option<&'static str> {
-        match self {
-            HandlerKind::Reschedule => Some("when"),
-            HandlerKind::CreateTask => Some("due_by"),
-            _ => None,
-        }
-    }
-
-    /// Whether that time may be relative to the task's current start ("push it by a day"); a
-    /// new task's deadline is read from now only.
-    pub fn reads_time_from_task_start(self) -> bool {
-        self == HandlerKind::Reschedule
-    }
-}
-
-/// A handler name in reply_actions.yaml that no built-in handler has.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown handler {name:?}; known handlers: {known}", known = HandlerKind::ALL.map(|k| k.as_str()).join(", "))]
-pub struct UnknownHandler {
-    pub name: String,
-}
-
-impl FromStr for HandlerKind {
-    type Err = UnknownHandler;
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        // The original named handlers by dotted Python paths; accept their last segment.
-        let name = text.rsplit('.').next().unwrap_or(text);
-        let name = match name {
-            "reschedule_task" => "reschedule",
-            "snooze_task" => "snooze",
-            other => other,
-        };
-        HandlerKind::ALL
-            .into_iter()
-            .find(|kind| kind.as_str() == name)
-            .ok_or_else(|| UnknownHandler {
-                name: text.to_string(),
-            })
-    }
-}
 
 /// What a handler may read besides its parameters.
 #[derive(Debug, Clone)]

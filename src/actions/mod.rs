@@ -6,12 +6,14 @@
 pub mod bind;
 pub mod describe;
 pub mod execute;
+pub mod handler_kind;
 pub mod handlers;
+pub mod params;
 pub mod registry;
 
-pub use bind::{
-    bind_intent, BindContext, BindError, BoundAction, BoundIntent, ParamError, TimeReading,
-};
+pub use bind::{bind_intent, BindContext, BindError, BoundAction, BoundIntent, TimeReading};
 pub use execute::{execute_all, undo_last, ActionResult, UndoOutcome};
-pub use handlers::{ActionEnv, HandlerKind};
+pub use handler_kind::HandlerKind;
+pub use handlers::ActionEnv;
+pub use params::{ParamDef, ParamError, ParamType};
 pub use registry::{ActionRegistry, ActionRequest};

@@ -11,56 +11,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::bind::{check_value, CONTEXT_PARAMS};
-use super::handlers::{HandlerKind, UnknownHandler};
-
-/// Parameter types an action may declare.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ParamType {
-    String,
-    Integer,
-    Number,
-    Boolean,
-}
-
-impl ParamType {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ParamType::String => "string",
-            ParamType::Integer => "integer",
-            ParamType::Number => "number",
-            ParamType::Boolean => "boolean",
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ParamDef {
-    #[serde(rename = "type")]
-    pub kind: ParamType,
-    #[serde(default)]
-    pub description: Option<String>,
-    #[serde(default)]
-    pub optional: bool,
-    #[serde(default)]
-    pub default: Option<Value>,
-    #[serde(default, rename = "enum")]
-    pub allowed: Option<Vec<Value>>,
-    #[serde(default)]
-    pub min: Option<f64>,
-    #[serde(default)]
-    pub max: Option<f64>,
-    #[serde(default)]
-    pub from_context: bool,
-}
-
-impl ParamDef {
-    pub fn is_required(&self) -> bool {
-        !self.optional && self.default.is_none() && !self.from_context
-    }
-}
+use super::handler_kind::{HandlerKind, UnknownHandler};
+use super::params::{check_value, ParamDef, CONTEXT_PARAMS};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

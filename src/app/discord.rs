@@ -15,8 +15,8 @@ use crate::nudges::NudgeSink;
 use crate::store::Store;
 use crate::turn::intake::Intake;
 
+use super::error::StartError;
 use super::spawn::Spawner;
-use super::StartError;
 
 /// Discord's gateway mailbox: a burst of events must not be refused.
 const GATEWAY_QUEUE: usize = 4096;

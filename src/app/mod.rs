@@ -14,6 +14,7 @@
 //!   the rest in the inbox.
 
 mod discord;
+mod error;
 mod model;
 mod rules;
 mod spawn;
@@ -27,10 +28,8 @@ use actix_rt::Arbiter;
 use actors::{ChildRef, HealthRegistry, Supervisor};
 
 use crate::clock::{SharedClock, SystemClock};
-use crate::config::{Config, ConfigError, Env, LoadedConfig, ProcessEnv};
+use crate::config::{Config, Env, LoadedConfig, ProcessEnv};
 use crate::discord::{DiscordMsg, GatewayShared};
-use crate::llm::prompts::PromptError;
-use crate::llm::LlmError;
 use crate::metrics::{LlmMetrics, TurnMetrics};
 use crate::store::{self, DataDirLock, Durability, Store, StoreError};
 use crate::subsystems::action_executor::ExecutorMsg;
@@ -42,35 +41,12 @@ use crate::subsystems::rate_cap::GateMetrics;
 use crate::subsystems::thread_memory::MemoryMsg;
 use crate::turn::intake::Intake;
 
+pub use error::{LaunchError, StartError};
 pub use model::ModelClients;
 pub use rules::{check, Rules};
 pub use turns::turn_settings;
 
 use spawn::Spawner;
-
-/// Why the bot could not start.
-#[derive(Debug, thiserror::Error)]
-pub enum StartError {
-    #[error("config: {0}")]
-    Config(#[from] ConfigError),
-    #[error("{file}: {reason}")]
-    Rules { file: String, reason: String },
-    #[error("llm: {0}")]
-    Model(LlmError),
-    #[error("prompts: {0}")]
-    Prompts(PromptError),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
-/// Why `donna run` or `donna chat` could not get going.
-#[derive(Debug, thiserror::Error)]
-pub enum LaunchError {
-    #[error("config error: {0}")]
-    Config(#[from] ConfigError),
-    #[error("cannot start: {0}")]
-    Start(#[from] StartError),
-}
 
 /// Installs rustls' ring provider for the process (reqwest and twilight would otherwise
 /// disagree about it and panic). Idempotent: a second call changes nothing.

@@ -18,8 +18,8 @@ use crate::llm::gate::ReplyGate;
 use crate::metrics::LlmMetrics;
 use crate::subsystems::llm_classifier::{LlmClassifier, LlmMsg};
 
+use super::error::StartError;
 use super::spawn::Spawner;
-use super::StartError;
 
 /// The model layer, built and checked, not yet running.
 #[derive(Debug)]

@@ -8,7 +8,7 @@ use crate::actions::ActionRegistry;
 use crate::config::{Env, LoadedConfig};
 use crate::replies::intents::IntentsConfig;
 
-use super::StartError;
+use super::error::StartError;
 
 /// The reply rules: keyword intents and the action registry, checked against each other.
 #[derive(Debug, Clone)]

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::actions::registry::{ActionRegistry, ParamType};
+use crate::actions::{ActionRegistry, ParamType};
 
 /// Most actions one answer may propose.
 pub const MAX_ACTIONS: usize = 5;

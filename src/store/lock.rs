@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use fs4::fs_std::FileExt;
 
-use super::StoreError;
+use super::error::StoreError;
 
 /// Holds the lock until dropped.
 #[derive(Debug)]

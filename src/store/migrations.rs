@@ -9,7 +9,7 @@ use include_dir::{include_dir, Dir};
 use rusqlite::Connection;
 use rusqlite_migration::{Migrations, M};
 
-use super::StoreError;
+use super::error::StoreError;
 
 static MIGRATIONS_DIR: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/migrations");
 

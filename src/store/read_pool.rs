@@ -10,7 +10,8 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use rusqlite::Connection;
 
-use super::{open_connection, Durability, StoreError};
+use super::connection::{open_connection, Durability};
+use super::error::StoreError;
 
 #[derive(Debug)]
 pub struct ReadPool {

@@ -15,8 +15,9 @@ use std::path::Path;
 use actors::{Behaviour, CellCtx, Handled, Reply};
 use rusqlite::Connection;
 
+use super::connection::{open_connection, Durability};
+use super::error::StoreError;
 use super::read_pool::panic_text;
-use super::{open_connection, Durability, StoreError};
 
 type Deliver = Box<dyn FnOnce(Option<StoreError>) + Send>;
 

@@ -21,7 +21,7 @@ use twilight_http::Client;
 use twilight_model::id::marker::ChannelMarker;
 use twilight_model::id::Id;
 
-use super::GatewayShared;
+use super::shared::GatewayShared;
 use crate::clock::SharedClock;
 use crate::conversation::outbox;
 use crate::discord::split::{split, MAX_CHARS};

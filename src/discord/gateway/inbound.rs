@@ -20,7 +20,9 @@ use std::time::Duration;
 use actors::{Behaviour, CellCtx, ChildRef, Handled, HealthRegistry, KeyedConfig, KeyedRouter};
 use twilight_model::channel::Message;
 
-use super::{DiscordMsg, DiscordSettings, GatewayShared};
+use super::messages::DiscordMsg;
+use super::settings::DiscordSettings;
+use super::shared::GatewayShared;
 use crate::clock::SharedClock;
 use crate::conversation::{threads, Channel};
 use crate::discord::hearing::{hear, strip_mentions, Facts, Hearing};

@@ -18,87 +18,34 @@
 mod catch_up;
 mod delivery;
 mod inbound;
+mod messages;
 mod nudge_threads;
+mod settings;
 mod shard;
+mod shared;
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use actors::{ActorHealth, ActorState, Behaviour, CellCtx, ChildRef, Handled, KeyedRouter, Reply};
-use parking_lot::Mutex;
+use actors::{ActorHealth, ActorState, Behaviour, CellCtx, ChildRef, Handled, KeyedRouter};
 use twilight_http::Client;
-use twilight_model::channel::Message;
 
 use self::catch_up::CatchUp;
 use self::delivery::Delivery;
 use self::inbound::route_inbound;
 use self::nudge_threads::NudgeOpening;
 use crate::clock::SharedClock;
-use crate::conversation::ContextType;
-use crate::nudges::{NudgeFailure, NudgeOpened};
 use crate::store::Store;
 use crate::turn::intake::Intake;
 
 pub use self::inbound::{channel_router, ChannelWorker};
+pub use self::messages::DiscordMsg;
+pub use self::settings::{http_client, DiscordSettings};
+pub use self::shared::GatewayShared;
 
 /// How often undelivered replies are retried.
 const DELIVERY_INTERVAL: Duration = Duration::from_secs(1);
-
-/// What the gateway needs from the config.
-#[derive(Debug, Clone)]
-pub struct DiscordSettings {
-    pub token: String,
-    pub allowed_user_ids: Vec<u64>,
-    pub nudge_channel_id: Option<u64>,
-    pub ignore_bots: bool,
-    pub gateway_url: Option<String>,
-    pub api_proxy: Option<String>,
-    pub http_timeout: Duration,
-    /// After downtime, threads active within this window are caught up.
-    pub catch_up_window: Duration,
-}
-
-/// State that outlives a restart of the actor: who Donna is, whether the gateway closed for
-/// good, counters.
-#[derive(Debug, Default)]
-pub struct GatewayShared {
-    pub bot_user_id: AtomicU64,
-    pub fatal: Mutex<Option<String>>,
-    pub delivered: AtomicU64,
-    pub send_failures: AtomicU64,
-    pub ignored: AtomicU64,
-    /// Live messages the gateway handed to this actor.
-    pub received: AtomicU64,
-    /// Inbound messages (live or caught up) whose handling is over: ignored, refused, failed,
-    /// or their turn done. Nothing more comes of a settled message but the delivery of its
-    /// reply from the outbox.
-    pub inbound_settled: AtomicU64,
-    /// Shard tasks alive (spawned and not yet returned or aborted); only a live one can
-    /// connect or identify.
-    pub shard_tasks_running: AtomicU64,
-    /// A delivery round is already queued: finishing turns need not queue another.
-    pub delivery_requested: std::sync::atomic::AtomicBool,
-    /// Held by the delivery round in progress (one at a time keeps each thread's order).
-    pub delivery_lock: tokio::sync::Mutex<()>,
-}
-
-/// What the gateway actor takes (see the module header for who sends which).
-pub enum DiscordMsg {
-    Ready {
-        bot_user_id: u64,
-    },
-    Inbound(Box<Message>),
-    ShardEnded {
-        fatal: String,
-    },
-    Deliver,
-    OpenNudge {
-        task_id: String,
-        context: Option<ContextType>,
-        reply: Reply<Result<NudgeOpened, NudgeFailure>>,
-    },
-}
 
 /// The gateway actor; rebuilt from `GatewayParts` after a restart.
 pub struct DiscordGateway {
@@ -125,17 +72,6 @@ pub struct GatewayParts {
     pub me: Arc<OnceLock<ChildRef<DiscordMsg>>>,
     /// One ordered queue per Discord channel for inbound messages (outlives restarts).
     pub channels: KeyedRouter<u64, ChannelWorker>,
-}
-
-/// The HTTP client for `settings` (the REST proxy is a test seam).
-pub fn http_client(settings: &DiscordSettings) -> Client {
-    let mut builder = Client::builder()
-        .token(settings.token.clone())
-        .timeout(settings.http_timeout);
-    if let Some(proxy) = &settings.api_proxy {
-        builder = builder.proxy(proxy.clone(), true);
-    }
-    builder.build()
 }
 
 impl DiscordGateway {

@@ -17,7 +17,8 @@ use actors::ChildRef;
 use twilight_http::Client;
 use twilight_model::id::Id;
 
-use super::{DiscordMsg, DiscordSettings};
+use super::messages::DiscordMsg;
+use super::settings::DiscordSettings;
 use crate::clock::SharedClock;
 use crate::conversation::{threads, Channel, ContextType};
 use crate::nudges::{self, NudgeFailure, NudgeOpened};

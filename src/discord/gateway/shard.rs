@@ -21,7 +21,9 @@ use twilight_gateway::{
     StreamExt as _,
 };
 
-use super::{DiscordMsg, DiscordSettings, GatewayShared};
+use super::messages::DiscordMsg;
+use super::settings::DiscordSettings;
+use super::shared::GatewayShared;
 
 /// Connects to the gateway of `settings` and spawns the task that polls it; what it hears goes
 /// to `me`.

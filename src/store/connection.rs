@@ -1,0 +1,48 @@
+//! Opening a SQLite connection with Donna's settings: WAL, synchronous=FULL (or NORMAL for
+//! benchmarks), foreign keys, a busy timeout; read-only connections for the read pool.
+
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags};
+
+use super::error::StoreError;
+
+/// How hard each commit is made durable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Durability {
+    /// fsync at every commit (power-loss safe). The default.
+    Full,
+    /// WAL's NORMAL: safe against a crash of the process, not of the machine. Benchmarks only.
+    Normal,
+}
+
+/// Opens a connection with Donna's settings.
+pub fn open_connection(
+    path: &Path,
+    read_only: bool,
+    durability: Durability,
+) -> Result<Connection, StoreError> {
+    let flags = if read_only {
+        OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI
+    } else {
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI
+    };
+    let conn = Connection::open_with_flags(path, flags)?;
+    conn.busy_timeout(Duration::from_secs(5))?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    if !read_only {
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        let synchronous = match durability {
+            Durability::Full => "FULL",
+            Durability::Normal => "NORMAL",
+        };
+        conn.pragma_update(None, "synchronous", synchronous)?;
+    }
+    Ok(conn)
+}

@@ -1,0 +1,55 @@
+//! The store's errors: SQLite's own, a unit of work that refused (with the reason for the
+//! person), and the failures of opening, locking and migrating.
+
+use std::path::PathBuf;
+
+use actors::AskError;
+
+/// Errors of the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("sqlite: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A unit of work declined to apply; its changes are rolled back and `reason` is for the
+    /// person who asked.
+    #[error("{reason}")]
+    Refused { reason: String, kind: Refusal },
+    #[error("transaction: {0}")]
+    Transaction(String),
+    #[error("migration: {0}")]
+    Migration(String),
+    #[error("data directory {path}: {source}")]
+    DataDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "data directory {path} is in use by another Donna process (only one may use it at a time)"
+    )]
+    Locked { path: PathBuf },
+    #[error("store writer unavailable: {0}")]
+    Unavailable(#[from] AskError),
+    #[error("a unit of work panicked: {0}")]
+    Panicked(String),
+    #[error("stored data is invalid: {0}")]
+    Corrupt(String),
+    #[error("blocking task failed: {0}")]
+    Join(String),
+}
+
+/// Why a unit of work refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    NotFound,
+    Conflict,
+    Invalid,
+}
+
+impl StoreError {
+    pub fn refused(kind: Refusal, reason: impl Into<String>) -> Self {
+        StoreError::Refused {
+            reason: reason.into(),
+            kind,
+        }
+    }
+}
