@@ -553,3 +553,35 @@ async fn with_discord_on_the_nudger_opens_its_threads_in_discord() {
         thread.to_string()
     );
 }
+
+#[actix_rt::test]
+async fn no_message_donna_posts_can_ping_everyone_or_a_role() {
+    let fake = start_fake_discord().await;
+    let bot = discord_bot(&fake, "5s").await;
+    let title = "Pay rent @everyone <@&123456789012345678>";
+    let (task, thread) = discord_nudge(&bot, title).await;
+    fake.dispatch_message_create(IncomingMessage::guild(GUILD, thread, OWNER, "done"));
+    let done = format!("Marked '{title}' as done.");
+    assert!(
+        sent_to(&fake, thread, &done).await,
+        "{:?}",
+        fake.sent_messages()
+    );
+    assert_eq!(bot.task_json(&task).await["status"], "done");
+    // The nudge in the nudge channel and the reply in the thread: every message created says
+    // that it pings nobody, so Discord shows the mentions as text.
+    let posts = fake.requests_to("POST", "/channels/");
+    let created: Vec<&common::fake_discord::RecordedRequest> = posts
+        .iter()
+        .filter(|r| r.path.ends_with("/messages"))
+        .collect();
+    assert!(created.len() >= 2, "{created:?}");
+    for request in created {
+        let body = request.body.clone().unwrap_or_default();
+        assert_eq!(body["allowed_mentions"], json!({"parse": []}), "{body}");
+        assert!(body["content"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("@everyone"));
+    }
+}

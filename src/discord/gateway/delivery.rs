@@ -21,6 +21,7 @@ use twilight_http::Client;
 use twilight_model::id::marker::ChannelMarker;
 use twilight_model::id::Id;
 
+use super::post::post;
 use super::shared::GatewayShared;
 use crate::clock::SharedClock;
 use crate::conversation::outbox;
@@ -138,7 +139,8 @@ impl Delivery {
                     .await;
             match sent {
                 Ok(Ok(())) => delivered.push(entry.id),
-                Ok(Err(reason)) => {
+                Ok(Err(error)) => {
+                    let reason = error.to_string();
                     tracing::warn!(%thread, %reason, attempts = entry.attempts + 1, "reply not delivered; it stays in the outbox");
                     return (delivered, Some((entry.id, reason)));
                 }
@@ -153,26 +155,34 @@ impl Delivery {
     }
 }
 
+/// Why a reply could not be sent (kept in the outbox with this reason, and retried).
+#[derive(Debug, thiserror::Error)]
+pub(super) enum SendError {
+    #[error("cannot unarchive the thread: {0}")]
+    Unarchive(twilight_http::Error),
+    #[error("{0}")]
+    Discord(twilight_http::Error),
+}
+
 /// Sends a reply as one or more messages, in order; an archived thread is unarchived once.
 pub(super) async fn send_all(
     http: &Client,
     channel: Id<ChannelMarker>,
     text: &str,
-) -> Result<(), String> {
+) -> Result<(), SendError> {
     for part in split(text, MAX_CHARS) {
-        match http.create_message(channel).content(&part).await {
+        match post(http, channel, &part).await {
             Ok(_) => {}
             Err(error) if is_archived(&error) => {
                 http.update_thread(channel)
                     .archived(false)
                     .await
-                    .map_err(|e| format!("cannot unarchive the thread: {e}"))?;
-                http.create_message(channel)
-                    .content(&part)
+                    .map_err(SendError::Unarchive)?;
+                post(http, channel, &part)
                     .await
-                    .map_err(|e| e.to_string())?;
+                    .map_err(SendError::Discord)?;
             }
-            Err(error) => return Err(error.to_string()),
+            Err(error) => return Err(SendError::Discord(error)),
         }
     }
     Ok(())

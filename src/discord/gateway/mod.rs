@@ -20,6 +20,7 @@ mod delivery;
 mod inbound;
 mod messages;
 mod nudge_threads;
+mod post;
 mod settings;
 mod shard;
 mod shared;

@@ -18,6 +18,7 @@ use twilight_http::Client;
 use twilight_model::id::Id;
 
 use super::messages::DiscordMsg;
+use super::post::post;
 use super::settings::DiscordSettings;
 use crate::clock::SharedClock;
 use crate::conversation::{threads, Channel, ContextType};
@@ -87,10 +88,7 @@ impl NudgeOpening {
         let text = nudges::nudge_text(&task.title, context);
         let deadline = self.settings.http_timeout;
         let posted = tokio::time::timeout(deadline, async {
-            let message = self
-                .http
-                .create_message(channel)
-                .content(&text)
+            let message = post(&self.http, channel, &text)
                 .await
                 .map_err(|e| e.to_string())?
                 .model()
