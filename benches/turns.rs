@@ -492,17 +492,12 @@ fn done_turn(floor: &Floor, conn: &Connection, thread_id: &str) -> Result<(), St
     if threads::get(conn, thread_id)?.is_none() {
         return Err(StoreError::Transaction(format!("no thread {thread_id}")));
     }
-    if inbox::accept(conn, &inbound, now)? != Accepted::New {
+    if !matches!(inbox::accept(conn, &inbound, now)?, Accepted::New { .. }) {
         return Err(StoreError::Transaction("inbox row not new".into()));
     }
     // The pipeline: context, FastPath, decision, binding.
-    let turn_context = context::load(
-        conn,
-        thread_id,
-        inbound.channel.as_str(),
-        &inbound.message_id,
-    )
-    .map_err(|e| StoreError::Transaction(format!("context: {e}")))?;
+    let turn_context = context::load(conn, &inbound)
+        .map_err(|e| StoreError::Transaction(format!("context: {e}")))?;
     let analysis = analyze(&floor.matcher, &inbound.text);
     let (plan_step, next) = decide(&turn_context, &analysis, now);
     let Next::Intent(intent) = next else {
@@ -591,8 +586,14 @@ fn context_read_cost() -> (Duration, Duration) {
     const READS: usize = 200;
     let floor = Floor::new(Durability::Normal);
     let read = |conn: &Connection, thread_id: &str| {
-        context::load(conn, thread_id, "local", "no-such-message")
-            .unwrap_or_else(|e| panic!("context: {e}"))
+        let message = Inbound {
+            channel: Channel::Local,
+            message_id: "no-such-message".into(),
+            thread_id: thread_id.to_string(),
+            user_id: "owner".into(),
+            text: "done".into(),
+        };
+        context::load(conn, &message).unwrap_or_else(|e| panic!("context: {e}"))
     };
     let started = Instant::now();
     for thread_id in floor.threads.iter().take(READS) {

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use donna::actions::{BoundAction, HandlerKind};
+use donna::conversation::inbox::Accepted;
 use donna::conversation::memory::Kind;
 use donna::conversation::plans::{Plan, PlanStatus};
 use donna::conversation::{Channel, ContextType, Thread};
@@ -92,6 +93,7 @@ fn plan(status: PlanStatus, expires_in: i64) -> Plan {
         created_at: minutes_ago(5),
         expires_at: now() + Duration::minutes(expires_in),
         resolved_at: (status != PlanStatus::Pending).then(|| minutes_ago(1)),
+        proposed_after_seq: 10,
     }
 }
 
@@ -114,13 +116,16 @@ enum Situation {
     FreeLivePlan,
     /// A free thread whose plan expired.
     FreeExpiredPlan,
+    /// A nudge thread with a live plan that Donna committed after this message was received
+    /// (she proposed it while the message was on its way).
+    PlanProposedAfterSending,
 }
 
 fn context(situation: Situation) -> TurnContext {
     use Situation::*;
     let in_nudge_thread = !matches!(situation, Free | FreeLivePlan | FreeExpiredPlan);
     let latest_plan = match situation {
-        LivePlan | FreeLivePlan => Some(plan(PlanStatus::Pending, 55)),
+        LivePlan | FreeLivePlan | PlanProposedAfterSending => Some(plan(PlanStatus::Pending, 55)),
         ExpiredPlan | FreeExpiredPlan => Some(plan(PlanStatus::Pending, -1)),
         CancelledPlan => Some(plan(PlanStatus::Cancelled, 55)),
         _ => None,
@@ -128,17 +133,25 @@ fn context(situation: Situation) -> TurnContext {
     let last_donna = match situation {
         AfterNudge => Some((minutes_ago(10), Kind::Nudge)),
         AfterReply => Some((minutes_ago(10), Kind::Reply)),
-        LivePlan | ExpiredPlan | CancelledPlan | FreeLivePlan | FreeExpiredPlan => {
-            Some((minutes_ago(5), Kind::Plan))
-        }
+        LivePlan
+        | ExpiredPlan
+        | CancelledPlan
+        | FreeLivePlan
+        | FreeExpiredPlan
+        | PlanProposedAfterSending => Some((minutes_ago(5), Kind::Plan)),
         Free => None,
+    };
+    // The plan was committed when the last message received had seq 10.
+    let received = match situation {
+        PlanProposedAfterSending => 7,
+        _ => 11,
     };
     TurnContext {
         thread: thread(in_nudge_thread.then_some("tsk_rent")),
         task: in_nudge_thread.then(task),
         latest_plan,
         last_donna,
-        inbox: None,
+        inbox: Some(Accepted::Pending { seq: received }),
     }
 }
 
@@ -152,6 +165,8 @@ enum Goes {
     Undo,
     ConfirmPlan,
     RejectPlan,
+    /// Told about the newer plan, which stays.
+    PlanReplaced,
     PlanExpired,
     PlanCancelled,
 }
@@ -174,6 +189,7 @@ fn check(situation: Situation, text: &str, expected: Goes, cancels_plan: bool) {
         Next::Undo => Goes::Undo,
         Next::ConfirmPlan(_) => Goes::ConfirmPlan,
         Next::RejectPlan(_) => Goes::RejectPlan,
+        Next::PlanReplaced(_) => Goes::PlanReplaced,
         Next::PlanGone { expired: true } => Goes::PlanExpired,
         Next::PlanGone { expired: false } => Goes::PlanCancelled,
     };
@@ -214,6 +230,20 @@ fn a_live_plan_is_confirmed_rejected_or_cancelled_in_any_thread() {
     cancels_plan_then(LivePlan, "what would that change?", NextLayer);
     cancels_plan_then(FreeLivePlan, "add milk to the list", FreeText);
     cancels_plan_then(FreeLivePlan, "undo", Undo);
+}
+
+#[test]
+fn a_yes_or_no_sent_before_the_plan_was_proposed_never_answers_it() {
+    goes(PlanProposedAfterSending, "yes", PlanReplaced);
+    goes(PlanProposedAfterSending, "ok, go ahead", PlanReplaced);
+    goes(PlanProposedAfterSending, "no", PlanReplaced);
+    // Anything else is handled, and the plan the person has not seen yet stays.
+    goes(PlanProposedAfterSending, "done", Intent("mark_done"));
+    goes(
+        PlanProposedAfterSending,
+        "what would that change?",
+        NextLayer,
+    );
 }
 
 #[test]

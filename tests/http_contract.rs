@@ -341,3 +341,30 @@ async fn a_foreign_host_header_is_refused() {
         200
     );
 }
+
+#[actix_rt::test]
+async fn the_same_message_id_in_another_thread_is_another_message() {
+    // A client that numbers its messages per thread ("1", "2", ...).
+    let bot = start_bot("").await;
+    let (rent, rent_thread) = bot.nudged_task("Pay rent").await;
+    let (gym, gym_thread) = bot.nudged_task("Gym").await;
+    let (status, first) = bot.say_with_id(&rent_thread, "done", "1").await;
+    assert_eq!(status, 200, "{first}");
+    let (status, second) = bot.say_with_id(&gym_thread, "busy", "1").await;
+    assert_eq!(status, 200, "{second}");
+    assert_eq!(second["thread_id"], gym_thread.as_str(), "{second}");
+    assert!(
+        second["reply"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Snoozed 'Gym'"),
+        "{second}"
+    );
+    assert_eq!(bot.task_json(&rent).await["status"], "done");
+    assert!(bot.task_json(&gym).await["snoozed_until"].is_string());
+    // Within a thread the id still means the same message: the first result, nothing applied.
+    let (status, again) = bot.say_with_id(&rent_thread, "undo", "1").await;
+    assert_eq!(status, 200);
+    assert_eq!(again, first);
+    assert_eq!(bot.task_json(&rent).await["status"], "done");
+}

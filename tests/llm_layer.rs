@@ -403,3 +403,85 @@ async fn a_keyword_reply_whose_time_cannot_be_read_goes_to_the_model() {
         "nothing before the yes"
     );
 }
+
+#[actix_rt::test]
+async fn a_yes_sent_while_donna_was_thinking_up_a_new_plan_does_not_confirm_it() {
+    let fake = start_fake_llm();
+    let bot = start_bot(&fake.config("ollama", "10s", 2)).await;
+    let (task, thread) = bot.nudged_task("Pay rent").await;
+    fake.push(Script::answer(
+        json!([{"name": "reschedule", "params": {"when": "friday 9am"}}]),
+        "Friday then?",
+    ));
+    let first = bot.say(&thread, "can we do friday instead").await;
+    assert!(first["pending_plan_id"].is_string(), "{first}");
+    // The next message takes the model 1.5 s; it proposes cancelling the task (replacing the
+    // first plan). Meanwhile the person says "yes", meaning the Friday plan.
+    fake.push(Script::Delay(
+        Duration::from_millis(1_500),
+        Box::new(Script::answer(
+            json!([{"name": "cancel_task", "params": {}}]),
+            "Shall I drop it?",
+        )),
+    ));
+    let slow = bot.say(&thread, "hmm, actually I'm not sure I need this at all");
+    let yes = async {
+        assert!(eventually(Duration::from_secs(5), || async { fake.in_flight() == 1 }).await);
+        bot.say(&thread, "yes").await
+    };
+    let (second, yes) = futures_util::join!(slow, yes);
+    let newer = second["pending_plan_id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(!newer.is_empty(), "{second}");
+    assert_eq!(yes["path"], "plan_expired", "{yes}");
+    assert_eq!(yes["pending_plan_id"], newer.as_str(), "{yes}");
+    assert!(reply(&yes).contains("cancel 'Pay rent'"), "{yes}");
+    assert_eq!(yes["actions"], json!([]), "{yes}");
+    assert_eq!(
+        bot.task_json(&task).await["status"],
+        "backlog",
+        "nothing ran"
+    );
+    // The newer plan still waits; a yes sent after it was proposed confirms it.
+    let confirmed = bot.say(&thread, "yes").await;
+    assert_eq!(confirmed["path"], "plan_confirmed", "{confirmed}");
+    assert_eq!(bot.task_json(&task).await["status"], "cancelled");
+}
+
+#[actix_rt::test]
+async fn a_plan_expires_plans_expiry_after_it_was_proposed_not_after_the_model_was_asked() {
+    let fake = start_fake_llm();
+    let bot = start_bot(&fake.config("ollama", "10s", 2)).await;
+    let (_, thread) = bot.nudged_task("Pay rent").await;
+    fake.push(Script::Delay(
+        Duration::from_millis(800),
+        Box::new(Script::answer(
+            json!([{"name": "reschedule", "params": {"when": "friday 9am"}}]),
+            "Friday then?",
+        )),
+    ));
+    let proposed = bot.say(&thread, "can we do friday instead");
+    let thinking = async {
+        assert!(eventually(Duration::from_secs(5), || async { fake.in_flight() == 1 }).await);
+        // The model thinks for ten minutes of the clock.
+        bot.clock.advance(chrono::Duration::minutes(10));
+    };
+    let (proposed, ()) = futures_util::join!(proposed, thinking);
+    let id = proposed["pending_plan_id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let plan = bot
+        .app
+        .store
+        .read(move |conn| donna::conversation::plans::get(conn, &id))
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("no plan: {proposed}"));
+    let proposed_at = common::monday_10am() + chrono::Duration::minutes(10);
+    assert_eq!(plan.created_at, proposed_at);
+    assert_eq!(plan.expires_at, proposed_at + chrono::Duration::minutes(60));
+}

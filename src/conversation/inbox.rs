@@ -1,11 +1,16 @@
 //! The durable inbox: every accepted message is stored before its turn runs, keyed by
-//! (channel, message id), and holds the turn's result once done.
+//! (channel, thread, message id), and holds the turn's result once done.
 //!
 //! Owns: the inbox rows and the one shape a message has on its way through a turn
 //! ([`Inbound`]), so a message is written and read back without any conversion.
-//! Invariants: a (channel, message id) is accepted once; a repeat gets the first result (or
-//! waits behind the first in its thread's queue); a row is `done` only in the same transaction
-//! that commits the turn's effects; a row is withdrawn only while still pending.
+//! Invariants:
+//! - A message id is unique within its thread (local API) or its Discord channel (the thread
+//!   there): the same id in another thread is another message, never another thread's result.
+//! - A message is accepted once; a repeat gets the first result (or waits behind the first in
+//!   its thread's queue); a row is `done` only in the same transaction that commits the turn's
+//!   effects; a row is withdrawn only while still pending.
+//! - `seq` orders every accepted message: what a message may confirm is decided by it (a plan
+//!   committed after a message was received is not that message's to confirm).
 
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -17,10 +22,10 @@ use crate::store::StoreError;
 /// What `accept` found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Accepted {
-    /// Stored now; the turn must run.
-    New,
+    /// Stored now, as the `seq`-th message received; the turn must run.
+    New { seq: i64 },
     /// Seen before and not finished yet (its turn is queued or running).
-    Pending,
+    Pending { seq: i64 },
     /// Seen before and finished: the stored result (JSON).
     Done(String),
 }
@@ -43,7 +48,7 @@ pub fn accept(
     let inserted = conn
         .prepare_cached(
             "INSERT INTO inbox (channel, message_id, thread_id, user_id, text, received_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(channel, message_id) DO NOTHING",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(channel, thread_id, message_id) DO NOTHING",
         )?
         .execute(params![
             row.channel.as_str(),
@@ -54,56 +59,77 @@ pub fn accept(
             to_db(now)
         ])?;
     if inserted == 1 {
-        return Ok(Accepted::New);
+        return Ok(Accepted::New {
+            seq: conn.last_insert_rowid(),
+        });
     }
-    state(conn, row.channel.as_str(), &row.message_id)
-        .map(|state| state.unwrap_or(Accepted::Pending))
+    state(conn, row)?.ok_or_else(|| {
+        StoreError::Corrupt(format!(
+            "inbox message {} of thread {} neither inserted nor found",
+            row.message_id, row.thread_id
+        ))
+    })
 }
 
 /// The state of a message already accepted, if it was.
-pub fn state(
-    conn: &Connection,
-    channel: &str,
-    message_id: &str,
-) -> Result<Option<Accepted>, StoreError> {
-    let found: Option<(String, Option<String>)> = conn
+pub fn state(conn: &Connection, message: &Inbound) -> Result<Option<Accepted>, StoreError> {
+    let found: Option<(i64, String, Option<String>)> = conn
         .prepare_cached(
-            "SELECT status, result_json FROM inbox WHERE channel = ?1 AND message_id = ?2",
+            "SELECT seq, status, result_json FROM inbox \
+             WHERE channel = ?1 AND thread_id = ?2 AND message_id = ?3",
         )?
-        .query_row(params![channel, message_id], |row| {
-            Ok((row.get(0)?, row.get(1)?))
-        })
+        .query_row(
+            params![
+                message.channel.as_str(),
+                message.thread_id,
+                message.message_id
+            ],
+            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+        )
         .optional()?;
     Ok(
-        found.map(|(status, result)| match (status.as_str(), result) {
+        found.map(|(seq, status, result)| match (status.as_str(), result) {
             ("done", Some(result)) => Accepted::Done(result),
-            _ => Accepted::Pending,
+            _ => Accepted::Pending { seq },
         }),
     )
 }
 
 /// Marks a message done with its result.
-pub fn complete(
-    conn: &Connection,
-    channel: &str,
-    message_id: &str,
-    result_json: &str,
-) -> Result<(), StoreError> {
+pub fn complete(conn: &Connection, message: &Inbound, result_json: &str) -> Result<(), StoreError> {
     conn.prepare_cached(
-        "UPDATE inbox SET status = 'done', result_json = ?3 WHERE channel = ?1 AND message_id = ?2",
+        "UPDATE inbox SET status = 'done', result_json = ?4 \
+         WHERE channel = ?1 AND thread_id = ?2 AND message_id = ?3",
     )?
-    .execute(params![channel, message_id, result_json])?;
+    .execute(params![
+        message.channel.as_str(),
+        message.thread_id,
+        message.message_id,
+        result_json
+    ])?;
     Ok(())
 }
 
 /// Takes a message that is still pending out of the inbox again (its turn was refused before
 /// it started, so the sender's retry is the only copy).
-pub fn withdraw(conn: &Connection, channel: Channel, message_id: &str) -> Result<(), StoreError> {
+pub fn withdraw(conn: &Connection, message: &Inbound) -> Result<(), StoreError> {
     conn.prepare_cached(
-        "DELETE FROM inbox WHERE channel = ?1 AND message_id = ?2 AND status = 'pending'",
+        "DELETE FROM inbox WHERE channel = ?1 AND thread_id = ?2 AND message_id = ?3 \
+         AND status = 'pending'",
     )?
-    .execute(params![channel.as_str(), message_id])?;
+    .execute(params![
+        message.channel.as_str(),
+        message.thread_id,
+        message.message_id
+    ])?;
     Ok(())
+}
+
+/// The highest `seq` given so far: every message received up to now has a `seq` at most this.
+pub fn last_seq(conn: &Connection) -> Result<i64, StoreError> {
+    Ok(conn
+        .prepare_cached("SELECT COALESCE(MAX(seq), 0) FROM inbox")?
+        .query_row([], |row| row.get(0))?)
 }
 
 /// Accepted but unfinished messages, in arrival order (for recovery at startup). A row whose

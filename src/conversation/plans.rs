@@ -60,6 +60,10 @@ pub struct Plan {
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
     pub resolved_at: Option<DateTime<Utc>>,
+    /// The last inbox `seq` when the plan was committed: only a message received after it (a
+    /// higher `seq`) was sent by someone who could have seen the plan, so only such a message
+    /// may confirm or reject it.
+    pub proposed_after_seq: i64,
 }
 
 impl Plan {
@@ -67,10 +71,16 @@ impl Plan {
     pub fn is_live(&self, now: DateTime<Utc>) -> bool {
         self.status == PlanStatus::Pending && now < self.expires_at
     }
+
+    /// Whether the message received as inbox `seq` came after this plan was committed (so its
+    /// sender could have seen it).
+    pub fn proposed_before(&self, seq: i64) -> bool {
+        seq > self.proposed_after_seq
+    }
 }
 
-const COLUMNS: &str =
-    "id, thread_id, actions_json, reply_text, status, created_at, expires_at, resolved_at";
+const COLUMNS: &str = "id, thread_id, actions_json, reply_text, status, created_at, expires_at, \
+     resolved_at, proposed_after_seq";
 
 fn from_row(row: &Row<'_>) -> Result<Plan, StoreError> {
     let actions: String = row.get(2)?;
@@ -84,6 +94,7 @@ fn from_row(row: &Row<'_>) -> Result<Plan, StoreError> {
         created_at: from_db(&row.get::<_, String>(5)?)?,
         expires_at: from_db(&row.get::<_, String>(6)?)?,
         resolved_at: opt_from_db(row.get(7)?)?,
+        proposed_after_seq: row.get(8)?,
     })
 }
 
@@ -112,14 +123,17 @@ pub fn save(conn: &Connection, plan: &Plan) -> Result<(), StoreError> {
     let actions =
         serde_json::to_string(&plan.actions).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     conn.execute(
-        &format!("INSERT INTO plan ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6, NULL)"),
+        &format!(
+            "INSERT INTO plan ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6, NULL, ?7)"
+        ),
         params![
             plan.id,
             plan.thread_id,
             actions,
             plan.reply_text,
             to_db(plan.created_at),
-            to_db(plan.expires_at)
+            to_db(plan.expires_at),
+            plan.proposed_after_seq
         ],
     )?;
     Ok(())

@@ -24,6 +24,8 @@ use super::Inbound;
 pub enum Work {
     ConfirmPlan(Plan),
     RejectPlan(Plan),
+    /// A yes or no meant for an older plan: say which plan is waiting now, change nothing.
+    PlanReplaced(Plan),
     PlanGone {
         expired: bool,
     },
@@ -115,6 +117,12 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<TurnResult, StoreErro
             result.path = TurnPath::PlanRejected;
             texts::PLAN_REJECTED.to_string()
         }
+        Work::PlanReplaced(plan) => {
+            result.path = TurnPath::PlanExpired;
+            result.pending_plan_id = Some(plan.id.clone());
+            reply_kind = Kind::Plan;
+            texts::plan_replaced(&plan.reply_text)
+        }
         Work::PlanGone { expired } => {
             result.path = TurnPath::PlanExpired;
             texts::plan_gone(expired)
@@ -200,7 +208,7 @@ pub fn finish(
     }
     result.reply = reply;
     let json = serde_json::to_string(&*result).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    inbox::complete(conn, inbound.channel.as_str(), &inbound.message_id, &json)?;
+    inbox::complete(conn, inbound, &json)?;
     Ok(())
 }
 
@@ -227,6 +235,7 @@ pub fn propose(
         created_at: now,
         expires_at: now + expiry,
         resolved_at: None,
+        proposed_after_seq: inbox::last_seq(conn)?,
     };
     plans::save(conn, &plan)?;
     Ok(plan)

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 
-use crate::conversation::inbox::{self, Accepted};
+use crate::conversation::inbox::{self, Accepted, Inbound};
 use crate::conversation::memory::{self, Kind};
 use crate::conversation::plans::{self, Plan};
 use crate::conversation::threads::{self, Thread};
@@ -22,6 +22,17 @@ pub struct TurnContext {
     pub inbox: Option<Accepted>,
 }
 
+impl TurnContext {
+    /// This message's place in the order of everything received (its inbox `seq`), while its
+    /// turn runs.
+    pub fn received_seq(&self) -> Option<i64> {
+        match self.inbox {
+            Some(Accepted::New { seq } | Accepted::Pending { seq }) => Some(seq),
+            _ => None,
+        }
+    }
+}
+
 /// Why a context could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum ContextError {
@@ -31,12 +42,8 @@ pub enum ContextError {
     Store(#[from] StoreError),
 }
 
-pub fn load(
-    conn: &Connection,
-    thread_id: &str,
-    channel: &str,
-    message_id: &str,
-) -> Result<TurnContext, ContextError> {
+pub fn load(conn: &Connection, inbound: &Inbound) -> Result<TurnContext, ContextError> {
+    let thread_id = inbound.thread_id.as_str();
     let thread = threads::get(conn, thread_id)?
         .ok_or_else(|| ContextError::NoThread(thread_id.to_string()))?;
     let task = match &thread.task_id {
@@ -46,7 +53,7 @@ pub fn load(
     Ok(TurnContext {
         latest_plan: plans::latest(conn, thread_id)?,
         last_donna: memory::last_donna(conn, thread_id)?,
-        inbox: inbox::state(conn, channel, message_id)?,
+        inbox: inbox::state(conn, inbound)?,
         thread,
         task,
     })

@@ -4,6 +4,9 @@
 //!
 //! Rules, in order, for every thread (a nudge thread bound to a task, or a free one):
 //! 1. A live plan: confirm -> run it; reject -> cancel it; anything else -> cancel it, go on.
+//!    A plan committed after the message was received (Donna proposed it while the message was
+//!    on its way) is not that message's to answer: a confirm or reject word is told about the
+//!    newer plan and changes nothing; anything else leaves it alone and goes on.
 //! 2. A confirm word with no live plan never falls through to an action: if a plan expired or
 //!    was cancelled since Donna last spoke, say so; a bare "yes" counts as "done" only as the
 //!    direct answer to a nudge about the thread's task; otherwise a bare confirmation (at most
@@ -37,6 +40,8 @@ pub enum PlanStep {
 pub enum Next {
     ConfirmPlan(Plan),
     RejectPlan(Plan),
+    /// A yes or no sent before this (live) plan was proposed: it was meant for an older one.
+    PlanReplaced(Plan),
     /// A confirmation for a plan that is gone; `expired` tells which way it went.
     PlanGone {
         expired: bool,
@@ -56,7 +61,16 @@ pub fn decide(context: &TurnContext, analysis: &Analysis, now: DateTime<Utc>) ->
         .as_ref()
         .filter(|plan| plan.is_live(now));
     let mut plan_step = PlanStep::Keep;
-    if let Some(plan) = live_plan {
+    let sent_before_it = |plan: &&Plan| {
+        context
+            .received_seq()
+            .is_some_and(|seq| !plan.proposed_before(seq))
+    };
+    if let Some(plan) = live_plan.filter(sent_before_it) {
+        if analysis.plan_answer != PlanAnswer::Neither {
+            return (PlanStep::Keep, Next::PlanReplaced(plan.clone()));
+        }
+    } else if let Some(plan) = live_plan {
         match analysis.plan_answer {
             PlanAnswer::Confirm => return (PlanStep::Keep, Next::ConfirmPlan(plan.clone())),
             PlanAnswer::Reject => return (PlanStep::Keep, Next::RejectPlan(plan.clone())),

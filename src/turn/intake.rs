@@ -5,7 +5,8 @@
 //! - Invalid input is refused before anything is recorded.
 //! - A message is in the inbox before its turn starts; if its thread's queue is full the inbox
 //!   row is removed again and the sender is told to retry (nothing recorded, nothing lost).
-//! - The same (channel, message id) again returns the first result and applies nothing.
+//! - The same message id again in the same thread (or Discord channel) returns the first
+//!   result and applies nothing; in another thread it is another message.
 
 use std::sync::Arc;
 
@@ -171,7 +172,7 @@ impl Intake {
             }
             Some(accepted) => accepted,
         };
-        let result = self.route(inbound, accepted == Accepted::New);
+        let result = self.route(inbound, matches!(accepted, Accepted::New { .. }));
         Ok(Box::pin(async move {
             // The slot is held until the turn is answered.
             let _turn_slot = turn_slot;
@@ -186,8 +187,7 @@ impl Intake {
         inbound: Inbound,
         remove_if_refused: bool,
     ) -> impl std::future::Future<Output = Result<TurnResult, IntakeError>> {
-        let (channel, message_id) = (inbound.channel, inbound.message_id.clone());
-        let key = inbound.thread_id.clone();
+        let (message, key) = (inbound.clone(), inbound.thread_id.clone());
         let answer = self.router.ask(key, |reply| TurnMsg { inbound, reply });
         let store = self.store.clone();
         async move {
@@ -199,7 +199,7 @@ impl Intake {
                     if remove_if_refused {
                         // Not accepted after all: take it out of the inbox so nothing half-happens.
                         store
-                            .write(move |conn| inbox::withdraw(conn, channel, &message_id))
+                            .write(move |conn| inbox::withdraw(conn, &message))
                             .await?;
                     }
                     Err(match refused {

@@ -79,14 +79,10 @@ impl Pipeline {
     }
 
     async fn run_steps(&self, inbound: Inbound) -> Result<TurnResult, TurnError> {
-        let (thread_id, channel, message_id) = (
-            inbound.thread_id.clone(),
-            inbound.channel.as_str(),
-            inbound.message_id.clone(),
-        );
+        let message = inbound.clone();
         let context = self
             .store
-            .read(move |conn| Ok(context::load(conn, &thread_id, channel, &message_id)))
+            .read(move |conn| Ok(context::load(conn, &message)))
             .await??;
         if let Some(Accepted::Done(json)) = &context.inbox {
             // The same message again: the first result, and nothing applied twice.
@@ -94,12 +90,11 @@ impl Pipeline {
                 .map_err(|e| TurnError::BadStoredResult(e.to_string()));
         }
         if self.gate_applies(&context.thread) && !self.gate_says_reply(&context, &inbound).await? {
-            let now = self.clock.now();
             let skipped = Work::Silent {
                 path: TurnPath::Skipped,
             };
             return self
-                .commit(inbound, &context, PlanStep::Keep, skipped, now)
+                .commit(inbound, &context, PlanStep::Keep, skipped)
                 .await;
         }
         let text = inbound.text.clone();
@@ -112,6 +107,7 @@ impl Pipeline {
         let work = match next {
             Next::ConfirmPlan(plan) => Work::ConfirmPlan(plan),
             Next::RejectPlan(plan) => Work::RejectPlan(plan),
+            Next::PlanReplaced(plan) => Work::PlanReplaced(plan),
             Next::PlanGone { expired } => Work::PlanGone { expired },
             Next::NothingToConfirm => Work::NothingToConfirm,
             Next::Undo => Work::Undo,
@@ -119,7 +115,7 @@ impl Pipeline {
             Next::Intent(intent) => self.intent_layer(&context, &inbound, intent, now).await?,
             Next::NextLayer => self.model_layer(&context, &inbound, now).await?,
         };
-        self.commit(inbound, &context, plan_step, work, now).await
+        self.commit(inbound, &context, plan_step, work).await
     }
 
     /// What binding an action in this thread needs: its task, and how to read times.
@@ -136,15 +132,17 @@ impl Pipeline {
         }
     }
 
-    /// Commits the turn's work in one unit of work on the store writer.
+    /// Commits the turn's work in one unit of work on the store writer. The turn's effects are
+    /// stamped with the time of the commit, not of the decision: a plan proposed after a slow
+    /// model call expires `plans.expiry` after the person could first see it.
     async fn commit(
         &self,
         inbound: Inbound,
         context: &TurnContext,
         plan_step: PlanStep,
         work: Work,
-        now: DateTime<Utc>,
     ) -> Result<TurnResult, TurnError> {
+        let now = self.clock.now();
         let turn = TurnWork {
             task_id: context.thread.task_id.clone(),
             cancel_plan: match plan_step {

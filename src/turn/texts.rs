@@ -24,6 +24,14 @@ pub fn plan_gone(expired: bool) -> String {
     }
 }
 
+/// For a yes or no sent before the plan now waiting was proposed.
+pub fn plan_replaced(proposal: &str) -> String {
+    format!(
+        "Your answer was sent before my newest proposal, so I did nothing. This is what's \
+         waiting for your answer now: {proposal}"
+    )
+}
+
 pub const NOTHING_TO_CONFIRM: &str =
     "There's nothing waiting for a yes right now, so I did nothing. What would you like to do?";
 
