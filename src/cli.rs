@@ -4,10 +4,11 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 
-use crate::app::{self, App};
+use crate::app::{self, App, StartOptions};
 use crate::config::{LoadedConfig, ProcessEnv};
 
 #[derive(Debug, Parser)]
@@ -97,7 +98,14 @@ fn check_config(path: Option<PathBuf>) -> ExitCode {
 fn run(path: Option<PathBuf>) -> ExitCode {
     let system = actix_rt::System::new();
     let outcome = system.block_on(async move {
-        let app = app::launch(path.as_deref()).map_err(|e| e.to_string())?;
+        let loaded =
+            LoadedConfig::load(path.as_deref()).map_err(|e| format!("config error: {e}"))?;
+        // The port first: a second Donna on a busy port stops here, before it takes the data
+        // dir's lock, migrates or re-runs anything.
+        let listener = crate::http::listen(&loaded.config.http.bind).map_err(|e| e.to_string())?;
+        let app = App::start(&loaded, &ProcessEnv, StartOptions::default())
+            .map(Arc::new)
+            .map_err(|e| format!("cannot start: {e}"))?;
         let recovered = app
             .recover()
             .await
@@ -108,8 +116,8 @@ fn run(path: Option<PathBuf>) -> ExitCode {
                 "re-running messages accepted before the last stop"
             );
         }
-        let (server, address) = crate::http::serve(app.clone())
-            .map_err(|e| format!("cannot listen on {}: {e}", app.config.http.bind))?;
+        let (server, address) = crate::http::serve_on(app.clone(), listener)
+            .map_err(|e| format!("cannot serve on {}: {e}", app.config.http.bind))?;
         let server_handle = server.handle();
         let server_task = actix_rt::spawn(server);
         tracing::info!(%address, "donna is running; GET /health to check");
@@ -125,10 +133,11 @@ fn run(path: Option<PathBuf>) -> ExitCode {
                 tracing::error!(reason = %why, "stopping: a critical actor failed for good")
             }
         }
-        app.intake.router().close();
-        let stopping = server_handle.stop(true);
+        // Drain first: new requests get 503 while the turns in flight finish and answer their
+        // clients over the still-open server; only then does the server stop.
+        app.begin_draining();
         let left = app.shutdown(grace).await;
-        stopping.await;
+        server_handle.stop(true).await;
         let _ = server_task.await;
         if left > 0 {
             tracing::warn!(

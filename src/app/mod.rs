@@ -21,6 +21,7 @@ mod spawn;
 mod turns;
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -106,6 +107,9 @@ pub struct App {
     pub discord_shared: Option<Arc<GatewayShared>>,
     pub api_token: Option<String>,
     pub started_at: Instant,
+    /// Set when the stop begins: new messages and API calls are refused (503) while the turns
+    /// in flight finish and answer.
+    draining: AtomicBool,
     arbiters: Vec<Arbiter>,
     _lock: DataDirLock,
 }
@@ -201,16 +205,28 @@ impl App {
             discord: discord.map(|parts| parts.gateway),
             api_token,
             started_at: Instant::now(),
+            draining: AtomicBool::new(false),
             arbiters,
             _lock: lock,
         })
     }
 
+    /// The first step of a stop: no new message is taken (and the HTTP API answers 503), while
+    /// the turns already queued or in flight go on.
+    pub fn begin_draining(&self) {
+        self.draining.store(true, Ordering::Release);
+        self.intake.router().close();
+    }
+
+    pub fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::Acquire)
+    }
+
     /// Stops intake, waits for in-flight turns up to `grace`, then stops the actors.
     /// Returns how many messages were still queued or in flight (they stay in the inbox).
     pub async fn shutdown(&self, grace: Duration) -> usize {
+        self.begin_draining();
         let router = self.intake.router();
-        router.close();
         let deadline = Instant::now() + grace;
         while router.pending() > 0 && Instant::now() < deadline {
             actix_rt::time::sleep(Duration::from_millis(20)).await;

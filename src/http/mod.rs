@@ -96,9 +96,21 @@ async fn guard(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let draining = request
+        .app_data::<web::Data<App>>()
+        .is_some_and(|app| app.is_draining());
     let checked = request
         .app_data::<web::Data<Guard>>()
-        .map_or(Ok(()), |guard| guard.check(&request));
+        .map_or(Ok(()), |guard| guard.check(&request))
+        .and_then(|()| {
+            // While draining, /api/* answers 503 (the turns in flight still answer theirs);
+            // /health and /metrics keep serving so the stop can be watched.
+            if draining && request.path().starts_with("/api/") {
+                Err(ApiError::Unavailable("shutting down".into()))
+            } else {
+                Ok(())
+            }
+        });
     match checked {
         Ok(()) => Ok(next.call(request).await?.map_into_left_body()),
         Err(error) => {
@@ -163,12 +175,54 @@ pub fn configure(app: Arc<App>, bind: SocketAddr) -> impl Fn(&mut web::ServiceCo
     }
 }
 
-/// Binds the server (it runs once awaited or spawned). Signals are handled by the caller.
-pub fn serve(app: Arc<App>) -> std::io::Result<(Server, SocketAddr)> {
-    let bind: SocketAddr = app.config.http.bind.parse().map_err(|e| {
-        std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("http.bind: {e}"))
-    })?;
-    let listener = std::net::TcpListener::bind(bind)?;
+/// Why Donna cannot listen for HTTP.
+#[derive(Debug, thiserror::Error)]
+pub enum ListenError {
+    #[error("http.bind {bind:?} is not an address like 127.0.0.1:8080: {reason}")]
+    BadAddress { bind: String, reason: String },
+    #[error("cannot listen on {bind}: the address is in use (another Donna, or another program, has this port); stop it or set http.bind to another address")]
+    InUse { bind: String },
+    #[error("cannot listen on {bind}: {source}")]
+    Io {
+        bind: String,
+        source: std::io::Error,
+    },
+}
+
+/// Takes the HTTP port. `donna run` does this before anything else, so a second process on a
+/// busy port stops here, before it touches the data directory.
+pub fn listen(bind: &str) -> Result<std::net::TcpListener, ListenError> {
+    let address: SocketAddr =
+        bind.parse()
+            .map_err(|e: std::net::AddrParseError| ListenError::BadAddress {
+                bind: bind.to_string(),
+                reason: e.to_string(),
+            })?;
+    std::net::TcpListener::bind(address).map_err(|source| match source.kind() {
+        std::io::ErrorKind::AddrInUse => ListenError::InUse {
+            bind: bind.to_string(),
+        },
+        _ => ListenError::Io {
+            bind: bind.to_string(),
+            source,
+        },
+    })
+}
+
+/// Binds `http.bind` and serves on it (tests and tools; `donna run` listens first).
+pub fn serve(app: Arc<App>) -> Result<(Server, SocketAddr), ListenError> {
+    let bind = app.config.http.bind.clone();
+    let listener = listen(&bind)?;
+    serve_on(app, listener).map_err(|source| ListenError::Io { bind, source })
+}
+
+/// Serves on a listener already taken (it runs once awaited or spawned). Signals are handled
+/// by the caller; stopping it is the last step of a shutdown, after the turns in flight have
+/// answered, so its own grace only covers writing those answers out.
+pub fn serve_on(
+    app: Arc<App>,
+    listener: std::net::TcpListener,
+) -> std::io::Result<(Server, SocketAddr)> {
     let local = listener.local_addr()?;
     let routes = configure(app, local);
     let server = actix_web::HttpServer::new(move || {
@@ -178,7 +232,7 @@ pub fn serve(app: Arc<App>) -> std::io::Result<(Server, SocketAddr)> {
     })
     .workers(2)
     .disable_signals()
-    .shutdown_timeout(5)
+    .shutdown_timeout(2)
     .listen(listener)?
     .run();
     Ok((server, local))
