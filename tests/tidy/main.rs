@@ -6,13 +6,16 @@
 //! check can fire, and stays quiet on good input.
 //!
 //! - `rules`: module headers, `serde_yaml` and `twilight_*` confinement, SQL only in store
-//!   modules, no `#[ignore]`, file sizes, an `actors` crate that knows nothing of Donna.
+//!   modules, the wall clock only in `src/clock.rs`, the environment only in `src/config/`, no
+//!   `#[ignore]`, file sizes, an `actors` crate that knows nothing of Donna.
 //! - `sleeps`: no test sleeps a fixed time and then asserts.
 //! - `graph`, `cycles`, `layers`: the file-level import graph of `src/`, its cycles, and the
 //!   layer order written in ARCHITECTURE.md (`## Layers`).
+//! - `invariants`: every test ARCHITECTURE.md names as the guard of an invariant exists.
 
 mod cycles;
 mod graph;
+mod invariants;
 mod layers;
 mod rules;
 mod sleeps;
@@ -65,6 +68,26 @@ fn only_the_discord_channel_and_the_wiring_know_twilight() {
         "twilight outside src/discord/ and src/app",
         "keep Discord's types inside src/discord/ and hand the rest of Donna its own types.",
         &rules::check_twilight(&files),
+    );
+}
+
+#[test]
+fn only_the_clock_reads_the_wall_clock() {
+    let files = rust_files(&["src"]);
+    assert_none(
+        "the wall clock outside src/clock.rs",
+        "take the time from the `Clock` (`SharedClock::now`), so tests can move it.",
+        &rules::check_wall_clock(&files),
+    );
+}
+
+#[test]
+fn only_the_config_reads_environment_variables() {
+    let files = rust_files(&["src"]);
+    assert_none(
+        "environment variables read outside src/config/",
+        "name the variable in the config and read it through `config::Env`.",
+        &rules::check_environment(&files),
     );
 }
 
@@ -151,5 +174,19 @@ fn source_files_stay_small() {
         "file sizes (src/: 500 lines but src/tasks/when.rs; src/turn/: 300)",
         "split the file along its responsibilities (a folder with a mod.rs facade).",
         &rules::check_file_sizes(&files),
+    );
+}
+
+#[test]
+fn every_invariant_in_the_architecture_names_a_test_that_exists() {
+    let markdown = std::fs::read_to_string(root().join("ARCHITECTURE.md"))
+        .unwrap_or_else(|error| panic!("cannot read ARCHITECTURE.md: {error}"));
+    let files = rust_files(&["src", "tests", "actors/tests"]);
+    let missing = invariants::missing_tests(&markdown, &files)
+        .unwrap_or_else(|error| panic!("ARCHITECTURE.md `## Invariants`: {error}"));
+    assert_none(
+        "invariants guarded by tests that do not exist",
+        "name the test that guards the invariant (or write it).",
+        &missing,
     );
 }

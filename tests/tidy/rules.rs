@@ -457,3 +457,98 @@ mod tests {
         );
     }
 }
+
+/// Where the two-segment path `first::second` (for any pair in `paths`) appears in code, in
+/// files not under `allowed`.
+fn paths_outside(files: &[SourceFile], allowed: &[&str], paths: &[(&str, &str)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (path, text) in files {
+        if allowed.iter().any(|prefix| under(path, prefix)) {
+            continue;
+        }
+        let tokens = match leaves(text) {
+            Ok(tokens) => tokens,
+            Err(error) => {
+                out.push(format!("{}: cannot tokenize: {error}", path.display()));
+                continue;
+            }
+        };
+        for window in tokens.windows(4) {
+            let (Some(first), Some(second)) = (window[0].ident(), window[3].ident()) else {
+                continue;
+            };
+            let joined = window[1].is_punct(':') && window[2].is_punct(':');
+            if joined && paths.contains(&(first.as_str(), second.as_str())) {
+                out.push(format!(
+                    "{}:{}: `{first}::{second}`",
+                    path.display(),
+                    window[0].line
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The wall clock is read only in `src/clock.rs`; everything else asks the `Clock`, which tests
+/// control (expiry, retention, undo window, timestamps).
+pub fn check_wall_clock(files: &[SourceFile]) -> Vec<String> {
+    paths_outside(
+        files,
+        &["src/clock.rs"],
+        &[("Utc", "now"), ("Local", "now"), ("SystemTime", "now")],
+    )
+}
+
+/// Environment variables are read only in `src/config/` (secrets come from the variables the
+/// config names, through its `Env`).
+pub fn check_environment(files: &[SourceFile]) -> Vec<String> {
+    paths_outside(
+        files,
+        &["src/config"],
+        &[("env", "var"), ("env", "var_os"), ("env", "vars")],
+    )
+}
+
+#[cfg(test)]
+mod clock_and_environment_tests {
+    use super::*;
+    use crate::source::fake_files;
+
+    #[test]
+    fn the_wall_clock_outside_clock_rs_is_reported() {
+        let files = fake_files(&[
+            ("src/clock.rs", "//! c\nfn now() { chrono::Utc::now(); }\n"),
+            (
+                "src/turn/x.rs",
+                "//! x\nfn f() {\n    let t = Utc::now();\n}\n",
+            ),
+            (
+                "src/turn/y.rs",
+                "//! y\n// Utc::now() in a comment is fine\nfn g() {}\n",
+            ),
+        ]);
+        assert_eq!(
+            check_wall_clock(&files),
+            vec!["src/turn/x.rs:3: `Utc::now`"]
+        );
+    }
+
+    #[test]
+    fn reading_the_environment_outside_config_is_reported() {
+        let files = fake_files(&[
+            (
+                "src/config/mod.rs",
+                "//! c\nfn v() { std::env::var(\"X\"); }\n",
+            ),
+            (
+                "src/app/mod.rs",
+                "//! a\nfn k() { std::env::var(\"KEY\"); }\n",
+            ),
+        ]);
+        assert_eq!(
+            check_environment(&files),
+            vec!["src/app/mod.rs:2: `env::var`"]
+        );
+    }
+}
