@@ -8,9 +8,13 @@
 //! - A unit's caller hears back only after COMMIT succeeded (or with the error that prevented it).
 //! - A panicking unit rolls back its savepoint and answers with an error; the others commit.
 //! - Runs on an arbiter (thread) of its own, so its blocking SQLite calls stall no other actor.
+//! - At a clean stop, after the last queued unit, it checkpoints the WAL into the database file
+//!   and empties it (`checkpoint`), so `donna.db` alone holds everything; a reader's snapshot
+//!   that blocks it is waited out for at most `CHECKPOINT_LIMIT`, never longer.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use actors::{Behaviour, CellCtx, Handled, Reply};
 use rusqlite::Connection;
@@ -72,6 +76,11 @@ impl WriterMsg {
         }
     }
 }
+
+/// How long the checkpoint at a clean stop may wait for readers to let go of older snapshots.
+const CHECKPOINT_LIMIT: Duration = Duration::from_secs(2);
+/// Each attempt's own wait for a reader (SQLite's busy handler), and the pause between attempts.
+const CHECKPOINT_WAIT: Duration = Duration::from_millis(100);
 
 /// The writer's state: its connection.
 pub struct StoreWriter {
@@ -142,5 +151,52 @@ impl Behaviour for StoreWriter {
         }
         self.commit_batch(units);
         Handled::Done
+    }
+
+    /// The last step of a clean stop: everything queued has been committed.
+    fn stopping(&mut self) {
+        checkpoint(&self.conn);
+    }
+}
+
+/// Copies every committed page from the WAL into the database file and truncates the WAL
+/// (`PRAGMA wal_checkpoint(TRUNCATE)`). A reader holding an older snapshot blocks that; it is
+/// retried for up to `CHECKPOINT_LIMIT` and then left (logged): the WAL keeps the rest, and
+/// SQLite applies it at the next open. Returns whether the WAL is empty.
+fn checkpoint(conn: &Connection) -> bool {
+    let _ = conn.busy_timeout(CHECKPOINT_WAIT);
+    let started = Instant::now();
+    let mut attempt = 0u32;
+    loop {
+        attempt += 1;
+        let outcome = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| {
+            Ok((
+                row.get::<_, i64>(0)?,
+                row.get::<_, i64>(1)?,
+                row.get::<_, i64>(2)?,
+            ))
+        });
+        match outcome {
+            Ok((0, _, _)) => {
+                tracing::info!("checkpoint: the database file holds everything, the WAL is empty");
+                return true;
+            }
+            Ok((_, in_wal, copied)) => tracing::warn!(
+                attempt,
+                in_wal,
+                copied,
+                "checkpoint blocked by a reader's snapshot; retrying"
+            ),
+            Err(error) => tracing::warn!(attempt, %error, "checkpoint failed; retrying"),
+        }
+        if started.elapsed() + CHECKPOINT_WAIT > CHECKPOINT_LIMIT {
+            tracing::warn!(
+                attempts = attempt,
+                "checkpoint did not complete: the WAL keeps the latest changes until the next \
+                 start; until then donna.db alone is not a complete copy (use `donna backup`)"
+            );
+            return false;
+        }
+        std::thread::sleep(CHECKPOINT_WAIT);
     }
 }
