@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use actors::AskError;
+use rusqlite::ErrorCode;
 
 /// Errors of the store.
 #[derive(Debug, thiserror::Error)]
@@ -46,6 +47,26 @@ pub enum Refusal {
 }
 
 impl StoreError {
+    /// What SQLite said, when this is SQLite finding the database file damaged
+    /// (`SQLITE_CORRUPT`, `SQLITE_NOTADB`).
+    pub fn damage(&self) -> Option<String> {
+        match self {
+            StoreError::Sqlite(error) => match error.sqlite_error_code() {
+                Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => {
+                    Some(error.to_string())
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether this is a write that found no space (`SQLITE_FULL`: the disk, or the
+    /// connection's `max_page_count`).
+    pub fn is_disk_full(&self) -> bool {
+        matches!(self, StoreError::Sqlite(error) if error.sqlite_error_code() == Some(ErrorCode::DiskFull))
+    }
+
     pub fn refused(kind: Refusal, reason: impl Into<String>) -> Self {
         StoreError::Refused {
             reason: reason.into(),

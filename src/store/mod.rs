@@ -1,7 +1,8 @@
 //! The store: one SQLite database under `data_dir`.
 //!
 //! Owns: opening connections (WAL, synchronous=FULL, foreign keys, busy timeout), migrations, the
-//! data-dir lock, the single writer actor and the read pool.
+//! data-dir lock, the single writer actor, the read pool, and `backup` (a consistent copy while
+//! Donna runs).
 //! Invariants:
 //! - Only `writer` writes: every change is a closure run by the store writer inside a
 //!   transaction, and its caller hears back only after COMMIT.
@@ -9,6 +10,7 @@
 //!   reads run on the blocking pool.
 //! - No transaction is held open across an await: a unit of work is synchronous code.
 
+pub mod backup;
 mod connection;
 mod error;
 mod lock;
@@ -32,6 +34,13 @@ pub use writer::{StoreWriter, WriterMsg};
 
 /// The database file inside `data_dir`.
 pub const DATABASE_FILE: &str = "donna.db";
+
+/// A file SQLite keeps beside `database` (`-wal`, `-shm`, `-journal`).
+pub fn sidecar(database: &Path, suffix: &str) -> PathBuf {
+    let mut name = database.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
 
 /// Creates the database if needed and migrates it. Runs once at startup, before any actor.
 pub fn prepare(data_dir: &Path) -> Result<PathBuf, StoreError> {
