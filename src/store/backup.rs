@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
 use rusqlite::backup::{Backup, StepResult};
 use rusqlite::Connection;
 
-use super::connection::{open_connection, Durability};
+use super::check::{quick_check, summary};
+use super::connection::{open_connection, sidecar, Durability};
 use super::error::StoreError;
 use super::DATABASE_FILE;
 
@@ -104,7 +105,7 @@ fn check_source(database: &Path) -> Result<(), BackupError> {
             reason: error.to_string(),
         },
     })?;
-    let wal = super::sidecar(database, "-wal");
+    let wal = sidecar(database, "-wal");
     let wal_len = std::fs::metadata(wal).map(|m| m.len()).unwrap_or(0);
     if metadata.len() == 0 && wal_len == 0 {
         return Err(BackupError::EmptyDatabase(database.to_path_buf()));
@@ -159,13 +160,18 @@ fn copy(source: &Connection, database: &Path, out: &Path) -> Result<i64, BackupE
             }
         }
     }
-    let detail: String = target
-        .query_row("PRAGMA quick_check", [], |row| row.get(0))
-        .map_err(|error| classify(error, database, out))?;
-    if detail != "ok" {
+    let findings = quick_check(&target).map_err(|error| match error {
+        StoreError::Sqlite(error) => classify(error, database, out),
+        other => BackupError::Copy {
+            database: database.to_path_buf(),
+            out: out.to_path_buf(),
+            reason: other.to_string(),
+        },
+    })?;
+    if findings != ["ok"] {
         return Err(BackupError::Damaged {
             database: database.to_path_buf(),
-            detail,
+            detail: summary(&findings),
         });
     }
     let pages: i64 = target
@@ -211,9 +217,9 @@ fn sync(out: &Path) -> std::io::Result<()> {
 fn remove_copy(out: &Path) {
     for path in [
         out.to_path_buf(),
-        super::sidecar(out, "-journal"),
-        super::sidecar(out, "-wal"),
-        super::sidecar(out, "-shm"),
+        sidecar(out, "-journal"),
+        sidecar(out, "-wal"),
+        sidecar(out, "-shm"),
     ] {
         let _ = std::fs::remove_file(path);
     }

@@ -57,8 +57,13 @@ impl Drop for Running {
 }
 
 impl Running {
-    /// Everything the process wrote to stderr (call after it exited).
+    /// Everything the process wrote to stderr; a process still running is killed first (its
+    /// stderr ends only when it does).
     pub fn stderr(&mut self) -> String {
+        if !matches!(self.child.try_wait(), Ok(Some(_))) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
         let mut text = String::new();
         if let Some(mut err) = self.child.stderr.take() {
             let _ = err.read_to_string(&mut text);
