@@ -1,4 +1,4 @@
-//! The command line (`donna run | chat | check-config`), logging setup, and the process's
+//! The command line (`donna run | chat | check-config | backup`), logging setup, and the process's
 //! life: start, serve, stop on SIGINT/SIGTERM with exit 0, or exit non-zero when a critical
 //! actor fails for good (so a service manager restarts the process).
 
@@ -44,6 +44,15 @@ enum Command {
         #[arg(long, short, value_name = "FILE")]
         config: Option<PathBuf>,
     },
+    /// Write a consistent copy of the database to OUT, also while Donna runs (reads only, takes
+    /// no lock, never overwrites OUT).
+    Backup {
+        #[arg(long, short, value_name = "FILE")]
+        config: Option<PathBuf>,
+        /// The copy to write: a new file.
+        #[arg(value_name = "OUT")]
+        out: PathBuf,
+    },
 }
 
 fn init_logging(default_level: &str) {
@@ -67,6 +76,36 @@ pub fn main() -> ExitCode {
         Command::Chat { config } => {
             init_logging("warn");
             crate::console::chat(config.as_deref())
+        }
+        Command::Backup { config, out } => {
+            init_logging("warn");
+            backup(config, out)
+        }
+    }
+}
+
+fn backup(path: Option<PathBuf>, out: PathBuf) -> ExitCode {
+    let loaded = match LoadedConfig::load(path.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(error) => {
+            eprintln!("config error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    match crate::store::backup::backup(&loaded.data_dir(), &out) {
+        Ok(report) => {
+            println!(
+                "backup written: {} ({} bytes, {} pages), a consistent copy of {}",
+                report.out.display(),
+                report.bytes,
+                report.pages,
+                report.database.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("donna backup: {error}");
+            ExitCode::from(1)
         }
     }
 }

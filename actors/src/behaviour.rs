@@ -44,6 +44,13 @@ pub trait Behaviour: Sized + Unpin + 'static {
 
     /// Handles one message.
     fn handle(&mut self, message: Self::Msg, ctx: &mut CellCtx<Self>) -> Handled;
+
+    /// Runs once when the actor ends normally because its host has nothing more for it (its
+    /// queue was closed and everything queued was handled, or it was passivated), on the
+    /// actor's own thread: the place for a last step that must follow all of its work (the
+    /// store writer checkpoints its database here). Not called after a panic or `fail`. A
+    /// panic here is caught and recorded; the actor still ends normally.
+    fn stopping(&mut self) {}
 }
 
 type MakeMessage<M> = Box<dyn Fn() -> M>;
@@ -52,6 +59,10 @@ type MakeMessage<M> = Box<dyn Fn() -> M>;
 pub struct CellCtx<B: Behaviour> {
     pub(crate) timers: Vec<(Duration, MakeMessage<B::Msg>)>,
     pub(crate) queued: Box<dyn FnMut() -> Option<B::Msg>>,
+    /// Set by `fail`: the actor ends for good with this reason after the handler.
+    pub(crate) fatal: Option<String>,
+    /// Set by `degraded`: `Some(Some(reason))` degraded, `Some(None)` whole again.
+    pub(crate) degraded: Option<Option<String>>,
 }
 
 impl<B: Behaviour> CellCtx<B> {
@@ -59,7 +70,25 @@ impl<B: Behaviour> CellCtx<B> {
         Self {
             timers: Vec::new(),
             queued,
+            fatal: None,
+            degraded: None,
         }
+    }
+
+    /// This actor cannot go on and a restart would not help (e.g. the file it owns is damaged).
+    /// Once the handler (and its future) finished, a supervised child is marked `failed` for good
+    /// with `reason` as its last failure, whatever its restart policy: its queue is closed
+    /// (what is left counts as dead letters) and a critical child raises the supervisor's
+    /// critical failure. (A keyed worker is rebuilt, as after a panic.)
+    pub fn fail(&mut self, reason: impl Into<String>) {
+        self.fatal = Some(reason.into());
+    }
+
+    /// The actor runs but cannot do all of its work (`Some(reason)`: recorded as its last
+    /// failure and shown as degraded in health), or can again (`None`). Not a failure state:
+    /// nothing restarts.
+    pub fn degraded(&mut self, reason: Option<String>) {
+        self.degraded = Some(reason);
     }
 
     /// Puts `make()` into this actor's own mailbox every `period` (dropped when the mailbox is

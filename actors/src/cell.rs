@@ -40,6 +40,8 @@ pub(crate) enum Exit {
     Normal,
     /// A captured panic or an unexpected stop, with its message.
     Failed(String),
+    /// The behaviour said it cannot go on (`CellCtx::fail`): no restart would help.
+    Fatal(String),
 }
 
 /// The environment a cell runs in: its queue, its record, and its lifecycle policy.
@@ -59,6 +61,8 @@ pub(crate) struct Cell<B: Behaviour, H: Host<B>> {
     behaviour: B,
     host: Arc<H>,
     exit: Exit,
+    /// Set by a handler's `CellCtx::fail`; acted on once the handler finished.
+    fatal: Option<String>,
 }
 
 impl<B: Behaviour, H: Host<B>> Cell<B, H> {
@@ -68,6 +72,7 @@ impl<B: Behaviour, H: Host<B>> Cell<B, H> {
             host,
             // Until the cell says otherwise, going away is a failure (e.g. an escaped panic).
             exit: Exit::Failed("actor stopped unexpectedly".to_string()),
+            fatal: None,
         }
     }
 
@@ -76,8 +81,29 @@ impl<B: Behaviour, H: Host<B>> Cell<B, H> {
         CellCtx::new(Box::new(move || mailbox.try_pop()))
     }
 
-    /// Starts the timers a handler asked for.
+    /// Applies what a handler asked for: timers, a degraded mark, a fatal failure.
     fn apply(&mut self, requests: CellCtx<B>, ctx: &mut Context<Self>) {
+        match requests.degraded {
+            Some(Some(reason)) => {
+                let health = self.host.health();
+                if health.degraded().is_none() {
+                    tracing::warn!(actor = %self.host.name(), %reason, "actor degraded");
+                }
+                health.record_failure(reason.clone());
+                health.set_degraded(Some(reason));
+            }
+            Some(None) => {
+                let health = self.host.health();
+                if health.degraded().is_some() {
+                    tracing::info!(actor = %self.host.name(), "actor no longer degraded");
+                    health.set_degraded(None);
+                }
+            }
+            None => {}
+        }
+        if requests.fatal.is_some() {
+            self.fatal = requests.fatal;
+        }
         for (period, make) in requests.timers {
             ctx.run_interval(period, move |cell, _| {
                 // A full mailbox drops the tick: ticks are idempotent.
@@ -92,7 +118,7 @@ impl<B: Behaviour, H: Host<B>> Cell<B, H> {
         match catch_unwind(AssertUnwindSafe(|| behaviour.started(&mut requests))) {
             Ok(()) => {
                 self.apply(requests, ctx);
-                self.pull_next(ctx);
+                self.proceed(ctx);
             }
             Err(payload) => self.panicked(panic_message(&*payload), ctx),
         }
@@ -104,10 +130,7 @@ impl<B: Behaviour, H: Host<B>> Cell<B, H> {
             next.into_actor(self)
                 .map(|message, cell, ctx| match message {
                     Some(message) => cell.dispatch(message, ctx),
-                    None => {
-                        cell.exit = Exit::Normal;
-                        ctx.stop();
-                    }
+                    None => cell.stop_normally(ctx),
                 }),
         );
     }
@@ -124,14 +147,14 @@ impl<B: Behaviour, H: Host<B>> Cell<B, H> {
         match outcome {
             Ok(Handled::Done) => {
                 self.host.health().end();
-                self.pull_next(ctx);
+                self.proceed(ctx);
             }
             Ok(Handled::Wait(future)) => {
                 let guarded = AssertUnwindSafe(future).catch_unwind();
                 ctx.spawn(guarded.into_actor(self).map(|result, cell, ctx| {
                     cell.host.health().end();
                     match result {
-                        Ok(()) => cell.pull_next(ctx),
+                        Ok(()) => cell.proceed(ctx),
                         Err(payload) => cell.panicked(panic_message(&*payload), ctx),
                     }
                 }));
@@ -141,6 +164,31 @@ impl<B: Behaviour, H: Host<B>> Cell<B, H> {
                 self.panicked(panic_message(&*payload), ctx);
             }
         }
+    }
+
+    /// After a handler: the next message, or the end the handler asked for with `fail`.
+    fn proceed(&mut self, ctx: &mut Context<Self>) {
+        match self.fatal.take() {
+            None => self.pull_next(ctx),
+            Some(reason) => {
+                tracing::error!(actor = %self.host.name(), %reason, "actor cannot go on");
+                self.host.health().record_failure(reason.clone());
+                self.exit = Exit::Fatal(reason);
+                ctx.stop();
+            }
+        }
+    }
+
+    /// The host has nothing more for this instance: its last step, then a normal end.
+    fn stop_normally(&mut self, ctx: &mut Context<Self>) {
+        let behaviour = &mut self.behaviour;
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| behaviour.stopping())) {
+            let message = panic_message(&*payload);
+            tracing::warn!(actor = %self.host.name(), panic = %message, "stopping step panicked");
+            self.host.health().record_failure(message);
+        }
+        self.exit = Exit::Normal;
+        ctx.stop();
     }
 
     fn panicked(&mut self, message: String, ctx: &mut Context<Self>) {

@@ -1,7 +1,7 @@
 //! The health registry: what `/health` and `/metrics` report about every actor.
 //!
-//! Owns: one `ActorHealth` record per supervised actor (state, restarts, last failure, processed,
-//! in-flight age, queue depth), the keyed-worker gauges (live, passivated) and the dead-letter
+//! Owns: one `ActorHealth` record per supervised actor (state, restarts, last failure, degraded
+//! reason, processed, in-flight age, queue depth), the keyed-worker gauges (live, passivated) and the dead-letter
 //! count. Records are updated lock-free by the actors themselves and read as a `HealthSnapshot`.
 //! Invariant: a record, once registered, stays for the life of the process, so a restarted actor
 //! keeps its counters.
@@ -90,6 +90,8 @@ pub struct ActorHealth {
     /// Messages being handled right now (more than one for a record shared by keyed workers).
     busy: AtomicUsize,
     last_failure: Mutex<Option<Failure>>,
+    /// Why the actor runs but cannot do all of its work, while it cannot.
+    degraded: Mutex<Option<String>>,
     queue_depth: RwLock<Option<DepthFn>>,
 }
 
@@ -114,6 +116,7 @@ impl ActorHealth {
             in_flight_since: AtomicU64::new(0),
             busy: AtomicUsize::new(0),
             last_failure: Mutex::new(None),
+            degraded: Mutex::new(None),
             queue_depth: RwLock::new(None),
         }
     }
@@ -163,6 +166,16 @@ impl ActorHealth {
         self.last_failure.lock().clone()
     }
 
+    /// Marks the actor as running but unable to do all of its work (`Some(reason)`), or whole
+    /// again (`None`). Not a state: a degraded actor is still `Running`.
+    pub fn set_degraded(&self, reason: Option<String>) {
+        *self.degraded.lock() = reason;
+    }
+
+    pub fn degraded(&self) -> Option<String> {
+        self.degraded.lock().clone()
+    }
+
     /// Marks the start of a message's handling (for the in-flight age).
     pub fn begin(&self) {
         if self.busy.fetch_add(1, Ordering::AcqRel) == 0 {
@@ -209,6 +222,7 @@ impl ActorHealth {
             restarts: self.restarts(),
             failures: self.failures(),
             last_failure: self.last_failure(),
+            degraded: self.degraded(),
             queue_depth: self.queue_depth(),
             processed: self.processed(),
             in_flight: self.in_flight(),
@@ -237,6 +251,8 @@ pub struct ActorSnapshot {
     pub restarts: u64,
     pub failures: u64,
     pub last_failure: Option<Failure>,
+    /// Why it runs but cannot do all of its work, if so.
+    pub degraded: Option<String>,
     pub queue_depth: usize,
     pub processed: u64,
     pub in_flight: Option<Duration>,

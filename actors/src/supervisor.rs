@@ -7,8 +7,9 @@
 //!   behaviour from the factory and resumes the queue where it stopped.
 //! - Restarts back off exponentially with jitter; more than `max_restarts` within `within` marks
 //!   the child failed for good: its queue is closed and what was left in it is counted as dead
-//!   letters. A critical child failing for good raises `critical_failure` so the process can exit
-//!   non-zero for its service manager; a non-critical one stays failed while the rest serves.
+//!   letters. A child whose behaviour calls `CellCtx::fail` is failed for good at once. A
+//!   critical child failing for good raises `critical_failure` so the process can exit non-zero
+//!   for its service manager; a non-critical one stays failed while the rest serves.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -326,13 +327,13 @@ impl<B: Behaviour> SupervisedHost<B> {
             .add_dead_letters(u64::try_from(left.len()).unwrap_or(u64::MAX));
         drop(left);
         if self.spec.critical {
-            tracing::error!(actor = %self.name, %reason, "critical actor failed past its restart limit; the process must exit");
+            tracing::error!(actor = %self.name, %reason, "critical actor failed for good; the process must exit");
             self.supervisor
                 .inner
                 .critical_failure
                 .send_replace(Some(format!("{} failed: {reason}", self.name)));
         } else {
-            tracing::error!(actor = %self.name, %reason, "actor failed past its restart limit; it stays failed");
+            tracing::error!(actor = %self.name, %reason, "actor failed for good; it stays failed");
         }
     }
 }
@@ -363,6 +364,11 @@ impl<B: Behaviour> Host<B> for SupervisedHost<B> {
     }
 
     fn exited(self: Arc<Self>, exit: Exit) {
+        // The behaviour said no restart would help: failed for good, even during shutdown.
+        if let Exit::Fatal(reason) = exit {
+            self.give_up(reason);
+            return;
+        }
         if self.supervisor.is_shutting_down() {
             self.health.set_state(ActorState::Stopped);
             return;
@@ -373,12 +379,12 @@ impl<B: Behaviour> Host<B> for SupervisedHost<B> {
         );
         let reason = match &exit {
             Exit::Normal => "stopped".to_string(),
-            Exit::Failed(message) => message.clone(),
+            Exit::Failed(message) | Exit::Fatal(message) => message.clone(),
         };
         if !restart {
             match exit {
                 Exit::Normal => self.health.set_state(ActorState::Stopped),
-                Exit::Failed(_) => self.give_up(reason),
+                Exit::Failed(_) | Exit::Fatal(_) => self.give_up(reason),
             }
             return;
         }

@@ -76,6 +76,12 @@ fn actions_yaml(text: &str) {
     let context = BindContext {
         task_id: Some("tsk_ctx".into()),
         thread_id: "thr".into(),
+        when: donna::tasks::when::WhenContext {
+            now: chrono::DateTime::UNIX_EPOCH,
+            timezone: chrono_tz::UTC,
+            current_start: None,
+            later: std::time::Duration::from_secs(3 * 3600),
+        },
     };
     for name in registry.names() {
         let request = ActionRequest {

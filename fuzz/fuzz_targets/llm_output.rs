@@ -37,6 +37,12 @@ fn context() -> BindContext {
     BindContext {
         task_id: Some(CONTEXT_TASK.into()),
         thread_id: "thr".into(),
+        when: donna::tasks::when::WhenContext {
+            now: chrono::DateTime::UNIX_EPOCH,
+            timezone: chrono_tz::UTC,
+            current_start: None,
+            later: std::time::Duration::from_secs(3 * 3600),
+        },
     }
 }
 

@@ -11,7 +11,7 @@
 //!   clear message.
 //! - One TLS crypto provider is installed, once, before any client is built.
 //! - Shutdown stops intake first, lets in-flight turns finish up to the grace period, and leaves
-//!   the rest in the inbox.
+//!   the rest in the inbox; the store writer's last step checkpoints the WAL into `donna.db`.
 
 mod discord;
 mod error;
@@ -26,7 +26,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actix_rt::Arbiter;
-use actors::{ChildRef, HealthRegistry, Supervisor};
+use actors::{ActorState, ChildRef, HealthRegistry, Supervisor};
 
 use crate::clock::{SharedClock, SystemClock};
 use crate::config::{Config, Env, LoadedConfig, ProcessEnv};
@@ -48,6 +48,9 @@ pub use rules::{check, Rules};
 pub use turns::turn_settings;
 
 use spawn::Spawner;
+
+/// How long `shutdown` waits for the store writer's last commit and checkpoint.
+const STORE_STOP_LIMIT: Duration = Duration::from_secs(5);
 
 /// Installs rustls' ring provider for the process (reqwest and twilight would otherwise
 /// disagree about it and panic). Idempotent: a second call changes nothing.
@@ -238,6 +241,17 @@ impl App {
             actix_rt::time::sleep(Duration::from_millis(10)).await;
         }
         self.supervisor.begin_shutdown();
+        // The store writer commits what is still queued, checkpoints the WAL into the database
+        // file (its last step) and ends: wait for that before stopping its thread, within a
+        // bound of its own (the checkpoint gives up on a stuck reader well before it).
+        let stop_deadline = Instant::now() + STORE_STOP_LIMIT;
+        while !matches!(
+            writer.health().state(),
+            ActorState::Stopped | ActorState::Failed
+        ) && Instant::now() < stop_deadline
+        {
+            actix_rt::time::sleep(Duration::from_millis(5)).await;
+        }
         for arbiter in &self.arbiters {
             arbiter.stop();
         }

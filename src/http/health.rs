@@ -55,7 +55,9 @@ struct HealthView {
 
 /// Healthy when every actor runs (or is disabled by configuration). A failed or restarting
 /// actor makes the answer 503 "degraded", critical or not, so a supervisor of the process sees
-/// it; the process keeps serving what still works.
+/// it; the process keeps serving what still works. An actor that runs but cannot do all of its
+/// work (the store writer when the disk is full) makes the status "degraded" with 200: every
+/// actor runs, and restarting the process would not help.
 fn is_ok(snapshot: &HealthSnapshot) -> bool {
     snapshot.actors.iter().all(|actor| {
         matches!(
@@ -68,8 +70,9 @@ fn is_ok(snapshot: &HealthSnapshot) -> bool {
 pub async fn health(app: web::Data<App>) -> HttpResponse {
     let snapshot = app.health.snapshot();
     let ok = is_ok(&snapshot);
+    let whole = snapshot.actors.iter().all(|actor| actor.degraded.is_none());
     let view = HealthView {
-        status: if ok { "ok" } else { "degraded" },
+        status: if ok && whole { "ok" } else { "degraded" },
         actors: snapshot
             .actors
             .iter()
@@ -124,8 +127,13 @@ fn render(out: &mut String, app: &App, snapshot: &HealthSnapshot) -> std::fmt::R
     )?;
     writeln!(out, "# TYPE donna_up gauge")?;
     writeln!(out, "donna_up {}", u8::from(is_ok(snapshot)))?;
-    let families: [(&str, &str, &str); 5] = [
+    let families: [(&str, &str, &str); 6] = [
         ("donna_actor_running", "gauge", "1 when the actor runs."),
+        (
+            "donna_actor_degraded",
+            "gauge",
+            "1 when the actor runs but cannot do all of its work (e.g. the disk is full).",
+        ),
         (
             "donna_actor_restarts_total",
             "counter",
@@ -149,6 +157,7 @@ fn render(out: &mut String, app: &App, snapshot: &HealthSnapshot) -> std::fmt::R
         for actor in &snapshot.actors {
             let value = match name {
                 "donna_actor_running" => f64::from(u8::from(actor.state == ActorState::Running)),
+                "donna_actor_degraded" => f64::from(u8::from(actor.degraded.is_some())),
                 "donna_actor_restarts_total" => actor.restarts as f64,
                 "donna_actor_queue_depth" => actor.queue_depth as f64,
                 "donna_actor_processed_total" => actor.processed as f64,

@@ -1,7 +1,8 @@
 //! Opening a SQLite connection with Donna's settings: WAL, synchronous=FULL (or NORMAL for
-//! benchmarks), foreign keys, a busy timeout; read-only connections for the read pool.
+//! benchmarks), foreign keys, a busy timeout; read-only connections for the read pool; the
+//! names of the files SQLite keeps beside a database (`sidecar`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
@@ -45,4 +46,11 @@ pub fn open_connection(
         conn.pragma_update(None, "synchronous", synchronous)?;
     }
     Ok(conn)
+}
+
+/// A file SQLite keeps beside `database` (`-wal`, `-shm`, `-journal`), or a name derived from it.
+pub fn sidecar(database: &Path, suffix: &str) -> PathBuf {
+    let mut name = database.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
 }

@@ -1,9 +1,11 @@
 //! The store's errors: SQLite's own, a unit of work that refused (with the reason for the
-//! person), and the failures of opening, locking and migrating.
+//! person), the failures of opening, locking and migrating, and a damaged or emptied database
+//! file (each with what to do about it).
 
 use std::path::PathBuf;
 
 use actors::AskError;
+use rusqlite::ErrorCode;
 
 /// Errors of the store.
 #[derive(Debug, thiserror::Error)]
@@ -33,6 +35,24 @@ pub enum StoreError {
     Panicked(String),
     #[error("stored data is invalid: {0}")]
     Corrupt(String),
+    /// SQLite found the database file damaged (at startup, `PRAGMA quick_check`; later, any
+    /// statement). Donna does not serve or write a damaged database.
+    #[error(
+        "the database {path} is damaged ({detail}). Donna will not use a damaged database. To \
+         recover, stop Donna, then either restore your last backup (put the copy `donna backup` \
+         wrote at {path} and delete {path}-wal and {path}-shm if present), or move the damaged \
+         file away (with its -wal and -shm; keep them, some of the data may be recoverable with \
+         sqlite3's .recover) to start fresh with an empty database"
+    )]
+    Damaged { path: PathBuf, detail: String },
+    /// `donna.db` exists but is 0 bytes, with no WAL beside it to recover from.
+    #[error(
+        "the database {path} is an empty file (0 bytes) with no WAL beside it to recover from, \
+         where Donna's data was expected: it was truncated or replaced. Donna will not start over \
+         on it silently. Restore your last backup (put the copy `donna backup` wrote at {path}), \
+         or delete the empty file to start fresh with an empty database"
+    )]
+    EmptyDatabase { path: PathBuf },
     #[error("blocking task failed: {0}")]
     Join(String),
 }
@@ -46,6 +66,26 @@ pub enum Refusal {
 }
 
 impl StoreError {
+    /// What SQLite said, when this is SQLite finding the database file damaged
+    /// (`SQLITE_CORRUPT`, `SQLITE_NOTADB`).
+    pub fn damage(&self) -> Option<String> {
+        match self {
+            StoreError::Sqlite(error) => match error.sqlite_error_code() {
+                Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => {
+                    Some(error.to_string())
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether this is a write that found no space (`SQLITE_FULL`: the disk, or the
+    /// connection's `max_page_count`).
+    pub fn is_disk_full(&self) -> bool {
+        matches!(self, StoreError::Sqlite(error) if error.sqlite_error_code() == Some(ErrorCode::DiskFull))
+    }
+
     pub fn refused(kind: Refusal, reason: impl Into<String>) -> Self {
         StoreError::Refused {
             reason: reason.into(),

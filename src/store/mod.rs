@@ -1,14 +1,19 @@
 //! The store: one SQLite database under `data_dir`.
 //!
 //! Owns: opening connections (WAL, synchronous=FULL, foreign keys, busy timeout), migrations, the
-//! data-dir lock, the single writer actor and the read pool.
+//! data-dir lock, the single writer actor, the read pool, and `backup` (a consistent copy while
+//! Donna runs).
 //! Invariants:
+//! - A damaged database (one that fails `PRAGMA quick_check`) or an emptied one (0 bytes, no WAL)
+//!   is refused at startup, with what to do; `donna.db` appears only once it is created whole.
 //! - Only `writer` writes: every change is a closure run by the store writer inside a
 //!   transaction, and its caller hears back only after COMMIT.
 //! - No SQLite call runs on an async arbiter thread: the writer has a thread (arbiter) of its own,
 //!   reads run on the blocking pool.
 //! - No transaction is held open across an await: a unit of work is synchronous code.
 
+pub mod backup;
+mod check;
 mod connection;
 mod error;
 mod lock;
@@ -33,11 +38,18 @@ pub use writer::{StoreWriter, WriterMsg};
 /// The database file inside `data_dir`.
 pub const DATABASE_FILE: &str = "donna.db";
 
-/// Creates the database if needed and migrates it. Runs once at startup, before any actor.
+/// Makes the database ready: a new one is created whole, an existing one must pass SQLite's
+/// check (`check::existing`) before it is migrated. Runs once at startup, before any actor and
+/// before anything is served.
 pub fn prepare(data_dir: &Path) -> Result<PathBuf, StoreError> {
     let path = data_dir.join(DATABASE_FILE);
-    let mut conn = open_connection(&path, false, Durability::Full)?;
-    migrations::apply(&mut conn)?;
+    match std::fs::metadata(&path) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => check::create(&path)?,
+        Err(source) => return Err(StoreError::DataDir { path, source }),
+        Ok(_) => {}
+    }
+    let mut conn = check::existing(&path)?;
+    migrations::apply(&mut conn).map_err(|error| check::damaged_or(error, &path))?;
     Ok(path)
 }
 

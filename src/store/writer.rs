@@ -8,9 +8,18 @@
 //! - A unit's caller hears back only after COMMIT succeeded (or with the error that prevented it).
 //! - A panicking unit rolls back its savepoint and answers with an error; the others commit.
 //! - Runs on an arbiter (thread) of its own, so its blocking SQLite calls stall no other actor.
+//! - SQLite finding the database file damaged (SQLITE_CORRUPT, SQLITE_NOTADB) in any unit, or
+//!   at BEGIN or COMMIT, stops the writer for good (`CellCtx::fail`, critical: /health 503 and
+//!   the process exits 1): that batch is rolled back and nothing more is written into the file.
+//! - A write that finds no space (SQLITE_FULL) marks the writer degraded with the reason until a
+//!   batch commits a change again.
+//! - At a clean stop, after the last queued unit, it checkpoints the WAL into the database file
+//!   and empties it (`checkpoint`), so `donna.db` alone holds everything; a reader's snapshot
+//!   that blocks it is waited out for at most `CHECKPOINT_LIMIT`, never longer.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use actors::{Behaviour, CellCtx, Handled, Reply};
 use rusqlite::Connection;
@@ -21,10 +30,49 @@ use super::read_pool::panic_text;
 
 type Deliver = Box<dyn FnOnce(Option<StoreError>) + Send>;
 
+/// What SQLite ran into that the writer's health must show.
+#[derive(Debug, Clone)]
+enum Trouble {
+    /// The database file is damaged (SQLite's own words).
+    Damaged(String),
+    /// No space for a write (SQLite's own words).
+    Full(String),
+}
+
+impl Trouble {
+    fn of(error: &StoreError) -> Option<Self> {
+        if let Some(detail) = error.damage() {
+            Some(Trouble::Damaged(detail))
+        } else if error.is_disk_full() {
+            Some(Trouble::Full(error.to_string()))
+        } else {
+            None
+        }
+    }
+
+    /// Keeps the worse of what was noted and what was found (damage beats a full disk).
+    fn note(slot: &mut Option<Trouble>, found: Option<Trouble>) {
+        if matches!(slot, Some(Trouble::Damaged(_))) {
+            return;
+        }
+        if let Some(found) = found {
+            *slot = Some(found);
+        }
+    }
+}
+
+/// A unit that ran: whether it succeeded, what it ran into, and how to answer once the commit
+/// is known.
+struct Ran {
+    ok: bool,
+    trouble: Option<Trouble>,
+    deliver: Deliver,
+}
+
 /// A unit of work with its reply port, type-erased so one mailbox carries every kind.
 trait UnitOfWork: Send {
-    /// Runs the work; says whether it succeeded and how to answer once the commit is known.
-    fn run(self: Box<Self>, conn: &Connection) -> (bool, Deliver);
+    /// Runs the work.
+    fn run(self: Box<Self>, conn: &Connection) -> Ran;
     /// Answers without running (the transaction could not even begin).
     fn fail(self: Box<Self>, error: StoreError);
 }
@@ -39,16 +87,21 @@ where
     T: Send + 'static,
     F: FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
 {
-    fn run(self: Box<Self>, conn: &Connection) -> (bool, Deliver) {
+    fn run(self: Box<Self>, conn: &Connection) -> Ran {
         let Typed { work, reply } = *self;
         let result = catch_unwind(AssertUnwindSafe(|| work(conn)))
             .unwrap_or_else(|payload| Err(StoreError::Panicked(panic_text(&*payload))));
         let ok = result.is_ok();
+        let trouble = result.as_ref().err().and_then(Trouble::of);
         let deliver: Deliver = Box::new(move |commit_error| match commit_error {
             None => reply.send(result),
             Some(error) => reply.send(Err(error)),
         });
-        (ok, deliver)
+        Ran {
+            ok,
+            trouble,
+            deliver,
+        }
     }
 
     fn fail(self: Box<Self>, error: StoreError) {
@@ -73,9 +126,22 @@ impl WriterMsg {
     }
 }
 
+/// How long the checkpoint at a clean stop may wait for readers to let go of older snapshots.
+const CHECKPOINT_LIMIT: Duration = Duration::from_secs(2);
+/// Each attempt's own wait for a reader (SQLite's busy handler), and the pause between attempts.
+const CHECKPOINT_WAIT: Duration = Duration::from_millis(100);
+
+/// What a batch came to, for the writer's health.
+struct Batch {
+    trouble: Option<Trouble>,
+    /// It committed at least one change.
+    wrote: bool,
+}
+
 /// The writer's state: its connection.
 pub struct StoreWriter {
     conn: Connection,
+    path: PathBuf,
     batch_max: usize,
 }
 
@@ -83,49 +149,92 @@ impl StoreWriter {
     pub fn open(path: &Path, durability: Durability, batch_max: usize) -> Result<Self, StoreError> {
         Ok(Self {
             conn: open_connection(path, false, durability)?,
+            path: path.to_path_buf(),
             batch_max: batch_max.max(1),
         })
     }
 
     /// Runs a batch in one transaction and answers every unit after the commit.
-    fn commit_batch(&mut self, units: Vec<Box<dyn UnitOfWork>>) {
+    fn commit_batch(&mut self, units: Vec<Box<dyn UnitOfWork>>) -> Batch {
+        let before = self.conn.total_changes();
+        let mut trouble = None;
         let mut transaction = match self.conn.transaction() {
             Ok(transaction) => transaction,
             Err(error) => {
+                let error = StoreError::from(error);
                 let message = error.to_string();
                 for unit in units {
                     unit.fail(StoreError::Transaction(format!("cannot begin: {message}")));
                 }
-                return;
+                return Batch {
+                    trouble: Trouble::of(&error),
+                    wrote: false,
+                };
             }
         };
         let mut delivers = Vec::with_capacity(units.len());
-        for unit in units {
+        let mut units = units.into_iter();
+        for unit in units.by_ref() {
             let mut savepoint = match transaction.savepoint() {
                 Ok(savepoint) => savepoint,
                 Err(error) => {
-                    unit.fail(error.into());
+                    let error = StoreError::from(error);
+                    Trouble::note(&mut trouble, Trouble::of(&error));
+                    unit.fail(error);
                     continue;
                 }
             };
-            let (ok, deliver) = unit.run(&savepoint);
-            let outcome = if ok {
+            let ran = unit.run(&savepoint);
+            Trouble::note(&mut trouble, ran.trouble);
+            let outcome = if ran.ok {
                 savepoint.commit()
             } else {
                 savepoint.rollback().and_then(|()| savepoint.finish())
             };
             match outcome {
-                Ok(()) => delivers.push(deliver),
-                Err(error) => deliver(Some(error.into())),
+                Ok(()) => delivers.push(ran.deliver),
+                Err(error) => {
+                    let error = StoreError::from(error);
+                    Trouble::note(&mut trouble, Trouble::of(&error));
+                    (ran.deliver)(Some(error));
+                }
+            }
+            if matches!(trouble, Some(Trouble::Damaged(_))) {
+                break;
             }
         }
-        let commit_error = transaction.commit().err().map(|e| e.to_string());
+        if let Some(Trouble::Damaged(detail)) = &trouble {
+            // Nothing more goes into a damaged file: the batch is rolled back (on drop) and
+            // every caller hears why.
+            drop(transaction);
+            let damaged = || StoreError::Damaged {
+                path: self.path.clone(),
+                detail: detail.clone(),
+            };
+            for deliver in delivers {
+                deliver(Some(damaged()));
+            }
+            for unit in units {
+                unit.fail(damaged());
+            }
+            return Batch {
+                trouble,
+                wrote: false,
+            };
+        }
+        let commit = transaction.commit().map_err(StoreError::from);
+        if let Err(error) = &commit {
+            Trouble::note(&mut trouble, Trouble::of(error));
+        }
+        let commit_error = commit.err().map(|e| e.to_string());
+        let wrote = commit_error.is_none() && self.conn.total_changes() > before;
         for deliver in delivers {
             let error = commit_error
                 .clone()
                 .map(|message| StoreError::Transaction(format!("commit failed: {message}")));
             deliver(error);
         }
+        Batch { trouble, wrote }
     }
 }
 
@@ -140,7 +249,69 @@ impl Behaviour for StoreWriter {
                 None => break,
             }
         }
-        self.commit_batch(units);
+        let batch = self.commit_batch(units);
+        match batch.trouble {
+            Some(Trouble::Damaged(detail)) => ctx.fail(
+                StoreError::Damaged {
+                    path: self.path.clone(),
+                    detail,
+                }
+                .to_string(),
+            ),
+            Some(Trouble::Full(detail)) => ctx.degraded(Some(format!(
+                "disk full: a write failed for lack of space ({detail}); nothing new is saved \
+                 until space is freed"
+            ))),
+            None if batch.wrote => ctx.degraded(None),
+            None => {}
+        }
         Handled::Done
+    }
+
+    /// The last step of a clean stop: everything queued has been committed.
+    fn stopping(&mut self) {
+        checkpoint(&self.conn);
+    }
+}
+
+/// Copies every committed page from the WAL into the database file and truncates the WAL
+/// (`PRAGMA wal_checkpoint(TRUNCATE)`). A reader holding an older snapshot blocks that; it is
+/// retried for up to `CHECKPOINT_LIMIT` and then left (logged): the WAL keeps the rest, and
+/// SQLite applies it at the next open. Returns whether the WAL is empty.
+fn checkpoint(conn: &Connection) -> bool {
+    let _ = conn.busy_timeout(CHECKPOINT_WAIT);
+    let started = Instant::now();
+    let mut attempt = 0u32;
+    loop {
+        attempt += 1;
+        let outcome = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| {
+            Ok((
+                row.get::<_, i64>(0)?,
+                row.get::<_, i64>(1)?,
+                row.get::<_, i64>(2)?,
+            ))
+        });
+        match outcome {
+            Ok((0, _, _)) => {
+                tracing::info!("checkpoint: the database file holds everything, the WAL is empty");
+                return true;
+            }
+            Ok((_, in_wal, copied)) => tracing::warn!(
+                attempt,
+                in_wal,
+                copied,
+                "checkpoint blocked by a reader's snapshot; retrying"
+            ),
+            Err(error) => tracing::warn!(attempt, %error, "checkpoint failed; retrying"),
+        }
+        if started.elapsed() + CHECKPOINT_WAIT > CHECKPOINT_LIMIT {
+            tracing::warn!(
+                attempts = attempt,
+                "checkpoint did not complete: the WAL keeps the latest changes until the next \
+                 start; until then donna.db alone is not a complete copy (use `donna backup`)"
+            );
+            return false;
+        }
+        std::thread::sleep(CHECKPOINT_WAIT);
     }
 }

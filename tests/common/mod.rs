@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 
 pub mod fake_discord;
 pub mod fake_llm;
+pub mod process;
 
 /// No environment variables at all, unless a test sets some.
 pub struct TestEnv(pub Vec<(&'static str, &'static str)>);

@@ -1,0 +1,193 @@
+//! The real `donna` binary as a user runs it: a temp config and data dir, `donna run` on a free
+//! port, plain HTTP/1.1 to it, SIGTERM, and the one-shot commands (`donna backup`).
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// The binary with no secrets from the test's environment and info logs on stderr.
+pub fn donna() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_donna"));
+    command
+        .env_remove("DISCORD_TOKEN")
+        .env_remove("DONNA_API_TOKEN")
+        .env("RUST_LOG", "info");
+    command
+}
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Writes `dir/donna.yaml` (data in `dir/data`, HTTP on `port`, no model) and returns its path.
+pub fn write_config(dir: &Path, port: u16) -> PathBuf {
+    let path = dir.join("donna.yaml");
+    std::fs::write(
+        &path,
+        format!("data_dir: data\nhttp:\n  bind: 127.0.0.1:{port}\nllm:\n  provider: none\n"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    path
+}
+
+/// The database file of a config written by `write_config`.
+pub fn database(dir: &Path) -> PathBuf {
+    dir.join("data").join("donna.db")
+}
+
+/// A `donna run` child, killed on drop if the test did not stop it.
+pub struct Running {
+    pub child: Child,
+    pub port: u16,
+    pub config: PathBuf,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Running {
+    /// Everything the process wrote to stderr; a process still running is killed first (its
+    /// stderr ends only when it does).
+    pub fn stderr(&mut self) -> String {
+        if !matches!(self.child.try_wait(), Ok(Some(_))) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+        let mut text = String::new();
+        if let Some(mut err) = self.child.stderr.take() {
+            let _ = err.read_to_string(&mut text);
+        }
+        text
+    }
+}
+
+/// Starts `donna run` with the config of `write_config(dir, free port)`.
+pub fn start(dir: &Path) -> Running {
+    let port = free_port();
+    let config = write_config(dir, port);
+    let child = donna()
+        .args(["run", "--config"])
+        .arg(&config)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    Running {
+        child,
+        port,
+        config,
+    }
+}
+
+/// One HTTP/1.1 request; None on any transport failure (nothing listening, a dead server).
+pub fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Option<(u16, Value)> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .ok()?;
+    let payload = body.map(Value::to_string).unwrap_or_default();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{payload}",
+        payload.len()
+    )
+    .ok()?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).ok()?;
+    let status = response.split(' ').nth(1)?.parse().ok()?;
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or_default();
+    Some((status, serde_json::from_str(body).unwrap_or(Value::Null)))
+}
+
+pub fn health(port: u16) -> Option<(u16, Value)> {
+    http(port, "GET", "/health", None)
+}
+
+/// Creates a task over HTTP and returns its id (asserting 201).
+pub fn create_task(port: u16, title: &str) -> String {
+    let body = serde_json::json!({ "title": title });
+    let answer = http(port, "POST", "/api/tasks", Some(&body));
+    let Some((201, task)) = answer else {
+        panic!("POST /api/tasks {title:?}: {answer:?}");
+    };
+    task["id"].as_str().unwrap_or_default().to_string()
+}
+
+/// How a started process turned out.
+#[derive(Debug)]
+pub enum Outcome {
+    /// It exited with this code before serving.
+    Exited(Option<i32>),
+    /// It answered /health with 200 (this body).
+    Serving(Value),
+    /// Neither within the time limit.
+    Neither,
+}
+
+/// Waits until the process exits or answers /health with 200, whichever comes first.
+pub fn exit_or_serve(running: &mut Running) -> Outcome {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        if let Ok(Some(status)) = running.child.try_wait() {
+            return Outcome::Exited(status.code());
+        }
+        if let Some((200, body)) = health(running.port) {
+            return Outcome::Serving(body);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Outcome::Neither
+}
+
+pub fn wait_healthy(running: &mut Running) -> Value {
+    match exit_or_serve(running) {
+        Outcome::Serving(body) => body,
+        other => {
+            let stderr = running.stderr();
+            panic!("donna run did not become healthy: {other:?}\n{stderr}")
+        }
+    }
+}
+
+pub fn wait_exit(child: &mut Child) -> Option<i32> {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        if let Ok(Some(status)) = child.try_wait() {
+            return status.code();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    None
+}
+
+/// SIGTERM, then the exit code.
+pub fn terminate(child: &mut Child) -> Option<i32> {
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    wait_exit(child)
+}
+
+/// Runs `donna <args>` to completion.
+pub fn run_once(args: &[&std::ffi::OsStr]) -> Output {
+    donna()
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).to_string()
+}
