@@ -341,3 +341,76 @@ async fn a_foreign_host_header_is_refused() {
         200
     );
 }
+
+#[actix_rt::test]
+async fn opening_a_thread_needs_a_json_body_of_the_right_shape_and_a_refusal_creates_nothing() {
+    let bot = start_bot("").await;
+    let url = format!("{}/api/threads", bot.base);
+    // (case, content type, body, a word the error must contain)
+    let refusals: Vec<(&str, Option<&str>, &str, &str)> = vec![
+        // A plain cross-site form or fetch can send these without a CORS preflight.
+        (
+            "text/plain body",
+            Some("text/plain"),
+            r#"{"is_group": true}"#,
+            "Content-Type",
+        ),
+        (
+            "form body",
+            Some("application/x-www-form-urlencoded"),
+            "is_group=true",
+            "Content-Type",
+        ),
+        (
+            "wrong type",
+            Some("application/json"),
+            r#"{"is_group": "yes"}"#,
+            "boolean",
+        ),
+        (
+            "unknown field",
+            Some("application/json"),
+            r#"{"bogus": 1}"#,
+            "bogus",
+        ),
+        (
+            "chat_id a number",
+            Some("application/json"),
+            r#"{"chat_id": 7}"#,
+            "string",
+        ),
+        ("not an object", Some("application/json"), "[]", "JSON"),
+        ("not JSON", Some("application/json"), "{is_group", "JSON"),
+        ("empty body, no content type", None, "", "Content-Type"),
+    ];
+    for (case, content_type, body, reason) in refusals {
+        let mut request = bot.client.post(url.clone()).body(body.to_string());
+        if let Some(content_type) = content_type {
+            request = request.header("content-type", content_type);
+        }
+        let response = request
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{case}: {e}"));
+        let status = response.status().as_u16();
+        let answer: Value = response.json().await.unwrap_or_default();
+        assert_eq!(status, 400, "{case}: {answer}");
+        assert!(
+            answer["error"].as_str().is_some_and(|e| e.contains(reason)),
+            "{case}: {answer}"
+        );
+        let (_, threads) = bot.get("/api/threads").await;
+        assert_eq!(threads, json!([]), "{case} created a thread");
+    }
+    let (status, answer) = bot.post("/api/threads", json!({})).await;
+    assert_eq!(status, 201, "{answer}");
+    let (status, answer) = bot.post("/api/threads", json!({"is_group": true})).await;
+    assert_eq!(status, 201, "{answer}");
+    let (_, threads) = bot.get("/api/threads").await;
+    assert_eq!(threads.as_array().map(Vec::len), Some(2), "{threads}");
+    assert!(threads
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|t| t["is_group"] == true));
+}
