@@ -414,3 +414,74 @@ async fn opening_a_thread_needs_a_json_body_of_the_right_shape_and_a_refusal_cre
         .flatten()
         .any(|t| t["is_group"] == true));
 }
+
+#[actix_rt::test]
+async fn times_that_would_not_read_back_identically_are_refused_with_400_naming_the_field() {
+    // New York: its offset before 1883 was -4:56:02, which RFC 3339 cannot show.
+    let bot = start_bot("timezone: America/New_York\n").await;
+    let task = bot.task(json!({"title": "Pay rent"})).await;
+    let refused = [
+        "+10000-01-01T00:00",
+        "+10000-01-01T00:00:00Z",
+        "-0001-06-01T00:00",
+        "9999-12-31T23:59:00-23:59",
+        "0000-01-01T00:00:00+23:59",
+        "9999-12-31T23:00",
+        "1800-01-01T00:00:00Z",
+    ];
+    for field in ["deadline", "scheduled_start"] {
+        for time in refused {
+            let (status, answer) = bot
+                .post("/api/tasks", json!({"title": "x", field: time}))
+                .await;
+            assert_eq!(status, 400, "POST {field} {time}: {answer}");
+            assert!(
+                answer["error"].as_str().is_some_and(|e| e.contains(field)),
+                "POST {field} {time}: {answer}"
+            );
+            let (status, answer) = bot
+                .patch(&format!("/api/tasks/{task}"), json!({field: time}))
+                .await;
+            assert_eq!(status, 400, "PATCH {field} {time}: {answer}");
+            assert!(
+                answer["error"].as_str().is_some_and(|e| e.contains(field)),
+                "PATCH {field} {time}: {answer}"
+            );
+        }
+    }
+    // Nothing was stored, and everything still reads.
+    let (status, tasks) = bot.get("/api/tasks").await;
+    assert_eq!(status, 200, "{tasks}");
+    assert_eq!(tasks.as_array().map(Vec::len), Some(1), "{tasks}");
+    assert_eq!(tasks[0]["deadline"], Value::Null);
+    assert_eq!(tasks[0]["scheduled_start"], Value::Null);
+    // What is accepted reads back as the same instant.
+    let accepted = [
+        ("2026-12-01T09:00:00-23:59", "2026-12-02T08:59:00Z"),
+        ("9999-12-31T18:59:59", "9999-12-31T23:59:59Z"),
+        ("2026-12-01T09:00:00.123456789Z", "2026-12-01T09:00:00Z"),
+        ("1900-01-01T12:00:00Z", "1900-01-01T12:00:00Z"),
+    ];
+    for field in ["deadline", "scheduled_start"] {
+        for (time, instant) in accepted {
+            let (status, answer) = bot
+                .patch(&format!("/api/tasks/{task}"), json!({field: time}))
+                .await;
+            assert_eq!(status, 200, "PATCH {field} {time}: {answer}");
+            let shown = bot.task_json(&task).await[field]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            let read = chrono::DateTime::parse_from_rfc3339(&shown).map(|at| {
+                at.with_timezone(&chrono::Utc)
+                    .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+            });
+            assert_eq!(
+                read.as_deref(),
+                Ok(instant),
+                "{field} {time} shown as {shown}"
+            );
+            assert_eq!(bot.get("/api/tasks").await.0, 200);
+        }
+    }
+}
