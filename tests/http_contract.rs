@@ -485,3 +485,41 @@ async fn times_that_would_not_read_back_identically_are_refused_with_400_naming_
         }
     }
 }
+
+#[actix_rt::test]
+async fn the_bearer_scheme_is_matched_case_insensitively() {
+    let bot = start_bot_with("", TestEnv(vec![("DONNA_API_TOKEN", "s3cret")])).await;
+    let status = |authorization: &'static str| {
+        bot.client
+            .get(format!("{}/api/tasks", bot.base))
+            .header("authorization", authorization)
+            .send()
+    };
+    // RFC 7235: the scheme is case-insensitive, followed by one or more spaces.
+    for accepted in [
+        "Bearer s3cret",
+        "bearer s3cret",
+        "BEARER s3cret",
+        "bEaReR  s3cret",
+    ] {
+        let got = status(accepted)
+            .await
+            .map(|r| r.status().as_u16())
+            .unwrap_or(0);
+        assert_eq!(got, 200, "{accepted:?}");
+    }
+    // The token itself is compared exactly.
+    for refused in [
+        "bearer S3CRET",
+        "Bearers3cret",
+        "Basic s3cret",
+        "s3cret",
+        "bearer",
+    ] {
+        let got = status(refused)
+            .await
+            .map(|r| r.status().as_u16())
+            .unwrap_or(0);
+        assert_eq!(got, 401, "{refused:?}");
+    }
+}
