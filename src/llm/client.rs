@@ -155,6 +155,13 @@ impl LlmClient {
                     .collect(),
             });
         }
+        // A longer answer announced up front is refused before a byte of it is read.
+        if response
+            .content_length()
+            .is_some_and(|length| length > MAX_ANSWER_BYTES as u64)
+        {
+            return Err(LlmError::TooLarge(MAX_ANSWER_BYTES));
+        }
         let body = match read_bounded(response, MAX_ANSWER_BYTES)
             .await
             .map_err(|error| self.transport_error(&error))?
@@ -199,19 +206,13 @@ enum Body {
     Cut(Vec<u8>),
 }
 
-/// Reads `response`'s body chunk by chunk and stops as soon as it would exceed `limit` bytes
-/// (at once when its Content-Length says so). Dropping the response then closes the connection,
-/// so the server cannot push more into this process.
+/// Reads `response`'s body chunk by chunk and stops as soon as it would exceed `limit` bytes.
+/// Dropping the response then closes the connection, so the server cannot push more into this
+/// process.
 async fn read_bounded(
     mut response: reqwest::Response,
     limit: usize,
 ) -> Result<Body, reqwest::Error> {
-    if response
-        .content_length()
-        .is_some_and(|length| length > limit as u64)
-    {
-        return Ok(Body::Cut(Vec::new()));
-    }
     let mut body = Vec::new();
     while let Some(chunk) = response.chunk().await? {
         if body.len() + chunk.len() > limit {
