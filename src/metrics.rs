@@ -63,11 +63,12 @@ pub struct LlmMetrics {
 }
 
 /// The failure kinds counted (`LlmError::kind`).
-pub const LLM_FAILURE_KINDS: [&str; 6] = [
+pub const LLM_FAILURE_KINDS: [&str; 7] = [
     "timeout",
     "connect",
     "http",
     "bad_response",
+    "too_large",
     "invalid_output",
     "disabled",
 ];

@@ -41,6 +41,33 @@ async fn send(
     })
 }
 
+/// Sends a message and waits for the answer: (status, body, its Retry-After header).
+async fn say_headers(
+    bot: &common::Bot,
+    thread: &str,
+    text: &str,
+    id: &str,
+) -> (u16, Value, Option<String>) {
+    let response = bot
+        .client
+        .post(format!("{}/api/messages", bot.base))
+        .json(&json!({"thread_id": thread, "user_id": "owner", "text": text, "message_id": id}))
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let status = response.status().as_u16();
+    let retry_after = response
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    (
+        status,
+        response.json().await.unwrap_or(Value::Null),
+        retry_after,
+    )
+}
+
 async fn user_messages(bot: &common::Bot, thread: &str) -> usize {
     let (_, history) = bot.get(&format!("/api/threads/{thread}/messages")).await;
     history
@@ -69,8 +96,13 @@ async fn a_full_thread_queue_answers_429_and_records_nothing() {
         })
         .await
     );
-    let (status, answer) = bot.say_with_id(&thread, "and even more", "c").await;
+    let (status, answer, retry_after) = say_headers(&bot, &thread, "and even more", "c").await;
     assert_eq!(status, 429, "{answer}");
+    assert_eq!(
+        retry_after.as_deref(),
+        Some("1"),
+        "a 429 says when to retry"
+    );
     assert!(answer["error"]
         .as_str()
         .is_some_and(|e| e.contains("try again")));
@@ -102,8 +134,13 @@ async fn the_global_cap_on_turns_in_flight_answers_429() {
     let first = send(&bot, &threads[0], "tell me more", "a").await;
     let second = send(&bot, &threads[1], "tell me more", "b").await;
     assert!(eventually(Duration::from_secs(5), || async { fake.in_flight() == 2 }).await);
-    let (status, _) = bot.say_with_id(&threads[2], "tell me more", "c").await;
+    let (status, _, retry_after) = say_headers(&bot, &threads[2], "tell me more", "c").await;
     assert_eq!(status, 429);
+    assert_eq!(
+        retry_after.as_deref(),
+        Some("1"),
+        "a 429 says when to retry"
+    );
     assert_eq!(user_messages(&bot, &threads[2]).await, 0);
     assert_eq!(first.await.map(|r| r.0).ok(), Some(200));
     assert_eq!(second.await.map(|r| r.0).ok(), Some(200));

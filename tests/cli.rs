@@ -259,3 +259,92 @@ fn chat_works_with_no_configuration() {
         assert!(shown.contains(line), "missing {line:?} in:\n{shown}");
     }
 }
+
+/// `donna run` on a data dir whose database `prepare` made first: (exit code, stderr, the dir).
+fn run_on_database(
+    prepare: impl FnOnce(&rusqlite::Connection),
+) -> (Option<i32>, String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap_or_else(|e| panic!("{e}"));
+    {
+        let conn =
+            rusqlite::Connection::open(data.join("donna.db")).unwrap_or_else(|e| panic!("{e}"));
+        prepare(&conn);
+    }
+    let mut running = start(dir.path(), free_port());
+    let code = wait_exit(&mut running.child);
+    let mut message = String::new();
+    if let Some(mut err) = running.child.stderr.take() {
+        let _ = std::io::Read::read_to_string(&mut err, &mut message);
+    }
+    (code, message, dir)
+}
+
+/// How many migrations this build embeds.
+fn known_versions() -> usize {
+    std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .filter_map(Result::ok)
+        .filter(|entry| entry.path().extension().is_some_and(|ext| ext == "sql"))
+        .count()
+}
+
+#[test]
+fn a_database_from_a_newer_donna_is_refused_naming_both_versions() {
+    let known = known_versions();
+    let (code, message, _) = run_on_database(|conn| {
+        conn.pragma_update(None, "user_version", 7)
+            .unwrap_or_else(|e| panic!("{e}"));
+    });
+    assert_eq!(code, Some(1), "{message}");
+    assert!(message.contains("schema version 7"), "{message}");
+    assert!(message.contains(&format!("0 to {known}")), "{message}");
+    assert!(message.contains("newer"), "{message}");
+    assert!(
+        !message.contains("CREATE"),
+        "the SQL was dumped:\n{message}"
+    );
+    // A version no Donna ever writes is not "newer".
+    let (code, message, _) = run_on_database(|conn| {
+        conn.pragma_update(None, "user_version", -3)
+            .unwrap_or_else(|e| panic!("{e}"));
+    });
+    assert_eq!(code, Some(1), "{message}");
+    assert!(message.contains("schema version -3"), "{message}");
+    assert!(message.contains(&format!("0 to {known}")), "{message}");
+    assert!(!message.contains("newer"), "{message}");
+}
+
+#[test]
+fn a_failing_migration_is_named_without_its_sql_and_applies_nothing() {
+    let (code, message, dir) = run_on_database(|conn| {
+        // Something else's table under a name the first migration creates.
+        conn.execute_batch("CREATE TABLE task (something_else TEXT);")
+            .unwrap_or_else(|e| panic!("{e}"));
+    });
+    assert_eq!(code, Some(1), "{message}");
+    assert!(message.contains("0001_initial.sql"), "{message}");
+    assert!(message.contains("already exists"), "{message}");
+    assert!(message.contains("schema version 0"), "{message}");
+    assert!(
+        !message.contains("CREATE"),
+        "the SQL was dumped:\n{message}"
+    );
+    assert!(message.lines().count() < 20, "{message}");
+    let conn = rusqlite::Connection::open(dir.path().join("data").join("donna.db"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .unwrap_or(-1);
+    assert_eq!(version, 0);
+    let tables: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'thread'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap_or(-1);
+    assert_eq!(tables, 0, "part of the migration was applied");
+    eprintln!("{message}");
+}

@@ -368,3 +368,185 @@ async fn the_same_message_id_in_another_thread_is_another_message() {
     assert_eq!(again, first);
     assert_eq!(bot.task_json(&rent).await["status"], "done");
 }
+
+#[actix_rt::test]
+async fn opening_a_thread_needs_a_json_body_of_the_right_shape_and_a_refusal_creates_nothing() {
+    let bot = start_bot("").await;
+    let url = format!("{}/api/threads", bot.base);
+    // (case, content type, body, a word the error must contain)
+    let refusals: Vec<(&str, Option<&str>, &str, &str)> = vec![
+        // A plain cross-site form or fetch can send these without a CORS preflight.
+        (
+            "text/plain body",
+            Some("text/plain"),
+            r#"{"is_group": true}"#,
+            "Content-Type",
+        ),
+        (
+            "form body",
+            Some("application/x-www-form-urlencoded"),
+            "is_group=true",
+            "Content-Type",
+        ),
+        (
+            "wrong type",
+            Some("application/json"),
+            r#"{"is_group": "yes"}"#,
+            "boolean",
+        ),
+        (
+            "unknown field",
+            Some("application/json"),
+            r#"{"bogus": 1}"#,
+            "bogus",
+        ),
+        (
+            "chat_id a number",
+            Some("application/json"),
+            r#"{"chat_id": 7}"#,
+            "string",
+        ),
+        ("not an object", Some("application/json"), "[]", "JSON"),
+        ("not JSON", Some("application/json"), "{is_group", "JSON"),
+        ("empty body, no content type", None, "", "Content-Type"),
+    ];
+    for (case, content_type, body, reason) in refusals {
+        let mut request = bot.client.post(url.clone()).body(body.to_string());
+        if let Some(content_type) = content_type {
+            request = request.header("content-type", content_type);
+        }
+        let response = request
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{case}: {e}"));
+        let status = response.status().as_u16();
+        let answer: Value = response.json().await.unwrap_or_default();
+        assert_eq!(status, 400, "{case}: {answer}");
+        assert!(
+            answer["error"].as_str().is_some_and(|e| e.contains(reason)),
+            "{case}: {answer}"
+        );
+        let (_, threads) = bot.get("/api/threads").await;
+        assert_eq!(threads, json!([]), "{case} created a thread");
+    }
+    let (status, answer) = bot.post("/api/threads", json!({})).await;
+    assert_eq!(status, 201, "{answer}");
+    let (status, answer) = bot.post("/api/threads", json!({"is_group": true})).await;
+    assert_eq!(status, 201, "{answer}");
+    let (_, threads) = bot.get("/api/threads").await;
+    assert_eq!(threads.as_array().map(Vec::len), Some(2), "{threads}");
+    assert!(threads
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|t| t["is_group"] == true));
+}
+
+#[actix_rt::test]
+async fn times_that_would_not_read_back_identically_are_refused_with_400_naming_the_field() {
+    // New York: its offset before 1883 was -4:56:02, which RFC 3339 cannot show.
+    let bot = start_bot("timezone: America/New_York\n").await;
+    let task = bot.task(json!({"title": "Pay rent"})).await;
+    let refused = [
+        "+10000-01-01T00:00",
+        "+10000-01-01T00:00:00Z",
+        "-0001-06-01T00:00",
+        "9999-12-31T23:59:00-23:59",
+        "0000-01-01T00:00:00+23:59",
+        "9999-12-31T23:00",
+        "1800-01-01T00:00:00Z",
+    ];
+    for field in ["deadline", "scheduled_start"] {
+        for time in refused {
+            let (status, answer) = bot
+                .post("/api/tasks", json!({"title": "x", field: time}))
+                .await;
+            assert_eq!(status, 400, "POST {field} {time}: {answer}");
+            assert!(
+                answer["error"].as_str().is_some_and(|e| e.contains(field)),
+                "POST {field} {time}: {answer}"
+            );
+            let (status, answer) = bot
+                .patch(&format!("/api/tasks/{task}"), json!({field: time}))
+                .await;
+            assert_eq!(status, 400, "PATCH {field} {time}: {answer}");
+            assert!(
+                answer["error"].as_str().is_some_and(|e| e.contains(field)),
+                "PATCH {field} {time}: {answer}"
+            );
+        }
+    }
+    // Nothing was stored, and everything still reads.
+    let (status, tasks) = bot.get("/api/tasks").await;
+    assert_eq!(status, 200, "{tasks}");
+    assert_eq!(tasks.as_array().map(Vec::len), Some(1), "{tasks}");
+    assert_eq!(tasks[0]["deadline"], Value::Null);
+    assert_eq!(tasks[0]["scheduled_start"], Value::Null);
+    // What is accepted reads back as the same instant.
+    let accepted = [
+        ("2026-12-01T09:00:00-23:59", "2026-12-02T08:59:00Z"),
+        ("9999-12-31T18:59:59", "9999-12-31T23:59:59Z"),
+        ("2026-12-01T09:00:00.123456789Z", "2026-12-01T09:00:00Z"),
+        ("1900-01-01T12:00:00Z", "1900-01-01T12:00:00Z"),
+    ];
+    for field in ["deadline", "scheduled_start"] {
+        for (time, instant) in accepted {
+            let (status, answer) = bot
+                .patch(&format!("/api/tasks/{task}"), json!({field: time}))
+                .await;
+            assert_eq!(status, 200, "PATCH {field} {time}: {answer}");
+            let shown = bot.task_json(&task).await[field]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            let read = chrono::DateTime::parse_from_rfc3339(&shown).map(|at| {
+                at.with_timezone(&chrono::Utc)
+                    .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+            });
+            assert_eq!(
+                read.as_deref(),
+                Ok(instant),
+                "{field} {time} shown as {shown}"
+            );
+            assert_eq!(bot.get("/api/tasks").await.0, 200);
+        }
+    }
+}
+
+#[actix_rt::test]
+async fn the_bearer_scheme_is_matched_case_insensitively() {
+    let bot = start_bot_with("", TestEnv(vec![("DONNA_API_TOKEN", "s3cret")])).await;
+    let status = |authorization: &'static str| {
+        bot.client
+            .get(format!("{}/api/tasks", bot.base))
+            .header("authorization", authorization)
+            .send()
+    };
+    // RFC 7235: the scheme is case-insensitive, followed by one or more spaces.
+    for accepted in [
+        "Bearer s3cret",
+        "bearer s3cret",
+        "BEARER s3cret",
+        "bEaReR  s3cret",
+    ] {
+        let got = status(accepted)
+            .await
+            .map(|r| r.status().as_u16())
+            .unwrap_or(0);
+        assert_eq!(got, 200, "{accepted:?}");
+    }
+    // The token itself is compared exactly.
+    for refused in [
+        "bearer S3CRET",
+        "Bearers3cret",
+        "Basic s3cret",
+        "s3cret",
+        "bearer",
+    ] {
+        let got = status(refused)
+            .await
+            .map(|r| r.status().as_u16())
+            .unwrap_or(0);
+        assert_eq!(got, 401, "{refused:?}");
+    }
+}

@@ -485,3 +485,57 @@ async fn a_plan_expires_plans_expiry_after_it_was_proposed_not_after_the_model_w
     assert_eq!(plan.created_at, proposed_at);
     assert_eq!(plan.expires_at, proposed_at + chrono::Duration::minutes(60));
 }
+
+#[actix_rt::test]
+async fn an_endless_model_answer_is_cut_off_at_64_kib_and_the_turn_apologises_at_once() {
+    const FULL_BODY: usize = 50 * 1024 * 1024;
+    let fake = start_fake_llm();
+    // 64 KiB every 20 ms: the whole body would take 16 s, longer than llm.timeout (10 s).
+    fake.push(Script::Stream {
+        chunk: 64 * 1024,
+        every: Duration::from_millis(20),
+        total: FULL_BODY,
+    });
+    let bot = start_bot(&fake.config("ollama", "10s", 2)).await;
+    let (task, thread) = bot.nudged_task("Pay rent").await;
+    let started = std::time::Instant::now();
+    let result = bot.say(&thread, "hmm, about that one").await;
+    let took = started.elapsed();
+    assert_eq!(result["path"], "llm_unavailable", "{result}");
+    assert!(reply(&result).starts_with("Sorry"), "{result}");
+    assert_eq!(result["actions"], json!([]));
+    assert!(
+        took < Duration::from_secs(3),
+        "the turn took {took:?}: the client read on instead of stopping at 64 KiB"
+    );
+    // The client hung up: the fake's body ended early, after far less than the whole body
+    // (what the kernel's socket buffers took in is all that went out beyond the bound).
+    assert!(
+        eventually(Duration::from_secs(5), || async {
+            !fake.stream_ends().is_empty()
+        })
+        .await,
+        "the stream never ended"
+    );
+    let end = fake.stream_ends()[0];
+    assert!(!end.complete, "{end:?}");
+    assert!(end.sent < 8 * 1024 * 1024, "{end:?}");
+    // A server that sends too much is not asked again.
+    assert_eq!(fake.requests().len(), 1);
+    assert_eq!(bot.task_json(&task).await["status"], "backlog");
+    let (status, _) = bot.get("/health").await;
+    assert_eq!(status, 200);
+    let metrics = bot
+        .client
+        .get(format!("{}/metrics", bot.base))
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .text()
+        .await
+        .unwrap_or_default();
+    assert!(
+        metrics.contains("donna_llm_failures_total{kind=\"too_large\"} 1"),
+        "{metrics}"
+    );
+}

@@ -1,10 +1,18 @@
 //! API errors: every error answer is `{"error": "..."}` with the status of DESIGN.md's contract.
+//!
+//! Invariants: a 401 carries `WWW-Authenticate: Bearer`; a 429 (a full thread queue, or
+//! `runtime.max_turns_in_flight` reached) carries `Retry-After` in seconds.
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 
 use crate::store::{Refusal, StoreError};
 use crate::turn::intake::IntakeError;
+
+/// Seconds a 429 asks the caller to wait before retrying (with the same `message_id`: the
+/// refused message was not kept). Queues drain turn by turn, so the wait is short; a retry
+/// that comes too early just gets another 429.
+const RETRY_AFTER_SECONDS: u32 = 1;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -49,8 +57,14 @@ impl ResponseError for ApiError {
 
     fn error_response(&self) -> HttpResponse {
         let mut response = HttpResponse::build(self.status_code());
-        if matches!(self, ApiError::Unauthorized(_)) {
-            response.insert_header(("WWW-Authenticate", "Bearer"));
+        match self {
+            ApiError::Unauthorized(_) => {
+                response.insert_header(("WWW-Authenticate", "Bearer"));
+            }
+            ApiError::TooManyRequests(_) => {
+                response.insert_header(("Retry-After", RETRY_AFTER_SECONDS.to_string()));
+            }
+            _ => {}
         }
         response.json(serde_json::json!({ "error": self.to_string() }))
     }

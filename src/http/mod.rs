@@ -74,7 +74,7 @@ impl Guard {
                     .headers()
                     .get(actix_web::http::header::AUTHORIZATION)
                     .and_then(|value| value.to_str().ok())
-                    .and_then(|value| value.strip_prefix("Bearer "));
+                    .and_then(bearer_token);
                 if !given.is_some_and(|given| constant_time_eq(given.as_bytes(), token.as_bytes()))
                 {
                     return Err(ApiError::Unauthorized(
@@ -85,6 +85,15 @@ impl Guard {
         }
         Ok(())
     }
+}
+
+/// The token of an `Authorization: Bearer <token>` value. The scheme is case-insensitive and
+/// followed by one or more spaces (RFC 7235, 2.1); the token is taken as it is.
+fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim_start_matches(' '))
 }
 
 /// Compares without stopping at the first difference (no timing hint about the token).

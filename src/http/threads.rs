@@ -111,18 +111,21 @@ pub async fn open_nudge(
     })
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OpenThread {
     chat_id: Option<String>,
     is_group: Option<bool>,
 }
 
+/// Like every other route, the body must be JSON (`{}` at least) with a JSON content type: a
+/// plain cross-site POST (text/plain, a form) cannot open threads, and an ill-typed or unknown
+/// field is a 400 naming it, not a thread with defaults.
 pub async fn open_thread(
     app: web::Data<App>,
-    body: Option<web::Json<OpenThread>>,
+    body: web::Json<OpenThread>,
 ) -> Result<HttpResponse, ApiError> {
-    let body = body.map(web::Json::into_inner).unwrap_or_default();
+    let body = body.into_inner();
     if let Some(chat_id) = &body.chat_id {
         if chat_id.trim().is_empty() || chat_id.chars().count() > 200 {
             return Err(ApiError::BadRequest(

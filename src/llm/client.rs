@@ -1,17 +1,25 @@
 //! The HTTP client for model servers: Ollama's native `/api/chat` and the OpenAI-compatible
 //! `/v1/chat/completions`, each given the output JSON schema in the shape it understands.
 //!
-//! Invariant: one call is bounded by `llm.timeout` as a whole (connect, send, read).
+//! Invariants: one call is bounded by `llm.timeout` as a whole (connect, send, read); an answer
+//! is read as a stream and never beyond `MAX_ANSWER_BYTES`: a longer one (or one that announces
+//! a longer Content-Length) is dropped at that point, the connection closed, and the call fails
+//! with `LlmError::TooLarge`.
 
 use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use super::output::MAX_OUTPUT_BYTES;
 use super::{ChatMessage, LlmError};
 use crate::config::{LlmConfig, LlmProvider, ResponseFormat};
 
 /// Longest error body kept for the log.
 const ERROR_BODY_CHARS: usize = 300;
+/// Most bytes of a model server's answer read (the whole HTTP body, envelope included).
+pub const MAX_ANSWER_BYTES: usize = MAX_OUTPUT_BYTES;
+/// Most bytes of an error answer read (only its start is kept, for the log).
+const MAX_ERROR_BODY_BYTES: usize = 4 * 1024;
 /// Most tokens a model may generate for one answer: enough for the JSON of a few actions and a
 /// short reply, and a bound on how long a small model can ramble (they do repeat themselves).
 pub const MAX_OUTPUT_TOKENS: u32 = 512;
@@ -134,17 +142,34 @@ impl LlmClient {
             .await
             .map_err(|error| self.transport_error(&error))?;
         let status = response.status();
-        let text = response
-            .text()
-            .await
-            .map_err(|error| self.transport_error(&error))?;
         if !status.is_success() {
+            let body = match read_bounded(response, MAX_ERROR_BODY_BYTES).await {
+                Ok(Body::Whole(bytes) | Body::Cut(bytes)) => bytes,
+                Err(_) => Vec::new(),
+            };
             return Err(LlmError::Http {
                 status: status.as_u16(),
-                body: text.chars().take(ERROR_BODY_CHARS).collect(),
+                body: String::from_utf8_lossy(&body)
+                    .chars()
+                    .take(ERROR_BODY_CHARS)
+                    .collect(),
             });
         }
-        let value: Value = serde_json::from_str(&text)
+        // A longer answer announced up front is refused before a byte of it is read.
+        if response
+            .content_length()
+            .is_some_and(|length| length > MAX_ANSWER_BYTES as u64)
+        {
+            return Err(LlmError::TooLarge(MAX_ANSWER_BYTES));
+        }
+        let body = match read_bounded(response, MAX_ANSWER_BYTES)
+            .await
+            .map_err(|error| self.transport_error(&error))?
+        {
+            Body::Whole(bytes) => bytes,
+            Body::Cut(_) => return Err(LlmError::TooLarge(MAX_ANSWER_BYTES)),
+        };
+        let value: Value = serde_json::from_slice(&body)
             .map_err(|e| LlmError::BadResponse(format!("not JSON: {e}")))?;
         let content = match self.provider {
             LlmProvider::Ollama => value.pointer("/message/content"),
@@ -171,4 +196,31 @@ impl LlmClient {
             LlmError::Connect(message)
         }
     }
+}
+
+/// A body read up to a bound.
+enum Body {
+    /// All of it.
+    Whole(Vec<u8>),
+    /// The first `limit` bytes at most: there was more, and it was not read.
+    Cut(Vec<u8>),
+}
+
+/// Reads `response`'s body chunk by chunk and stops as soon as it would exceed `limit` bytes.
+/// Dropping the response then closes the connection, so the server cannot push more into this
+/// process.
+async fn read_bounded(
+    mut response: reqwest::Response,
+    limit: usize,
+) -> Result<Body, reqwest::Error> {
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await? {
+        if body.len() + chunk.len() > limit {
+            let room = limit - body.len();
+            body.extend_from_slice(&chunk[..room]);
+            return Ok(Body::Cut(body));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Body::Whole(body))
 }

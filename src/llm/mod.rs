@@ -55,6 +55,8 @@ pub enum LlmError {
     Http { status: u16, body: String },
     #[error("the model server's answer is not the expected shape: {0}")]
     BadResponse(String),
+    #[error("the model server's answer is longer than {0} bytes; stopped reading it")]
+    TooLarge(usize),
     #[error("the model's output is invalid: {0}")]
     InvalidOutput(#[from] output::OutputError),
     #[error("no model is configured")]
@@ -69,6 +71,7 @@ impl LlmError {
             LlmError::Connect(_) => "connect",
             LlmError::Http { .. } => "http",
             LlmError::BadResponse(_) => "bad_response",
+            LlmError::TooLarge(_) => "too_large",
             LlmError::InvalidOutput(_) => "invalid_output",
             LlmError::Disabled => "disabled",
         }

@@ -19,7 +19,7 @@ pub enum StoreError {
     #[error("transaction: {0}")]
     Transaction(String),
     #[error("migration: {0}")]
-    Migration(String),
+    Migration(#[from] MigrationError),
     #[error("data directory {path}: {source}")]
     DataDir {
         path: PathBuf,
@@ -55,6 +55,43 @@ pub enum StoreError {
     EmptyDatabase { path: PathBuf },
     #[error("blocking task failed: {0}")]
     Join(String),
+}
+
+/// Why the schema could not be brought up to date. No variant carries a migration's SQL: a
+/// failing migration is named by its file (and line, when SQLite says where).
+#[derive(Debug, thiserror::Error)]
+pub enum MigrationError {
+    #[error(
+        "the database has schema version {found} but this Donna knows versions 0 to {known}: it \
+         was written by a newer Donna; run that version or restore a backup"
+    )]
+    TooNew { found: i64, known: usize },
+    #[error(
+        "the database has schema version {found}, which no Donna writes (this one knows \
+         versions 0 to {known}); restore a backup"
+    )]
+    Unknown { found: i64, known: usize },
+    #[error(
+        "{file}{} failed: {reason}; none of the pending migrations was applied and the database \
+         stays at schema version {stays_at} (this Donna knows versions 0 to {known})",
+        at_line(.line)
+    )]
+    Failed {
+        file: String,
+        line: Option<usize>,
+        reason: String,
+        stays_at: i64,
+        known: usize,
+    },
+    #[error("{0} is not UTF-8")]
+    NotUtf8(String),
+    #[error("{0}")]
+    Other(String),
+}
+
+fn at_line(line: &Option<usize>) -> String {
+    line.map(|line| format!(" (line {line})"))
+        .unwrap_or_default()
 }
 
 /// Why a unit of work refused.

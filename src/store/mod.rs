@@ -30,7 +30,7 @@ use actors::ChildRef;
 use rusqlite::Connection;
 
 pub use connection::{open_connection, Durability};
-pub use error::{Refusal, StoreError};
+pub use error::{MigrationError, Refusal, StoreError};
 pub use lock::DataDirLock;
 pub use read_pool::ReadPool;
 pub use writer::{StoreWriter, WriterMsg};

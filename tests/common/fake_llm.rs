@@ -1,6 +1,7 @@
 //! A fake model server on loopback speaking Ollama's `/api/chat` and OpenAI's
 //! `/v1/chat/completions`, answering from a script: JSON, text, HTTP errors, delays. It records
-//! every request and the most requests ever in flight at once.
+//! every request and the most requests ever in flight at once. A streamed script sends a long
+//! body slowly (chunked) and records how much of it went out before the client hung up.
 
 #![allow(dead_code)]
 
@@ -22,6 +23,22 @@ pub enum Script {
     Status(u16),
     /// Wait, then answer.
     Delay(Duration, Box<Script>),
+    /// A 200 answer whose body is the start of a well-formed answer followed by model text,
+    /// `total` bytes in all, sent `chunk` bytes every `every` (chunked, no Content-Length).
+    Stream {
+        chunk: usize,
+        every: Duration,
+        total: usize,
+    },
+}
+
+/// How a streamed answer ended, as the fake saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamEnd {
+    /// Bytes handed to the connection before the stream ended.
+    pub sent: usize,
+    /// Whether the whole body went out (false: the client hung up first).
+    pub complete: bool,
 }
 
 impl Script {
@@ -41,6 +58,7 @@ struct State {
     requests: Vec<(String, Value)>,
     in_flight: usize,
     peak: usize,
+    stream_ends: Vec<StreamEnd>,
 }
 
 #[derive(Clone)]
@@ -96,6 +114,11 @@ impl FakeLlm {
         self.state.lock().peak
     }
 
+    /// How every streamed answer that has ended so far ended.
+    pub fn stream_ends(&self) -> Vec<StreamEnd> {
+        self.state.lock().stream_ends.clone()
+    }
+
     pub async fn stop(&self) {
         self.server.stop(false).await;
     }
@@ -141,7 +164,71 @@ async fn chat(
                 };
                 return HttpResponse::Ok().json(body);
             }
+            Script::Stream {
+                chunk,
+                every,
+                total,
+            } => {
+                let prefix = if path.starts_with("/v1") {
+                    r#"{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":""#
+                } else {
+                    r#"{"model":"fake-model","message":{"role":"assistant","content":""#
+                };
+                let streamer = Streamer {
+                    state: state.get_ref().clone(),
+                    prefix: Some(web::Bytes::from_static(prefix.as_bytes())),
+                    sent: 0,
+                    total,
+                    chunk: chunk.max(1),
+                    every,
+                };
+                let body = futures_util::stream::unfold(streamer, |mut streamer| async move {
+                    let next = streamer.next().await?;
+                    Some((Ok::<_, std::convert::Infallible>(next), streamer))
+                });
+                return HttpResponse::Ok()
+                    .content_type("application/json")
+                    .streaming(body);
+            }
         }
+    }
+}
+
+/// The body of a `Script::Stream`; dropping it (the body ended, or the client hung up) records
+/// how far it got.
+struct Streamer {
+    state: Arc<Mutex<State>>,
+    prefix: Option<web::Bytes>,
+    sent: usize,
+    total: usize,
+    chunk: usize,
+    every: Duration,
+}
+
+impl Streamer {
+    async fn next(&mut self) -> Option<web::Bytes> {
+        if let Some(prefix) = self.prefix.take() {
+            self.sent += prefix.len();
+            return Some(prefix);
+        }
+        if self.sent >= self.total {
+            return None;
+        }
+        actix_rt::time::sleep(self.every).await;
+        let size = self.chunk.min(self.total - self.sent);
+        self.sent += size;
+        Some(web::Bytes::from(vec![b'a'; size]))
+    }
+}
+
+impl Drop for Streamer {
+    fn drop(&mut self) {
+        let mut state = self.state.lock();
+        state.in_flight -= 1;
+        state.stream_ends.push(StreamEnd {
+            sent: self.sent,
+            complete: self.sent >= self.total,
+        });
     }
 }
 
