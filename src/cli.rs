@@ -120,6 +120,9 @@ fn check_config(path: Option<PathBuf>) -> ExitCode {
     };
     match app::check(&loaded, &ProcessEnv) {
         Ok(()) => {
+            for warning in loaded.config.warnings() {
+                println!("warning: {warning}");
+            }
             println!(
                 "config ok{}",
                 path.map(|p| format!(": {}", p.display()))

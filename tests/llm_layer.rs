@@ -424,7 +424,10 @@ async fn a_yes_sent_while_donna_was_thinking_up_a_new_plan_does_not_confirm_it()
             "Shall I drop it?",
         )),
     ));
-    let slow = bot.say(&thread, "hmm, actually I'm not sure I need this at all");
+    let slow = bot.say(
+        &thread,
+        "thinking about it more, this whole thing is obsolete now",
+    );
     let yes = async {
         assert!(eventually(Duration::from_secs(5), || async { fake.in_flight() == 1 }).await);
         bot.say(&thread, "yes").await

@@ -3,6 +3,8 @@
 //! Invariants:
 //! - Each action runs in a savepoint of its own: a failing action changes nothing and the
 //!   others still run, in order; each gets its own result.
+//! - A confirmed plan runs all or none ([`execute_plan`]): one refused step rolls back the
+//!   steps before it, and none after it stays applied.
 //! - Every applied action is journaled in `action_log` with the task as it was before, which is
 //!   what `undo_last` restores. A plan's step is journaled with (plan id, index) at most once, so
 //!   re-running a plan after a crash skips the steps already applied.
@@ -99,6 +101,63 @@ pub fn execute_all(
         }
     }
     Ok(results)
+}
+
+/// What confirming a plan did: every step applied, or none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanOutcome {
+    pub applied: bool,
+    /// One per step, in order. When nothing was applied, the steps that failed say why and the
+    /// others say they were not applied.
+    pub results: Vec<ActionResult>,
+}
+
+/// What a step that would have worked says when another step of its plan failed.
+pub const NOT_APPLIED: &str = "not applied: another step of the plan could not be done";
+
+/// Runs a confirmed plan's steps all or none: if any step is refused, every step's change is
+/// rolled back (the steps are journaled with the plan id and index, as in [`execute_all`]).
+pub fn execute_plan(
+    conn: &Connection,
+    thread_id: &str,
+    env: &ActionEnv,
+    actions: &[BoundAction],
+    plan_id: &str,
+) -> Result<PlanOutcome, StoreError> {
+    conn.execute_batch("SAVEPOINT donna_plan")?;
+    let results = match execute_all(conn, thread_id, env, actions, Some(plan_id)) {
+        Ok(results) => results,
+        Err(error) => {
+            conn.execute_batch("ROLLBACK TO donna_plan; RELEASE donna_plan")?;
+            return Err(error);
+        }
+    };
+    if results.iter().all(|result| result.ok) {
+        conn.execute_batch("RELEASE donna_plan")?;
+        return Ok(PlanOutcome {
+            applied: true,
+            results,
+        });
+    }
+    conn.execute_batch("ROLLBACK TO donna_plan; RELEASE donna_plan")?;
+    let results = results
+        .into_iter()
+        .map(|result| {
+            if result.ok {
+                ActionResult {
+                    ok: false,
+                    message: NOT_APPLIED.to_string(),
+                    ..result
+                }
+            } else {
+                result
+            }
+        })
+        .collect();
+    Ok(PlanOutcome {
+        applied: false,
+        results,
+    })
 }
 
 /// What `undo_last` did.

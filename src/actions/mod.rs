@@ -1,7 +1,8 @@
 //! Actions: what a reply can make Donna do to tasks. The registry (reply_actions.yaml) defines
 //! them, `bind` validates requests against it (context parameters from the thread, times read
-//! once), the handlers run them inside the turn's transaction, `execute` journals them for
-//! undo, and `describe` words them for a plan.
+//! once), `review` checks a model's proposal as a whole (evidence, titles, contradictions), the
+//! handlers run them inside the turn's transaction, `execute` journals them for undo, and
+//! `describe` words them for a plan.
 
 pub mod bind;
 pub mod describe;
@@ -10,9 +11,10 @@ pub mod handler_kind;
 pub mod handlers;
 pub mod params;
 pub mod registry;
+pub mod review;
 
 pub use bind::{bind_intent, BindContext, BindError, BoundAction, BoundIntent, TimeReading};
-pub use execute::{execute_all, undo_last, ActionResult, UndoOutcome};
+pub use execute::{execute_all, execute_plan, undo_last, ActionResult, PlanOutcome, UndoOutcome};
 pub use handler_kind::HandlerKind;
 pub use handlers::ActionEnv;
 pub use params::{ParamDef, ParamError, ParamType};

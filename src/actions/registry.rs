@@ -5,6 +5,9 @@
 //! - Only registered actions with a known handler exist; an unknown handler is a startup error,
 //!   as is a handler whose parameters the action does not declare, a default outside its own
 //!   enum or range, and a `from_context` parameter the context cannot supply.
+//! - An action's `evidence` (the words that can justify proposing it) compiles, and names at
+//!   least one word or accepts a time; an `example` only uses parameters the model may set,
+//!   with valid values, so the prompt never shows an action or parameter that does not exist.
 
 use std::collections::BTreeMap;
 
@@ -13,6 +16,7 @@ use serde_json::{Map, Value};
 
 use super::handler_kind::{HandlerKind, UnknownHandler};
 use super::params::{check_value, ParamDef, CONTEXT_PARAMS};
+use crate::replies::evidence::Grounds;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -25,6 +29,34 @@ pub struct ActionDef {
     pub plan_only: bool,
     #[serde(default)]
     pub params: BTreeMap<String, ParamDef>,
+    /// The words in a reply that can justify a model proposing this action.
+    #[serde(default)]
+    pub evidence: Option<EvidenceDef>,
+    /// A reply and the answer proposing this action, shown to the model as an example.
+    #[serde(default)]
+    pub example: Option<ExampleDef>,
+}
+
+/// What in a reply can justify an action: any of `words` (whole words or phrases, not negated),
+/// or, with `time: true`, a time the reply names ("friday 3pm", "in 2 hours").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvidenceDef {
+    #[serde(default)]
+    pub words: Vec<String>,
+    #[serde(default)]
+    pub time: bool,
+}
+
+/// One example for the prompt: a reply, the parameters the model should propose for it, and a
+/// short answer to the person.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExampleDef {
+    pub reply: String,
+    #[serde(default)]
+    pub params: Map<String, Value>,
+    pub answer: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -59,6 +91,8 @@ pub struct ActionRequest {
 #[derive(Debug, Clone)]
 pub struct ActionRegistry {
     actions: BTreeMap<String, (ActionDef, HandlerKind)>,
+    /// Each action's evidence words, compiled.
+    grounds: BTreeMap<String, Grounds>,
 }
 
 impl ActionRegistry {
@@ -75,6 +109,7 @@ impl ActionRegistry {
 
     pub fn new(file: ActionsFile) -> Result<Self, RegistryError> {
         let mut actions = BTreeMap::new();
+        let mut grounds = BTreeMap::new();
         for (name, def) in file.actions {
             let key = format!("actions.{name}");
             let handler: HandlerKind = def.handler.parse().map_err(|error: UnknownHandler| {
@@ -101,12 +136,47 @@ impl ActionRegistry {
                     ));
                 }
             }
+            if let Some(evidence) = &def.evidence {
+                let compiled = Grounds::new(&evidence.words).map_err(|reason| {
+                    invalid(format!("{key}.evidence.words"), reason.to_string())
+                })?;
+                if compiled.is_empty() && !evidence.time {
+                    return Err(invalid(
+                        format!("{key}.evidence"),
+                        "lists no words and no time: nothing could ever justify this action",
+                    ));
+                }
+                grounds.insert(name.clone(), compiled);
+            }
+            if let Some(example) = &def.example {
+                check_example(&key, &def, example)?;
+            }
             actions.insert(name, (def, handler));
         }
         if actions.is_empty() {
             return Err(invalid("actions".into(), "at least one action is needed"));
         }
-        Ok(Self { actions })
+        Ok(Self { actions, grounds })
+    }
+
+    /// The actions that declare no evidence (every one must when evidence is required).
+    pub fn without_evidence(&self) -> impl Iterator<Item = &str> {
+        self.actions
+            .iter()
+            .filter(|(_, (def, _))| def.evidence.is_none())
+            .map(|(name, _)| name.as_str())
+    }
+
+    /// Whether `reply` gives ground for action `name`: one of its evidence words, or (when the
+    /// action accepts a time as ground) `names_a_time`. An action without evidence has none.
+    pub fn grounded(&self, name: &str, reply: &str, names_a_time: impl FnOnce() -> bool) -> bool {
+        let Some(evidence) = self.get(name).and_then(|def| def.evidence.as_ref()) else {
+            return false;
+        };
+        self.grounds
+            .get(name)
+            .is_some_and(|grounds| grounds.found_in(reply))
+            || (evidence.time && names_a_time())
     }
 
     pub fn get(&self, name: &str) -> Option<&ActionDef> {
@@ -132,6 +202,36 @@ impl ActionRegistry {
     pub fn is_plan_only(&self, name: &str) -> bool {
         self.get(name).is_some_and(|def| def.plan_only)
     }
+}
+
+/// An example must be one the registry would accept: declared, non-context parameters with
+/// valid values, and every required one present.
+fn check_example(key: &str, def: &ActionDef, example: &ExampleDef) -> Result<(), RegistryError> {
+    let key = format!("{key}.example");
+    if example.reply.trim().is_empty() || example.answer.trim().is_empty() {
+        return Err(invalid(key, "needs a reply and an answer"));
+    }
+    for (param, value) in &example.params {
+        let Some(param_def) = def.params.get(param).filter(|p| !p.from_context) else {
+            return Err(invalid(
+                format!("{key}.params.{param}"),
+                "not a parameter the model may set",
+            ));
+        };
+        check_value(param_def, value)
+            .map_err(|reason| invalid(format!("{key}.params.{param}"), reason.to_string()))?;
+    }
+    if let Some((missing, _)) = def
+        .params
+        .iter()
+        .find(|(name, param)| param.is_required() && !example.params.contains_key(*name))
+    {
+        return Err(invalid(
+            format!("{key}.params"),
+            format!("{missing} is required"),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -126,6 +126,9 @@ impl App {
     ) -> Result<Self, StartError> {
         let config = loaded.config.clone();
         config.validate(env)?;
+        for warning in config.warnings() {
+            tracing::warn!("{warning}");
+        }
         install_crypto_provider();
         let rules = Rules::load(loaded)?;
         let models = ModelClients::build(&config, env, &rules.actions)?;

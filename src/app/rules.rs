@@ -1,11 +1,12 @@
 //! The reply rules: the FastPath's keyword intents (reply_intents.yaml) and the action registry
 //! (reply_actions.yaml), from the files the config names or the shipped copies, checked
-//! against each other before anything starts.
+//! against each other before anything starts (with `llm.require_evidence`, every action must
+//! declare its evidence).
 
 use std::path::PathBuf;
 
 use crate::actions::ActionRegistry;
-use crate::config::{Env, LoadedConfig};
+use crate::config::{Env, LlmProvider, LoadedConfig};
 use crate::replies::intents::IntentsConfig;
 
 use super::error::StartError;
@@ -55,9 +56,20 @@ impl Rules {
             })?;
         let actions =
             ActionRegistry::from_yaml(&actions_text).map_err(|error| StartError::Rules {
-                file: actions_name,
+                file: actions_name.clone(),
                 reason: error.to_string(),
             })?;
+        if config.llm.require_evidence && config.llm.provider != LlmProvider::None {
+            if let Some(name) = actions.without_evidence().next() {
+                return Err(StartError::Rules {
+                    file: actions_name,
+                    reason: format!(
+                        "actions.{name}.evidence: missing; list the words in a reply that can \
+                         justify this action, or set llm.require_evidence: false"
+                    ),
+                });
+            }
+        }
         for intent in &intents.intents {
             if actions.get(&intent.def.action).is_none() {
                 return Err(StartError::Rules {

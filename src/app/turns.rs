@@ -41,6 +41,7 @@ pub fn turn_settings(config: &Config) -> TurnSettings {
         undo_window: config.undo.window.get(),
         plan_expiry: config.plans.expiry.get(),
         window_size: config.memory.window_size,
+        require_evidence: config.llm.require_evidence,
         gate: config.reply_decision.enabled.then_some(GateSettings {
             group_only: config.reply_decision.group_only,
         }),

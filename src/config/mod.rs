@@ -118,6 +118,12 @@ impl Env for ProcessEnv {
     }
 }
 
+/// Model families known to have no system role in their chat template (the system prompt is
+/// dropped, or folded by the server in ways that differ between servers).
+fn model_without_system_role(model: &str) -> bool {
+    model.to_ascii_lowercase().contains("gemma")
+}
+
 impl Config {
     /// Rules that span keys or need the environment.
     pub fn validate(&self, env: &dyn Env) -> Result<(), ConfigError> {
@@ -219,6 +225,24 @@ impl Config {
         Ok(())
     }
 
+    /// Settings that are valid but probably not what the person wants, one line each, naming
+    /// the key: `check-config` prints them and `donna run` logs them at startup.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if self.llm.provider != LlmProvider::None
+            && self.llm.system_role == SystemRole::System
+            && model_without_system_role(&self.llm.model)
+        {
+            warnings.push(format!(
+                "llm.system_role: {:?} is a Gemma model, which has no system role: its chat \
+                 format drops system messages silently and the model never sees Donna's rules; \
+                 set llm.system_role: user",
+                self.llm.model
+            ));
+        }
+        warnings
+    }
+
     /// The Discord token, when Discord is on.
     pub fn discord_token(&self, env: &dyn Env) -> Option<String> {
         env.var(&self.discord.token_env)
@@ -256,6 +280,22 @@ mod tests {
     fn the_shipped_file_holds_exactly_the_defaults() {
         let shipped: Result<Config, _> = parse_yaml(include_str!("../../config/donna.yaml"));
         assert_eq!(shipped.ok(), Some(Config::default()));
+    }
+
+    #[test]
+    fn a_gemma_model_with_a_system_role_is_warned_about_and_folding_silences_it() {
+        let warnings = |yaml: &str| {
+            parse_yaml::<Config>(yaml)
+                .map(|config| config.warnings())
+                .unwrap_or_else(|e| panic!("{e}"))
+        };
+        let gemma = "llm:\n  provider: openai\n  base_url: http://127.0.0.1:8000/v1\n  model: gemma-3-270m\n";
+        let warned = warnings(gemma);
+        assert_eq!(warned.len(), 1, "{warned:?}");
+        assert!(warned[0].starts_with("llm.system_role:"), "{warned:?}");
+        assert!(warnings(&format!("{gemma}  system_role: user\n")).is_empty());
+        assert!(warnings("llm:\n  model: qwen2.5:7b-instruct\n").is_empty());
+        assert!(warnings("llm:\n  provider: none\n  model: gemma3\n").is_empty());
     }
 
     #[test]

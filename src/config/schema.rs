@@ -93,6 +93,18 @@ pub enum ResponseFormat {
     JsonObject,
 }
 
+/// Which role carries the system prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SystemRole {
+    /// A `system` message of its own (most chat models and servers).
+    System,
+    /// Folded into the first user message, clearly delimited: for models without a system role
+    /// (Gemma), whose chat formats drop system messages without a word (llama-cpp-python's
+    /// `--chat_format gemma`, Gemma's own template).
+    User,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LlmConfig {
@@ -106,6 +118,12 @@ pub struct LlmConfig {
     pub response_format: ResponseFormat,
     /// Ollama's keep_alive (how long the model stays loaded).
     pub keep_alive: String,
+    /// Where the system prompt goes: its own `system` message, or folded into the first user
+    /// message for models and chat formats that have no system role (Gemma).
+    pub system_role: SystemRole,
+    /// Drop every model-proposed action the reply gives no ground for (the words each action
+    /// declares in the actions file); when none is left, ask instead.
+    pub require_evidence: bool,
 }
 
 impl Default for LlmConfig {
@@ -120,6 +138,8 @@ impl Default for LlmConfig {
             temperature: 0.0,
             response_format: ResponseFormat::JsonSchema,
             keep_alive: "30m".into(),
+            system_role: SystemRole::System,
+            require_evidence: true,
         }
     }
 }

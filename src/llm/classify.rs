@@ -1,6 +1,9 @@
 //! One classification: render the prompts, ask the model, parse strictly, and ask once more when
 //! the answer is invalid.
 //!
+//! The retry shows the model its own answer and says what was wrong with it, so the second
+//! request differs from the first and the answer can too.
+//!
 //! Invariant: at most two model calls per classification; anything still invalid after the
 //! second is an error (the turn apologises), never a guess.
 
@@ -59,7 +62,8 @@ impl Classifier {
             first.chars().take(ECHO_CHARS).collect::<String>(),
         ));
         messages.push(ChatMessage::user(format!(
-            "That answer is not valid ({reason}). Answer again with only the JSON object described above."
+            "That answer is not valid: {reason}. Answer again with only the JSON object \
+             described above, and nothing else."
         )));
         let second = self.client.complete(&messages, Some(&self.schema)).await?;
         output::parse(&second).map_err(LlmError::InvalidOutput)

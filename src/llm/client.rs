@@ -1,6 +1,9 @@
 //! The HTTP client for model servers: Ollama's native `/api/chat` and the OpenAI-compatible
 //! `/v1/chat/completions`, each given the output JSON schema in the shape it understands.
 //!
+//! With `llm.system_role: user` the system prompt travels inside the first user message,
+//! between `<instructions>` markers ([`fold_system_prompt`]).
+//!
 //! Invariants: one call is bounded by `llm.timeout` as a whole (connect, send, read); an answer
 //! is read as a stream and never beyond `MAX_ANSWER_BYTES`: a longer one (or one that announces
 //! a longer Content-Length) is dropped at that point, the connection closed, and the call fails
@@ -12,7 +15,7 @@ use serde_json::{json, Value};
 
 use super::output::MAX_OUTPUT_BYTES;
 use super::{ChatMessage, LlmError};
-use crate::config::{LlmConfig, LlmProvider, ResponseFormat};
+use crate::config::{LlmConfig, LlmProvider, ResponseFormat, SystemRole};
 
 /// Longest error body kept for the log.
 const ERROR_BODY_CHARS: usize = 300;
@@ -35,6 +38,7 @@ pub struct LlmClient {
     timeout: Duration,
     response_format: ResponseFormat,
     keep_alive: String,
+    system_role: SystemRole,
 }
 
 impl LlmClient {
@@ -66,6 +70,7 @@ impl LlmClient {
             timeout,
             response_format: config.response_format,
             keep_alive: config.keep_alive.clone(),
+            system_role: config.system_role,
         })
     }
 
@@ -83,6 +88,14 @@ impl LlmClient {
 
     /// The request body for `messages`, constrained to `schema` when one is given.
     pub fn body(&self, messages: &[ChatMessage], schema: Option<&Value>) -> Value {
+        let folded;
+        let messages = match self.system_role {
+            SystemRole::System => messages,
+            SystemRole::User => {
+                folded = fold_system_prompt(messages);
+                &folded[..]
+            }
+        };
         match self.provider {
             LlmProvider::Ollama => {
                 let mut body = json!({
@@ -196,6 +209,34 @@ impl LlmClient {
             LlmError::Connect(message)
         }
     }
+}
+
+/// Moves the system messages into the first user message, between markers that say what they
+/// are, for models that have no system role. The person's words stay after the markers, so the
+/// rules come first, as they would in a system message.
+pub fn fold_system_prompt(messages: &[ChatMessage]) -> Vec<ChatMessage> {
+    let system: Vec<&str> = messages
+        .iter()
+        .filter(|message| message.role == "system")
+        .map(|message| message.content.as_str())
+        .collect();
+    let mut rest: Vec<ChatMessage> = messages
+        .iter()
+        .filter(|message| message.role != "system")
+        .cloned()
+        .collect();
+    if system.is_empty() {
+        return rest;
+    }
+    let instructions = format!(
+        "<instructions>\n{}\n</instructions>\n\n",
+        system.join("\n\n")
+    );
+    match rest.iter_mut().find(|message| message.role == "user") {
+        Some(first_user) => first_user.content.insert_str(0, &instructions),
+        None => rest.insert(0, ChatMessage::user(instructions.trim_end())),
+    }
+    rest
 }
 
 /// A body read up to a bound.

@@ -66,6 +66,19 @@ pub enum OutputError {
     UnexpectedActionField { index: usize, field: String },
 }
 
+/// serde_json's reason, with what to do about the mistake small models make most.
+fn not_json(error: serde_json::Error) -> OutputError {
+    let reason = error.to_string();
+    if reason.contains("control character") {
+        OutputError::NotJson(format!(
+            "{reason}: a string holds a raw line break or tab; write a line break inside a \
+             string as \\n"
+        ))
+    } else {
+        OutputError::NotJson(reason)
+    }
+}
+
 fn wrong_type(field: impl Into<String>, expected: &'static str) -> OutputError {
     OutputError::WrongType {
         field: field.into(),
@@ -77,8 +90,7 @@ pub fn parse(text: &str) -> Result<Classification, OutputError> {
     if text.len() > MAX_OUTPUT_BYTES {
         return Err(OutputError::TooLarge(text.len()));
     }
-    let value: Value =
-        serde_json::from_str(strip_fence(text)).map_err(|e| OutputError::NotJson(e.to_string()))?;
+    let value: Value = serde_json::from_str(strip_fence(text)).map_err(not_json)?;
     let Value::Object(mut object) = value else {
         return Err(OutputError::NotObject);
     };

@@ -1,5 +1,8 @@
 //! The prompts: handlebars templates in prompts/, embedded in the binary and checked at startup.
 //!
+//! The classification prompt carries a few examples, rendered from the registry's `example`
+//! entries, so it never shows an action that does not exist.
+//!
 //! Invariants: templates render in strict mode (a missing variable is an error, not an empty
 //! string) and without HTML escaping; `Prompts::new` renders each once with a sample context, so
 //! a template error stops the bot at startup instead of failing a turn.
@@ -63,6 +66,8 @@ pub struct Prompts {
     templates: Handlebars<'static>,
     /// The actions as the prompt lists them (no context parameters).
     actions: Value,
+    /// The registry's examples, each a reply and the answer proposing its action.
+    examples: Value,
 }
 
 impl Prompts {
@@ -85,6 +90,7 @@ impl Prompts {
         let prompts = Self {
             templates,
             actions: render_actions(registry),
+            examples: render_examples(registry),
         };
         prompts.classify(&sample_context())?;
         prompts.system()?;
@@ -106,6 +112,7 @@ impl Prompts {
             reason: e.to_string(),
         })?;
         data["actions"] = self.actions.clone();
+        data["examples"] = self.examples.clone();
         self.render("classify", &data)
     }
 
@@ -152,6 +159,25 @@ fn render_actions(registry: &ActionRegistry) -> Value {
                     })
                     .collect();
                 json!({ "name": name, "description": def.description, "params": params })
+            })
+            .collect(),
+    )
+}
+
+/// The registry's examples for the prompt: a reply, and the whole answer as the model should
+/// write it (serialized here, so it is always valid JSON naming a registered action).
+fn render_examples(registry: &ActionRegistry) -> Value {
+    Value::Array(
+        registry
+            .iter()
+            .filter_map(|(name, def)| {
+                let example = def.example.as_ref()?;
+                let answer = json!({
+                    "actions": [{ "name": name, "params": example.params }],
+                    "reply_to_user": example.answer,
+                    "reasoning": "the reply asks for this",
+                });
+                Some(json!({ "reply": example.reply, "answer": answer.to_string() }))
             })
             .collect(),
     )

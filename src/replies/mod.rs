@@ -1,10 +1,12 @@
 //! Reading replies without a model: the shared tokenizer (`words`), the keyword config
 //! (`intents`, reply_intents.yaml), the compiled vocabulary (`phrases`), the FastPath matcher
-//! (`matcher`) and the whole analysis of one reply that the turn decides from (`analysis`).
+//! (`matcher`), the whole analysis of one reply that the turn decides from (`analysis`), and
+//! whether a reply holds the words that can justify a model-proposed action (`evidence`).
 //!
 //! Invariant: pure; nothing here does I/O or knows about threads, tasks or the store.
 
 pub mod analysis;
+pub mod evidence;
 pub mod intents;
 pub mod matcher;
 mod phrases;

@@ -1,21 +1,43 @@
 //! The ActionExecutor actor: the action registry (config/reply_actions.yaml).
 //!
-//! Owns: the checked registry. Takes: `BindIntent` (a keyword intent) and `Bind` (proposed
-//! actions), answering with validated, context-bound actions whose times are already read
-//! (`actions::bind`); the bound actions then run inside the turn's transaction on the store
-//! writer (`actions::execute_all`).
-//! Invariants: only registered, valid actions come out; context parameters come from the
-//! thread; for a keyword intent, the reply's own words fill an action's optional `when`
-//! parameter (so "push it to friday" reschedules to Friday).
+//! Owns: the checked registry. Takes: `BindIntent` (a keyword intent) and `Propose` (a model's
+//! proposed actions), answering with validated, context-bound actions whose times are already
+//! read (`actions::bind`), a proposal also reviewed as a whole (`actions::review`: evidence,
+//! titles, contradictions); the bound actions then run inside the turn's transaction on the
+//! store writer (`actions::execute_all`).
+//! Invariants: only registered, valid actions come out, and of a proposal only those the review
+//! kept; context parameters come from the thread; for a keyword intent, the reply's own words
+//! fill an action's optional `when` parameter (so "push it to friday" reschedules to Friday).
 
 use std::sync::Arc;
 
 use actors::{Behaviour, CellCtx, Handled, Reply};
 
+use crate::actions::review::{review_plan, Review, ReviewInput};
 use crate::actions::{
-    bind_intent, ActionRegistry, ActionRequest, BindContext, BindError, BoundAction, BoundIntent,
+    bind_intent, ActionRegistry, ActionRequest, BindContext, BindError, BoundIntent,
 };
 use crate::replies::matcher::IntentMatch;
+use crate::tasks::when::find_when;
+
+/// What the review of a proposal is told besides the actions.
+#[derive(Debug, Clone)]
+pub struct ProposalFacts {
+    /// The reply the model answered.
+    pub reply: String,
+    /// The thread task's title.
+    pub task_title: Option<String>,
+    /// `llm.require_evidence`.
+    pub require_evidence: bool,
+}
+
+/// A proposal after binding and review.
+#[derive(Debug, Clone)]
+pub struct Proposal {
+    /// Why each action that could not be bound was refused.
+    pub invalid: Vec<BindError>,
+    pub review: Review,
+}
 
 pub enum ExecutorMsg {
     BindIntent {
@@ -24,10 +46,11 @@ pub enum ExecutorMsg {
         context: BindContext,
         reply: Reply<Result<BoundIntent, BindError>>,
     },
-    Bind {
+    Propose {
         requests: Vec<ActionRequest>,
         context: BindContext,
-        reply: Reply<Vec<Result<BoundAction, BindError>>>,
+        facts: ProposalFacts,
+        reply: Reply<Proposal>,
     },
 }
 
@@ -38,6 +61,33 @@ pub struct ActionExecutor {
 impl ActionExecutor {
     pub fn new(registry: Arc<ActionRegistry>) -> Self {
         Self { registry }
+    }
+}
+
+impl ActionExecutor {
+    fn propose(
+        &self,
+        requests: &[ActionRequest],
+        context: &BindContext,
+        facts: &ProposalFacts,
+    ) -> Proposal {
+        let mut invalid = Vec::new();
+        let mut bound = Vec::new();
+        for request in requests {
+            match self.registry.bind(request, context) {
+                Ok(action) => bound.push(action),
+                Err(error) => invalid.push(error),
+            }
+        }
+        let input = ReviewInput {
+            reply: &facts.reply,
+            task_title: facts.task_title.as_deref(),
+            require_evidence: facts.require_evidence,
+        };
+        // A usable time only: "yesterday" or "feb 30" is no ground for moving a task.
+        let names_a_time = || matches!(find_when(&facts.reply, &context.when), Ok(Some(_)));
+        let review = review_plan(&self.registry, bound, input, names_a_time);
+        Proposal { invalid, review }
     }
 }
 
@@ -52,16 +102,12 @@ impl Behaviour for ActionExecutor {
                 context,
                 reply,
             } => reply.send(bind_intent(&self.registry, &intent, &text, &context)),
-            ExecutorMsg::Bind {
+            ExecutorMsg::Propose {
                 requests,
                 context,
+                facts,
                 reply,
-            } => reply.send(
-                requests
-                    .iter()
-                    .map(|request| self.registry.bind(request, &context))
-                    .collect(),
-            ),
+            } => reply.send(self.propose(&requests, &context, &facts)),
         }
         Handled::Done
     }

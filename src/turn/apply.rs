@@ -99,12 +99,16 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<TurnResult, StoreErro
     let reply = match work {
         Work::ConfirmPlan(plan) => {
             if plans::resolve(conn, &plan.id, PlanStatus::Confirmed, now)? {
-                let results =
-                    actions::execute_all(conn, thread_id, &env, &plan.actions, Some(&plan.id))?;
+                let outcome =
+                    actions::execute_plan(conn, thread_id, &env, &plan.actions, &plan.id)?;
                 result.path = TurnPath::PlanConfirmed;
                 result.actions = plan.actions.iter().map(ShownAction::from).collect();
-                let text = summarize(&results);
-                result.results = results;
+                let text = if outcome.applied {
+                    summarize(&outcome.results)
+                } else {
+                    texts::plan_not_applied(&outcome.results)
+                };
+                result.results = outcome.results;
                 text
             } else {
                 // Expired or cancelled between the read and this commit.

@@ -1,17 +1,19 @@
 //! The nudge-reply model room: a reply no keyword took goes to the LLMClassifier with the task,
-//! the nudge's context and the history window; every action it proposes is validated by the
-//! ActionExecutor, and the valid ones become a plan the person must confirm.
+//! the nudge's context and the history window; every action it proposes is validated and the
+//! proposal reviewed as a whole by the ActionExecutor (evidence in the reply, titles,
+//! contradictions), and what the review kept becomes a plan the person must confirm.
 //!
 //! Invariants: nothing the model proposes runs in this turn (it is proposed, never executed);
 //! a model that cannot be reached or answers garbage gets the apology and changes nothing; a
-//! model that proposes only invalid actions gets a request to rephrase (`clarify`); without a
+//! model that proposes only invalid or ungrounded actions gets a request to rephrase, and a
+//! self-contradicting plan a question about what the person means (both `clarify`); without a
 //! model the reply gets an honest "I didn't catch that".
 
 use chrono::{DateTime, Utc};
 
 use crate::conversation::ContextType;
 use crate::llm::prompts::{ClassifyContext, TaskFacts};
-use crate::subsystems::action_executor::ExecutorMsg;
+use crate::subsystems::action_executor::{ExecutorMsg, Proposal, ProposalFacts};
 use crate::subsystems::llm_classifier::LlmMsg;
 use crate::tasks::Task;
 
@@ -76,34 +78,39 @@ impl Pipeline {
             });
         }
         let (requests, bind_context) = (classification.actions, self.bind_context(context, now));
-        let bound = self
+        let facts = ProposalFacts {
+            reply: inbound.text.clone(),
+            task_title: Some(task.title.clone()),
+            require_evidence: self.settings.require_evidence,
+        };
+        let proposal = self
             .executor
-            .ask(|reply| ExecutorMsg::Bind {
+            .ask(|reply| ExecutorMsg::Propose {
                 requests,
                 context: bind_context,
+                facts,
                 reply,
             })
             .await?;
-        let mut valid = Vec::new();
-        for outcome in bound {
-            match outcome {
-                Ok(action) => valid.push(action),
-                Err(reason) => {
-                    static DROPPED: crate::log_limit::WarnLimiter =
-                        crate::log_limit::WarnLimiter::new(20);
-                    crate::limited_warn!(DROPPED, %reason, "dropped an invalid action proposed by the model");
-                }
-            }
+        log_left_out(&proposal);
+        let review = proposal.review;
+        if let Some(contradiction) = &review.contradiction {
+            return Ok(Work::Say {
+                path: TurnPath::Clarify,
+                text: texts::contradictory_plan(contradiction, &task.title),
+            });
         }
-        if valid.is_empty() {
+        if review.kept.is_empty() {
             return Ok(Work::Say {
                 path: TurnPath::Clarify,
                 text: texts::CLARIFY.to_string(),
             });
         }
+        // The model's words may describe what was left out; then the plan speaks for itself.
+        let everything_kept = review.dropped.is_empty() && proposal.invalid.is_empty();
         Ok(Work::Propose {
-            actions: valid,
-            preamble: Some(classification.reply_to_user),
+            actions: review.kept,
+            preamble: everything_kept.then_some(classification.reply_to_user),
             path: TurnPath::Llm,
         })
     }
@@ -145,6 +152,20 @@ impl Pipeline {
             history,
             reply: inbound.text.clone(),
         }
+    }
+}
+
+/// Logs (rate-limited) every proposed action left out of the plan, and why.
+fn log_left_out(proposal: &Proposal) {
+    static DROPPED: crate::log_limit::WarnLimiter = crate::log_limit::WarnLimiter::new(20);
+    for reason in &proposal.invalid {
+        crate::limited_warn!(DROPPED, %reason, "dropped an invalid action proposed by the model");
+    }
+    for reason in &proposal.review.dropped {
+        tracing::info!(%reason, "left a proposed action out of the plan");
+    }
+    if let Some(reason) = &proposal.review.contradiction {
+        tracing::info!(%reason, "refused a self-contradicting plan");
     }
 }
 

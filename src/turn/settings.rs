@@ -12,6 +12,8 @@ pub struct TurnSettings {
     pub plan_expiry: Duration,
     /// Messages of history given to a model (`memory.window_size`).
     pub window_size: usize,
+    /// Drop model-proposed actions the reply gives no ground for (`llm.require_evidence`).
+    pub require_evidence: bool,
     /// The group-chat reply gate; None when `reply_decision.enabled` is false.
     pub gate: Option<GateSettings>,
 }

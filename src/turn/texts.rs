@@ -2,6 +2,10 @@
 //! `crate::nudges::nudge_text`). Kept in one place so her voice stays consistent and tests can
 //! refer to it.
 
+use crate::actions::execute::NOT_APPLIED;
+use crate::actions::review::Contradiction;
+use crate::actions::ActionResult;
+
 /// For a message in a thread bound to no task.
 pub const FREE_THREAD: &str =
     "I can't chat freely yet. Here I answer replies to my nudges about a task: \
@@ -69,6 +73,34 @@ pub const LLM_APOLOGY: &str =
 /// When the model proposed only actions that failed validation.
 pub const CLARIFY: &str =
     "I'm not sure what you'd like me to do with that. Could you say it another way?";
+
+/// When a confirmed plan could not be applied whole: nothing changed, and why.
+pub fn plan_not_applied(results: &[ActionResult]) -> String {
+    let reasons: Vec<&str> = results
+        .iter()
+        .filter(|result| result.message != NOT_APPLIED)
+        .map(|result| result.message.trim())
+        .collect();
+    format!(
+        "I couldn't do all of that, so I changed nothing: {}",
+        reasons.join(" ")
+    )
+}
+
+/// When the model's plan contradicts itself: ask what the person means instead of guessing.
+pub fn contradictory_plan(contradiction: &Contradiction, title: &str) -> String {
+    match contradiction {
+        Contradiction::CancelAndMore(_) => format!(
+            "I'm not sure what you'd like: should I cancel '{title}', or keep it and change it?"
+        ),
+        Contradiction::EndAndMove { .. } => {
+            format!("I'm not sure what you'd like: is '{title}' finished, or should I move it?")
+        }
+        Contradiction::TwoWays(_) => {
+            format!("I heard two different changes for '{title}'. Which one would you like?")
+        }
+    }
+}
 
 /// When the model answered with nothing to say and nothing to do.
 pub const LLM_EMPTY: &str = "Noted.";
