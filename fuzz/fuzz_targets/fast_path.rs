@@ -8,8 +8,8 @@
 //! - a reply longer than `fast_path.max_length` characters (after trimming) falls through as
 //!   `TooLong`, is no plan answer and no undo;
 //! - a reply the complexity/question gate refuses (`Empty`, `TooLong`, `MultiIntent`,
-//!   `TooManyClauses`, `Question`) is also `Neither` for `plan_answer` and not an undo: all three
-//!   share the gate;
+//!   `MultiTask`, `TooManyClauses`, `Question`) is also `Neither` for `plan_answer` and not an
+//!   undo: all three share the gate;
 //! - `plan_answer` is `Confirm` only when `is_confirm_word` is true;
 //! - appending a reject keyword (" no", " cancel", ...) never gives `Confirm`: a plan is
 //!   confirmed only when no reject keyword is present at all;
@@ -118,6 +118,7 @@ fuzz_target!(|data: &[u8]| {
             FallThroughReason::Empty
             | FallThroughReason::TooLong
             | FallThroughReason::MultiIntent
+            | FallThroughReason::MultiTask
             | FallThroughReason::TooManyClauses
             | FallThroughReason::Question,
         ) => {

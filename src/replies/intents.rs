@@ -1,12 +1,15 @@
 //! Configuration of the reply `FastPath` (`config/reply_intents.yaml`): the vocabulary that turns
-//! a short reply to a nudge into one intent, and the confirm / reject / undo words.
+//! a short reply to a nudge into one intent, the confirm / reject / undo words, and the signals
+//! that send a reply to the next layer (a second request, several tasks).
 //!
-//! Owns: the serde shape of that file and its validation. Matching itself lives in
+//! Owns: the serde shape of that file, its validation, and the built-in list of multi-task
+//! signals used when a file has none ([`DEFAULT_MULTI_TASK_SIGNALS`]). Matching itself lives in
 //! [`super::matcher`], the tokenizer both use in [`super::words`]. The YAML text is parsed by
 //! `crate::config::parse_yaml`, the one place that knows the YAML library.
 //!
 //! Invariants once [`IntentsConfig::validate`] has passed:
-//! - every list in the file is non-empty, and every entry has at least one word with no clause
+//! - every list in the file is non-empty (`fast_path.multi_task_signals` may be left out, and
+//!   then is [`DEFAULT_MULTI_TASK_SIGNALS`]), and every entry has at least one word with no clause
 //!   punctuation (`, . ; : ! ?`) between its words (such an entry could never match a reply);
 //! - `fast_path.max_length` and `fast_path.max_clauses` are at least 1;
 //! - intents keep the order of the YAML mapping, names are unique (a duplicate is a parse error)
@@ -25,6 +28,29 @@ use serde::Deserialize;
 
 use super::words::{keyword_words, KeywordProblem};
 use crate::config::ConfigError;
+
+/// The multi-task signals of a file without `fast_path.multi_task_signals` (files written before
+/// the key existed): the same list as the shipped `config/reply_intents.yaml`. "all" alone is not
+/// one: "all done" and "finished it all" are about the one task.
+pub const DEFAULT_MULTI_TASK_SIGNALS: [&str; 13] = [
+    "every",
+    "everything",
+    "everything's",
+    "everythings",
+    "each",
+    "all of them",
+    "all of these",
+    "all of those",
+    "all my",
+    "all the",
+    "all tasks",
+    "them all",
+    "both",
+];
+
+fn default_multi_task_signals() -> Vec<String> {
+    DEFAULT_MULTI_TASK_SIGNALS.map(str::to_owned).to_vec()
+}
 
 /// The whole `reply_intents.yaml` file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -45,8 +71,14 @@ pub struct FastPathConfig {
     pub max_length: usize,
     /// Replies with more comma-separated non-empty clauses than this go to the LLM.
     pub max_clauses: usize,
-    /// Whole-word phrases that announce a second request ("done but later").
+    /// Whole-word phrases that announce a second request ("done but later", "and make it
+    /// urgent").
     pub multi_intent_signals: Vec<String>,
+    /// Whole-word phrases that make a reply about several tasks ("every", "all of them"): a
+    /// keyword intent acts on the thread's one task, so such a reply goes to the next layer.
+    /// [`DEFAULT_MULTI_TASK_SIGNALS`] when the key is absent.
+    #[serde(default = "default_multi_task_signals")]
+    pub multi_task_signals: Vec<String>,
     /// Words or phrases that negate a keyword shortly after them.
     pub negators: Vec<String>,
     /// How many words before a keyword a negator still negates it.
@@ -128,6 +160,10 @@ impl IntentsConfig {
         phrase_list(
             "fast_path.multi_intent_signals",
             &fast_path.multi_intent_signals,
+        )?;
+        phrase_list(
+            "fast_path.multi_task_signals",
+            &fast_path.multi_task_signals,
         )?;
         phrase_list("fast_path.negators", &fast_path.negators)?;
         let confirm = phrase_list("fast_path.confirm_keywords", &fast_path.confirm_keywords)?;

@@ -9,6 +9,12 @@
 //! - Clause punctuation (`, . ; : ! ?`, ellipsis, em/en dash, line breaks) becomes a break
 //!   token: a phrase never matches across a break, and negation never reaches across one
 //!   ("no, done" is done).
+//! - The complexity gate (length, multi-intent and multi-task signals, clauses, then the
+//!   question test) is shared by [`FastPath::classify`], [`FastPath::plan_answer`] and
+//!   [`FastPath::is_undo`]: a reply it refuses is a fall-through, [`PlanAnswer::Neither`] and
+//!   not undo. A keyword acts once, on the thread's one task, so a reply that also asks for
+//!   something else ("push it to friday and make it urgent") or is about several tasks
+//!   ("mark everything done", "snooze them all") is never half-done by a keyword.
 //! - When unsure, fall through: [`FastPathOutcome::FallThrough`], [`PlanAnswer::Neither`], not
 //!   undo. A wrong fast answer changes a task; a fall-through only costs an LLM call.
 //! - Keywords are tokenized once in [`FastPath::new`]. A call normalizes the reply once: one
@@ -56,8 +62,11 @@ pub enum FallThroughReason {
     Empty,
     /// More than `max_length` characters.
     TooLong,
-    /// Contains a multi-intent signal ("but", "however").
+    /// Contains a multi-intent signal ("but", "however", "and make").
     MultiIntent,
+    /// Contains a multi-task signal ("every", "all of them", "both"): a keyword acts on the
+    /// thread's one task only.
+    MultiTask,
     /// More than `max_clauses` comma-separated clauses.
     TooManyClauses,
     /// Ends with "?" or starts with a question word.
@@ -78,6 +87,7 @@ impl FallThroughReason {
             Self::Empty => "empty",
             Self::TooLong => "too_long",
             Self::MultiIntent => "multi_intent",
+            Self::MultiTask => "multi_task",
             Self::TooManyClauses => "too_many_clauses",
             Self::Question => "question",
             Self::Negated => "negated",
@@ -181,6 +191,10 @@ impl FastPath {
                 keywords: &fast_path.multi_intent_signals,
                 role: Role::MultiIntentSignal,
             },
+            PhraseSource {
+                keywords: &fast_path.multi_task_signals,
+                role: Role::MultiTaskSignal,
+            },
         ];
         for source in sources {
             for keyword in source.keywords {
@@ -259,7 +273,9 @@ impl FastPath {
 
     /// How a reply answers a pending plan. Confirm needs a non-negated confirm keyword and no
     /// reject keyword at all; Reject needs a non-negated reject keyword and no non-negated
-    /// confirm keyword; a reply that is a question or fails the complexity gate is Neither.
+    /// confirm keyword; a reply that is a question or fails the complexity gate is Neither. So is
+    /// a reply about several tasks ("yes to all of them", "cancel every one of these"): it may
+    /// ask for more than the plan does, and Neither only costs the next layer a look at it.
     #[must_use]
     pub fn plan_answer(&self, text: &str) -> PlanAnswer {
         let Ok(reply) = self.simple_reply(text) else {
@@ -308,12 +324,17 @@ impl FastPath {
             return Err(FallThroughReason::TooLong);
         }
         let reply = self.phrases.read(trimmed);
-        if reply
-            .occurrences
-            .iter()
-            .any(|occurrence| self.phrases.role(*occurrence) == Role::MultiIntentSignal)
-        {
+        let has = |role: Role| {
+            reply
+                .occurrences
+                .iter()
+                .any(|occurrence| self.phrases.role(*occurrence) == role)
+        };
+        if has(Role::MultiIntentSignal) {
             return Err(FallThroughReason::MultiIntent);
+        }
+        if has(Role::MultiTaskSignal) {
+            return Err(FallThroughReason::MultiTask);
         }
         if reply.clause_count() > self.max_clauses {
             return Err(FallThroughReason::TooManyClauses);

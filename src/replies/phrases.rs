@@ -1,6 +1,6 @@
 //! The compiled vocabulary of the FastPath: every keyword phrase with its role (an intent's
-//! keyword, a confirm / reject / undo word, a negator, a multi-intent signal), indexed by its
-//! first word, and reading a reply into the phrases it contains.
+//! keyword, a confirm / reject / undo word, a negator, a multi-intent or multi-task signal),
+//! indexed by its first word, and reading a reply into the phrases it contains.
 //!
 //! Invariants: a reply is tokenized once ([`super::words`]) and scanned once, whatever the
 //! vocabulary size; one text can be several phrases ("don't" is a reject keyword and a
@@ -40,6 +40,7 @@ pub(super) enum Role {
     Undo,
     Negator,
     MultiIntentSignal,
+    MultiTaskSignal,
 }
 
 impl Role {
@@ -61,7 +62,10 @@ impl Role {
 
     /// Words the user says to mean something, as opposed to grammar (negators, signals).
     pub(super) fn is_keyword(self) -> bool {
-        !matches!(self, Role::Negator | Role::MultiIntentSignal)
+        !matches!(
+            self,
+            Role::Negator | Role::MultiIntentSignal | Role::MultiTaskSignal
+        )
     }
 }
 
