@@ -215,6 +215,17 @@ async fn placeholder_titles_duplicates_and_ungrounded_actions_are_trimmed_from_t
     assert_eq!(result["path"], "clarify", "{result}");
     assert_eq!(result["pending_plan_id"], Value::Null, "{result}");
     assert!(!reply(&result).contains("cancelled"), "{result}");
+
+    // A prompt example copied word for word shares only "the" with the reply: invented.
+    let (_, thread) = bot.nudged_task("Groceries").await;
+    fake.push(Script::answer(
+        json!([{"name": "create_task", "params": {"title": "Email the receipt to Anna"}}]),
+        "Shall I add 'Email the receipt to Anna'?",
+    ));
+    let result = bot
+        .say(&thread, "add a task to buy milk on the way home")
+        .await;
+    assert_eq!(result["path"], "clarify", "{result}");
 }
 
 #[actix_rt::test]

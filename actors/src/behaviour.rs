@@ -5,9 +5,12 @@
 //! this trait is what lets the runtime restart an actor from a factory with fresh state while the
 //! queue, the address and the health record survive.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::future::LocalBoxFuture;
+
+use crate::ActorHealth;
 
 /// What a handler returns.
 pub enum Handled {
@@ -55,23 +58,31 @@ pub trait Behaviour: Sized + Unpin + 'static {
 
 type MakeMessage<M> = Box<dyn Fn() -> M>;
 
-/// What a handler may ask of the runtime. Requests are applied after the handler returns.
+/// What a handler may ask of the runtime. Timers and `fail` are applied after the handler
+/// returns; `degraded` at once, so a reply the handler sends afterwards is never seen before
+/// the health it reports.
 pub struct CellCtx<B: Behaviour> {
     pub(crate) timers: Vec<(Duration, MakeMessage<B::Msg>)>,
     pub(crate) queued: Box<dyn FnMut() -> Option<B::Msg>>,
     /// Set by `fail`: the actor ends for good with this reason after the handler.
     pub(crate) fatal: Option<String>,
-    /// Set by `degraded`: `Some(Some(reason))` degraded, `Some(None)` whole again.
-    pub(crate) degraded: Option<Option<String>>,
+    /// The actor's name and health record, for `degraded`.
+    name: String,
+    health: Arc<ActorHealth>,
 }
 
 impl<B: Behaviour> CellCtx<B> {
-    pub(crate) fn new(queued: Box<dyn FnMut() -> Option<B::Msg>>) -> Self {
+    pub(crate) fn new(
+        queued: Box<dyn FnMut() -> Option<B::Msg>>,
+        name: &str,
+        health: Arc<ActorHealth>,
+    ) -> Self {
         Self {
             timers: Vec::new(),
             queued,
             fatal: None,
-            degraded: None,
+            name: name.to_string(),
+            health,
         }
     }
 
@@ -86,9 +97,23 @@ impl<B: Behaviour> CellCtx<B> {
 
     /// The actor runs but cannot do all of its work (`Some(reason)`: recorded as its last
     /// failure and shown as degraded in health), or can again (`None`). Not a failure state:
-    /// nothing restarts.
+    /// nothing restarts. Recorded at once: whoever the handler answers next sees it in health.
     pub fn degraded(&mut self, reason: Option<String>) {
-        self.degraded = Some(reason);
+        match reason {
+            Some(reason) => {
+                if self.health.degraded().is_none() {
+                    tracing::warn!(actor = %self.name, %reason, "actor degraded");
+                }
+                self.health.record_failure(reason.clone());
+                self.health.set_degraded(Some(reason));
+            }
+            None => {
+                if self.health.degraded().is_some() {
+                    tracing::info!(actor = %self.name, "actor no longer degraded");
+                    self.health.set_degraded(None);
+                }
+            }
+        }
     }
 
     /// Puts `make()` into this actor's own mailbox every `period` (dropped when the mailbox is

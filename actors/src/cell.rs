@@ -48,7 +48,7 @@ pub(crate) enum Exit {
 pub(crate) trait Host<B: Behaviour>: 'static {
     fn name(&self) -> &str;
     fn mailbox(&self) -> &Arc<Mailbox<B::Msg>>;
-    fn health(&self) -> &ActorHealth;
+    fn health(&self) -> &Arc<ActorHealth>;
     fn fault(&self) -> &FaultSwitch;
     /// The next message, or `None` when the cell should stop normally (e.g. passivated).
     fn next(self: Arc<Self>) -> LocalBoxFuture<'static, Option<B::Msg>>;
@@ -78,29 +78,15 @@ impl<B: Behaviour, H: Host<B>> Cell<B, H> {
 
     fn new_ctx(&self) -> CellCtx<B> {
         let mailbox = self.host.mailbox().clone();
-        CellCtx::new(Box::new(move || mailbox.try_pop()))
+        CellCtx::new(
+            Box::new(move || mailbox.try_pop()),
+            self.host.name(),
+            self.host.health().clone(),
+        )
     }
 
-    /// Applies what a handler asked for: timers, a degraded mark, a fatal failure.
+    /// Applies what a handler asked for: timers, a fatal failure.
     fn apply(&mut self, requests: CellCtx<B>, ctx: &mut Context<Self>) {
-        match requests.degraded {
-            Some(Some(reason)) => {
-                let health = self.host.health();
-                if health.degraded().is_none() {
-                    tracing::warn!(actor = %self.host.name(), %reason, "actor degraded");
-                }
-                health.record_failure(reason.clone());
-                health.set_degraded(Some(reason));
-            }
-            Some(None) => {
-                let health = self.host.health();
-                if health.degraded().is_some() {
-                    tracing::info!(actor = %self.host.name(), "actor no longer degraded");
-                    health.set_degraded(None);
-                }
-            }
-            None => {}
-        }
         if requests.fatal.is_some() {
             self.fatal = requests.fatal;
         }

@@ -316,7 +316,7 @@ impl<K: RouteKey, B: Behaviour> Host<B> for WorkerHost<K, B> {
         &self.slot.mailbox
     }
 
-    fn health(&self) -> &ActorHealth {
+    fn health(&self) -> &Arc<ActorHealth> {
         &self.router.health
     }
 

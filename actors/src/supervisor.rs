@@ -347,7 +347,7 @@ impl<B: Behaviour> Host<B> for SupervisedHost<B> {
         &self.mailbox
     }
 
-    fn health(&self) -> &ActorHealth {
+    fn health(&self) -> &Arc<ActorHealth> {
         &self.health
     }
 

@@ -188,14 +188,22 @@ fn plain_title(title: &str) -> String {
         .join(" ")
 }
 
-/// Whether a title has a word of three letters or more that is also in the reply: a title the
-/// person never said any part of is the model's invention.
+/// Words every sentence has: sharing one of these says nothing about where a title came from.
+const FUNCTION_WORDS: &[&str] = &[
+    "the", "and", "for", "with", "this", "that", "these", "those", "from", "into", "onto", "but",
+    "not", "you", "your", "are", "was", "were", "has", "have", "had", "can", "all", "out", "off",
+    "its", "it's", "our", "their", "them", "they", "she", "his", "her", "him", "who", "what",
+    "when", "then", "than", "too", "also", "just", "some", "any", "task", "please",
+];
+
+/// Whether a title has a word of three letters or more (not a function word) that is also in
+/// the reply: a title the person never said any part of is the model's invention.
 fn shares_a_word(title: &str, reply: &str) -> bool {
     let said = plain_title(reply);
     let said: Vec<&str> = said.split(' ').collect();
     plain_title(title)
         .split(' ')
-        .filter(|word| word.chars().count() >= 3)
+        .filter(|word| word.chars().count() >= 3 && !FUNCTION_WORDS.contains(word))
         .any(|word| said.contains(&word))
 }
 

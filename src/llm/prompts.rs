@@ -11,6 +11,7 @@ use handlebars::Handlebars;
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use crate::actions::registry::ActionDef;
 use crate::actions::ActionRegistry;
 
 const SYSTEM: &str = include_str!("../../prompts/system.hbs");
@@ -134,12 +135,25 @@ impl Prompts {
     }
 }
 
+/// The actions, the least risky first: small models lean towards what they read first, and
+/// what they lean towards should be what does least harm.
+fn by_risk(registry: &ActionRegistry) -> Vec<(&str, &ActionDef)> {
+    let rank = |def: &ActionDef| match def.risk.as_deref() {
+        Some("low") | None => 0,
+        Some("medium") => 1,
+        _ => 2,
+    };
+    let mut actions: Vec<(&str, &ActionDef)> = registry.iter().collect();
+    actions.sort_by_key(|(name, def)| (rank(def), *name));
+    actions
+}
+
 /// The registry's actions for the prompt, without context parameters. Every field the template
 /// may test is present (null when unset), as strict mode requires.
 fn render_actions(registry: &ActionRegistry) -> Value {
     Value::Array(
-        registry
-            .iter()
+        by_risk(registry)
+            .into_iter()
             .map(|(name, def)| {
                 let params: Vec<Value> = def
                     .params
@@ -168,8 +182,8 @@ fn render_actions(registry: &ActionRegistry) -> Value {
 /// write it (serialized here, so it is always valid JSON naming a registered action).
 fn render_examples(registry: &ActionRegistry) -> Value {
     Value::Array(
-        registry
-            .iter()
+        by_risk(registry)
+            .into_iter()
             .filter_map(|(name, def)| {
                 let example = def.example.as_ref()?;
                 let answer = json!({

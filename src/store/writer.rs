@@ -7,6 +7,8 @@
 //!   transaction, each inside its own savepoint, so one failing unit rolls back alone.
 //! - A unit's caller hears back only after COMMIT succeeded (or with the error that prevented it).
 //! - A panicking unit rolls back its savepoint and answers with an error; the others commit.
+//! - When SQLite itself rolls the transaction back after a failed statement (it does on a full
+//!   disk), every unit of the batch answers with an error: none is reported saved.
 //! - Runs on an arbiter (thread) of its own, so its blocking SQLite calls stall no other actor.
 //! - SQLite finding the database file damaged (SQLITE_CORRUPT, SQLITE_NOTADB) in any unit, or
 //!   at BEGIN or COMMIT, stops the writer for good (`CellCtx::fail`, critical: /health 503 and
@@ -136,7 +138,12 @@ struct Batch {
     trouble: Option<Trouble>,
     /// It committed at least one change.
     wrote: bool,
+    /// Every unit's answer, to send once health shows what the batch ran into.
+    answers: Vec<Answer>,
 }
+
+/// One unit's answer, ready to send.
+type Answer = Box<dyn FnOnce() + Send>;
 
 /// The writer's state: its connection.
 pub struct StoreWriter {
@@ -154,25 +161,30 @@ impl StoreWriter {
         })
     }
 
-    /// Runs a batch in one transaction and answers every unit after the commit.
+    /// Runs a batch in one transaction. Every unit's answer is returned, not sent: the caller
+    /// marks the writer's health from the batch first, so no caller hears of a write before
+    /// /health shows what it ran into.
     fn commit_batch(&mut self, units: Vec<Box<dyn UnitOfWork>>) -> Batch {
         let before = self.conn.total_changes();
         let mut trouble = None;
+        let mut answers: Vec<Answer> = Vec::with_capacity(units.len());
         let mut transaction = match self.conn.transaction() {
             Ok(transaction) => transaction,
             Err(error) => {
                 let error = StoreError::from(error);
                 let message = error.to_string();
                 for unit in units {
-                    unit.fail(StoreError::Transaction(format!("cannot begin: {message}")));
+                    let error = StoreError::Transaction(format!("cannot begin: {message}"));
+                    answers.push(Box::new(move || unit.fail(error)));
                 }
                 return Batch {
                     trouble: Trouble::of(&error),
                     wrote: false,
+                    answers,
                 };
             }
         };
-        let mut delivers = Vec::with_capacity(units.len());
+        let mut delivers: Vec<Deliver> = Vec::with_capacity(units.len());
         let mut units = units.into_iter();
         for unit in units.by_ref() {
             let mut savepoint = match transaction.savepoint() {
@@ -180,12 +192,39 @@ impl StoreWriter {
                 Err(error) => {
                     let error = StoreError::from(error);
                     Trouble::note(&mut trouble, Trouble::of(&error));
-                    unit.fail(error);
+                    answers.push(Box::new(move || unit.fail(error)));
                     continue;
                 }
             };
             let ran = unit.run(&savepoint);
-            Trouble::note(&mut trouble, ran.trouble);
+            Trouble::note(&mut trouble, ran.trouble.clone());
+            if !ran.ok && savepoint.is_autocommit() {
+                // SQLite rolled the whole transaction back on its own (it does on SQLITE_FULL,
+                // SQLITE_IOERR, SQLITE_NOMEM): the units before this one are undone too. Every
+                // caller of the batch hears it; nothing is reported as saved.
+                drop(savepoint);
+                drop(transaction);
+                let deliver = ran.deliver;
+                answers.push(Box::new(move || deliver(None)));
+                let undone = || {
+                    StoreError::Transaction(
+                        "rolled back by SQLite after a failed write in the same batch".into(),
+                    )
+                };
+                for deliver in delivers {
+                    let error = undone();
+                    answers.push(Box::new(move || deliver(Some(error))));
+                }
+                for unit in units {
+                    let error = undone();
+                    answers.push(Box::new(move || unit.fail(error)));
+                }
+                return Batch {
+                    trouble,
+                    wrote: false,
+                    answers,
+                };
+            }
             let outcome = if ran.ok {
                 savepoint.commit()
             } else {
@@ -196,7 +235,8 @@ impl StoreWriter {
                 Err(error) => {
                     let error = StoreError::from(error);
                     Trouble::note(&mut trouble, Trouble::of(&error));
-                    (ran.deliver)(Some(error));
+                    let deliver = ran.deliver;
+                    answers.push(Box::new(move || deliver(Some(error))));
                 }
             }
             if matches!(trouble, Some(Trouble::Damaged(_))) {
@@ -212,14 +252,17 @@ impl StoreWriter {
                 detail: detail.clone(),
             };
             for deliver in delivers {
-                deliver(Some(damaged()));
+                let error = damaged();
+                answers.push(Box::new(move || deliver(Some(error))));
             }
             for unit in units {
-                unit.fail(damaged());
+                let error = damaged();
+                answers.push(Box::new(move || unit.fail(error)));
             }
             return Batch {
                 trouble,
                 wrote: false,
+                answers,
             };
         }
         let commit = transaction.commit().map_err(StoreError::from);
@@ -232,9 +275,13 @@ impl StoreWriter {
             let error = commit_error
                 .clone()
                 .map(|message| StoreError::Transaction(format!("commit failed: {message}")));
-            deliver(error);
+            answers.push(Box::new(move || deliver(error)));
         }
-        Batch { trouble, wrote }
+        Batch {
+            trouble,
+            wrote,
+            answers,
+        }
     }
 }
 
@@ -264,6 +311,11 @@ impl Behaviour for StoreWriter {
             ))),
             None if batch.wrote => ctx.degraded(None),
             None => {}
+        }
+        // Health first, then the answers: a caller that hears "saved" or "disk full" and then
+        // asks /health sees the same.
+        for answer in batch.answers {
+            answer();
         }
         Handled::Done
     }
@@ -313,5 +365,75 @@ fn checkpoint(conn: &Connection) -> bool {
             return false;
         }
         std::thread::sleep(CHECKPOINT_WAIT);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A unit inserting one row of `bytes` bytes, and where its answer arrives.
+    fn insert(
+        bytes: usize,
+    ) -> (
+        WriterMsg,
+        tokio::sync::oneshot::Receiver<Result<(), StoreError>>,
+    ) {
+        let (reply, answer) = Reply::channel();
+        let unit = WriterMsg::unit(
+            move |conn: &Connection| {
+                conn.execute("INSERT INTO filler (data) VALUES (?1)", [vec![7u8; bytes]])?;
+                Ok(())
+            },
+            reply,
+        );
+        (unit, answer)
+    }
+
+    #[test]
+    fn a_batch_sqlite_rolls_back_on_a_full_disk_reports_none_of_its_units_saved() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("donna.db");
+        let mut writer =
+            StoreWriter::open(&path, Durability::Full, 8).unwrap_or_else(|e| panic!("{e}"));
+        let setup = writer
+            .conn
+            .execute_batch("CREATE TABLE filler (data BLOB); PRAGMA max_page_count = 20;");
+        assert!(setup.is_ok(), "{setup:?}");
+        // The first unit fits; the second needs far more pages than are left; the third would
+        // fit again, but comes after SQLite rolled the transaction back.
+        let (small, small_answer) = insert(100);
+        let (large, large_answer) = insert(200_000);
+        let (after, after_answer) = insert(100);
+        let batch = writer.commit_batch(vec![small.unit, large.unit, after.unit]);
+        assert!(
+            matches!(batch.trouble, Some(Trouble::Full(_))),
+            "{:?}",
+            batch.trouble
+        );
+        assert!(!batch.wrote);
+        for answer in batch.answers {
+            answer();
+        }
+        let small = small_answer.blocking_recv();
+        let large = large_answer.blocking_recv();
+        assert!(
+            matches!(small, Ok(Err(_))),
+            "the small write was undone: {small:?}"
+        );
+        let after = after_answer.blocking_recv();
+        assert!(
+            matches!(after, Ok(Err(_))),
+            "the one after was not run: {after:?}"
+        );
+        assert!(
+            matches!(large, Ok(Err(ref e)) if e.is_disk_full()),
+            "the large one says why: {large:?}"
+        );
+        let rows: i64 = writer
+            .conn
+            .query_row("SELECT count(*) FROM filler", [], |row| row.get(0))
+            .unwrap_or(-1);
+        assert_eq!(rows, 0, "nothing reported unsaved is in the file");
     }
 }
