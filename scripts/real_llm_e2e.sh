@@ -4,11 +4,33 @@
 #
 #   scripts/real_llm_e2e.sh            # installs what is missing (first time: ~8 min compile)
 #
-# It asserts what must hold whatever the model says (well-formed answers, nothing executed
-# before a yes, only registered and valid actions in plans, the thread's own task), requires at
-# least one plan that is confirmed and executed, and prints the JSON validity rate, the plan rate
-# and the latency per classification. Results are recorded in BENCHMARKS.md by hand.
+# It sends a LABELLED set of replies (scripts/real_llm_e2e.py: each reply with the actions it
+# justifies) and judges what the model proposed: valid answers, sensible proposals, harmful
+# proposals (an action with no ground in the reply), safety violations (anything changed before
+# a yes, unregistered actions or parameters, a plan on another task, an unknown path, a
+# confirmed plan applied only in part) and the latency per model turn. Every plan is confirmed
+# with "yes" and checked to have run all of its steps or none. It exits non-zero on any safety
+# violation, or when no plan was confirmed and executed. Results go into BENCHMARKS.md by hand.
+#
+# Environment:
+#   DONNA_BIN        the donna binary to run. Unset: `cargo build --bin donna` and use
+#                    ./target/debug/donna. Set: nothing is built.
+#   DONNA_LLM_EXTRA  extra YAML lines for the `llm:` section of the generated config, one key a
+#                    line, without indentation (the script indents them), none of the keys the
+#                    script already writes (provider, base_url, model, response_format, timeout,
+#                    max_concurrency). Default:
+#                    `system_role: user`: Gemma has no system role and llama-cpp-python's gemma
+#                    chat format silently drops system messages, so Donna folds the system prompt
+#                    into the first user message. A binary that predates `llm.system_role`
+#                    rejects the unknown key: run it with DONNA_LLM_EXTRA= (empty).
+#   RESULTS_JSON     when set, the figures and the per-reply rows are also written there as JSON.
+#
+# Before and after a change, e.g.:
+#   DONNA_BIN=/tmp/donna-before DONNA_LLM_EXTRA= RESULTS_JSON=/tmp/before.json scripts/real_llm_e2e.sh
+#   RESULTS_JSON=/tmp/after.json scripts/real_llm_e2e.sh
 set -euo pipefail
+# A relative DONNA_BIN is taken from where the script was started.
+if [ -n "${DONNA_BIN:-}" ] && [ "${DONNA_BIN#/}" = "$DONNA_BIN" ]; then DONNA_BIN="$PWD/$DONNA_BIN"; fi
 cd "$(dirname "$0")/.."
 
 if ! python3 -c "import llama_cpp.server" 2>/dev/null; then
@@ -27,11 +49,29 @@ LLM_PORT=$(free_port)
 DONNA_PORT=$(free_port)
 WORK=$(mktemp -d)
 cleanup() {
-  [ -n "${DONNA_PID:-}" ] && kill "$DONNA_PID" 2>/dev/null || true
-  [ -n "${LLM_PID:-}" ] && kill "$LLM_PID" 2>/dev/null || true
+  # Both finish the call in flight on SIGTERM (a model turn can take a minute or more): wait up
+  # to 20 s, then kill, so that a next run does not share the cores with them.
+  local pids=""
+  for pid in ${DONNA_PID:-} ${LLM_PID:-}; do kill "$pid" 2>/dev/null && pids="$pids $pid"; done
+  for _ in $(seq 1 40); do
+    alive=""
+    for pid in $pids; do kill -0 "$pid" 2>/dev/null && alive="$alive $pid"; done
+    [ -z "$alive" ] && break
+    sleep 0.5
+  done
+  for pid in ${alive:-}; do kill -KILL "$pid" 2>/dev/null || true; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+
+if [ -n "${DONNA_BIN:-}" ]; then
+  [ -x "$DONNA_BIN" ] || { echo "DONNA_BIN=$DONNA_BIN is not an executable"; exit 1; }
+else
+  cargo build --quiet --bin donna
+  DONNA_BIN=./target/debug/donna
+fi
+DONNA_LLM_EXTRA=${DONNA_LLM_EXTRA-system_role: user}
+LLM_EXTRA_YAML=$(printf '%s\n' "$DONNA_LLM_EXTRA" | sed -e '/^[[:space:]]*$/d' -e 's/^/  /')
 
 python3 -m llama_cpp.server --model "$MODEL" --chat_format gemma --host 127.0.0.1 --port "$LLM_PORT" \
   --n_ctx 4096 > "$WORK/llm.log" 2>&1 &
@@ -43,7 +83,6 @@ for _ in $(seq 1 120); do
 done
 curl -sf "http://127.0.0.1:$LLM_PORT/v1/models" >/dev/null || { cat "$WORK/llm.log"; echo "model server did not start"; exit 1; }
 
-cargo build --quiet --bin donna
 cat > "$WORK/donna.yaml" <<YAML
 data_dir: $WORK/data
 http:
@@ -56,12 +95,22 @@ llm:
   timeout: 120s
   max_concurrency: 1
 YAML
-./target/debug/donna check-config --config "$WORK/donna.yaml"
-RUST_LOG=warn ./target/debug/donna run --config "$WORK/donna.yaml" > "$WORK/donna.log" 2>&1 &
+if [ -n "$LLM_EXTRA_YAML" ]; then printf '%s\n' "$LLM_EXTRA_YAML" >> "$WORK/donna.yaml"; fi
+echo "donna: $DONNA_BIN; llm extra: ${DONNA_LLM_EXTRA:-(none)}"
+"$DONNA_BIN" check-config --config "$WORK/donna.yaml"
+RUST_LOG=warn "$DONNA_BIN" run --config "$WORK/donna.yaml" > "$WORK/donna.log" 2>&1 &
 DONNA_PID=$!
-for _ in $(seq 1 60); do
+for _ in $(seq 1 120); do
   curl -sf "http://127.0.0.1:$DONNA_PORT/health" >/dev/null && break
   sleep 0.5
 done
+curl -sf "http://127.0.0.1:$DONNA_PORT/health" >/dev/null || { cat "$WORK/donna.log"; echo "donna did not start"; exit 1; }
 
-python3 scripts/real_llm_e2e.py "http://127.0.0.1:$DONNA_PORT"
+status=0
+DONNA_BIN="$DONNA_BIN" DONNA_LLM_EXTRA="$DONNA_LLM_EXTRA" \
+  python3 scripts/real_llm_e2e.py "http://127.0.0.1:$DONNA_PORT" || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "--- last lines of donna's log"
+  tail -n 30 "$WORK/donna.log"
+fi
+exit "$status"
