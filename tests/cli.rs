@@ -40,6 +40,23 @@ fn check_config_names_a_typoed_key() {
 }
 
 #[test]
+fn check_config_warns_that_a_gemma_model_would_never_see_the_rules_in_a_system_message() {
+    let gemma =
+        "llm:\n  provider: openai\n  base_url: http://127.0.0.1:8000/v1\n  model: gemma-3-270m\n";
+    let output = check_config(gemma);
+    assert!(output.status.success(), "a warning is not an error");
+    let printed = String::from_utf8_lossy(&output.stdout).to_string();
+    assert!(
+        printed.contains("warning: llm.system_role:")
+            && printed.contains("set llm.system_role: user"),
+        "{printed}"
+    );
+    let folded = check_config(&format!("{gemma}  system_role: user\n"));
+    let printed = String::from_utf8_lossy(&folded.stdout).to_string();
+    assert!(!printed.contains("warning"), "{printed}");
+}
+
+#[test]
 fn check_config_names_a_bad_duration() {
     let output = check_config("plans:\n  expiry: 60 minutes please\n");
     assert!(!output.status.success());

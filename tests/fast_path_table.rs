@@ -291,6 +291,13 @@ fn classify_a_second_request_joined_by_and_falls_through() {
         "push it to friday and make it urgent",
         FallThrough(MultiIntent),
     );
+    // Alternatives: the person has not chosen yet, so no keyword may choose for them.
+    check(
+        "either drop it or move it to friday, I can't decide",
+        FallThrough(MultiIntent),
+    );
+    check("push it to friday or saturday", FallThrough(MultiIntent));
+    check("done or not, I can't remember", FallThrough(MultiIntent));
     check(
         "push it to tomorrow and mark it high priority",
         FallThrough(MultiIntent),
