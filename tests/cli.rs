@@ -1,17 +1,11 @@
 //! The `donna` binary as a user runs it: check-config messages, `run` answering /health,
 //! SIGTERM exiting 0, and the one-process-per-data-dir lock.
 
+mod common;
+
+use common::process::{donna, wait_exit};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn donna() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_donna"));
-    command
-        .env_remove("DISCORD_TOKEN")
-        .env_remove("DONNA_API_TOKEN")
-        .env("RUST_LOG", "info");
-    command
-}
 
 fn check_config(yaml: &str) -> Output {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -235,17 +229,6 @@ fn a_second_process_on_the_same_data_dir_is_refused_with_a_clear_message() {
         "{message}"
     );
     assert_eq!(terminate(&mut first.child), Some(0));
-}
-
-fn wait_exit(child: &mut Child) -> Option<i32> {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while Instant::now() < deadline {
-        if let Ok(Some(status)) = child.try_wait() {
-            return status.code();
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    None
 }
 
 #[test]

@@ -279,15 +279,7 @@ async fn every_failure_mode_apologises_executes_nothing_and_keeps_the_bot_health
             .starts_with("model call failed"),
         "{record}"
     );
-    let metrics = bot
-        .client
-        .get(format!("{}/metrics", bot.base))
-        .send()
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .text()
-        .await
-        .unwrap_or_default();
+    let metrics = bot.metrics_text().await;
     assert!(
         metrics.contains("donna_turn_duration_seconds_count{path=\"llm_unavailable\"} 6"),
         "{metrics}"
@@ -528,15 +520,7 @@ async fn an_endless_model_answer_is_cut_off_at_64_kib_and_the_turn_apologises_at
     assert_eq!(bot.task_json(&task).await["status"], "backlog");
     let (status, _) = bot.get("/health").await;
     assert_eq!(status, 200);
-    let metrics = bot
-        .client
-        .get(format!("{}/metrics", bot.base))
-        .send()
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .text()
-        .await
-        .unwrap_or_default();
+    let metrics = bot.metrics_text().await;
     assert!(
         metrics.contains("donna_llm_failures_total{kind=\"too_large\"} 1"),
         "{metrics}"

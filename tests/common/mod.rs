@@ -129,6 +129,19 @@ impl Bot {
         self.request(reqwest::Method::GET, path, None).await
     }
 
+    /// The /metrics page as text.
+    pub async fn metrics_text(&self) -> String {
+        match self
+            .client
+            .get(format!("{}/metrics", self.base))
+            .send()
+            .await
+        {
+            Ok(response) => response.text().await.unwrap_or_default(),
+            Err(error) => panic!("{error}"),
+        }
+    }
+
     pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
         self.request(reqwest::Method::POST, path, Some(body)).await
     }
