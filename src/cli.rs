@@ -1,4 +1,4 @@
-//! The command line (`donna run | chat | check-config | backup`), logging setup, and the process's
+//! The command line (`donna run | chat | check-config | backup | config default`), logging setup, and the process's
 //! life: start, serve, stop on SIGINT/SIGTERM with exit 0, or exit non-zero when a critical
 //! actor fails for good (so a service manager restarts the process).
 
@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 use crate::app::{self, App, StartOptions};
 use crate::config::{LoadedConfig, ProcessEnv};
@@ -17,8 +17,8 @@ use crate::config::{LoadedConfig, ProcessEnv};
     version,
     about = "Donna nudges you about your tasks and turns your replies into task actions.",
     long_about = "Donna nudges you about your tasks and turns your replies into task actions.\n\n\
-        With no config file every default applies (see config/donna.yaml in the repository, \
-        which lists every key). Secrets (the Discord token, the API token, an LLM key) are read \
+        With no config file every default applies (`donna config default` prints them, with \
+        a comment on each key). Secrets (the Discord token, the API token, an LLM key) are read \
         from environment variables named in the config."
 )]
 pub struct Cli {
@@ -26,34 +26,57 @@ pub struct Cli {
     command: Command,
 }
 
+/// The config file option every subcommand that reads a config takes.
+#[derive(Debug, Args)]
+struct ConfigFile {
+    /// YAML config file; every key is optional (`donna config default` prints them all).
+    /// Without it, DONNA_CONFIG names the file; without both, every default applies.
+    #[arg(long, short, value_name = "FILE", env = "DONNA_CONFIG")]
+    config: Option<PathBuf>,
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run the bot: HTTP server (health, metrics, local API), all actors, Discord if a token is set.
     Run {
-        /// YAML config file; every key is optional.
-        #[arg(long, short, value_name = "FILE")]
-        config: Option<PathBuf>,
+        #[command(flatten)]
+        file: ConfigFile,
     },
     /// Talk to Donna in this terminal (same runtime, the console as its channel).
     Chat {
-        #[arg(long, short, value_name = "FILE")]
-        config: Option<PathBuf>,
+        #[command(flatten)]
+        file: ConfigFile,
     },
     /// Check a config (and the reply rules it names) without starting anything.
     CheckConfig {
-        #[arg(long, short, value_name = "FILE")]
-        config: Option<PathBuf>,
+        #[command(flatten)]
+        file: ConfigFile,
     },
     /// Write a consistent copy of the database to OUT, also while Donna runs (reads only, takes
     /// no lock, never overwrites OUT).
     Backup {
-        #[arg(long, short, value_name = "FILE")]
-        config: Option<PathBuf>,
+        #[command(flatten)]
+        file: ConfigFile,
         /// The copy to write: a new file.
         #[arg(value_name = "OUT")]
         out: PathBuf,
     },
+    /// Show configuration.
+    Config {
+        #[command(subcommand)]
+        show: ConfigCommand,
+    },
 }
+
+#[derive(Debug, Subcommand)]
+enum ConfigCommand {
+    /// Print the default config: every key, its default and a comment on each. Redirect it to a
+    /// file to start your own (`donna config default > donna.yaml`).
+    Default,
+}
+
+/// The shipped config file, every key at its default (a unit test keeps the two equal).
+const DEFAULT_CONFIG: &str = include_str!("../config/donna.yaml");
 
 fn init_logging(default_level: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
@@ -68,18 +91,24 @@ fn init_logging(default_level: &str) {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::CheckConfig { config } => check_config(config),
-        Command::Run { config } => {
+        Command::CheckConfig { file } => check_config(file.config),
+        Command::Run { file } => {
             init_logging("info");
-            run(config)
+            run(file.config)
         }
-        Command::Chat { config } => {
+        Command::Chat { file } => {
             init_logging("warn");
-            crate::console::chat(config.as_deref())
+            crate::console::chat(file.config.as_deref())
         }
-        Command::Backup { config, out } => {
+        Command::Backup { file, out } => {
             init_logging("warn");
-            backup(config, out)
+            backup(file.config, out)
+        }
+        Command::Config {
+            show: ConfigCommand::Default,
+        } => {
+            print!("{DEFAULT_CONFIG}");
+            ExitCode::SUCCESS
         }
     }
 }
@@ -130,6 +159,11 @@ fn check_config(path: Option<PathBuf>) -> ExitCode {
             );
             ExitCode::SUCCESS
         }
+        // A config error says "config error:" itself; the reply rules and prompts get it here.
+        Err(error @ app::StartError::Config(_)) => {
+            eprintln!("{error}");
+            ExitCode::from(2)
+        }
         Err(error) => {
             eprintln!("config error: {error}");
             ExitCode::from(2)
@@ -147,7 +181,10 @@ fn run(path: Option<PathBuf>) -> ExitCode {
         let listener = crate::http::listen(&loaded.config.http.bind).map_err(|e| e.to_string())?;
         let app = App::start(&loaded, &ProcessEnv, StartOptions::default())
             .map(Arc::new)
-            .map_err(|e| format!("cannot start: {e}"))?;
+            .map_err(|e| match e {
+                app::StartError::Config(_) => e.to_string(),
+                e => format!("cannot start: {e}"),
+            })?;
         let recovered = app
             .recover()
             .await

@@ -28,7 +28,7 @@ fn check_config_names_a_typoed_key() {
     assert!(!output.status.success());
     let message = stderr(&output);
     assert!(
-        message.contains("llm.modle: unknown field `modle`"),
+        message.contains("llm.modle: unknown key \"modle\""),
         "{message}"
     );
 }

@@ -9,7 +9,7 @@ use crate::store::StoreError;
 /// Why the bot could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
-    #[error("config: {0}")]
+    #[error("config error: {0}")]
     Config(#[from] ConfigError),
     #[error("{file}: {reason}")]
     Rules { file: String, reason: String },

@@ -62,11 +62,12 @@ pub fn install_crypto_provider() {
 /// system, with the process's environment.
 pub fn launch(config_file: Option<&Path>) -> Result<Arc<App>, LaunchError> {
     let loaded = LoadedConfig::load(config_file)?;
-    Ok(Arc::new(App::start(
-        &loaded,
-        &ProcessEnv,
-        StartOptions::default(),
-    )?))
+    match App::start(&loaded, &ProcessEnv, StartOptions::default()) {
+        Ok(app) => Ok(Arc::new(app)),
+        // Said once as a config error, not "cannot start: config error: ...".
+        Err(StartError::Config(error)) => Err(LaunchError::Config(error)),
+        Err(error) => Err(LaunchError::Start(error)),
+    }
 }
 
 /// Knobs tests turn; the binary uses the defaults.

@@ -6,6 +6,7 @@
 //! path; secrets are read only from environment variables named in the file.
 
 mod duration;
+mod messages;
 mod quiet_hours;
 mod schema;
 
@@ -51,10 +52,12 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Confi
         };
         // serde_yaml prefixes its own (shorter) path; drop it, keep " at line L column C".
         let message = error.into_inner().to_string();
-        let reason = match message.split_once(": ") {
+        let message = match message.split_once(": ") {
             Some((prefix, rest)) if !prefix.contains(' ') => rest.to_string(),
             _ => message,
         };
+        let reason =
+            messages::tab_hint(text, &message).unwrap_or_else(|| messages::plain_reason(&message));
         ConfigError::invalid(&key, reason)
     })
 }
@@ -307,11 +310,11 @@ mod tests {
     fn a_typo_in_a_key_names_its_path() {
         let error = error_of("llm:\n  modle: x\n");
         assert!(
-            error.starts_with("llm.modle: unknown field `modle`"),
+            error.starts_with("llm.modle: unknown key \"modle\""),
             "{error}"
         );
         let error = error_of("memroy:\n  window_size: 3\n");
-        assert!(error.contains("unknown field `memroy`"), "{error}");
+        assert!(error.contains("unknown key \"memroy\""), "{error}");
     }
 
     #[test]

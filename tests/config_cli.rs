@@ -1,0 +1,158 @@
+//! Configuration as a person meets it on the command line: check-config messages in plain
+//! words (no Rust type names, no doubled prefix, a tab named as a tab), `DONNA_CONFIG`,
+//! `donna config default`, and `-c/--config` documented in every subcommand.
+
+mod common;
+
+use common::process::donna;
+use std::path::Path;
+use std::process::Output;
+
+fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+    path
+}
+
+fn check_config(yaml: &str) -> Output {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let path = write(dir.path(), "donna.yaml", yaml);
+    donna()
+        .args(["check-config", "--config"])
+        .arg(&path)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).to_string()
+}
+
+#[test]
+fn check_config_says_what_is_wrong_in_plain_words() {
+    // (the file, what the message must say)
+    let table = [
+        (
+            "llm:\n  max_concurrency: -3\n",
+            "config error: llm.max_concurrency: expected a whole number (0 or more), got -3 at line 2",
+        ),
+        (
+            "llm:\n  max_concurrency: lots\n",
+            "llm.max_concurrency: expected a whole number (0 or more), got \"lots\"",
+        ),
+        (
+            "http:\n  bind: [1, 2]\n",
+            "http.bind: expected a string, got a list",
+        ),
+        (
+            "llm:\n  provider: chatgpt\n",
+            "llm.provider: unknown value \"chatgpt\"; expected one of: ollama, openai, none",
+        ),
+        (
+            "llm:\n  modle: llama3\n",
+            "llm.modle: unknown key \"modle\"; expected one of: provider,",
+        ),
+        (
+            "llm:\n\tprovider: none\n",
+            "line 2 is indented with a tab; YAML indents with spaces only",
+        ),
+        (
+            "http:\n  bind: nope\n",
+            "config error: http.bind: invalid address \"nope\"",
+        ),
+        (
+            "llm: 5\n",
+            "llm: expected a section of key: value lines, got 5",
+        ),
+    ];
+    for (yaml, expected) in table {
+        let output = check_config(yaml);
+        let message = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{yaml:?}: {message}");
+        assert!(message.contains(expected), "{yaml:?}:\n{message}");
+        assert!(!message.contains("config: config"), "{message}");
+        assert_eq!(message.matches("config error").count(), 1, "{message}");
+        for rust in ["usize", "u64", "u32", "struct ", "`"] {
+            assert!(
+                !message.contains(rust),
+                "{yaml:?} leaks {rust:?}: {message}"
+            );
+        }
+    }
+}
+
+#[test]
+fn donna_config_names_the_file_when_no_option_does_and_the_option_wins() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let bad = write(dir.path(), "bad.yaml", "llm:\n  provider: chatgpt\n");
+    let good = write(dir.path(), "good.yaml", "llm:\n  provider: none\n");
+
+    let from_env = donna()
+        .arg("check-config")
+        .env("DONNA_CONFIG", &bad)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(from_env.status.code(), Some(2));
+    assert!(
+        text(&from_env.stderr).contains("llm.provider"),
+        "{from_env:?}"
+    );
+
+    let option_wins = donna()
+        .args(["check-config", "-c"])
+        .arg(&good)
+        .env("DONNA_CONFIG", &bad)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(option_wins.status.success(), "{option_wins:?}");
+    assert!(
+        text(&option_wins.stdout).contains(&format!("config ok: {}", good.display())),
+        "{option_wins:?}"
+    );
+
+    let neither = donna()
+        .arg("check-config")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(text(&neither.stdout).contains("config ok (all defaults)"));
+}
+
+#[test]
+fn config_default_prints_a_commented_file_that_check_config_accepts() {
+    let output = donna()
+        .args(["config", "default"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(output.status.success());
+    let printed = text(&output.stdout);
+    assert_eq!(printed, include_str!("../config/donna.yaml"));
+    assert!(
+        printed
+            .lines()
+            .filter(|l| l.trim_start().starts_with('#'))
+            .count()
+            > 20
+    );
+
+    let checked = check_config(&printed);
+    assert!(checked.status.success(), "{checked:?}");
+}
+
+#[test]
+fn every_subcommand_documents_the_config_option_and_its_variable() {
+    for subcommand in ["run", "chat", "check-config", "backup"] {
+        let output = donna()
+            .args([subcommand, "--help"])
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let help = text(&output.stdout);
+        assert!(
+            help.contains("-c, --config <FILE>") && help.contains("DONNA_CONFIG"),
+            "{subcommand}: {help}"
+        );
+        assert!(
+            help.contains("every key is optional"),
+            "{subcommand}: {help}"
+        );
+    }
+}
