@@ -200,7 +200,10 @@ fn run(path: Option<PathBuf>) -> ExitCode {
         let server_handle = server.handle();
         let server_task = actix_rt::spawn(server);
         tracing::info!(%address, "donna is running; GET /health to check");
+        crate::service_manager::ready(&address.to_string());
+        crate::service_manager::spawn_watchdog();
         let reason = wait_for_stop(&app).await;
+        crate::service_manager::stopping();
         let grace = app.config.shutdown.grace.get();
         match reason {
             Stop::Signal(name) => tracing::info!(

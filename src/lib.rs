@@ -16,6 +16,7 @@ pub mod log_limit;
 pub mod metrics;
 pub mod nudges;
 pub mod replies;
+pub mod service_manager;
 pub mod store;
 pub mod subsystems;
 pub mod tasks;

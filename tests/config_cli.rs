@@ -156,3 +156,33 @@ fn every_subcommand_documents_the_config_option_and_its_variable() {
         );
     }
 }
+
+#[test]
+fn the_shipped_service_and_container_configs_are_valid_and_the_container_needs_a_token() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let service = donna()
+        .args(["check-config", "-c"])
+        .arg(root.join("deploy/donna.yaml"))
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(service.status.success(), "{service:?}");
+
+    let container = root.join("deploy/docker.yaml");
+    let without_token = donna()
+        .args(["check-config", "-c"])
+        .arg(&container)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(without_token.status.code(), Some(2));
+    assert!(
+        text(&without_token.stderr).contains("DONNA_API_TOKEN"),
+        "{without_token:?}"
+    );
+    let with_token = donna()
+        .args(["check-config", "-c"])
+        .arg(&container)
+        .env("DONNA_API_TOKEN", "a-long-enough-secret")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(with_token.status.success(), "{with_token:?}");
+}
