@@ -9,21 +9,26 @@
 /// The plain form of one serde/YAML error message (its key path is added by the caller).
 pub fn plain_reason(message: &str) -> String {
     let (body, position) = split_position(message);
-    let plain = if let Some(rest) = body.strip_prefix("invalid type: ") {
-        got_expected(rest)
-    } else if let Some(rest) = body.strip_prefix("invalid value: ") {
-        got_expected(rest)
-    } else if let Some(rest) = body.strip_prefix("unknown field ") {
-        unknown("key", rest)
-    } else if let Some(rest) = body.strip_prefix("unknown variant ") {
-        unknown("value", rest)
-    } else if let Some(field) = body.strip_prefix("missing field ") {
-        Some(format!("the key {} is required here", quoted(field)))
-    } else if let Some(field) = body.strip_prefix("duplicate field ") {
-        Some(format!("the key {} is written twice", quoted(field)))
-    } else {
-        None
-    };
+    let plain = body
+        .strip_prefix("invalid type: ")
+        .or_else(|| body.strip_prefix("invalid value: "))
+        .and_then(got_expected)
+        .or_else(|| {
+            body.strip_prefix("unknown field ")
+                .and_then(|rest| unknown("key", rest))
+        })
+        .or_else(|| {
+            body.strip_prefix("unknown variant ")
+                .and_then(|rest| unknown("value", rest))
+        })
+        .or_else(|| {
+            body.strip_prefix("missing field ")
+                .map(|field| format!("the key {} is required here", quoted(field)))
+        })
+        .or_else(|| {
+            body.strip_prefix("duplicate field ")
+                .map(|field| format!("the key {} is written twice", quoted(field)))
+        });
     format!("{}{position}", plain.unwrap_or_else(|| body.to_string()))
 }
 
