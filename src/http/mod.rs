@@ -96,9 +96,10 @@ fn bearer_token(value: &str) -> Option<&str> {
         .then(|| token.trim_start_matches(' '))
 }
 
-/// Compares without stopping at the first difference (no timing hint about the token).
+/// Compares without stopping at the first difference (no timing hint about the token), with the
+/// `subtle` crate's comparison, which keeps the optimiser from adding an early exit.
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    bool::from(subtle::ConstantTimeEq::ct_eq(a, b))
 }
 
 async fn guard(

@@ -3,10 +3,8 @@
 //! Invariant: the lock is an OS advisory lock on `data_dir/donna.lock`, held as long as the
 //! returned guard lives, and released by the OS if the process dies.
 
-use std::fs::{File, OpenOptions};
+use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
-
-use fs4::fs_std::FileExt;
 
 use super::error::StoreError;
 
@@ -35,10 +33,15 @@ impl DataDirLock {
                 path: path.clone(),
                 source,
             })?;
-        if file.try_lock_exclusive().is_err() {
-            return Err(StoreError::Locked {
-                path: data_dir.to_path_buf(),
-            });
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(StoreError::Locked {
+                    path: data_dir.to_path_buf(),
+                })
+            }
+            // Not "another process holds it": a file system without locks, say. Named as it is.
+            Err(TryLockError::Error(source)) => return Err(StoreError::DataDir { path, source }),
         }
         Ok(Self { _file: file, path })
     }
