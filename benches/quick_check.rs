@@ -278,13 +278,13 @@ fn generate(dir: &Path, target: u64) {
             }
         }
         tx.commit().unwrap_or_else(|e| panic!("{e}"));
-        let pages: u64 = conn
+        let pages: i64 = conn
             .query_row("PRAGMA page_count", [], |row| row.get(0))
             .unwrap_or_else(|e| panic!("{e}"));
-        let size: u64 = conn
+        let size: i64 = conn
             .query_row("PRAGMA page_size", [], |row| row.get(0))
             .unwrap_or_else(|e| panic!("{e}"));
-        if pages * size >= target {
+        if u64::try_from(pages * size).unwrap_or(0) >= target {
             break;
         }
     }

@@ -26,18 +26,22 @@ fn checkpoint(db: &Path) {
 
 fn page_size(db: &Path) -> u64 {
     let conn = rusqlite::Connection::open(db).unwrap_or_else(|e| panic!("{e}"));
-    conn.query_row("PRAGMA page_size", [], |row| row.get(0))
-        .unwrap_or_else(|e| panic!("{e}"))
+    let size: i64 = conn
+        .query_row("PRAGMA page_size", [], |row| row.get(0))
+        .unwrap_or_else(|e| panic!("{e}"));
+    u64::try_from(size).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn root_page(db: &Path, table: &str) -> u64 {
     let conn = rusqlite::Connection::open(db).unwrap_or_else(|e| panic!("{e}"));
-    conn.query_row(
-        "SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?1",
-        [table],
-        |row| row.get(0),
-    )
-    .unwrap_or_else(|e| panic!("{e}"))
+    let page: i64 = conn
+        .query_row(
+            "SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?1",
+            [table],
+            |row| row.get(0),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    u64::try_from(page).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Writes one page of garbage (a fixed pseudo-random pattern) over page `page` (1-based).
