@@ -20,5 +20,6 @@ pub mod service_manager;
 pub mod store;
 pub mod subsystems;
 pub mod tasks;
+pub mod tls;
 pub mod turn;
 pub mod turn_path;

@@ -186,3 +186,12 @@ fn the_shipped_service_and_container_configs_are_valid_and_the_container_needs_a
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(with_token.status.success(), "{with_token:?}");
 }
+
+#[test]
+fn a_model_server_over_https_is_checked_without_a_crash() {
+    // reqwest brings no TLS provider of its own: building the model client must not panic.
+    let output = check_config(
+        "llm:\n  provider: openai\n  base_url: https://models.example.com/v1\n  model: any\n",
+    );
+    assert!(output.status.success(), "{output:?}");
+}

@@ -86,34 +86,3 @@ fn run_tells_the_service_manager_it_is_ready_alive_and_stopping() {
     );
     assert_eq!(terminate(&mut child), Some(0));
 }
-
-#[test]
-fn without_a_notify_socket_nothing_is_sent_and_run_serves_as_usual() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let port = free_port();
-    let config = write_config(dir.path(), port);
-    let mut child = donna()
-        .args(["run", "--config"])
-        .arg(&config)
-        .env_remove("NOTIFY_SOCKET")
-        .env("WATCHDOG_USEC", "400000")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while health(port).map(|(status, _)| status) != Some(200) {
-        assert!(Instant::now() < deadline, "never healthy");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(terminate(&mut child), Some(0));
-    let mut stderr = String::new();
-    if let Some(mut err) = child.stderr.take() {
-        let _ = std::io::Read::read_to_string(&mut err, &mut stderr);
-    }
-    assert!(
-        !stderr.contains("cannot notify the service manager"),
-        "{stderr}"
-    );
-}

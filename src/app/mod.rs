@@ -52,11 +52,7 @@ use spawn::Spawner;
 /// How long `shutdown` waits for the store writer's last commit and checkpoint.
 const STORE_STOP_LIMIT: Duration = Duration::from_secs(5);
 
-/// Installs rustls' ring provider for the process (reqwest and twilight would otherwise
-/// disagree about it and panic). Idempotent: a second call changes nothing.
-pub fn install_crypto_provider() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-}
+pub use crate::tls::install_crypto_provider;
 
 /// Loads the config file (or every default) and starts the app inside the current actix
 /// system, with the process's environment.

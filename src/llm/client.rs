@@ -49,6 +49,8 @@ impl LlmClient {
         api_key: Option<String>,
     ) -> Result<Self, LlmError> {
         let timeout = config.timeout.get();
+        // reqwest brings no provider of its own (one for the whole process: see tls.rs).
+        crate::tls::install_crypto_provider();
         let http = reqwest::Client::builder()
             .timeout(timeout)
             .connect_timeout(timeout.min(Duration::from_secs(10)))
