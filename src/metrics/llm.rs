@@ -80,14 +80,25 @@ pub struct LlmMetrics {
 
 impl Default for LlmMetrics {
     fn default() -> Self {
-        Self {
+        let metrics = Self {
             calls: AtomicU64::new(0),
             in_flight: AtomicUsize::new(0),
             peak_in_flight: AtomicUsize::new(0),
             failures: Default::default(),
             durations: Family::new_with_constructor(model_call_histogram),
             outcomes: Family::default(),
+        };
+        // Every kind's series exists from the start (at zero): an empty family is not encoded,
+        // and a series that appears with its first call hides that call from `rate()`.
+        for kind in [CallKind::Classify, CallKind::Gate] {
+            let kind = kind.as_str();
+            drop(metrics.durations.get_or_create(&CallLabels { kind }));
+            drop(metrics.outcomes.get_or_create(&OutcomeLabels {
+                kind,
+                outcome: "ok",
+            }));
         }
+        metrics
     }
 }
 
