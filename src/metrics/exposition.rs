@@ -31,6 +31,9 @@ pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; cha
 /// The states `donna_actor_state` reports, one series each per actor.
 const ACTOR_STATES: [&str; 4] = ["running", "restarting", "failed", "disabled"];
 
+/// A per-actor family: name, help, and the figure read from each actor's snapshot.
+type ActorFamily<T> = (&'static str, &'static str, fn(&ActorSnapshot) -> T);
+
 /// The reply gate's counters, copied out of the RateCap's `GateMetrics`.
 #[derive(Debug, Default, Clone)]
 pub struct GateFigures {
@@ -105,7 +108,7 @@ fn counter(encoder: &mut DescriptorEncoder, name: &str, help: &str, value: u64) 
 
 impl Scrape {
     fn encode_actors(&self, encoder: &mut DescriptorEncoder) -> fmt::Result {
-        let gauges: [(&str, &str, fn(&ActorSnapshot) -> f64); 4] = [
+        let gauges: [ActorFamily<f64>; 4] = [
             (
                 "donna_actor_running",
                 "1 when the actor runs, else 0.",
@@ -147,7 +150,7 @@ impl Scrape {
                 ConstGauge::new(i64::from(on)).encode(family.encode_family(&labels)?)?;
             }
         }
-        let counters: [(&str, &str, fn(&ActorSnapshot) -> u64); 2] = [
+        let counters: [ActorFamily<u64>; 2] = [
             ("donna_actor_restarts", "Restarts after failures.", |a| {
                 a.restarts
             }),
