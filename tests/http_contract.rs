@@ -80,7 +80,7 @@ async fn metrics_count_turns_per_path() {
         "{body}"
     );
     assert!(
-        body.contains("donna_actor_running{actor=\"fast_path\",state=\"running\"} 1"),
+        body.contains("donna_actor_running{actor=\"fast_path\"} 1"),
         "{body}"
     );
     assert!(body.contains("donna_up 1"), "{body}");

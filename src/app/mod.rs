@@ -31,7 +31,7 @@ use actors::{ActorState, ChildRef, HealthRegistry, Supervisor};
 use crate::clock::{SharedClock, SystemClock};
 use crate::config::{Config, Env, LoadedConfig, ProcessEnv};
 use crate::discord::{DiscordMsg, GatewayShared};
-use crate::metrics::{LlmMetrics, TurnMetrics};
+use crate::metrics::{LlmMetrics, NudgeMetrics, TurnMetrics};
 use crate::store::{self, DataDirLock, Durability, Store, StoreError};
 use crate::subsystems::action_executor::ExecutorMsg;
 use crate::subsystems::fast_path::FastPathMsg;
@@ -100,6 +100,7 @@ pub struct App {
     pub llm_metrics: Arc<LlmMetrics>,
     pub gate_metrics: Arc<GateMetrics>,
     pub metrics: Arc<TurnMetrics>,
+    pub nudge_metrics: Arc<NudgeMetrics>,
     /// Whether Discord is on (a token is set), so nudges can go there.
     pub discord_enabled: bool,
     pub discord: Option<ChildRef<DiscordMsg>>,
@@ -178,11 +179,13 @@ impl App {
                 None
             }
         };
+        let nudge_metrics = Arc::new(NudgeMetrics::default());
         let nudger = spawner.nudger(
             &store,
             &clock,
             &config,
             discord.as_ref().map(discord::DiscordParts::nudge_sink),
+            &nudge_metrics,
         );
         let api_token = config.api_token(env);
         let mut arbiters = conversation_arbiters;
@@ -203,6 +206,7 @@ impl App {
             llm_metrics,
             gate_metrics,
             metrics,
+            nudge_metrics,
             discord_enabled: discord.is_some(),
             discord_shared: discord.as_ref().map(|parts| parts.shared.clone()),
             discord: discord.map(|parts| parts.gateway),

@@ -14,6 +14,7 @@ use actors::{Behaviour, ChildRef, ChildSpec, RestartLimits, Supervisor};
 use crate::actions::ActionRegistry;
 use crate::clock::SharedClock;
 use crate::config::{Config, RuntimeConfig};
+use crate::metrics::NudgeMetrics;
 use crate::nudges::NudgeSink;
 use crate::replies::intents::IntentsConfig;
 use crate::replies::matcher::FastPath;
@@ -158,8 +159,9 @@ impl<'a> Spawner<'a> {
         clock: &SharedClock,
         config: &Config,
         sink: Option<Arc<dyn NudgeSink>>,
+        metrics: &Arc<NudgeMetrics>,
     ) -> ChildRef<NudgerMsg> {
-        let (store, clock) = (store.clone(), clock.clone());
+        let (store, clock, metrics) = (store.clone(), clock.clone(), metrics.clone());
         let rules = NudgeRules {
             interval: config.nudges.interval.get(),
             min_gap: config.nudges.min_gap.get(),
@@ -172,6 +174,7 @@ impl<'a> Spawner<'a> {
                 clock.clone(),
                 rules.clone(),
                 sink.clone(),
+                metrics.clone(),
             ))
         }))
     }

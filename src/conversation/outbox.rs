@@ -74,3 +74,12 @@ pub fn record_failure(conn: &Connection, id: i64, error: &str) -> Result<(), Sto
     )?;
     Ok(())
 }
+
+/// How many replies wait for delivery, on every channel (the outbox backlog in /metrics). The
+/// `outbox_undelivered` index makes this a range count, cheap enough for every scrape.
+pub fn backlog(conn: &Connection) -> Result<u64, StoreError> {
+    let count: i64 = conn
+        .prepare_cached("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL")?
+        .query_row([], |row| row.get(0))?;
+    Ok(u64::try_from(count).unwrap_or(0))
+}

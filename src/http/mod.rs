@@ -1,12 +1,17 @@
-//! The HTTP server (actix-web): health, metrics and the local API of DESIGN.md's contract.
+//! The HTTP server (actix-web): health, probes, metrics, the OpenAPI document and the local API
+//! of DESIGN.md's contract.
 //!
-//! Owns: routing, the guards every request passes (Host header against DNS rebinding, the bearer
+//! Owns: routing (`routes`: the one list of routes, which is also what the OpenAPI document is
+//! generated from), the guards every request passes (Host header against DNS rebinding, the bearer
 //! token on /api/*, the body limit) and the mapping of errors to `{"error": ...}` answers.
 //! Invariant: a request refused by a guard or by validation changes nothing.
 
 mod error;
 mod health;
 mod json;
+mod metrics;
+mod openapi;
+mod probes;
 mod tasks;
 mod threads;
 
@@ -18,6 +23,8 @@ use actix_web::dev::{Server, ServiceRequest, ServiceResponse};
 use actix_web::error::{JsonPayloadError, QueryPayloadError};
 use actix_web::middleware::{from_fn, Next};
 use actix_web::{web, HttpRequest, HttpResponse};
+use utoipa_actix_web::service_config::ServiceConfig;
+use utoipa_actix_web::{scope, AppExt};
 
 use crate::app::App;
 pub use error::ApiError;
@@ -114,7 +121,7 @@ async fn guard(
         .map_or(Ok(()), |guard| guard.check(&request))
         .and_then(|()| {
             // While draining, /api/* answers 503 (the turns in flight still answer theirs);
-            // /health and /metrics keep serving so the stop can be watched.
+            // /health, its probes and /metrics keep serving so the stop can be watched.
             if draining && request.path().starts_with("/api/") {
                 Err(ApiError::Unavailable("shutting down".into()))
             } else {
@@ -152,36 +159,58 @@ async fn not_found() -> HttpResponse {
     HttpResponse::NotFound().json(serde_json::json!({"error": "not found"}))
 }
 
+/// Every route. Registering a handler here documents it: utoipa-actix-web takes the path, the
+/// method and the description from the handler's actix method attribute and
+/// `#[utoipa::path]`, so a new route is one `.service(module::handler)` line (and a handler
+/// without `#[utoipa::path]` does not compile here).
+fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(health::health)
+        .service(probes::live)
+        .service(probes::ready)
+        .service(metrics::metrics)
+        .service(
+            scope("/api")
+                .service(openapi::openapi_json)
+                .service(tasks::create)
+                .service(tasks::list)
+                .service(tasks::get)
+                .service(tasks::patch)
+                .service(threads::open_nudge)
+                .service(threads::open_thread)
+                .service(threads::list_threads)
+                .service(threads::history)
+                .service(threads::post_message),
+        );
+}
+
+/// The OpenAPI 3 document of every route `routes` registers (served at /api/openapi.json).
+pub fn api_document() -> utoipa::openapi::OpenApi {
+    let (_, collected) = actix_web::App::new()
+        .into_utoipa_app()
+        .configure(routes)
+        .split_for_parts();
+    openapi::document(collected)
+}
+
 /// Registers every route and guard on an actix-web app (used by the server and by tests).
 pub fn configure(app: Arc<App>, bind: SocketAddr) -> impl Fn(&mut web::ServiceConfig) + Clone {
     let guard = web::Data::new(Guard::new(bind, app.api_token.clone()));
     let data = web::Data::from(app);
+    let document = web::Data::new(openapi::Served::new(&api_document()));
     move |cfg: &mut web::ServiceConfig| {
         let max_body = data.config.http.max_body;
         cfg.app_data(data.clone())
             .app_data(guard.clone())
+            .app_data(document.clone())
             .app_data(
                 web::JsonConfig::default()
                     .limit(max_body)
                     .error_handler(json_error),
             )
             .app_data(web::PayloadConfig::default().limit(max_body))
-            .app_data(web::QueryConfig::default().error_handler(query_error))
-            .route("/health", web::get().to(health::health))
-            .route("/metrics", web::get().to(health::metrics))
-            .service(
-                web::scope("/api")
-                    .route("/tasks", web::post().to(tasks::create))
-                    .route("/tasks", web::get().to(tasks::list))
-                    .route("/tasks/{id}", web::get().to(tasks::get))
-                    .route("/tasks/{id}", web::patch().to(tasks::patch))
-                    .route("/nudges", web::post().to(threads::open_nudge))
-                    .route("/threads", web::post().to(threads::open_thread))
-                    .route("/threads", web::get().to(threads::list_threads))
-                    .route("/threads/{id}/messages", web::get().to(threads::history))
-                    .route("/messages", web::post().to(threads::post_message)),
-            )
-            .default_service(web::to(not_found));
+            .app_data(web::QueryConfig::default().error_handler(query_error));
+        routes(&mut ServiceConfig::new(cfg));
+        cfg.default_service(web::to(not_found));
     }
 }
 

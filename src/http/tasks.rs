@@ -1,7 +1,8 @@
 //! `/api/tasks`: create, list, read and edit tasks.
 
-use actix_web::{web, HttpResponse};
+use actix_web::{get, patch, post, web, HttpResponse};
 use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::app::App;
 use crate::tasks::model::{
@@ -14,13 +15,14 @@ use super::error::ApiError;
 use super::json::{nullable, parse_time, show, show_opt};
 
 /// A task as the API shows it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct TaskView {
     pub id: String,
     pub title: String,
     pub description: Option<String>,
     pub domain: String,
     pub priority: i64,
+    #[schema(value_type = String, example = "open")]
     pub status: TaskStatus,
     pub deadline: Option<String>,
     pub scheduled_start: Option<String>,
@@ -57,7 +59,7 @@ impl TaskView {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateTask {
     title: String,
@@ -88,6 +90,17 @@ fn check_estimate(minutes: Option<i64>) -> Result<Option<i64>, ApiError> {
     }
 }
 
+#[utoipa::path(
+    tag = "tasks",
+    request_body = CreateTask,
+    responses(
+        (status = 201, description = "Created", body = TaskView),
+        (status = 400, description = "Invalid body or parameters"),
+        (status = 401, description = "Missing or wrong bearer token"),
+        (status = 503, description = "Shutting down"),
+    )
+)]
+#[post("/tasks")]
 pub async fn create(
     app: web::Data<App>,
     body: web::Json<CreateTask>,
@@ -122,12 +135,25 @@ pub async fn create(
     Ok(HttpResponse::Created().json(TaskView::new(task, None, tz)))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
+    /// Only tasks in this status.
     status: Option<String>,
 }
 
+#[utoipa::path(
+    tag = "tasks",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "Every task (open first)", body = [TaskView]),
+        (status = 400, description = "Invalid body or parameters"),
+        (status = 401, description = "Missing or wrong bearer token"),
+        (status = 503, description = "Shutting down"),
+    )
+)]
+#[get("/tasks")]
 pub async fn list(
     app: web::Data<App>,
     query: web::Query<ListQuery>,
@@ -154,6 +180,17 @@ pub async fn list(
     Ok(HttpResponse::Ok().json(views))
 }
 
+#[utoipa::path(
+    tag = "tasks",
+    params(("id" = String, Path, description = "Task id")),
+    responses(
+        (status = 200, description = "The task", body = TaskView),
+        (status = 404, description = "No such task"),
+        (status = 401, description = "Missing or wrong bearer token"),
+        (status = 503, description = "Shutting down"),
+    )
+)]
+#[get("/tasks/{id}")]
 pub async fn get(app: web::Data<App>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let tz = app.config.timezone;
@@ -173,7 +210,7 @@ pub async fn get(app: web::Data<App>, id: web::Path<String>) -> Result<HttpRespo
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PatchTask {
     title: Option<String>,
@@ -190,6 +227,20 @@ pub struct PatchTask {
     status: Option<String>,
 }
 
+#[utoipa::path(
+    tag = "tasks",
+    params(("id" = String, Path, description = "Task id")),
+    request_body = PatchTask,
+    responses(
+        (status = 200, description = "The changed task", body = TaskView),
+        (status = 400, description = "Invalid body or parameters"),
+        (status = 404, description = "No such task"),
+        (status = 409, description = "The change is not allowed in the task's state"),
+        (status = 401, description = "Missing or wrong bearer token"),
+        (status = 503, description = "Shutting down"),
+    )
+)]
+#[patch("/tasks/{id}")]
 pub async fn patch(
     app: web::Data<App>,
     id: web::Path<String>,

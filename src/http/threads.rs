@@ -1,7 +1,8 @@
 //! `/api/nudges`, `/api/threads`, `/api/messages`: opening conversations and talking in them.
 
-use actix_web::{web, HttpResponse};
+use actix_web::{get, post, web, HttpResponse};
 use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::app::App;
 use crate::conversation::memory::{MemoryEntry, Role};
@@ -15,7 +16,7 @@ use crate::turn::intake::Incoming;
 use super::error::ApiError;
 use super::json::show;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OpenNudge {
     task_id: String,
@@ -23,12 +24,27 @@ pub struct OpenNudge {
     channel: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
-struct NudgeView {
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NudgeView {
     thread_id: String,
     text: String,
 }
 
+#[utoipa::path(
+    tag = "threads",
+    request_body = OpenNudge,
+    responses(
+        (status = 201, description = "A nudge thread was opened", body = NudgeView),
+        (status = 200, description = "The task's nudge thread was already open", body = NudgeView),
+        (status = 400, description = "Invalid body or parameters"),
+        (status = 404, description = "No such task"),
+        (status = 409, description = "The task is closed, or Discord is off"),
+        (status = 502, description = "Discord refused"),
+        (status = 401, description = "Missing or wrong bearer token"),
+        (status = 503, description = "Shutting down"),
+    )
+)]
+#[post("/nudges")]
 pub async fn open_nudge(
     app: web::Data<App>,
     body: web::Json<OpenNudge>,
@@ -66,6 +82,7 @@ pub async fn open_nudge(
                 // The same answer as every other store error of the API.
                 NudgeFailure::Store(error) => ApiError::from(error),
             })?;
+        app.nudge_metrics.record_requested();
         let view = NudgeView {
             thread_id: opened.thread_id,
             text: opened.text,
@@ -100,6 +117,7 @@ pub async fn open_nudge(
             })
         })
         .await?;
+    app.nudge_metrics.record_requested();
     let view = NudgeView {
         thread_id: opened.thread_id,
         text: opened.text,
@@ -111,7 +129,7 @@ pub async fn open_nudge(
     })
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OpenThread {
     chat_id: Option<String>,
@@ -121,6 +139,17 @@ pub struct OpenThread {
 /// Like every other route, the body must be JSON (`{}` at least) with a JSON content type: a
 /// plain cross-site POST (text/plain, a form) cannot open threads, and an ill-typed or unknown
 /// field is a 400 naming it, not a thread with defaults.
+#[utoipa::path(
+    tag = "threads",
+    request_body = OpenThread,
+    responses(
+        (status = 201, description = "`{\"thread_id\": ...}`: a free thread bound to no task", content_type = "application/json"),
+        (status = 400, description = "Invalid body or parameters"),
+        (status = 401, description = "Missing or wrong bearer token"),
+        (status = 503, description = "Shutting down"),
+    )
+)]
+#[post("/threads")]
 pub async fn open_thread(
     app: web::Data<App>,
     body: web::Json<OpenThread>,
@@ -150,13 +179,15 @@ pub async fn open_thread(
     Ok(HttpResponse::Created().json(serde_json::json!({ "thread_id": thread.id })))
 }
 
-#[derive(Debug, Serialize)]
-struct ThreadView {
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ThreadView {
     id: String,
     task_id: Option<String>,
+    #[schema(value_type = String, example = "local")]
     channel: Channel,
     chat_id: String,
     is_group: bool,
+    #[schema(value_type = Option<String>)]
     context_type: Option<ContextType>,
     created_at: String,
 }
@@ -173,6 +204,15 @@ fn thread_view(thread: Thread, timezone: chrono_tz::Tz) -> ThreadView {
     }
 }
 
+#[utoipa::path(
+    tag = "threads",
+    responses(
+        (status = 200, description = "Every thread", body = [ThreadView]),
+        (status = 401, description = "Missing or wrong bearer token"),
+        (status = 503, description = "Shutting down"),
+    )
+)]
+#[get("/threads")]
 pub async fn list_threads(app: web::Data<App>) -> Result<HttpResponse, ApiError> {
     let tz = app.config.timezone;
     let all = app.store.read(threads::list).await?;
@@ -183,20 +223,35 @@ pub async fn list_threads(app: web::Data<App>) -> Result<HttpResponse, ApiError>
     ))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct HistoryQuery {
+    /// At most this many messages, the latest.
     limit: Option<usize>,
 }
 
-#[derive(Debug, Serialize)]
-struct MessageView {
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MessageView {
+    #[schema(value_type = String, example = "user")]
     role: Role,
     author_id: Option<String>,
     text: String,
     created_at: String,
 }
 
+#[utoipa::path(
+    tag = "threads",
+    params(("id" = String, Path, description = "Thread id"), HistoryQuery),
+    responses(
+        (status = 200, description = "The thread's messages, oldest first", body = [MessageView]),
+        (status = 400, description = "Invalid body or parameters"),
+        (status = 404, description = "No such thread"),
+        (status = 401, description = "Missing or wrong bearer token"),
+        (status = 503, description = "Shutting down"),
+    )
+)]
+#[get("/threads/{id}/messages")]
 pub async fn history(
     app: web::Data<App>,
     id: web::Path<String>,
@@ -235,7 +290,7 @@ pub async fn history(
     Ok(HttpResponse::Ok().json(views))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PostMessage {
     thread_id: String,
@@ -244,6 +299,19 @@ pub struct PostMessage {
     message_id: Option<String>,
 }
 
+#[utoipa::path(
+    tag = "threads",
+    request_body = PostMessage,
+    responses(
+        (status = 200, description = "The turn's result: path, reply, actions, pending plan", content_type = "application/json"),
+        (status = 400, description = "Invalid body or parameters"),
+        (status = 404, description = "No such thread"),
+        (status = 429, description = "The thread's queue is full; retry"),
+        (status = 401, description = "Missing or wrong bearer token"),
+        (status = 503, description = "Shutting down"),
+    )
+)]
+#[post("/messages")]
 pub async fn post_message(
     app: web::Data<App>,
     body: web::Json<PostMessage>,

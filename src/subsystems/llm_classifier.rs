@@ -7,7 +7,8 @@
 //! Invariants: each call runs as its own task behind a semaphore, so at most
 //! `max_concurrency` calls are in flight and a slow call never holds up this actor's mailbox
 //! (waiting turns queue on the semaphore, and FastPath turns never come here at all); every
-//! failure is counted in the metrics and recorded as this actor's last failure in /health.
+//! failure is counted in the metrics and recorded as this actor's last failure in /health;
+//! every call's latency and outcome is recorded by call kind (`classify`, `gate`).
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -21,7 +22,7 @@ use crate::llm::output::Classification;
 use crate::llm::prompts::ClassifyContext;
 use crate::llm::prompts::GateContext;
 use crate::llm::LlmError;
-use crate::metrics::LlmMetrics;
+use crate::metrics::{CallKind, LlmMetrics};
 
 pub enum LlmMsg {
     Classify {
@@ -87,8 +88,11 @@ impl Behaviour for LlmClassifier {
             let now = metrics.in_flight.fetch_add(1, Ordering::AcqRel) + 1;
             metrics.peak_in_flight.fetch_max(now, Ordering::AcqRel);
             metrics.calls.fetch_add(1, Ordering::Relaxed);
+            let started = std::time::Instant::now();
             let result = classifier.classify(&context).await;
             metrics.in_flight.fetch_sub(1, Ordering::AcqRel);
+            let outcome = result.as_ref().map_or_else(LlmError::kind, |_| "ok");
+            metrics.record_call(CallKind::Classify, started.elapsed(), outcome);
             if let Err(error) = &result {
                 metrics.record_failure(error);
                 health.record_failure(format!("model call failed: {error}"));
@@ -122,8 +126,14 @@ impl LlmClassifier {
             let now = metrics.in_flight.fetch_add(1, Ordering::AcqRel) + 1;
             metrics.peak_in_flight.fetch_max(now, Ordering::AcqRel);
             metrics.calls.fetch_add(1, Ordering::Relaxed);
+            let started = std::time::Instant::now();
             let decision = gate.decide(classifier.prompts(), &context).await;
             metrics.in_flight.fetch_sub(1, Ordering::AcqRel);
+            let outcome = match decision {
+                GateDecision::FailOpen(_) => "fail_open",
+                GateDecision::Reply | GateDecision::Skip => "ok",
+            };
+            metrics.record_call(CallKind::Gate, started.elapsed(), outcome);
             reply.send(decision);
         });
     }

@@ -20,6 +20,7 @@ use rusqlite::Connection;
 use crate::clock::SharedClock;
 use crate::config::QuietHours;
 use crate::conversation::Channel;
+use crate::metrics::NudgeMetrics;
 use crate::nudges::{self, NudgeFailure, NudgeOpened, NudgeSink};
 use crate::store::{Store, StoreError};
 use crate::tasks::{repo, Task};
@@ -47,6 +48,8 @@ pub struct Nudger {
     rules: NudgeRules,
     /// The chat service that opens nudge threads itself (Discord, when it is on).
     sink: Option<Arc<dyn NudgeSink>>,
+    /// Nudges sent, for /metrics (shared across restarts).
+    metrics: Arc<NudgeMetrics>,
 }
 
 impl Nudger {
@@ -55,12 +58,14 @@ impl Nudger {
         clock: SharedClock,
         rules: NudgeRules,
         sink: Option<Arc<dyn NudgeSink>>,
+        metrics: Arc<NudgeMetrics>,
     ) -> Self {
         Self {
             store,
             clock,
             rules,
             sink,
+            metrics,
         }
     }
 }
@@ -161,6 +166,7 @@ impl Behaviour for Nudger {
             return Handled::Done;
         }
         let min_gap = self.rules.min_gap;
+        let metrics = self.metrics.clone();
         if let Some(sink) = self.sink.clone() {
             // The sink first creates the thread (Discord: REST), then records the nudge; one task
             // at a time.
@@ -180,6 +186,7 @@ impl Behaviour for Nudger {
                                 }
                             }
                         }
+                        metrics.record_scheduled(opened.len());
                         Ok(opened)
                     }
                     Err(error) => Err(error),
@@ -194,6 +201,9 @@ impl Behaviour for Nudger {
             .write(move |conn| nudge_due(conn, now, min_gap, Channel::Local));
         Handled::wait(async move {
             let result = nudged.await;
+            if let Ok(opened) = &result {
+                metrics.record_scheduled(opened.len());
+            }
             match &result {
                 Ok(opened) if !opened.is_empty() => tracing::info!(count = opened.len(), "nudged"),
                 Ok(_) => {}

@@ -1,4 +1,5 @@
-//! Turn metrics: counts and latency histograms per path, for /metrics.
+//! Turn metrics: counts and latency histograms per path, recorded by the turn pipeline and
+//! read by the exposition at scrape time.
 //!
 //! Invariant: lock-free (atomics), so recording never slows a turn.
 
@@ -50,47 +51,5 @@ impl TurnMetrics {
 
     pub fn count(&self, path: TurnPath) -> u64 {
         self.path(path).count.load(Ordering::Relaxed)
-    }
-}
-
-/// Model calls: counts, failures by kind, calls in flight and the most ever in flight at once.
-#[derive(Debug, Default)]
-pub struct LlmMetrics {
-    pub calls: AtomicU64,
-    pub in_flight: std::sync::atomic::AtomicUsize,
-    pub peak_in_flight: std::sync::atomic::AtomicUsize,
-    failures: [AtomicU64; LLM_FAILURE_KINDS.len()],
-}
-
-/// The failure kinds counted (`LlmError::kind`).
-pub const LLM_FAILURE_KINDS: [&str; 7] = [
-    "timeout",
-    "connect",
-    "http",
-    "bad_response",
-    "too_large",
-    "invalid_output",
-    "disabled",
-];
-
-impl LlmMetrics {
-    pub fn record_failure(&self, error: &crate::llm::LlmError) {
-        if let Some(index) = LLM_FAILURE_KINDS
-            .iter()
-            .position(|kind| *kind == error.kind())
-        {
-            self.failures[index].fetch_add(1, Ordering::Relaxed);
-        }
-    }
-
-    pub fn failures(&self) -> impl Iterator<Item = (&'static str, u64)> + '_ {
-        LLM_FAILURE_KINDS
-            .iter()
-            .zip(&self.failures)
-            .map(|(kind, count)| (*kind, count.load(Ordering::Relaxed)))
-    }
-
-    pub fn total_failures(&self) -> u64 {
-        self.failures().map(|(_, count)| count).sum()
     }
 }
