@@ -7,7 +7,9 @@
 //! Invariants: each call runs as its own task behind a semaphore, so at most
 //! `max_concurrency` calls are in flight and a slow call never holds up this actor's mailbox
 //! (waiting turns queue on the semaphore, and FastPath turns never come here at all); every
-//! failure is counted in the metrics and recorded as this actor's last failure in /health.
+//! failure is counted in the metrics and recorded as this actor's last failure in /health, and
+//! every classification's outcome tells the model's status (`llm::probe::ModelStatus`) whether
+//! the model answered, or could not be reached.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -18,6 +20,7 @@ use tokio::sync::Semaphore;
 use crate::llm::classify::Classifier;
 use crate::llm::gate::{GateDecision, ReplyGate};
 use crate::llm::output::Classification;
+use crate::llm::probe::ModelStatus;
 use crate::llm::prompts::ClassifyContext;
 use crate::llm::prompts::GateContext;
 use crate::llm::LlmError;
@@ -42,6 +45,7 @@ pub struct LlmClassifier {
     slots: Arc<Semaphore>,
     metrics: Arc<LlmMetrics>,
     health: Arc<ActorHealth>,
+    status: Arc<ModelStatus>,
 }
 
 impl LlmClassifier {
@@ -51,6 +55,7 @@ impl LlmClassifier {
         slots: Arc<Semaphore>,
         metrics: Arc<LlmMetrics>,
         health: Arc<ActorHealth>,
+        status: Arc<ModelStatus>,
     ) -> Self {
         Self {
             classifier,
@@ -58,6 +63,7 @@ impl LlmClassifier {
             slots,
             metrics,
             health,
+            status,
         }
     }
 }
@@ -73,11 +79,12 @@ impl Behaviour for LlmClassifier {
                 return Handled::Done;
             }
         };
-        let (classifier, slots, metrics, health) = (
+        let (classifier, slots, metrics, health, status) = (
             self.classifier.clone(),
             self.slots.clone(),
             self.metrics.clone(),
             self.health.clone(),
+            self.status.clone(),
         );
         actix_rt::spawn(async move {
             let Ok(_slot) = slots.acquire_owned().await else {
@@ -89,6 +96,12 @@ impl Behaviour for LlmClassifier {
             metrics.calls.fetch_add(1, Ordering::Relaxed);
             let result = classifier.classify(&context).await;
             metrics.in_flight.fetch_sub(1, Ordering::AcqRel);
+            match &result {
+                Ok(_) => status.call_succeeded(),
+                // Garbage means the model answered: the server is there.
+                Err(LlmError::InvalidOutput(_)) => status.call_succeeded(),
+                Err(error) => status.call_failed(error),
+            }
             if let Err(error) = &result {
                 metrics.record_failure(error);
                 health.record_failure(format!("model call failed: {error}"));
