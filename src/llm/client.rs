@@ -7,7 +7,8 @@
 //! Invariants: one call is bounded by `llm.timeout` as a whole (connect, send, read); an answer
 //! is read as a stream and never beyond `MAX_ANSWER_BYTES`: a longer one (or one that announces
 //! a longer Content-Length) is dropped at that point, the connection closed, and the call fails
-//! with `LlmError::TooLarge`.
+//! with `LlmError::TooLarge`. The model list (`list_models`, for `probe`) is read the same way.
+//! A failure is one short line: the root cause, not reqwest's whole chain.
 
 use std::time::Duration;
 

@@ -153,23 +153,20 @@ impl ModelStatus {
 
     /// A real model call failed: a connection that could not be made means unreachable, an
     /// HTTP 404 means the server does not have the model; other failures (a timeout after
-    /// connecting, garbage) say nothing about reachability.
-    pub fn call_failed(&self, error: &LlmError) {
-        match error {
-            LlmError::Connect(cause) => {
-                self.inner.lock().answered = false;
-                self.set(ModelState::Unreachable, Some(cause.clone()), true);
-            }
-            LlmError::Http { status: 404, .. } => {
-                self.inner.lock().answered = false;
-                self.set(
-                    ModelState::Missing,
-                    Some(format!("the server answered 404 for model {}", self.model)),
-                    false,
-                );
-            }
-            _ => {}
-        }
+    /// connecting, garbage) say nothing about reachability. Returns whether the state changed
+    /// (and the change was logged), so the caller need not log the failure again.
+    pub fn call_failed(&self, error: &LlmError) -> bool {
+        let (state, cause, transport) = match error {
+            LlmError::Connect(cause) => (ModelState::Unreachable, cause.clone(), true),
+            LlmError::Http { status: 404, .. } => (
+                ModelState::Missing,
+                format!("the server answered 404 for model {}", self.model),
+                false,
+            ),
+            _ => return false,
+        };
+        self.inner.lock().answered = false;
+        self.set(state, Some(cause), transport)
     }
 
     /// Records a probe's outcome.
@@ -225,7 +222,8 @@ impl ModelStatus {
             && listed == format!("{}:latest", self.model)
     }
 
-    fn set(&self, state: ModelState, error: Option<String>, transport: bool) {
+    /// Records a state; returns whether it changed (the change is logged here, once).
+    fn set(&self, state: ModelState, error: Option<String>, transport: bool) -> bool {
         let now = self.clock.now();
         let previous = {
             let mut inner = self.inner.lock();
@@ -241,6 +239,7 @@ impl ModelStatus {
         if previous != state {
             self.log_change(previous);
         }
+        previous != state
     }
 
     /// One line for a change of state (the first probe's answer included).

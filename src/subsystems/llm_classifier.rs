@@ -96,18 +96,23 @@ impl Behaviour for LlmClassifier {
             metrics.calls.fetch_add(1, Ordering::Relaxed);
             let result = classifier.classify(&context).await;
             metrics.in_flight.fetch_sub(1, Ordering::AcqRel);
-            match &result {
-                Ok(_) => status.call_succeeded(),
-                // Garbage means the model answered: the server is there.
-                Err(LlmError::InvalidOutput(_)) => status.call_succeeded(),
+            // Whether the model's status changed, and said so in the log already.
+            let announced = match &result {
+                Ok(_) | Err(LlmError::InvalidOutput(_)) => {
+                    // Garbage means the model answered: the server is there.
+                    status.call_succeeded();
+                    false
+                }
                 Err(error) => status.call_failed(error),
-            }
+            };
             if let Err(error) = &result {
                 metrics.record_failure(error);
                 health.record_failure(format!("model call failed: {error}"));
                 static FAILED: crate::log_limit::WarnLimiter =
                     crate::log_limit::WarnLimiter::new(20);
-                crate::limited_warn!(FAILED, %error, "model call failed");
+                if !announced {
+                    crate::limited_warn!(FAILED, %error, "model call failed");
+                }
             }
             reply.send(result);
         });
