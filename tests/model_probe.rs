@@ -6,10 +6,10 @@ mod common;
 
 use std::time::Duration;
 
-use common::fake_llm::{start_fake_llm, start_fake_llm_on};
+use common::fake_llm::{start_fake_llm, start_fake_llm_on, Script};
 use common::process::{self, donna, free_port, terminate, Running};
 use common::{eventually, start_bot, Bot};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// Probe often, so state changes show within a test's patience.
 const FAST_PROBE: &str = "  probe_interval: 200ms\n";
@@ -112,6 +112,32 @@ async fn an_openai_compatible_server_listing_the_model_under_v1_models_is_ready(
     assert_eq!(body["model"]["provider"], "openai");
     assert_eq!(body["status"], "ok", "{body}");
     assert!(fake.list_requests() >= 1);
+}
+
+#[actix_rt::test]
+async fn an_openai_server_listing_other_names_is_still_asked_and_its_404_says_what_works() {
+    // OpenAI-compatible servers often serve one model under any name (llama.cpp, whose list
+    // names the model file): "missing" there is reported, but the model is still asked.
+    let fake = start_fake_llm();
+    fake.set_models(&["/models/gemma-3-270m.gguf"]);
+    let bot = start_bot(&format!("{}{FAST_PROBE}", fake.config("openai", "5s", 2))).await;
+    let (_, body) = wait_model_state(&bot, "missing").await;
+    assert_eq!(body["status"], "degraded", "{body}");
+    let (_, thread) = bot.nudged_task("Pay rent").await;
+    fake.push(Script::answer(json!([]), "Noted, take your time."));
+    let answered = bot.say(&thread, "hmm let me think about it").await;
+    assert_eq!(answered["path"], "llm", "{answered}");
+    assert_eq!(fake.requests().len(), 1);
+    // It answered for this name: the list no longer makes it missing.
+    let (_, body) = wait_model_state(&bot, "ready").await;
+    assert_eq!(body["status"], "ok", "{body}");
+    // A server that then answers 404 for the model does not have it: say what works.
+    fake.push(Script::Status(404));
+    let refused = bot
+        .say(&thread, "hmm let me think about it some more")
+        .await;
+    assert_honest(&refused);
+    assert_eq!(health(&bot).await.1["model"]["state"], "missing");
 }
 
 #[actix_rt::test]

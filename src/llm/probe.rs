@@ -145,6 +145,13 @@ impl ModelStatus {
         }
     }
 
+    /// Whether nothing answers at the server's address (whichever model is asked: the reply
+    /// gate may use another model on the same server).
+    pub fn server_away(&self) -> bool {
+        let inner = self.inner.lock();
+        inner.reading.state == ModelState::Unreachable && inner.transport
+    }
+
     /// A real model call answered.
     pub fn call_succeeded(&self) {
         self.inner.lock().answered = true;

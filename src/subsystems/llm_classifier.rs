@@ -127,6 +127,13 @@ impl LlmClassifier {
             reply.send(GateDecision::FailOpen("no gate model".into()));
             return;
         };
+        if self.status.server_away() {
+            // Nothing answers there: fail open now instead of after a refused connection.
+            reply.send(GateDecision::FailOpen(
+                "the model server is not there".into(),
+            ));
+            return;
+        }
         let (classifier, slots, metrics) = (
             self.classifier.clone(),
             self.slots.clone(),
