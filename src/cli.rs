@@ -106,10 +106,11 @@ fn init_logging(default_level: &str, format: LogFormat, target: LogTarget) {
         ),
         LogTarget::File(file) => (BoxMakeWriter::new(std::sync::Mutex::new(file)), false),
     };
+    // Colour codes only for a person's terminal, never inside JSON.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(writer)
-        .with_ansi(ansi);
+        .with_ansi(ansi && format == LogFormat::Text);
     let _ = match format {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder.json().try_init(),

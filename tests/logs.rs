@@ -173,3 +173,28 @@ fn the_console_writes_its_warnings_to_a_log_file_and_never_into_the_conversation
         "the warning went to the file: {written}"
     );
 }
+
+#[test]
+fn with_log_stderr_the_console_writes_no_log_file() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let config = process::write_config(dir.path(), free_port());
+    let mut child = donna()
+        .args(["chat", "--log-stderr", "--config"])
+        .arg(&config)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(b"help\nquit\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let output = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    let stdout = process::text(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("Donna is listening"), "{stdout}");
+    assert!(!stdout.contains("Logs:"), "{stdout}");
+    assert!(!dir.path().join("data").join("donna-chat.log").exists());
+}

@@ -343,7 +343,7 @@ pub async fn watch(
     }
 }
 
-/// A status for tests and tools that start no prober.
+/// The status when no model is configured (`llm.provider: none`): disabled, never probed.
 pub fn disabled(clock: SharedClock) -> Arc<ModelStatus> {
     Arc::new(ModelStatus::new(LlmProvider::None, "", "", clock))
 }
