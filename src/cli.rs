@@ -1,15 +1,28 @@
 //! The command line (`donna run | chat | check-config | backup | config default`), logging setup, and the process's
 //! life: start, serve, stop on SIGINT/SIGTERM with exit 0, or exit non-zero when a critical
 //! actor fails for good (so a service manager restarts the process).
+//!
+//! Logging: `RUST_LOG` overrides the default levels; `log.format` (or `run --log-format`, which
+//! wins) chooses text or JSON lines. `donna run` logs to stderr and starts with one summary
+//! line; `donna chat` logs to `<data dir>/donna-chat.log` (stderr only with `--log-stderr`), so a
+//! warning never lands in the middle of the conversation.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use tracing_subscriber::fmt::writer::BoxMakeWriter;
 
 use crate::app::{self, App, StartOptions};
-use crate::config::{LoadedConfig, ProcessEnv};
+use crate::config::{LoadedConfig, LogFormat, ProcessEnv};
+use crate::llm::probe::ModelState;
+
+/// The console's log file, in the data dir.
+pub const CHAT_LOG_FILE: &str = "donna-chat.log";
+/// How long the startup summary waits for the first answer of the model server.
+const FIRST_PROBE_WAIT: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Parser)]
 #[command(
@@ -41,11 +54,17 @@ enum Command {
     Run {
         #[command(flatten)]
         file: ConfigFile,
+        /// Log lines as text or as JSON objects (wins over log.format).
+        #[arg(long, value_enum, value_name = "FORMAT")]
+        log_format: Option<FormatArg>,
     },
     /// Talk to Donna in this terminal (same runtime, the console as its channel).
     Chat {
         #[command(flatten)]
         file: ConfigFile,
+        /// Write logs to stderr instead of <data dir>/donna-chat.log.
+        #[arg(long)]
+        log_stderr: bool,
     },
     /// Check a config (and the reply rules it names) without starting anything.
     CheckConfig {
@@ -78,30 +97,107 @@ enum ConfigCommand {
 /// The shipped config file, every key at its default (a unit test keeps the two equal).
 const DEFAULT_CONFIG: &str = include_str!("../config/donna.yaml");
 
-fn init_logging(default_level: &str) {
+/// `--log-format`'s values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FormatArg {
+    Text,
+    Json,
+}
+
+impl From<FormatArg> for LogFormat {
+    fn from(format: FormatArg) -> Self {
+        match format {
+            FormatArg::Text => LogFormat::Text,
+            FormatArg::Json => LogFormat::Json,
+        }
+    }
+}
+
+/// Where log lines go.
+enum LogTarget {
+    Stderr,
+    File(std::fs::File),
+}
+
+fn init_logging(default_level: &str, format: LogFormat, target: LogTarget) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_level));
-    let _ = tracing_subscriber::fmt()
+    let (writer, ansi) = match target {
+        LogTarget::Stderr => (
+            BoxMakeWriter::new(std::io::stderr),
+            std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        ),
+        LogTarget::File(file) => (BoxMakeWriter::new(std::sync::Mutex::new(file)), false),
+    };
+    // Colour codes only for a person's terminal, never inside JSON.
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .try_init();
+        .with_writer(writer)
+        .with_ansi(ansi && format == LogFormat::Text);
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().try_init(),
+    };
+}
+
+/// The config's log format, or text when the config cannot be read (that error is reported
+/// when the command loads it).
+fn configured_format(path: Option<&Path>) -> LogFormat {
+    LoadedConfig::load(path).map_or(LogFormat::Text, |loaded| loaded.config.log.format)
+}
+
+/// Opens `<data dir>/donna-chat.log` for appending (making the data dir if needed).
+fn chat_log(path: Option<&Path>) -> Result<(std::fs::File, PathBuf), String> {
+    let loaded = LoadedConfig::load(path).map_err(|e| format!("config error: {e}"))?;
+    let dir = loaded.data_dir();
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let file = dir.join(CHAT_LOG_FILE);
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&file)
+        .map(|opened| (opened, file.clone()))
+        .map_err(|e| format!("cannot open {}: {e}", file.display()))
 }
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::CheckConfig { file } => check_config(file.config),
-        Command::Run { file } => {
-            init_logging("info");
-            run(file.config)
+        Command::Run { file, log_format } => {
+            let config = file.config;
+            let format =
+                log_format.map_or_else(|| configured_format(config.as_deref()), Into::into);
+            init_logging("info", format, LogTarget::Stderr);
+            run(config)
         }
-        Command::Chat { file } => {
-            init_logging("warn");
-            crate::console::chat(file.config.as_deref())
+        Command::Chat { file, log_stderr } => {
+            let config = file.config;
+            let format = configured_format(config.as_deref());
+            let log_file = if log_stderr {
+                None
+            } else {
+                match chat_log(config.as_deref()) {
+                    Ok(opened) => Some(opened),
+                    Err(why) => {
+                        eprintln!("donna: {why}; logging to stderr");
+                        None
+                    }
+                }
+            };
+            match log_file {
+                Some((file, path)) => {
+                    init_logging("warn", format, LogTarget::File(file));
+                    crate::console::chat(config.as_deref(), Some(&path))
+                }
+                None => {
+                    init_logging("warn", format, LogTarget::Stderr);
+                    crate::console::chat(config.as_deref(), None)
+                }
+            }
         }
         Command::Backup { file, out } => {
-            init_logging("warn");
+            init_logging("warn", LogFormat::Text, LogTarget::Stderr);
             backup(file.config, out)
         }
         Command::Config {
@@ -111,6 +207,54 @@ pub fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+/// Waits a moment for the model server's first answer, so the summary can say whether the
+/// model is there ("checking" when it takes longer).
+async fn first_probe(app: &App) -> ModelState {
+    let deadline = Instant::now() + FIRST_PROBE_WAIT;
+    loop {
+        let state = app.model_status.state();
+        if state != ModelState::Unknown || Instant::now() >= deadline {
+            return state;
+        }
+        actix_rt::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The one line that says what this process is: version, config, data dir, model, Discord,
+/// address.
+async fn startup_summary(
+    app: &App,
+    config: Option<&Path>,
+    data_dir: &Path,
+    address: std::net::SocketAddr,
+) {
+    let state = first_probe(app).await;
+    let status = &app.model_status;
+    let model = match state {
+        ModelState::Disabled => "none".to_string(),
+        _ => format!(
+            "{} {} at {}",
+            status.provider(),
+            status.model(),
+            status.base_url()
+        ),
+    };
+    let model_state = match state {
+        ModelState::Unknown => "checking",
+        other => other.as_str(),
+    };
+    tracing::info!(
+        version = %env!("CARGO_PKG_VERSION"),
+        config = %config.map_or_else(|| "defaults".to_string(), |p| p.display().to_string()),
+        data_dir = %data_dir.display(),
+        model = %model,
+        model_state = %model_state,
+        discord = %if app.discord_enabled { "on" } else { "off" },
+        bind = %address,
+        "donna is running; GET /health to check"
+    );
 }
 
 fn backup(path: Option<PathBuf>, out: PathBuf) -> ExitCode {
@@ -174,6 +318,7 @@ fn check_config(path: Option<PathBuf>) -> ExitCode {
 fn run(path: Option<PathBuf>) -> ExitCode {
     let system = actix_rt::System::new();
     let outcome = system.block_on(async move {
+        let mut signals = StopSignals::listen();
         let loaded =
             LoadedConfig::load(path.as_deref()).map_err(|e| format!("config error: {e}"))?;
         // The port first: a second Donna on a busy port stops here, before it takes the data
@@ -199,10 +344,10 @@ fn run(path: Option<PathBuf>) -> ExitCode {
             .map_err(|e| format!("cannot serve on {}: {e}", app.config.http.bind))?;
         let server_handle = server.handle();
         let server_task = actix_rt::spawn(server);
-        tracing::info!(%address, "donna is running; GET /health to check");
         crate::service_manager::ready(&address.to_string());
         crate::service_manager::spawn_watchdog();
-        let reason = wait_for_stop(&app).await;
+        startup_summary(&app, path.as_deref(), &loaded.data_dir(), address).await;
+        let reason = wait_for_stop(&app, &mut signals).await;
         crate::service_manager::stopping();
         let grace = app.config.shutdown.grace.get();
         match reason {
@@ -249,36 +394,50 @@ enum Stop {
     Critical(String),
 }
 
-async fn wait_for_stop(app: &App) -> Stop {
-    let critical = app.supervisor.critical_failure();
-    let signals = async {
+/// SIGTERM and SIGINT, listened for from the first moment of `run`: a signal that arrives while
+/// Donna is still starting (or waiting for the model's first answer) stops her cleanly once she
+/// is up, instead of killing the process with the signal's default action.
+struct StopSignals {
+    #[cfg(unix)]
+    streams: Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>,
+}
+
+impl StopSignals {
+    /// Must run inside the runtime.
+    fn listen() -> Self {
         #[cfg(unix)]
         {
             use tokio::signal::unix::{signal, SignalKind};
-            match (
+            let streams = match (
                 signal(SignalKind::terminate()),
                 signal(SignalKind::interrupt()),
             ) {
-                (Ok(mut term), Ok(mut int)) => {
-                    tokio::select! {
-                        _ = term.recv() => "SIGTERM",
-                        _ = int.recv() => "SIGINT",
-                    }
-                }
-                _ => {
-                    let _ = tokio::signal::ctrl_c().await;
-                    "SIGINT"
-                }
-            }
+                (Ok(term), Ok(int)) => Some((term, int)),
+                _ => None,
+            };
+            Self { streams }
         }
         #[cfg(not(unix))]
-        {
-            let _ = tokio::signal::ctrl_c().await;
-            "SIGINT"
+        Self {}
+    }
+
+    async fn next(&mut self) -> &'static str {
+        #[cfg(unix)]
+        if let Some((term, int)) = &mut self.streams {
+            return tokio::select! {
+                _ = term.recv() => "SIGTERM",
+                _ = int.recv() => "SIGINT",
+            };
         }
-    };
+        let _ = tokio::signal::ctrl_c().await;
+        "SIGINT"
+    }
+}
+
+async fn wait_for_stop(app: &App, signals: &mut StopSignals) -> Stop {
+    let critical = app.supervisor.critical_failure();
     tokio::select! {
-        name = signals => Stop::Signal(name),
+        name = signals.next() => Stop::Signal(name),
         reason = critical => Stop::Critical(reason),
     }
 }

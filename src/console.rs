@@ -24,7 +24,9 @@ const HELP: &str = "commands:
   quit                leave
 anything else is your reply in the current thread";
 
-pub fn chat(config: Option<&Path>) -> ExitCode {
+/// `logs`: the file the logs go to (named once in the greeting), None when they go to stderr.
+pub fn chat(config: Option<&Path>, logs: Option<&Path>) -> ExitCode {
+    let logs = logs.map(|path| format!(" Logs: {}.", path.display()));
     let config = config.map(Path::to_path_buf);
     let system = actix_rt::System::new();
     let outcome = system.block_on(async move {
@@ -40,7 +42,10 @@ pub fn chat(config: Option<&Path>) -> ExitCode {
                 }
             }
         });
-        println!("Donna is listening. Type 'help' for commands.");
+        println!(
+            "Donna is listening. Type 'help' for commands.{}",
+            logs.unwrap_or_default()
+        );
         let mut listed: Vec<Task> = Vec::new();
         let mut current: Option<String> = None;
         prompt(current.as_deref());

@@ -191,7 +191,17 @@ fn run_serves_health_with_the_seven_actors_and_sigterm_exits_zero() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let mut running = start(dir.path(), free_port());
     let body = wait_healthy(running.port);
-    assert_eq!(body["status"], "ok");
+    // The default model (Ollama on 11434) is not running here: once probed it is unreachable,
+    // which makes /health degraded, still with 200; every actor runs either way.
+    let model_away = matches!(
+        body["model"]["state"].as_str(),
+        Some("unreachable" | "missing")
+    );
+    assert_eq!(
+        body["status"],
+        if model_away { "degraded" } else { "ok" },
+        "{body}"
+    );
     let names: Vec<&str> = body["actors"]
         .as_array()
         .into_iter()

@@ -31,6 +31,7 @@ use actors::{ActorState, ChildRef, HealthRegistry, Supervisor};
 use crate::clock::{SharedClock, SystemClock};
 use crate::config::{Config, Env, LoadedConfig, ProcessEnv};
 use crate::discord::{DiscordMsg, GatewayShared};
+use crate::llm::probe::ModelStatus;
 use crate::metrics::{LlmMetrics, NudgeMetrics, TurnMetrics};
 use crate::store::{self, DataDirLock, Durability, Store, StoreError};
 use crate::subsystems::action_executor::ExecutorMsg;
@@ -98,6 +99,8 @@ pub struct App {
     pub nudger: ChildRef<NudgerMsg>,
     pub llm: Option<ChildRef<LlmMsg>>,
     pub llm_metrics: Arc<LlmMetrics>,
+    /// Whether the model is there (probed at start and every `llm.probe_interval`).
+    pub model_status: Arc<ModelStatus>,
     pub gate_metrics: Arc<GateMetrics>,
     pub metrics: Arc<TurnMetrics>,
     pub nudge_metrics: Arc<NudgeMetrics>,
@@ -111,6 +114,8 @@ pub struct App {
     /// Set when the stop begins: new messages and API calls are refused (503) while the turns
     /// in flight finish and answer.
     draining: AtomicBool,
+    /// The model prober (None without a model); stopped with the app.
+    prober: Option<tokio::task::JoinHandle<()>>,
     arbiters: Vec<Arbiter>,
     _lock: DataDirLock,
 }
@@ -151,7 +156,14 @@ impl App {
         let plans = spawner.pending_plans(&store, &clock, &config);
         let fast_path = spawner.fast_path(&rules.intents);
         let llm_metrics = Arc::new(LlmMetrics::default());
-        let llm = spawner.llm_classifier(models, &health, config.llm.max_concurrency, &llm_metrics);
+        let (model_status, prober) = model::model_status(&config, models.as_ref(), &clock);
+        let llm = spawner.llm_classifier(
+            models,
+            &health,
+            config.llm.max_concurrency,
+            &llm_metrics,
+            &model_status,
+        );
         let executor = spawner.action_executor(Arc::new(rules.actions));
         let gate_metrics = Arc::new(GateMetrics::default());
         let rate_cap = spawner.rate_cap(&store, &clock, &config, &gate_metrics);
@@ -166,6 +178,7 @@ impl App {
                 memory: memory.clone(),
                 llm: llm.clone(),
                 rate_cap,
+                model: model_status.clone(),
             },
             gate_metrics.clone(),
             metrics.clone(),
@@ -204,6 +217,7 @@ impl App {
             nudger,
             llm,
             llm_metrics,
+            model_status,
             gate_metrics,
             metrics,
             nudge_metrics,
@@ -213,6 +227,7 @@ impl App {
             api_token,
             started_at: Instant::now(),
             draining: AtomicBool::new(false),
+            prober,
             arbiters,
             _lock: lock,
         })
@@ -245,6 +260,9 @@ impl App {
             actix_rt::time::sleep(Duration::from_millis(10)).await;
         }
         self.supervisor.begin_shutdown();
+        if let Some(prober) = &self.prober {
+            prober.abort();
+        }
         // The store writer commits what is still queued, checkpoints the WAL into the database
         // file (its last step) and ends: wait for that before stopping its thread, within a
         // bound of its own (the checkpoint gives up on a stuck reader well before it).

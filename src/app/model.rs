@@ -2,8 +2,12 @@
 //! one connection pool for the classifier and the reply gate), the prompts checked, and the
 //! LLMClassifier actor spawned behind its concurrency cap.
 //!
-//! Invariant: with `llm.provider: none` nothing is built and the actor is registered as
-//! `disabled` in /health; otherwise every template renders before anything starts.
+//! The model's status (`llm::probe::ModelStatus`) is made here too, and its prober started: at
+//! once, then every `llm.probe_interval`.
+//!
+//! Invariant: with `llm.provider: none` nothing is built, the actor is registered as
+//! `disabled` in /health and the model's status is `disabled`; otherwise every template renders
+//! before anything starts.
 
 use std::sync::Arc;
 
@@ -11,10 +15,12 @@ use actors::{ChildRef, ChildSpec, HealthRegistry};
 use tokio::sync::Semaphore;
 
 use crate::actions::ActionRegistry;
+use crate::clock::SharedClock;
 use crate::config::{Config, Env, LlmProvider};
 use crate::llm::classify::Classifier;
 use crate::llm::client::LlmClient;
 use crate::llm::gate::ReplyGate;
+use crate::llm::probe::{self, ModelStatus};
 use crate::metrics::LlmMetrics;
 use crate::subsystems::llm_classifier::{LlmClassifier, LlmMsg};
 
@@ -27,6 +33,8 @@ pub struct ModelClients {
     classifier: Arc<Classifier>,
     /// The REPLY/SKIP gate, when `reply_decision.enabled`.
     gate: Option<Arc<ReplyGate>>,
+    /// The classifier's client again, for the prober (same pool).
+    client: LlmClient,
 }
 
 impl ModelClients {
@@ -52,12 +60,38 @@ impl ModelClients {
             };
             Arc::new(ReplyGate::new(gate_client))
         });
-        let classifier = Classifier::new(client, registry).map_err(StartError::Prompts)?;
+        let classifier = Classifier::new(client.clone(), registry).map_err(StartError::Prompts)?;
         Ok(Some(Self {
             classifier: Arc::new(classifier),
             gate,
+            client,
         }))
     }
+}
+
+/// The model's status, and its prober started on the current runtime (none without a model).
+/// The prober ends by itself once the status is dropped.
+pub fn model_status(
+    config: &Config,
+    models: Option<&ModelClients>,
+    clock: &SharedClock,
+) -> (Arc<ModelStatus>, Option<tokio::task::JoinHandle<()>>) {
+    let Some(models) = models else {
+        return (probe::disabled(clock.clone()), None);
+    };
+    let status = Arc::new(ModelStatus::new(
+        config.llm.provider,
+        models.client.model(),
+        models.client.base_url(),
+        clock.clone(),
+    ));
+    let prober = actix_rt::spawn(probe::watch(
+        models.client.clone(),
+        Arc::downgrade(&status),
+        config.llm.timeout.get(),
+        config.llm.probe_interval.get(),
+    ));
+    (status, Some(prober))
 }
 
 impl Spawner<'_> {
@@ -68,8 +102,12 @@ impl Spawner<'_> {
         health: &HealthRegistry,
         max_concurrency: usize,
         metrics: &Arc<LlmMetrics>,
+        status: &Arc<ModelStatus>,
     ) -> Option<ChildRef<LlmMsg>> {
-        let Some(ModelClients { classifier, gate }) = models else {
+        let Some(ModelClients {
+            classifier, gate, ..
+        }) = models
+        else {
             self.supervisor.disabled::<LlmMsg>("llm_classifier");
             return None;
         };
@@ -77,6 +115,7 @@ impl Spawner<'_> {
         let slots = Arc::new(Semaphore::new(max_concurrency));
         let record = health.register("llm_classifier", false);
         let metrics = metrics.clone();
+        let status = status.clone();
         Some(self.spawn(ChildSpec::new("llm_classifier", move || {
             Ok(LlmClassifier::new(
                 classifier.clone(),
@@ -84,6 +123,7 @@ impl Spawner<'_> {
                 slots.clone(),
                 metrics.clone(),
                 record.clone(),
+                status.clone(),
             ))
         })))
     }

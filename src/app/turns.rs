@@ -11,6 +11,7 @@ use actors::{ChildRef, HealthRegistry, KeyedConfig, KeyedRouter};
 
 use crate::clock::SharedClock;
 use crate::config::Config;
+use crate::llm::probe::ModelStatus;
 use crate::metrics::TurnMetrics;
 use crate::store::Store;
 use crate::subsystems::action_executor::ExecutorMsg;
@@ -31,6 +32,8 @@ pub struct TurnActors {
     pub memory: ChildRef<MemoryMsg>,
     pub llm: Option<ChildRef<LlmMsg>>,
     pub rate_cap: ChildRef<RateCapMsg>,
+    /// Whether the model is there: a turn does not wait for a model known not to answer.
+    pub model: Arc<ModelStatus>,
 }
 
 /// What a turn reads from the config.
@@ -42,6 +45,7 @@ pub fn turn_settings(config: &Config) -> TurnSettings {
         plan_expiry: config.plans.expiry.get(),
         window_size: config.memory.window_size,
         require_evidence: config.llm.require_evidence,
+        log_turns: config.log.turns,
         gate: config.reply_decision.enabled.then_some(GateSettings {
             group_only: config.reply_decision.group_only,
         }),
@@ -68,6 +72,7 @@ pub fn start_conversations(
         memory: actors.memory,
         llm: actors.llm,
         rate_cap: actors.rate_cap,
+        model: actors.model,
         gate_metrics,
         settings: turn_settings(config),
         metrics,

@@ -189,6 +189,7 @@ impl Config {
         }
         let nonzero = [
             ("llm.timeout", self.llm.timeout),
+            ("llm.probe_interval", self.llm.probe_interval),
             ("memory.prune_interval", self.memory.prune_interval),
             ("plans.expiry", self.plans.expiry),
             ("plans.sweep_interval", self.plans.sweep_interval),

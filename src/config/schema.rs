@@ -29,6 +29,7 @@ pub struct Config {
     pub reply_decision: ReplyDecisionConfig,
     pub runtime: RuntimeConfig,
     pub shutdown: ShutdownConfig,
+    pub log: LogConfig,
 }
 
 impl Default for Config {
@@ -49,6 +50,7 @@ impl Default for Config {
             reply_decision: ReplyDecisionConfig::default(),
             runtime: RuntimeConfig::default(),
             shutdown: ShutdownConfig::default(),
+            log: LogConfig::default(),
         }
     }
 }
@@ -124,6 +126,9 @@ pub struct LlmConfig {
     /// Drop every model-proposed action the reply gives no ground for (the words each action
     /// declares in the actions file); when none is left, ask instead.
     pub require_evidence: bool,
+    /// How often the model server is asked whether it is up and has the model (`/api/tags`,
+    /// `/v1/models`); only changes are logged.
+    pub probe_interval: ConfigDuration,
 }
 
 impl Default for LlmConfig {
@@ -140,6 +145,35 @@ impl Default for LlmConfig {
             keep_alive: "30m".into(),
             system_role: SystemRole::System,
             require_evidence: true,
+            probe_interval: ConfigDuration::secs(30),
+        }
+    }
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// One human-readable line per event.
+    Text,
+    /// One JSON object per line, for log shippers.
+    Json,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LogConfig {
+    /// text or json (`donna run --log-format` wins over it).
+    pub format: LogFormat,
+    /// One INFO line per finished turn (thread, path, actions, latency).
+    pub turns: bool,
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        Self {
+            format: LogFormat::Text,
+            turns: true,
         }
     }
 }

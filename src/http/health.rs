@@ -1,5 +1,9 @@
 //! `GET /health`: what every actor is doing, for people (/metrics, for Prometheus, is in
 //! `metrics.rs`; the probes are in `probes.rs`).
+//!
+//! /health also shows the model (`model`: provider, model, state, when it was checked, the last
+//! error): a model that is unreachable or missing makes the status "degraded" with 200, never
+//! 503, because restarting Donna would not bring it back.
 
 use std::sync::atomic::Ordering;
 
@@ -9,6 +13,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use crate::app::App;
+use crate::llm::probe::ModelStatus;
 
 #[derive(Debug, Serialize)]
 struct FailureView {
@@ -42,6 +47,16 @@ struct ReplyGateView {
     cap_hits: u64,
 }
 
+/// The configured model and whether it is there.
+#[derive(Debug, Serialize)]
+struct ModelView {
+    provider: &'static str,
+    model: String,
+    state: &'static str,
+    checked_at: Option<String>,
+    error: Option<String>,
+}
+
 #[derive(Debug, Serialize)]
 struct HealthView {
     status: &'static str,
@@ -49,6 +64,20 @@ struct HealthView {
     conversations: ConversationsView,
     dead_letters: u64,
     reply_gate: ReplyGateView,
+    model: ModelView,
+}
+
+fn model_view(status: &ModelStatus) -> ModelView {
+    let reading = status.reading();
+    ModelView {
+        provider: status.provider(),
+        model: status.model().to_string(),
+        state: reading.state.as_str(),
+        checked_at: reading
+            .checked_at
+            .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)),
+        error: reading.error,
+    }
 }
 
 /// Healthy when every actor runs (or is disabled by configuration). A failed or restarting
@@ -77,8 +106,11 @@ pub(super) fn is_ok(snapshot: &HealthSnapshot) -> bool {
 pub async fn health(app: web::Data<App>) -> HttpResponse {
     let snapshot = app.health.snapshot();
     let ok = is_ok(&snapshot);
-    let whole = snapshot.actors.iter().all(|actor| actor.degraded.is_none());
+    let model = model_view(&app.model_status);
+    let whole = snapshot.actors.iter().all(|actor| actor.degraded.is_none())
+        && !app.model_status.state().is_degraded();
     let view = HealthView {
+        model,
         status: if ok && whole { "ok" } else { "degraded" },
         actors: snapshot
             .actors

@@ -4,6 +4,9 @@
 //! Owns: routing (`routes`: the one list of routes, which is also what the OpenAPI document is
 //! generated from), the guards every request passes (Host header against DNS rebinding, the bearer
 //! token on /api/*, the body limit) and the mapping of errors to `{"error": ...}` answers.
+//! Every answer of 400 or more is logged (`access_log`: method, path without the query, status,
+//! milliseconds); never a header or a body, so the bearer token and people's words stay out of
+//! the log.
 //! Invariant: a request refused by a guard or by validation changes nothing.
 
 mod error;
@@ -137,6 +140,26 @@ async fn guard(
     }
 }
 
+/// Logs the answers that went wrong (4xx at INFO, 5xx at WARN); successes are the metrics' job.
+async fn access_log(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let started = std::time::Instant::now();
+    let method = request.method().clone();
+    // The path only: a query string may carry what the person typed.
+    let path = request.path().to_string();
+    let response = next.call(request).await?;
+    let status = response.status().as_u16();
+    let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    if status >= 500 {
+        tracing::warn!(%method, path = %path, status, ms, "http request failed");
+    } else if status >= 400 {
+        tracing::info!(%method, path = %path, status, ms, "http request refused");
+    }
+    Ok(response)
+}
+
 fn json_error(error: JsonPayloadError, _request: &HttpRequest) -> actix_web::Error {
     let api = match &error {
         JsonPayloadError::Overflow { limit }
@@ -267,6 +290,8 @@ pub fn serve_on(
     let server = actix_web::HttpServer::new(move || {
         actix_web::App::new()
             .wrap(from_fn(guard))
+            // Outermost, so the guard's refusals (401, 403, 503) are logged too.
+            .wrap(from_fn(access_log))
             .configure(routes.clone())
     })
     .workers(2)

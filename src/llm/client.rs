@@ -7,7 +7,8 @@
 //! Invariants: one call is bounded by `llm.timeout` as a whole (connect, send, read); an answer
 //! is read as a stream and never beyond `MAX_ANSWER_BYTES`: a longer one (or one that announces
 //! a longer Content-Length) is dropped at that point, the connection closed, and the call fails
-//! with `LlmError::TooLarge`.
+//! with `LlmError::TooLarge`. The model list (`list_models`, for `probe`) is read the same way.
+//! A failure is one short line: the root cause, not reqwest's whole chain.
 
 use std::time::Duration;
 
@@ -31,6 +32,8 @@ pub const MAX_OUTPUT_TOKENS: u32 = 512;
 pub struct LlmClient {
     http: reqwest::Client,
     provider: LlmProvider,
+    /// `llm.base_url` without a trailing slash (the model list is asked for under it).
+    base: String,
     endpoint: String,
     model: String,
     api_key: Option<String>,
@@ -65,6 +68,7 @@ impl LlmClient {
         Ok(Self {
             http,
             provider: config.provider,
+            base: base.to_string(),
             endpoint,
             model: model.unwrap_or(&config.model).to_string(),
             api_key,
@@ -86,6 +90,54 @@ impl LlmClient {
 
     pub fn is_enabled(&self) -> bool {
         self.provider != LlmProvider::None
+    }
+
+    pub fn provider(&self) -> LlmProvider {
+        self.provider
+    }
+
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base
+    }
+
+    /// Where the server lists its models: Ollama's `/api/tags`, OpenAI's `/models` under the
+    /// base (which already ends in `/v1`).
+    pub fn models_url(&self) -> String {
+        match self.provider {
+            LlmProvider::Ollama => format!("{}/api/tags", self.base),
+            LlmProvider::Openai | LlmProvider::None => format!("{}/models", self.base),
+        }
+    }
+
+    /// GETs the server's model list within `timeout`, read up to `MAX_ANSWER_BYTES`, as JSON.
+    pub async fn list_models(&self, timeout: Duration) -> Result<Value, LlmError> {
+        let mut request = self.http.get(self.models_url()).timeout(timeout);
+        if let Some(key) = &self.api_key {
+            request = request.bearer_auth(key);
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|error| transport_error(&error, timeout))?;
+        let status = response.status();
+        if !status.is_success() {
+            return Err(LlmError::Http {
+                status: status.as_u16(),
+                body: String::new(),
+            });
+        }
+        let body = match read_bounded(response, MAX_ANSWER_BYTES)
+            .await
+            .map_err(|error| transport_error(&error, timeout))?
+        {
+            Body::Whole(bytes) => bytes,
+            Body::Cut(_) => return Err(LlmError::TooLarge(MAX_ANSWER_BYTES)),
+        };
+        serde_json::from_slice(&body).map_err(|e| LlmError::BadResponse(format!("not JSON: {e}")))
     }
 
     /// The request body for `messages`, constrained to `schema` when one is given.
@@ -197,20 +249,29 @@ impl LlmClient {
     }
 
     fn transport_error(&self, error: &reqwest::Error) -> LlmError {
-        if error.is_timeout() {
-            LlmError::Timeout(self.timeout)
-        } else {
-            // Include the source chain: "error sending request" alone says nothing.
-            let mut message = error.to_string();
-            let mut source = std::error::Error::source(error);
-            while let Some(cause) = source {
-                message.push_str(": ");
-                message.push_str(&cause.to_string());
-                source = cause.source();
-            }
-            LlmError::Connect(message)
-        }
+        transport_error(error, self.timeout)
     }
+}
+
+/// A failed request as one short line. A connection that could not be made (refused, no route,
+/// a connect timeout) is `Connect`: the server is not there. A timeout after connecting is
+/// `Timeout`: the server is there but slow. Only the root cause is kept ("Connection refused
+/// (os error 111)"): reqwest's whole chain repeats itself and says the URL twice.
+fn transport_error(error: &reqwest::Error, timeout: Duration) -> LlmError {
+    if error.is_timeout() && !error.is_connect() {
+        return LlmError::Timeout(timeout);
+    }
+    let mut root: &dyn std::error::Error = error;
+    while let Some(cause) = root.source() {
+        root = cause;
+    }
+    let cause = root.to_string();
+    let message = if error.is_timeout() {
+        format!("timed out connecting ({cause})")
+    } else {
+        cause
+    };
+    LlmError::Connect(message)
 }
 
 /// Moves the system messages into the first user message, between markers that say what they

@@ -9,6 +9,7 @@ pub mod classify;
 pub mod client;
 pub mod gate;
 pub mod output;
+pub mod probe;
 pub mod prompts;
 pub mod schema;
 

@@ -8,7 +8,9 @@
 //! `max_concurrency` calls are in flight and a slow call never holds up this actor's mailbox
 //! (waiting turns queue on the semaphore, and FastPath turns never come here at all); every
 //! failure is counted in the metrics and recorded as this actor's last failure in /health;
-//! every call's latency and outcome is recorded by call kind (`classify`, `gate`).
+//! every call's latency and outcome is recorded by call kind (`classify`, `gate`), and every
+//! classification's outcome tells the model's status (`llm::probe::ModelStatus`) whether the
+//! model answered, or could not be reached.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -19,6 +21,7 @@ use tokio::sync::Semaphore;
 use crate::llm::classify::Classifier;
 use crate::llm::gate::{GateDecision, ReplyGate};
 use crate::llm::output::Classification;
+use crate::llm::probe::ModelStatus;
 use crate::llm::prompts::ClassifyContext;
 use crate::llm::prompts::GateContext;
 use crate::llm::LlmError;
@@ -43,6 +46,7 @@ pub struct LlmClassifier {
     slots: Arc<Semaphore>,
     metrics: Arc<LlmMetrics>,
     health: Arc<ActorHealth>,
+    status: Arc<ModelStatus>,
 }
 
 impl LlmClassifier {
@@ -52,6 +56,7 @@ impl LlmClassifier {
         slots: Arc<Semaphore>,
         metrics: Arc<LlmMetrics>,
         health: Arc<ActorHealth>,
+        status: Arc<ModelStatus>,
     ) -> Self {
         Self {
             classifier,
@@ -59,6 +64,7 @@ impl LlmClassifier {
             slots,
             metrics,
             health,
+            status,
         }
     }
 }
@@ -74,11 +80,12 @@ impl Behaviour for LlmClassifier {
                 return Handled::Done;
             }
         };
-        let (classifier, slots, metrics, health) = (
+        let (classifier, slots, metrics, health, status) = (
             self.classifier.clone(),
             self.slots.clone(),
             self.metrics.clone(),
             self.health.clone(),
+            self.status.clone(),
         );
         actix_rt::spawn(async move {
             let Ok(_slot) = slots.acquire_owned().await else {
@@ -93,12 +100,23 @@ impl Behaviour for LlmClassifier {
             metrics.in_flight.fetch_sub(1, Ordering::AcqRel);
             let outcome = result.as_ref().map_or_else(LlmError::kind, |_| "ok");
             metrics.record_call(CallKind::Classify, started.elapsed(), outcome);
+            // Whether the model's status changed, and said so in the log already.
+            let announced = match &result {
+                Ok(_) | Err(LlmError::InvalidOutput(_)) => {
+                    // Garbage means the model answered: the server is there.
+                    status.call_succeeded();
+                    false
+                }
+                Err(error) => status.call_failed(error),
+            };
             if let Err(error) = &result {
                 metrics.record_failure(error);
                 health.record_failure(format!("model call failed: {error}"));
                 static FAILED: crate::log_limit::WarnLimiter =
                     crate::log_limit::WarnLimiter::new(20);
-                crate::limited_warn!(FAILED, %error, "model call failed");
+                if !announced {
+                    crate::limited_warn!(FAILED, %error, "model call failed");
+                }
             }
             reply.send(result);
         });
@@ -113,6 +131,13 @@ impl LlmClassifier {
             reply.send(GateDecision::FailOpen("no gate model".into()));
             return;
         };
+        if self.status.server_away() {
+            // Nothing answers there: fail open now instead of after a refused connection.
+            reply.send(GateDecision::FailOpen(
+                "the model server is not there".into(),
+            ));
+            return;
+        }
         let (classifier, slots, metrics) = (
             self.classifier.clone(),
             self.slots.clone(),

@@ -4,7 +4,10 @@
 //! contradictions), and what the review kept becomes a plan the person must confirm.
 //!
 //! Invariants: nothing the model proposes runs in this turn (it is proposed, never executed);
-//! a model that cannot be reached or answers garbage gets the apology and changes nothing; a
+//! a model known not to answer (unreachable, or missing from its server) is not called, and a
+//! call that cannot connect or finds no such model gets the same honest answer: what works
+//! without the model (path `llm_unavailable`); a model that times out or answers garbage gets
+//! the apology; neither changes anything; a
 //! model that proposes only invalid or ungrounded actions gets a request to rephrase, and a
 //! self-contradicting plan a question about what the person means (both `clarify`); without a
 //! model the reply gets an honest "I didn't catch that".
@@ -13,6 +16,7 @@ use chrono::{DateTime, Utc};
 
 use crate::conversation::ContextType;
 use crate::llm::prompts::{ClassifyContext, TaskFacts};
+use crate::llm::LlmError;
 use crate::subsystems::action_executor::{ExecutorMsg, Proposal, ProposalFacts};
 use crate::subsystems::llm_classifier::LlmMsg;
 use crate::tasks::Task;
@@ -46,6 +50,13 @@ impl Pipeline {
                 text: texts::not_understood(&task.title),
             });
         };
+        if self.model.skips_calls() {
+            tracing::debug!(
+                state = self.model.state().as_str(),
+                "the model is not there; not asking it"
+            );
+            return Ok(model_not_there());
+        }
         let history = self.history(&inbound.thread_id, Speakers::Roles).await?;
         let classify = self.classify_context(context, task, history, inbound, now);
         let answer = llm
@@ -56,8 +67,12 @@ impl Pipeline {
             .await;
         let classification = match answer {
             Ok(Ok(classification)) => classification,
+            // The LLMClassifier has logged the failure (one line).
+            Ok(Err(LlmError::Connect(_) | LlmError::Http { status: 404, .. })) => {
+                return Ok(model_not_there());
+            }
             Ok(Err(error)) => {
-                tracing::warn!(%error, "model layer unavailable for this turn");
+                tracing::debug!(%error, "model layer unavailable for this turn");
                 return Ok(apology());
             }
             Err(error) => {
@@ -169,7 +184,15 @@ fn log_left_out(proposal: &Proposal) {
     }
 }
 
-/// When the model cannot be reached or answers garbage.
+/// When the model is not there: say what works without it instead of inviting a retry.
+fn model_not_there() -> Work {
+    Work::Say {
+        path: TurnPath::LlmUnavailable,
+        text: texts::MODEL_UNREACHABLE.to_string(),
+    }
+}
+
+/// When the model times out or answers garbage.
 fn apology() -> Work {
     Work::Say {
         path: TurnPath::LlmUnavailable,

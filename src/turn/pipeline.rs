@@ -20,6 +20,7 @@ use tracing::Instrument;
 use crate::actions::{ActionEnv, BindContext};
 use crate::clock::SharedClock;
 use crate::conversation::inbox::Accepted;
+use crate::llm::probe::ModelStatus;
 use crate::metrics::TurnMetrics;
 use crate::store::Store;
 use crate::subsystems::action_executor::ExecutorMsg;
@@ -48,6 +49,8 @@ pub struct Pipeline {
     /// The model layer; None when `llm.provider` is none.
     pub llm: Option<ChildRef<LlmMsg>>,
     pub rate_cap: ChildRef<RateCapMsg>,
+    /// Whether the model is there (the model room does not call one known not to answer).
+    pub model: Arc<ModelStatus>,
     pub gate_metrics: Arc<GateMetrics>,
     pub settings: TurnSettings,
     pub metrics: Arc<TurnMetrics>,
@@ -61,8 +64,9 @@ impl Pipeline {
         let outcome = self.run_steps(inbound).instrument(span.clone()).await;
         match &outcome {
             Ok(result) => {
-                self.metrics.record(result.path, started.elapsed());
-                span.in_scope(|| tracing::debug!(path = result.path.as_str(), "turn done"));
+                let took = started.elapsed();
+                self.metrics.record(result.path, took);
+                span.in_scope(|| self.log_turn(result, took));
             }
             Err(error) => {
                 self.metrics
@@ -76,6 +80,23 @@ impl Pipeline {
             }
         }
         outcome
+    }
+
+    /// The operator's line for a finished turn (`log.turns`; DEBUG when it is off).
+    fn log_turn(&self, result: &TurnResult, took: std::time::Duration) {
+        let actions = result
+            .actions
+            .iter()
+            .map(|action| action.name.as_str())
+            .collect::<Vec<_>>()
+            .join(",");
+        let latency_ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
+        let path = result.path.as_str();
+        if self.settings.log_turns {
+            tracing::info!(path, actions = %actions, latency_ms, "turn done");
+        } else {
+            tracing::debug!(path, actions = %actions, latency_ms, "turn done");
+        }
     }
 
     async fn run_steps(&self, inbound: Inbound) -> Result<TurnResult, TurnError> {

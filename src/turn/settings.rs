@@ -14,6 +14,8 @@ pub struct TurnSettings {
     pub window_size: usize,
     /// Drop model-proposed actions the reply gives no ground for (`llm.require_evidence`).
     pub require_evidence: bool,
+    /// One INFO line per finished turn (`log.turns`).
+    pub log_turns: bool,
     /// The group-chat reply gate; None when `reply_decision.enabled` is false.
     pub gate: Option<GateSettings>,
 }

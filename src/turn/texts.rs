@@ -70,6 +70,13 @@ pub fn proposal(steps: &[String], expiry_minutes: i64) -> String {
 pub const LLM_APOLOGY: &str =
     "Sorry, I couldn't think that through just now. Could you say it again, maybe more simply?";
 
+/// When the model is not there (nothing answers at its address, or its server does not have
+/// it): asking again cannot help, so say what works without it (config/reply_intents.yaml).
+pub const MODEL_UNREACHABLE: &str =
+    "I can't reach my language model right now, so I only understand simple replies: 'done', \
+'later', 'tomorrow' (or a time, like 'move it to friday 3pm'), 'busy' or 'snooze', and 'undo'. \
+Try one of those.";
+
 /// When the model proposed only actions that failed validation.
 pub const CLARIFY: &str =
     "I'm not sure what you'd like me to do with that. Could you say it another way?";

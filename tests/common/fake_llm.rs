@@ -2,6 +2,9 @@
 //! `/v1/chat/completions`, answering from a script: JSON, text, HTTP errors, delays. It records
 //! every request and the most requests ever in flight at once. A streamed script sends a long
 //! body slowly (chunked) and records how much of it went out before the client hung up.
+//! It lists its models like the real servers (Ollama `GET /api/tags`, OpenAI `GET /v1/models`):
+//! "fake-model" unless a test sets the list; those requests are counted apart, not in
+//! `requests`.
 
 #![allow(dead_code)]
 
@@ -59,6 +62,9 @@ struct State {
     in_flight: usize,
     peak: usize,
     stream_ends: Vec<StreamEnd>,
+    /// The models the list routes name (None: the default, ["fake-model"]).
+    models: Option<Vec<String>>,
+    list_requests: usize,
 }
 
 #[derive(Clone)]
@@ -117,6 +123,16 @@ impl FakeLlm {
     /// How every streamed answer that has ended so far ended.
     pub fn stream_ends(&self) -> Vec<StreamEnd> {
         self.state.lock().stream_ends.clone()
+    }
+
+    /// The models `/api/tags` and `/v1/models` list from now on.
+    pub fn set_models(&self, models: &[&str]) {
+        self.state.lock().models = Some(models.iter().map(|m| m.to_string()).collect());
+    }
+
+    /// How many times the model list was asked for.
+    pub fn list_requests(&self) -> usize {
+        self.state.lock().list_requests
     }
 
     pub async fn stop(&self) {
@@ -194,6 +210,31 @@ async fn chat(
     }
 }
 
+/// Ollama's `/api/tags` or OpenAI's `/v1/models`, in the shape each server answers.
+async fn list_models(request: HttpRequest, state: web::Data<Arc<Mutex<State>>>) -> HttpResponse {
+    let models = {
+        let mut state = state.lock();
+        state.list_requests += 1;
+        state
+            .models
+            .clone()
+            .unwrap_or_else(|| vec!["fake-model".to_string()])
+    };
+    if request.path().starts_with("/v1") {
+        let data: Vec<Value> = models
+            .iter()
+            .map(|id| json!({"id": id, "object": "model", "owned_by": "fake"}))
+            .collect();
+        HttpResponse::Ok().json(json!({"object": "list", "data": data}))
+    } else {
+        let listed: Vec<Value> = models
+            .iter()
+            .map(|name| json!({"name": name, "model": name, "size": 1}))
+            .collect();
+        HttpResponse::Ok().json(json!({ "models": listed }))
+    }
+}
+
 /// The body of a `Script::Stream`; dropping it (the body ended, or the client hung up) records
 /// how far it got.
 struct Streamer {
@@ -234,6 +275,11 @@ impl Drop for Streamer {
 
 /// Starts the fake on 127.0.0.1:0.
 pub fn start_fake_llm() -> FakeLlm {
+    start_fake_llm_on("127.0.0.1:0")
+}
+
+/// Starts the fake on `address` (a port a test chose, e.g. to bring a server back).
+pub fn start_fake_llm_on(address: &str) -> FakeLlm {
     let state = Arc::new(Mutex::new(State::default()));
     let data = web::Data::new(state.clone());
     let server = actix_web::HttpServer::new(move || {
@@ -242,10 +288,12 @@ pub fn start_fake_llm() -> FakeLlm {
             .app_data(web::PayloadConfig::default().limit(4 * 1024 * 1024))
             .route("/api/chat", web::post().to(chat))
             .route("/v1/chat/completions", web::post().to(chat))
+            .route("/api/tags", web::get().to(list_models))
+            .route("/v1/models", web::get().to(list_models))
     })
     .workers(1)
     .disable_signals()
-    .bind("127.0.0.1:0")
+    .bind(address)
     .unwrap_or_else(|e| panic!("fake llm bind: {e}"));
     let addr = server
         .addrs()
