@@ -71,7 +71,9 @@ fn main() {
     donna::app::install_crypto_provider();
     let system = actix_rt::System::new();
     system.block_on(async {
-        let client = reqwest::Client::new();
+        // reqwest brings no TLS provider of its own.
+    donna::tls::install_crypto_provider();
+    let client = reqwest::Client::new();
         // Discord side.
         let fake = start_fake_discord().await;
         let yaml = format!(

@@ -107,7 +107,9 @@ fn main() {
     system.block_on(async {
         let fake = start_fake_llm();
         fake.always(Script::answer(json!([]), "You need your passport."));
-        let client = reqwest::Client::new();
+        // reqwest brings no TLS provider of its own.
+    donna::tls::install_crypto_provider();
+    let client = reqwest::Client::new();
         let body = json!({"model": "m", "messages": [{"role": "user", "content": "hi"}], "stream": false});
         let mut direct = Vec::with_capacity(ROUNDS);
         for i in 0..ROUNDS + 20 {

@@ -84,6 +84,8 @@ async fn sigterm_answers_every_turn_in_flight_and_refuses_new_requests_with_503(
     );
     let mut running = donna_run(dir.path(), &yaml);
     let base = format!("http://127.0.0.1:{port}");
+    // reqwest brings no TLS provider of its own.
+    donna::tls::install_crypto_provider();
     let client = reqwest::Client::new();
     let up = eventually(Duration::from_secs(30), || async {
         client
