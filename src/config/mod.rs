@@ -92,7 +92,8 @@ impl LoadedConfig {
 
     /// A path from the config, relative to the config file's folder.
     pub fn resolve(&self, path: &Path) -> PathBuf {
-        if path.is_absolute() {
+        // No config file (base "."): the path as written, not "././data".
+        if path.is_absolute() || self.base_dir == Path::new(".") {
             path.to_path_buf()
         } else {
             self.base_dir.join(path)
