@@ -21,6 +21,7 @@ use crate::store::{Durability, WriterMsg};
 use crate::store::{ReadPool, Store, StoreWriter};
 use crate::subsystems::action_executor::{ActionExecutor, ExecutorMsg};
 use crate::subsystems::fast_path::{FastPathActor, FastPathMsg};
+use crate::events::EventBus;
 use crate::subsystems::nudger::{NudgeRules, Nudger, NudgerMsg};
 use crate::subsystems::pending_plans::{PendingPlans, PlansMsg};
 use crate::subsystems::rate_cap::{GateMetrics, RateCap, RateCapMsg};
@@ -158,7 +159,9 @@ impl<'a> Spawner<'a> {
         clock: &SharedClock,
         config: &Config,
         sink: Option<Arc<dyn NudgeSink>>,
+        events: &EventBus,
     ) -> ChildRef<NudgerMsg> {
+        let events = events.clone();
         let (store, clock) = (store.clone(), clock.clone());
         let rules = NudgeRules {
             interval: config.nudges.interval.get(),
@@ -172,6 +175,7 @@ impl<'a> Spawner<'a> {
                 clock.clone(),
                 rules.clone(),
                 sink.clone(),
+                events.clone(),
             ))
         }))
     }

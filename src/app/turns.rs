@@ -11,6 +11,7 @@ use actors::{ChildRef, HealthRegistry, KeyedConfig, KeyedRouter};
 
 use crate::clock::SharedClock;
 use crate::config::Config;
+use crate::events::EventBus;
 use crate::metrics::TurnMetrics;
 use crate::store::Store;
 use crate::subsystems::action_executor::ExecutorMsg;
@@ -31,6 +32,7 @@ pub struct TurnActors {
     pub memory: ChildRef<MemoryMsg>,
     pub llm: Option<ChildRef<LlmMsg>>,
     pub rate_cap: ChildRef<RateCapMsg>,
+    pub events: EventBus,
 }
 
 /// What a turn reads from the config.
@@ -71,6 +73,7 @@ pub fn start_conversations(
         gate_metrics,
         settings: turn_settings(config),
         metrics,
+        events: actors.events,
     });
     let runtime = &config.runtime;
     let router = KeyedRouter::new(

@@ -1,10 +1,12 @@
-//! The HTTP server (actix-web): health, metrics and the local API of DESIGN.md's contract.
+//! The HTTP server (actix-web): health, metrics, the local API of DESIGN.md's contract and the
+//! event stream (`events`: `GET /api/events`, Server-Sent Events).
 //!
 //! Owns: routing, the guards every request passes (Host header against DNS rebinding, the bearer
 //! token on /api/*, the body limit) and the mapping of errors to `{"error": ...}` answers.
 //! Invariant: a request refused by a guard or by validation changes nothing.
 
 mod error;
+mod events;
 mod health;
 mod json;
 mod tasks;
@@ -178,7 +180,8 @@ pub fn configure(app: Arc<App>, bind: SocketAddr) -> impl Fn(&mut web::ServiceCo
                     .route("/threads", web::post().to(threads::open_thread))
                     .route("/threads", web::get().to(threads::list_threads))
                     .route("/threads/{id}/messages", web::get().to(threads::history))
-                    .route("/messages", web::post().to(threads::post_message)),
+                    .route("/messages", web::post().to(threads::post_message))
+                    .route("/events", web::get().to(events::events)),
             )
             .default_service(web::to(not_found));
     }

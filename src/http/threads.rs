@@ -1,4 +1,5 @@
 //! `/api/nudges`, `/api/threads`, `/api/messages`: opening conversations and talking in them.
+//! A committed nudge is published on the event bus (the turns publish their own replies).
 
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -66,6 +67,7 @@ pub async fn open_nudge(
                 // The same answer as every other store error of the API.
                 NudgeFailure::Store(error) => ApiError::from(error),
             })?;
+        opened.publish(&app.events);
         let view = NudgeView {
             thread_id: opened.thread_id,
             text: opened.text,
@@ -100,6 +102,7 @@ pub async fn open_nudge(
             })
         })
         .await?;
+    opened.publish(&app.events);
     let view = NudgeView {
         thread_id: opened.thread_id,
         text: opened.text,
