@@ -91,18 +91,19 @@ pub trait NudgeSink: Send + Sync {
 
 impl NudgeOpened {
     /// Tells the event stream: a `nudge` event, then Donna's `message` in the thread. Call it
-    /// only once the nudge is committed.
-    pub fn publish(&self, events: &EventBus) {
-        events.publish(Payload::Nudge {
+    /// only once the nudge is committed. Returns the two events' sequences.
+    pub fn publish(&self, events: &EventBus) -> [u64; 2] {
+        let nudge = events.publish(Payload::Nudge {
             task_id: self.task_id.clone(),
             thread_id: self.thread_id.clone(),
             text: self.text.clone(),
             channel: self.channel.as_str().to_string(),
         });
-        events.publish(Payload::Message {
+        let message = events.publish(Payload::Message {
             thread_id: self.thread_id.clone(),
             text: self.text.clone(),
         });
+        [nudge, message]
     }
 }
 
