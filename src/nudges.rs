@@ -17,8 +17,8 @@ use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 
 use crate::conversation::memory::{self, Kind, Role};
-use crate::events::{EventBus, Payload};
 use crate::conversation::{outbox, threads, Channel, ContextType, Thread};
+use crate::events::{EventBus, Payload};
 use crate::store::StoreError;
 use crate::tasks::{repo, Task};
 

@@ -137,7 +137,10 @@ async fn a_task_its_nudge_and_the_answer_appear_on_the_stream_in_order() {
         answered[0].data,
         json!({"task_id": task, "change": "status", "status": "done", "title": "Pay rent"})
     );
-    assert_eq!(answered[1].data, json!({"thread_id": thread, "text": reply}));
+    assert_eq!(
+        answered[1].data,
+        json!({"thread_id": thread, "text": reply})
+    );
     let all: Vec<u64> = events.iter().chain(&answered).map(seq).collect();
     assert!(all.windows(2).all(|w| w[0] < w[1]), "ids increase: {all:?}");
 }
@@ -161,8 +164,11 @@ async fn a_scheduled_nudge_and_an_api_edit_appear_on_the_stream() {
     assert_eq!(kinds(&events), ["nudge", "message"]);
     assert_eq!(events[0].data["text"], "'Call mum' is overdue. Done?");
     assert_eq!(events[0].data["task_id"], json!(task));
-    bot.patch(&format!("/api/tasks/{task}"), json!({"title": "Call mum back"}))
-        .await;
+    bot.patch(
+        &format!("/api/tasks/{task}"),
+        json!({"title": "Call mum back"}),
+    )
+    .await;
     let edited = stream.take(1).await;
     assert_eq!(
         edited[0].data,
@@ -185,7 +191,10 @@ async fn a_client_that_reconnects_with_its_last_id_gets_exactly_what_it_missed()
 
     let mut resumed = Stream::open(&bot, Some(&last)).await;
     let missed = resumed.take(5).await;
-    assert_eq!(kinds(&missed), ["task", "nudge", "message", "task", "message"]);
+    assert_eq!(
+        kinds(&missed),
+        ["task", "nudge", "message", "task", "message"]
+    );
     assert_eq!(missed[0].data["task_id"], json!(missed_task));
     assert_eq!(missed[3].data["status"], "done");
     assert_eq!(seq(&missed[0]), seq(&seen[2]) + 1, "none lost");
@@ -203,12 +212,18 @@ async fn an_unknown_last_event_id_gets_a_reset_then_everything_kept() {
     let mut stream = Stream::open(&bot, Some("0badc0de-7")).await;
     let events = stream.take(4).await;
     assert_eq!(kinds(&events), ["reset", "task", "nudge", "message"]);
-    assert_eq!(events[0].id, None, "a reset does not move the client's last id");
+    assert_eq!(
+        events[0].id, None,
+        "a reset does not move the client's last id"
+    );
     assert_eq!(
         events[0].data,
         json!({"reason": "unknown_id", "last_event_id": "0badc0de-7"})
     );
-    assert_eq!(events[2].data["text"], "Time for 'Pay rent'. How is it going: done, later, or busy?");
+    assert_eq!(
+        events[2].data["text"],
+        "Time for 'Pay rent'. How is it going: done, later, or busy?"
+    );
 }
 
 #[actix_rt::test]

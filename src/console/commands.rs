@@ -55,7 +55,10 @@ fn open_tasks(conn: &rusqlite::Connection) -> Result<Vec<Task>, StoreError> {
 }
 
 fn task_line(number: usize, task: &Task) -> String {
-    format!("{number:>3}. {} [{}] ({})", task.title, task.status, task.id)
+    format!(
+        "{number:>3}. {} [{}] ({})",
+        task.title, task.status, task.id
+    )
 }
 
 impl Console {

@@ -19,7 +19,12 @@ pub struct Feed {
 impl Feed {
     /// The line to print for `event`, if any. `current` is the thread being typed in; `own` the
     /// sequences of the events the console published itself.
-    pub fn show(&mut self, event: &Event, current: Option<&str>, own: &HashSet<u64>) -> Option<String> {
+    pub fn show(
+        &mut self,
+        event: &Event,
+        current: Option<&str>,
+        own: &HashSet<u64>,
+    ) -> Option<String> {
         if own.contains(&event.seq) {
             return None;
         }
@@ -76,16 +81,24 @@ mod tests {
             text: "'Pay rent' is overdue. Done?".into(),
         };
         assert_eq!(
-            feed.show(&event(1, nudge.clone()), Some("thr_b"), &own).as_deref(),
+            feed.show(&event(1, nudge.clone()), Some("thr_b"), &own)
+                .as_deref(),
             Some("[nudge] 'Pay rent' is overdue. Done? (thread thr_a; type: use thr_a)")
         );
         assert_eq!(feed.show(&event(2, twin), Some("thr_b"), &own), None);
-        assert_eq!(feed.show(&event(9, nudge), None, &own), None, "the console's own");
+        assert_eq!(
+            feed.show(&event(9, nudge), None, &own),
+            None,
+            "the console's own"
+        );
         let reply = Payload::Message {
             thread_id: "thr_b".into(),
             text: "Marked done.".into(),
         };
-        assert_eq!(feed.show(&event(3, reply.clone()), Some("thr_b"), &own), None);
+        assert_eq!(
+            feed.show(&event(3, reply.clone()), Some("thr_b"), &own),
+            None
+        );
         assert_eq!(
             feed.show(&event(4, reply), Some("thr_a"), &own).as_deref(),
             Some("[thr_b] donna: Marked done.")

@@ -133,7 +133,12 @@ impl EventBus {
             None => ring.next,
             Some(id) => match self.position_after(&ring, id) {
                 Ok(from) => {
-                    pending.extend(ring.from(from).unwrap_or_default().into_iter().map(Next::Event));
+                    pending.extend(
+                        ring.from(from)
+                            .unwrap_or_default()
+                            .into_iter()
+                            .map(Next::Event),
+                    );
                     from
                 }
                 Err(reason) => {
@@ -243,7 +248,11 @@ impl Subscription {
             Some(events) => self.pending.extend(events.into_iter().map(Next::Event)),
             None => {
                 let (oldest, events) = self.bus.everything();
-                tracing::debug!(from = self.from, oldest, "event subscriber lagged past the ring");
+                tracing::debug!(
+                    from = self.from,
+                    oldest,
+                    "event subscriber lagged past the ring"
+                );
                 self.from = oldest;
                 self.pending.push_back(Next::Reset(ResetReason::Lagged));
                 self.pending.extend(events.into_iter().map(Next::Event));

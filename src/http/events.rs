@@ -54,7 +54,8 @@ pub async fn events(app: web::Data<App>, request: HttpRequest) -> HttpResponse {
         .filter(|value| !value.is_empty());
     // Subscribed before the answer's headers go out: a client that has them misses nothing.
     let subscription = app.events.subscribe(resumed_from.as_deref());
-    let mut heartbeat = tokio::time::interval_at(tokio::time::Instant::now() + HEARTBEAT, HEARTBEAT);
+    let mut heartbeat =
+        tokio::time::interval_at(tokio::time::Instant::now() + HEARTBEAT, HEARTBEAT);
     heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let state = Stream {
         subscription,

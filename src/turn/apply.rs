@@ -192,7 +192,8 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
         repo::reset_unanswered_nudges(conn, task_id)?;
     }
     let undone = undone_from.filter(|_| result.path == TurnPath::Undone);
-    let tasks = changes::changed_tasks(conn, journal::journaled_after(conn, journal_mark)?, undone)?;
+    let tasks =
+        changes::changed_tasks(conn, journal::journaled_after(conn, journal_mark)?, undone)?;
     finish(conn, &inbound, &mut result, Some(reply), reply_kind, now)?;
     Ok(Committed { result, tasks })
 }

@@ -25,20 +25,21 @@ pub fn changed_tasks(
 ) -> Result<Vec<Payload>, StoreError> {
     // (task id, change so far, status before), in the order first touched.
     let mut touched: Vec<(String, TaskChange, Option<String>)> = Vec::new();
-    let mut touch = |id: String, created: bool, before: Option<&Task>| {
-        match touched.iter_mut().find(|(seen, _, _)| *seen == id) {
-            Some((_, change, _)) if created => *change = TaskChange::Created,
-            Some(_) => {}
-            None => touched.push((
-                id,
-                if created {
-                    TaskChange::Created
-                } else {
-                    TaskChange::Updated
-                },
-                before.map(|task| task.status.to_string()),
-            )),
-        }
+    let mut touch = |id: String, created: bool, before: Option<&Task>| match touched
+        .iter_mut()
+        .find(|(seen, _, _)| *seen == id)
+    {
+        Some((_, change, _)) if created => *change = TaskChange::Created,
+        Some(_) => {}
+        None => touched.push((
+            id,
+            if created {
+                TaskChange::Created
+            } else {
+                TaskChange::Updated
+            },
+            before.map(|task| task.status.to_string()),
+        )),
     };
     for row in &journal {
         if let Some(created) = &row.created_task_id {
