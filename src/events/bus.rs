@@ -315,20 +315,25 @@ mod tests {
     #[tokio::test]
     async fn an_unknown_or_overflowed_id_gets_a_reset_then_the_ring() {
         let bus = EventBus::new(2, 4);
-        for n in 1..=3 {
+        for n in 1..=4 {
             bus.publish(message(n));
         }
         let mut other_run = bus.subscribe(Some("deadbeef-1"));
         assert_eq!(
             texts(&take(&mut other_run, 3).await),
-            ["reset:UnknownId", "m2", "m3"]
+            ["reset:UnknownId", "m3", "m4"]
         );
+        // Seen up to 1; 2 has left the ring (it keeps 3 and 4).
         let first = format!("{}-1", bus.inner.run);
         let mut too_old = bus.subscribe(Some(&first));
         assert_eq!(
             texts(&take(&mut too_old, 3).await),
-            ["reset:TooOld", "m2", "m3"]
+            ["reset:TooOld", "m3", "m4"]
         );
+        // Seen up to 2: nothing missed, no reset.
+        let second = format!("{}-2", bus.inner.run);
+        let mut just_in_time = bus.subscribe(Some(&second));
+        assert_eq!(texts(&take(&mut just_in_time, 2).await), ["m3", "m4"]);
     }
 
     #[tokio::test]
