@@ -534,7 +534,7 @@ fn done_turn(floor: &Floor, conn: &Connection, thread_id: &str) -> Result<(), St
         plan_expiry: floor.plan_expiry,
         inbound,
     };
-    let result = apply::commit(conn, turn)?;
+    let result = apply::commit(conn, turn)?.result;
     if result.path != TurnPath::Fast || !result.results.iter().all(|r| r.ok) {
         return Err(StoreError::Transaction(format!(
             "turn went wrong: {result:?}"

@@ -9,6 +9,7 @@ pub mod config;
 pub mod console;
 pub mod conversation;
 pub mod discord;
+pub mod events;
 pub mod http;
 pub mod ids;
 pub mod llm;

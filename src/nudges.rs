@@ -4,6 +4,8 @@
 //! Also the `NudgeSink`: how the Nudger hands a nudge to a chat service that opens its threads
 //! itself (Discord), without knowing that service; `NudgeFailure` says why one could not open.
 //!
+//! `NudgeOpened::publish` tells the event stream about a committed nudge.
+//!
 //! Invariants: a task has at most one open thread and a new nudge reuses it; the nudge is
 //! recorded in memory (kind `nudge`, so a bare "yes" right after it counts as "done") and in the
 //! outbox; the task's nudge counters move in the same transaction.
@@ -16,12 +18,15 @@ use rusqlite::Connection;
 
 use crate::conversation::memory::{self, Kind, Role};
 use crate::conversation::{outbox, threads, Channel, ContextType, Thread};
+use crate::events::{EventBus, Payload};
 use crate::store::StoreError;
 use crate::tasks::{repo, Task};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NudgeOpened {
+    pub task_id: String,
     pub thread_id: String,
+    pub channel: Channel,
     pub text: String,
     /// False when the task's open thread was reused.
     pub created: bool,
@@ -82,6 +87,24 @@ pub trait NudgeSink: Send + Sync {
     /// None picks `default_context`. The request is queued before this returns, so nudges
     /// asked for one after another are opened in that order.
     fn open_nudge(&self, task_id: String, context: Option<ContextType>) -> PendingNudge;
+}
+
+impl NudgeOpened {
+    /// Tells the event stream: a `nudge` event, then Donna's `message` in the thread. Call it
+    /// only once the nudge is committed. Returns the two events' sequences.
+    pub fn publish(&self, events: &EventBus) -> [u64; 2] {
+        let nudge = events.publish(Payload::Nudge {
+            task_id: self.task_id.clone(),
+            thread_id: self.thread_id.clone(),
+            text: self.text.clone(),
+            channel: self.channel.as_str().to_string(),
+        });
+        let message = events.publish(Payload::Message {
+            thread_id: self.thread_id.clone(),
+            text: self.text.clone(),
+        });
+        [nudge, message]
+    }
 }
 
 /// Donna's nudge about a task: the question that opens (or continues) its thread.
@@ -164,7 +187,9 @@ pub fn open_on(
     outbox::enqueue(conn, &thread_id, channel.as_str(), &text, now, delivered)?;
     repo::record_nudge(conn, task_id, now)?;
     Ok(NudgeOpened {
+        task_id: task_id.to_string(),
         thread_id,
+        channel,
         text,
         created,
     })

@@ -298,6 +298,29 @@ async fn the_openapi_document_covers_every_route_and_every_documented_route_exis
             let concrete = path.replace("{id}", "nonexistent");
             let method = reqwest::Method::from_bytes(method.to_uppercase().as_bytes())
                 .unwrap_or_else(|e| panic!("{method}: {e}"));
+            if operation["responses"]["200"]["content"]
+                .get("text/event-stream")
+                .is_some()
+            {
+                // A stream never ends: its headers say it is routed; the body is not awaited.
+                let response = bot
+                    .client
+                    .get(format!("{}{concrete}", bot.base))
+                    .send()
+                    .await
+                    .unwrap_or_else(|e| panic!("{concrete}: {e}"));
+                assert_eq!(response.status().as_u16(), 200, "{concrete}");
+                assert!(
+                    response
+                        .headers()
+                        .get("content-type")
+                        .and_then(|v| v.to_str().ok())
+                        .is_some_and(|v| v.starts_with("text/event-stream")),
+                    "{concrete}: {:?}",
+                    response.headers()
+                );
+                continue;
+            }
             let body =
                 matches!(method, reqwest::Method::POST | reqwest::Method::PATCH).then(|| json!({}));
             let (status, answer) = bot.request(method.clone(), &concrete, body).await;
@@ -324,6 +347,7 @@ async fn the_openapi_document_covers_every_route_and_every_documented_route_exis
         "GET /api/threads",
         "GET /api/threads/{id}/messages",
         "POST /api/messages",
+        "GET /api/events",
     ]
     .into_iter()
     .map(String::from)
@@ -362,7 +386,7 @@ fn no_route_is_registered_around_the_documented_list() {
         );
     }
     assert_eq!(
-        handlers, 14,
+        handlers, 15,
         "a new handler: add it to the expected list above too"
     );
 }

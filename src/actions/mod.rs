@@ -1,7 +1,8 @@
 //! Actions: what a reply can make Donna do to tasks. The registry (reply_actions.yaml) defines
 //! them, `bind` validates requests against it (context parameters from the thread, times read
 //! once), `review` checks a model's proposal as a whole (evidence, titles, contradictions), the
-//! handlers run them inside the turn's transaction, `execute` journals them for undo, and
+//! handlers run them inside the turn's transaction, `execute` journals them for undo (`journal`
+//! reads the journal back for the event stream), and
 //! `describe` words them for a plan.
 
 pub mod bind;
@@ -9,6 +10,7 @@ pub mod describe;
 pub mod execute;
 pub mod handler_kind;
 pub mod handlers;
+pub mod journal;
 pub mod params;
 pub mod registry;
 pub mod review;

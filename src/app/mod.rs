@@ -31,6 +31,7 @@ use actors::{ActorState, ChildRef, HealthRegistry, Supervisor};
 use crate::clock::{SharedClock, SystemClock};
 use crate::config::{Config, Env, LoadedConfig, ProcessEnv};
 use crate::discord::{DiscordMsg, GatewayShared};
+use crate::events::EventBus;
 use crate::llm::probe::ModelStatus;
 use crate::metrics::{LlmMetrics, NudgeMetrics, TurnMetrics};
 use crate::store::{self, DataDirLock, Durability, Store, StoreError};
@@ -110,6 +111,8 @@ pub struct App {
     /// The gateway's counters and session facts (None when Discord is off).
     pub discord_shared: Option<Arc<GatewayShared>>,
     pub api_token: Option<String>,
+    /// What Donna did, for `GET /api/events` and the console; closed when the stop begins.
+    pub events: EventBus,
     pub started_at: Instant,
     /// Set when the stop begins: new messages and API calls are refused (503) while the turns
     /// in flight finish and answer.
@@ -168,6 +171,7 @@ impl App {
         let gate_metrics = Arc::new(GateMetrics::default());
         let rate_cap = spawner.rate_cap(&store, &clock, &config, &gate_metrics);
         let metrics = Arc::new(TurnMetrics::default());
+        let events = EventBus::default();
         let intake = turns::start_conversations(
             &config,
             &store,
@@ -179,6 +183,7 @@ impl App {
                 llm: llm.clone(),
                 rate_cap,
                 model: model_status.clone(),
+                events: events.clone(),
             },
             gate_metrics.clone(),
             metrics.clone(),
@@ -199,6 +204,7 @@ impl App {
             &config,
             discord.as_ref().map(discord::DiscordParts::nudge_sink),
             &nudge_metrics,
+            &events,
         );
         let api_token = config.api_token(env);
         let mut arbiters = conversation_arbiters;
@@ -225,6 +231,7 @@ impl App {
             discord_shared: discord.as_ref().map(|parts| parts.shared.clone()),
             discord: discord.map(|parts| parts.gateway),
             api_token,
+            events,
             started_at: Instant::now(),
             draining: AtomicBool::new(false),
             prober,
@@ -238,6 +245,8 @@ impl App {
     pub fn begin_draining(&self) {
         self.draining.store(true, Ordering::Release);
         self.intake.router().close();
+        // Event streams end now, so the HTTP server's stop does not wait on them.
+        self.events.close();
     }
 
     pub fn is_draining(&self) -> bool {

@@ -14,6 +14,7 @@ use actors::{Behaviour, ChildRef, ChildSpec, RestartLimits, Supervisor};
 use crate::actions::ActionRegistry;
 use crate::clock::SharedClock;
 use crate::config::{Config, RuntimeConfig};
+use crate::events::EventBus;
 use crate::metrics::NudgeMetrics;
 use crate::nudges::NudgeSink;
 use crate::replies::intents::IntentsConfig;
@@ -160,7 +161,9 @@ impl<'a> Spawner<'a> {
         config: &Config,
         sink: Option<Arc<dyn NudgeSink>>,
         metrics: &Arc<NudgeMetrics>,
+        events: &EventBus,
     ) -> ChildRef<NudgerMsg> {
+        let events = events.clone();
         let (store, clock, metrics) = (store.clone(), clock.clone(), metrics.clone());
         let rules = NudgeRules {
             interval: config.nudges.interval.get(),
@@ -175,6 +178,7 @@ impl<'a> Spawner<'a> {
                 rules.clone(),
                 sink.clone(),
                 metrics.clone(),
+                events.clone(),
             ))
         }))
     }

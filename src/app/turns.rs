@@ -11,6 +11,7 @@ use actors::{ChildRef, HealthRegistry, KeyedConfig, KeyedRouter};
 
 use crate::clock::SharedClock;
 use crate::config::Config;
+use crate::events::EventBus;
 use crate::llm::probe::ModelStatus;
 use crate::metrics::TurnMetrics;
 use crate::store::Store;
@@ -34,6 +35,7 @@ pub struct TurnActors {
     pub rate_cap: ChildRef<RateCapMsg>,
     /// Whether the model is there: a turn does not wait for a model known not to answer.
     pub model: Arc<ModelStatus>,
+    pub events: EventBus,
 }
 
 /// What a turn reads from the config.
@@ -76,6 +78,7 @@ pub fn start_conversations(
         gate_metrics,
         settings: turn_settings(config),
         metrics,
+        events: actors.events,
     });
     let runtime = &config.runtime;
     let router = KeyedRouter::new(

@@ -1,5 +1,5 @@
-//! The HTTP server (actix-web): health, probes, metrics, the OpenAPI document and the local API
-//! of DESIGN.md's contract.
+//! The HTTP server (actix-web): health, probes, metrics, the OpenAPI document, the local API
+//! of DESIGN.md's contract and the event stream (`events`: `GET /api/events`, Server-Sent Events).
 //!
 //! Owns: routing (`routes`: the one list of routes, which is also what the OpenAPI document is
 //! generated from), the guards every request passes (Host header against DNS rebinding, the bearer
@@ -10,6 +10,7 @@
 //! Invariant: a request refused by a guard or by validation changes nothing.
 
 mod error;
+mod events;
 mod health;
 mod json;
 mod metrics;
@@ -202,7 +203,8 @@ fn routes(cfg: &mut ServiceConfig) {
                 .service(threads::open_thread)
                 .service(threads::list_threads)
                 .service(threads::history)
-                .service(threads::post_message),
+                .service(threads::post_message)
+                .service(events::events),
         );
 }
 

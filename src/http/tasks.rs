@@ -1,10 +1,12 @@
-//! `/api/tasks`: create, list, read and edit tasks.
+//! `/api/tasks`: create, list, read and edit tasks. A committed create or edit is published as
+//! a `task` event (`created`, `status` when the status changed, else `updated`).
 
 use actix_web::{get, patch, post, web, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::app::App;
+use crate::events::{Payload, TaskChange};
 use crate::tasks::model::{
     check_domain, check_priority, clean_title, NewTask, MAX_DESCRIPTION_CHARS,
 };
@@ -132,6 +134,7 @@ pub async fn create(
         .store
         .write(move |conn| repo::insert(conn, &crate::ids::new_id("tsk"), &new, now))
         .await?;
+    publish(&app, &task, TaskChange::Created);
     Ok(HttpResponse::Created().json(TaskView::new(task, None, tz)))
 }
 
@@ -284,10 +287,11 @@ pub async fn patch(
     let domain = body.domain;
     let priority = body.priority;
     let now = app.clock.now();
-    let view = app
+    let (task, status_changed, view) = app
         .store
         .write(move |conn| {
             let mut task = repo::require(conn, &id)?;
+            let status_before = task.status;
             if let Some(status) = status {
                 if status != task.status {
                     task = repo::set_status(conn, &id, status, now)?;
@@ -316,8 +320,25 @@ pub async fn patch(
             }
             let task = repo::save(conn, &task, now)?;
             let thread = repo::open_thread_id(conn, &task.id)?;
-            Ok(TaskView::new(task, thread, tz))
+            let changed = task.status != status_before;
+            Ok((task.clone(), changed, TaskView::new(task, thread, tz)))
         })
         .await?;
+    let change = if status_changed {
+        TaskChange::Status
+    } else {
+        TaskChange::Updated
+    };
+    publish(&app, &task, change);
     Ok(HttpResponse::Ok().json(view))
+}
+
+/// Tells the event stream about a committed change to `task`.
+fn publish(app: &App, task: &Task, change: TaskChange) {
+    app.events.publish(Payload::Task {
+        task_id: task.id.clone(),
+        change,
+        status: task.status.to_string(),
+        title: task.title.clone(),
+    });
 }

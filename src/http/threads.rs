@@ -1,4 +1,5 @@
 //! `/api/nudges`, `/api/threads`, `/api/messages`: opening conversations and talking in them.
+//! A committed nudge is published on the event bus (the turns publish their own replies).
 
 use actix_web::{get, post, web, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -83,6 +84,7 @@ pub async fn open_nudge(
                 NudgeFailure::Store(error) => ApiError::from(error),
             })?;
         app.nudge_metrics.record_requested();
+        opened.publish(&app.events);
         let view = NudgeView {
             thread_id: opened.thread_id,
             text: opened.text,
@@ -118,6 +120,7 @@ pub async fn open_nudge(
         })
         .await?;
     app.nudge_metrics.record_requested();
+    opened.publish(&app.events);
     let view = NudgeView {
         thread_id: opened.thread_id,
         text: opened.text,

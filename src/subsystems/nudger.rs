@@ -7,6 +7,7 @@
 //! `nudges.min_gap` and doubles with each unanswered nudge, up to 24 hours; any answer in the
 //! thread resets it. A task with an open thread is nudged in that thread. With a `NudgeSink`
 //! (Discord is on) the nudges go to it, one task at a time; otherwise to the local channel.
+//! Every nudge opened is published on the event bus (`nudge`, then `message`) once committed.
 //! Invariant: choosing the tasks and recording their nudges is one unit of work, so two ticks
 //! can never nudge a task twice.
 
@@ -20,6 +21,7 @@ use rusqlite::Connection;
 use crate::clock::SharedClock;
 use crate::config::QuietHours;
 use crate::conversation::Channel;
+use crate::events::EventBus;
 use crate::metrics::NudgeMetrics;
 use crate::nudges::{self, NudgeFailure, NudgeOpened, NudgeSink};
 use crate::store::{Store, StoreError};
@@ -50,6 +52,7 @@ pub struct Nudger {
     sink: Option<Arc<dyn NudgeSink>>,
     /// Nudges sent, for /metrics (shared across restarts).
     metrics: Arc<NudgeMetrics>,
+    events: EventBus,
 }
 
 impl Nudger {
@@ -59,6 +62,7 @@ impl Nudger {
         rules: NudgeRules,
         sink: Option<Arc<dyn NudgeSink>>,
         metrics: Arc<NudgeMetrics>,
+        events: EventBus,
     ) -> Self {
         Self {
             store,
@@ -66,6 +70,7 @@ impl Nudger {
             rules,
             sink,
             metrics,
+            events,
         }
     }
 }
@@ -171,13 +176,17 @@ impl Behaviour for Nudger {
             // The sink first creates the thread (Discord: REST), then records the nudge; one task
             // at a time.
             let due = self.store.read(move |conn| due_tasks(conn, now, min_gap));
+            let events = self.events.clone();
             return Handled::wait(async move {
                 let result = match due.await {
                     Ok(tasks) => {
                         let mut opened = Vec::new();
                         for task in tasks {
                             match sink.open_nudge(task.id.clone(), None).await {
-                                Ok(nudge) => opened.push(nudge),
+                                Ok(nudge) => {
+                                    nudge.publish(&events);
+                                    opened.push(nudge)
+                                }
                                 Err(NudgeFailure::Unavailable(error)) => {
                                     tracing::warn!(task = %task.id, %error, "nudge sink unavailable")
                                 }
@@ -199,13 +208,20 @@ impl Behaviour for Nudger {
         let nudged = self
             .store
             .write(move |conn| nudge_due(conn, now, min_gap, Channel::Local));
+        let events = self.events.clone();
         Handled::wait(async move {
             let result = nudged.await;
             if let Ok(opened) = &result {
                 metrics.record_scheduled(opened.len());
             }
             match &result {
-                Ok(opened) if !opened.is_empty() => tracing::info!(count = opened.len(), "nudged"),
+                Ok(opened) if !opened.is_empty() => {
+                    // Committed: now the console and /api/events may show them.
+                    for nudge in opened {
+                        nudge.publish(&events);
+                    }
+                    tracing::info!(count = opened.len(), "nudged")
+                }
                 Ok(_) => {}
                 Err(error) => tracing::warn!(%error, "nudge tick failed"),
             }

@@ -8,13 +8,15 @@
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 
-use crate::actions::{self, describe, ActionEnv, ActionResult, BoundAction, UndoOutcome};
+use crate::actions::{self, describe, journal, ActionEnv, ActionResult, BoundAction, UndoOutcome};
 use crate::conversation::memory::{self, Kind, Role};
 use crate::conversation::plans::{self, Plan, PlanStatus};
 use crate::conversation::{inbox, outbox, Channel};
+use crate::events::Payload;
 use crate::store::StoreError;
 use crate::tasks::repo;
 
+use super::changes;
 use super::result::{ShownAction, TurnPath, TurnResult};
 use super::texts;
 use super::Inbound;
@@ -62,7 +64,15 @@ pub struct TurnWork {
     pub plan_expiry: chrono::Duration,
 }
 
-pub fn commit(conn: &Connection, turn: TurnWork) -> Result<TurnResult, StoreError> {
+/// A committed turn: its result and the `task` events its changes make (published by the
+/// caller once the transaction is durable).
+#[derive(Debug, Clone)]
+pub struct Committed {
+    pub result: TurnResult,
+    pub tasks: Vec<Payload>,
+}
+
+pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError> {
     let TurnWork {
         inbound,
         task_id,
@@ -96,6 +106,11 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<TurnResult, StoreErro
         results: Vec::new(),
     };
     let mut reply_kind = Kind::Reply;
+    let journal_mark = journal::mark(conn)?;
+    let undone_from = match (&work, &task_id) {
+        (Work::Undo, Some(id)) => repo::get(conn, id)?,
+        _ => None,
+    };
     let reply = match work {
         Work::ConfirmPlan(plan) => {
             if plans::resolve(conn, &plan.id, PlanStatus::Confirmed, now)? {
@@ -176,8 +191,11 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<TurnResult, StoreErro
         // The person answered: the nudge backoff starts over.
         repo::reset_unanswered_nudges(conn, task_id)?;
     }
+    let undone = undone_from.filter(|_| result.path == TurnPath::Undone);
+    let tasks =
+        changes::changed_tasks(conn, journal::journaled_after(conn, journal_mark)?, undone)?;
     finish(conn, &inbound, &mut result, Some(reply), reply_kind, now)?;
-    Ok(result)
+    Ok(Committed { result, tasks })
 }
 
 /// Records Donna's reply (if any), queues it for delivery and marks the message done.

@@ -8,7 +8,8 @@
 //! Runs inside the thread's Conversation, so turns of one thread never overlap; different
 //! threads run concurrently.
 //! Invariants: no transaction is open while the turn awaits an actor or a model; all effects
-//! are committed at the end in one unit of work, built in one place (`Pipeline::commit`).
+//! are committed at the end in one unit of work, built in one place (`Pipeline::commit`), and
+//! published on the event bus only after that commit.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -20,6 +21,7 @@ use tracing::Instrument;
 use crate::actions::{ActionEnv, BindContext};
 use crate::clock::SharedClock;
 use crate::conversation::inbox::Accepted;
+use crate::events::EventBus;
 use crate::llm::probe::ModelStatus;
 use crate::metrics::TurnMetrics;
 use crate::store::Store;
@@ -31,6 +33,7 @@ use crate::subsystems::thread_memory::MemoryMsg;
 use crate::tasks::when::WhenContext;
 
 use super::apply::{self, TurnWork, Work};
+use super::changes;
 use super::context::{self, TurnContext};
 use super::decide::{decide, Next, PlanStep};
 use super::error::TurnError;
@@ -54,6 +57,8 @@ pub struct Pipeline {
     pub gate_metrics: Arc<GateMetrics>,
     pub settings: TurnSettings,
     pub metrics: Arc<TurnMetrics>,
+    /// Where a committed turn's reply and task changes are published.
+    pub events: EventBus,
 }
 
 impl Pipeline {
@@ -180,9 +185,13 @@ impl Pipeline {
             plan_expiry: chrono_duration(self.settings.plan_expiry),
             inbound,
         };
-        Ok(self
+        let committed = self
             .store
             .write(move |conn| apply::commit(conn, turn))
-            .await?)
+            .await?;
+        // Durable now (the writer answers after COMMIT): the stream may say so. A failed commit
+        // returned above and published nothing.
+        changes::publish(&self.events, &committed.result, committed.tasks);
+        Ok(committed.result)
     }
 }

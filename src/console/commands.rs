@@ -1,0 +1,293 @@
+//! The console's commands: `tasks`, `add <title>`, `nudge <number or id>`, `threads`,
+//! `use <thread id>`, `history`, `help`, `quit`; anything else is a reply in the current thread,
+//! handled exactly as a message from any other channel (same intake, same turn).
+//!
+//! Owns: the current thread and the sequences of the events the console published itself.
+//! Numbers: task n is the n-th open task, oldest first, read when the number is used, so a new
+//! task gets the next number and `add` can say it at once; numbers move only when a task
+//! before it is closed, and `tasks` shows them as they are.
+//! Invariants: a command that cannot work says why and what to type instead, and changes
+//! nothing; every change is published on the event bus once committed, like the API's.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use crate::app::App;
+use crate::conversation::{memory, threads, Channel};
+use crate::events::{Payload, TaskChange};
+use crate::nudges::{self, NudgeError};
+use crate::store::StoreError;
+use crate::tasks::{model::clean_title, repo, NewTask, Task};
+use crate::turn::intake::Incoming;
+
+const HELP: &str = "commands:
+  tasks               list open tasks
+  add <title>         add a task
+  nudge <n | id>      have Donna nudge you about task n of the list (opens its thread)
+  threads             list threads
+  use <thread id>     switch to a thread
+  history             show the current thread
+  help                this text
+  quit                leave (or Ctrl-D)
+anything else is your reply in the current thread";
+
+/// Whether the console goes on after a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    Continue,
+    Quit,
+}
+
+pub struct Console {
+    app: Arc<App>,
+    current: Option<String>,
+    own: HashSet<u64>,
+}
+
+/// The open tasks as numbered: oldest first.
+fn open_tasks(conn: &rusqlite::Connection) -> Result<Vec<Task>, StoreError> {
+    let mut open: Vec<Task> = repo::list(conn, None)?
+        .into_iter()
+        .filter(|task| task.status.is_open())
+        .collect();
+    open.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+    Ok(open)
+}
+
+fn task_line(number: usize, task: &Task) -> String {
+    format!(
+        "{number:>3}. {} [{}] ({})",
+        task.title, task.status, task.id
+    )
+}
+
+impl Console {
+    pub fn new(app: Arc<App>) -> Self {
+        Self {
+            app,
+            current: None,
+            own: HashSet::new(),
+        }
+    }
+
+    /// The thread being typed in.
+    pub fn current(&self) -> Option<&str> {
+        self.current.as_deref()
+    }
+
+    /// The sequences of the events this console published (the feed does not repeat them).
+    pub fn own(&self) -> &HashSet<u64> {
+        &self.own
+    }
+
+    pub async fn handle(&mut self, line: &str) -> Step {
+        let line = line.trim();
+        let (command, rest) = line
+            .split_once(' ')
+            .map_or((line, ""), |(c, r)| (c, r.trim()));
+        match command {
+            "" => {}
+            "quit" | "exit" => return Step::Quit,
+            "help" => println!("{HELP}"),
+            "tasks" => self.tasks().await,
+            "add" => self.add(rest).await,
+            "nudge" => self.nudge(rest).await,
+            "threads" => self.threads().await,
+            "use" => self.use_thread(rest).await,
+            "history" => self.history().await,
+            _ => self.reply(line).await,
+        }
+        Step::Continue
+    }
+
+    async fn tasks(&self) {
+        match self.app.store.read(open_tasks).await {
+            Ok(open) if open.is_empty() => println!("no open tasks; add one with: add <title>"),
+            Ok(open) => {
+                for (index, task) in open.iter().enumerate() {
+                    println!("{}", task_line(index + 1, task));
+                }
+            }
+            Err(error) => println!("error: {error}"),
+        }
+    }
+
+    async fn add(&self, title: &str) {
+        if title.is_empty() {
+            println!("add <title>: say what the task is, e.g. add Pay rent");
+            return;
+        }
+        let title = match clean_title(title) {
+            Ok(title) => title,
+            Err(reason) => {
+                println!("error: {reason}");
+                return;
+            }
+        };
+        let now = self.app.clock.now();
+        let new = NewTask::titled(title);
+        let added = self
+            .app
+            .store
+            .write(move |conn| repo::insert(conn, &crate::ids::new_id("tsk"), &new, now))
+            .await;
+        let task = match added {
+            Ok(task) => task,
+            Err(error) => {
+                println!("error: {error}");
+                return;
+            }
+        };
+        self.app.events.publish(Payload::Task {
+            task_id: task.id.clone(),
+            change: TaskChange::Created,
+            status: task.status.to_string(),
+            title: task.title.clone(),
+        });
+        let number = self
+            .app
+            .store
+            .read(open_tasks)
+            .await
+            .ok()
+            .and_then(|open| open.iter().position(|t| t.id == task.id));
+        match number {
+            Some(index) => println!(
+                "added {}\n(nudge {} to talk about it)",
+                task_line(index + 1, &task).trim_start(),
+                index + 1
+            ),
+            None => println!("added '{}' ({})", task.title, task.id),
+        }
+    }
+
+    async fn nudge(&mut self, which: &str) {
+        if which.is_empty() {
+            println!("nudge <number or task id>; type tasks to see numbers");
+            return;
+        }
+        let task_id = match which.parse::<usize>() {
+            Ok(number) => match self.app.store.read(open_tasks).await {
+                Ok(open) => match number.checked_sub(1).and_then(|i| open.get(i)) {
+                    Some(task) => task.id.clone(),
+                    None => {
+                        println!("no task {number}; type tasks to see numbers");
+                        return;
+                    }
+                },
+                Err(error) => {
+                    println!("error: {error}");
+                    return;
+                }
+            },
+            Err(_) => which.to_string(),
+        };
+        let now = self.app.clock.now();
+        let opened = self
+            .app
+            .store
+            .write(move |conn| {
+                Ok(nudges::open(
+                    conn,
+                    &task_id,
+                    None,
+                    Channel::Local,
+                    || crate::ids::new_id("thr"),
+                    now,
+                ))
+            })
+            .await;
+        match opened {
+            Ok(Ok(opened)) => {
+                self.own.extend(opened.publish(&self.app.events));
+                println!("donna: {}", opened.text);
+                self.current = Some(opened.thread_id);
+            }
+            Ok(Err(NudgeError::NoTask(id))) => {
+                println!("no task {id}; type tasks to see numbers")
+            }
+            Ok(Err(error)) => println!("error: {error}"),
+            Err(error) => println!("error: {error}"),
+        }
+    }
+
+    async fn threads(&self) {
+        match self.app.store.read(threads::list).await {
+            Ok(all) if all.is_empty() => println!("no threads yet: nudge a task first"),
+            Ok(all) => {
+                for thread in all {
+                    println!(
+                        "{} task={} open={}",
+                        thread.id,
+                        thread.task_id.unwrap_or_else(|| "-".into()),
+                        thread.open
+                    );
+                }
+            }
+            Err(error) => println!("error: {error}"),
+        }
+    }
+
+    async fn use_thread(&mut self, thread_id: &str) {
+        if thread_id.is_empty() {
+            println!("use <thread id>; type threads to list them");
+            return;
+        }
+        let lookup = thread_id.to_string();
+        match self
+            .app
+            .store
+            .read(move |conn| threads::get(conn, &lookup))
+            .await
+        {
+            Ok(Some(thread)) => self.current = Some(thread.id),
+            Ok(None) => println!("no thread {thread_id}; type threads to list them"),
+            Err(error) => println!("error: {error}"),
+        }
+    }
+
+    async fn history(&self) {
+        let Some(thread_id) = self.current.clone() else {
+            println!("no thread yet: nudge a task first");
+            return;
+        };
+        match self
+            .app
+            .store
+            .read(move |conn| memory::recent(conn, &thread_id, Some(20)))
+            .await
+        {
+            Ok(entries) => {
+                for entry in entries {
+                    println!("{}: {}", entry.role.as_str(), entry.content);
+                }
+            }
+            Err(error) => println!("error: {error}"),
+        }
+    }
+
+    async fn reply(&self, line: &str) {
+        let Some(thread_id) = &self.current else {
+            println!("no thread yet: 'add <title>', then 'nudge 1' (or 'help')");
+            return;
+        };
+        let result = self
+            .app
+            .intake
+            .submit(Incoming {
+                channel: Channel::Local,
+                thread_id: thread_id.clone(),
+                user_id: "console".into(),
+                text: line.to_string(),
+                message_id: None,
+            })
+            .await;
+        match result {
+            Ok(result) => match result.reply {
+                Some(reply) => println!("donna: {reply}"),
+                None => println!("(donna stays quiet)"),
+            },
+            Err(error) => println!("error: {error}"),
+        }
+    }
+}
