@@ -260,7 +260,7 @@ fn chat_works_with_no_configuration() {
     let shown = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{shown}");
     for line in [
-        "added 'Pay rent'",
+        "added 1. Pay rent",
         "1. Pay rent [backlog]",
         "donna: Time for 'Pay rent'.",
         "donna: Marked 'Pay rent' as done.",

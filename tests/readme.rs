@@ -289,6 +289,11 @@ fn the_quick_start_and_the_http_session_answer_as_the_readme_shows() {
             last = None;
             continue;
         }
+        if line.starts_with("curl -N ") {
+            check_stream_example(port, line, &lines);
+            last = None;
+            continue;
+        }
         let (method, path, body) = curl_request(&with_ids(line, &task, &thread));
         let body = body
             .map(|b| serde_json::from_str(&with_ids(&b.to_string(), &task, &thread)))
@@ -314,4 +319,68 @@ fn the_quick_start_and_the_http_session_answer_as_the_readme_shows() {
         last = Some((line.clone(), answer));
     }
     assert!(session_requests >= 3, "the HTTP session was not found");
+}
+
+/// A `curl -N` (event stream) example: subscribe, make a nudge happen, and compare the first
+/// event with the README's `# event:` and `# data:` lines.
+fn check_stream_example(port: u16, line: &str, lines: &[String]) {
+    use std::io::{BufRead, BufReader, Write};
+    let (_, path, _) = curl_request(line);
+    let shown: Vec<&str> = lines
+        .iter()
+        .skip_while(|l| l.as_str() != line)
+        .skip(1)
+        .map_while(|l| l.strip_prefix("# "))
+        .collect();
+    let shown_event = shown
+        .iter()
+        .find_map(|l| l.strip_prefix("event: "))
+        .unwrap_or_else(|| panic!("README shows no event after `{line}`"));
+    let shown_data = shown
+        .iter()
+        .find_map(|l| l.strip_prefix("data: "))
+        .unwrap_or_else(|| panic!("README shows no data after `{line}`"));
+
+    let mut stream =
+        std::net::TcpStream::connect(("127.0.0.1", port)).unwrap_or_else(|e| panic!("{e}"));
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap_or_else(|e| panic!("{e}"));
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n"
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut reader = BufReader::new(stream.try_clone().unwrap_or_else(|e| panic!("{e}")));
+    let mut header = String::new();
+    while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
+        header.clear();
+    }
+    // Something to see: the README's own task, overdue, nudged.
+    let task = common::process::create_task_json(
+        port,
+        &serde_json::json!({"title": "Pay rent", "deadline": "2026-11-01T09:00:00Z"}),
+    );
+    let nudge = serde_json::json!({ "task_id": task });
+    let _ = http(port, "POST", "/api/nudges", Some(&nudge));
+
+    let mut event = None;
+    let mut text = String::new();
+    for _ in 0..200 {
+        text.clear();
+        if reader.read_line(&mut text).map_or(true, |n| n == 0) {
+            break;
+        }
+        let text = text.trim_end();
+        if let Some(name) = text.strip_prefix("event: ") {
+            event = Some(name.to_string());
+        } else if let Some(data) = text.strip_prefix("data: ") {
+            if event.as_deref() == Some(shown_event) {
+                let data: Value = serde_json::from_str(data).unwrap_or_else(|e| panic!("{e}"));
+                assert_shown_answer(shown_data, &data, line);
+                return;
+            }
+        }
+    }
+    panic!("README `{line}`: no `{shown_event}` event arrived");
 }

@@ -117,10 +117,14 @@ pub fn health(port: u16) -> Option<(u16, Value)> {
 
 /// Creates a task over HTTP and returns its id (asserting 201).
 pub fn create_task(port: u16, title: &str) -> String {
-    let body = serde_json::json!({ "title": title });
-    let answer = http(port, "POST", "/api/tasks", Some(&body));
+    create_task_json(port, &serde_json::json!({ "title": title }))
+}
+
+/// Creates a task from a whole `POST /api/tasks` body and returns its id (asserting 201).
+pub fn create_task_json(port: u16, body: &Value) -> String {
+    let answer = http(port, "POST", "/api/tasks", Some(body));
     let Some((201, task)) = answer else {
-        panic!("POST /api/tasks {title:?}: {answer:?}");
+        panic!("POST /api/tasks {body}: {answer:?}");
     };
     task["id"].as_str().unwrap_or_default().to_string()
 }
