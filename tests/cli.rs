@@ -243,20 +243,12 @@ fn a_second_process_on_the_same_data_dir_is_refused_with_a_clear_message() {
 
 #[test]
 fn chat_works_with_no_configuration() {
-    use std::io::Write as _;
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let mut child = donna()
-        .arg("chat")
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(b"add Pay rent\ntasks\nnudge 1\ndone\nundo\nquit\n");
-    }
-    let output = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    let output = common::process::chat_with_input(
+        dir.path(),
+        &[],
+        "add Pay rent\ntasks\nnudge 1\ndone\nundo\nquit\n",
+    );
     let shown = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{shown}");
     for line in [

@@ -4,36 +4,8 @@
 
 mod common;
 
-use std::io::Write;
-use std::path::Path;
-use std::process::Stdio;
-
-use common::process::{self, donna, free_port, http, terminate, Running};
+use common::process::{self, free_port, http, terminate};
 use serde_json::{json, Value};
-
-/// Starts `donna run` with `extra` config lines and `args` after `--config FILE`.
-fn start(dir: &Path, extra: &str, args: &[&str]) -> Running {
-    let port = free_port();
-    let config = dir.join("donna.yaml");
-    std::fs::write(
-        &config,
-        format!("data_dir: data\nhttp:\n  bind: 127.0.0.1:{port}\nllm:\n  provider: none\n{extra}"),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let child = donna()
-        .args(["run", "--config"])
-        .arg(&config)
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    Running {
-        child,
-        port,
-        config,
-    }
-}
 
 /// A task, its nudge thread, and the reply "done" in it.
 fn one_turn(port: u16) {
@@ -58,7 +30,7 @@ fn one_turn(port: u16) {
 /// Runs the process through one turn, a 404 and a served /health, stops it, returns stderr.
 fn session(extra: &str, args: &[&str]) -> String {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let mut running = start(dir.path(), extra, args);
+    let mut running = process::start_with(dir.path(), extra, args);
     process::wait_healthy(&mut running);
     one_turn(running.port);
     let missing = http(running.port, "GET", "/no/such/page?secret=words", None);
@@ -139,20 +111,11 @@ fn the_console_writes_its_warnings_to_a_log_file_and_never_into_the_conversation
         ),
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let mut child = donna()
-        .args(["chat", "--config"])
-        .arg(&config)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin
-            .write_all(b"help\nadd Pay rent\ntasks\nnudge 1\nhmm let me think about it\nquit\n")
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
-    let output = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    let output = process::chat_with_input(
+        dir.path(),
+        &["--config".as_ref(), config.as_os_str()],
+        "help\nadd Pay rent\ntasks\nnudge 1\nhmm let me think about it\nquit\n",
+    );
     let stdout = process::text(&output.stdout);
     let stderr = process::text(&output.stderr);
     assert!(output.status.success(), "{stdout}\n{stderr}");
@@ -178,20 +141,15 @@ fn the_console_writes_its_warnings_to_a_log_file_and_never_into_the_conversation
 fn with_log_stderr_the_console_writes_no_log_file() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let config = process::write_config(dir.path(), free_port());
-    let mut child = donna()
-        .args(["chat", "--log-stderr", "--config"])
-        .arg(&config)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin
-            .write_all(b"help\nquit\n")
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
-    let output = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    let output = process::chat_with_input(
+        dir.path(),
+        &[
+            "--log-stderr".as_ref(),
+            "--config".as_ref(),
+            config.as_os_str(),
+        ],
+        "help\nquit\n",
+    );
     let stdout = process::text(&output.stdout);
     assert!(output.status.success(), "{stdout}");
     assert!(stdout.contains("Donna is listening"), "{stdout}");

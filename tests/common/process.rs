@@ -29,10 +29,15 @@ pub fn free_port() -> u16 {
 
 /// Writes `dir/donna.yaml` (data in `dir/data`, HTTP on `port`, no model) and returns its path.
 pub fn write_config(dir: &Path, port: u16) -> PathBuf {
+    write_config_with(dir, port, "")
+}
+
+/// `write_config` with `extra` YAML lines after the usual ones.
+pub fn write_config_with(dir: &Path, port: u16, extra: &str) -> PathBuf {
     let path = dir.join("donna.yaml");
     std::fs::write(
         &path,
-        format!("data_dir: data\nhttp:\n  bind: 127.0.0.1:{port}\nllm:\n  provider: none\n"),
+        format!("data_dir: data\nhttp:\n  bind: 127.0.0.1:{port}\nllm:\n  provider: none\n{extra}"),
     )
     .unwrap_or_else(|e| panic!("{e}"));
     path
@@ -75,11 +80,17 @@ impl Running {
 
 /// Starts `donna run` with the config of `write_config(dir, free port)`.
 pub fn start(dir: &Path) -> Running {
+    start_with(dir, "", &[])
+}
+
+/// `start` with `extra` config lines and `args` after `--config FILE`.
+pub fn start_with(dir: &Path, extra: &str, args: &[&str]) -> Running {
     let port = free_port();
-    let config = write_config(dir, port);
+    let config = write_config_with(dir, port, extra);
     let child = donna()
         .args(["run", "--config"])
         .arg(&config)
+        .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -182,6 +193,26 @@ pub fn terminate(child: &mut Child) -> Option<i32> {
         .args(["-TERM", &child.id().to_string()])
         .status();
     wait_exit(child)
+}
+
+/// Runs `donna chat <args>` in `dir` with `input` as its whole stdin (then end of input), to
+/// completion.
+pub fn chat_with_input(dir: &Path, args: &[&std::ffi::OsStr], input: &str) -> Output {
+    let mut child = donna()
+        .arg("chat")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(input.as_bytes())
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    child.wait_with_output().unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Runs `donna <args>` to completion.
