@@ -24,6 +24,19 @@ fn check_config(yaml: &str) -> Output {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// `donna check-config` with the config file `path` (None: no option) and `env` set.
+fn check_file(path: Option<&Path>, env: &[(&str, &std::ffi::OsStr)]) -> Output {
+    let mut command = donna();
+    command.arg("check-config");
+    if let Some(path) = path {
+        command.arg("-c").arg(path);
+    }
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    command.output().unwrap_or_else(|e| panic!("{e}"))
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).to_string()
 }
@@ -87,33 +100,21 @@ fn donna_config_names_the_file_when_no_option_does_and_the_option_wins() {
     let bad = write(dir.path(), "bad.yaml", "llm:\n  provider: chatgpt\n");
     let good = write(dir.path(), "good.yaml", "llm:\n  provider: none\n");
 
-    let from_env = donna()
-        .arg("check-config")
-        .env("DONNA_CONFIG", &bad)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
+    let from_env = check_file(None, &[("DONNA_CONFIG", bad.as_os_str())]);
     assert_eq!(from_env.status.code(), Some(2));
     assert!(
         text(&from_env.stderr).contains("llm.provider"),
         "{from_env:?}"
     );
 
-    let option_wins = donna()
-        .args(["check-config", "-c"])
-        .arg(&good)
-        .env("DONNA_CONFIG", &bad)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
+    let option_wins = check_file(Some(&good), &[("DONNA_CONFIG", bad.as_os_str())]);
     assert!(option_wins.status.success(), "{option_wins:?}");
     assert!(
         text(&option_wins.stdout).contains(&format!("config ok: {}", good.display())),
         "{option_wins:?}"
     );
 
-    let neither = donna()
-        .arg("check-config")
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
+    let neither = check_file(None, &[]);
     assert!(text(&neither.stdout).contains("config ok (all defaults)"));
 }
 
@@ -160,30 +161,20 @@ fn every_subcommand_documents_the_config_option_and_its_variable() {
 #[test]
 fn the_shipped_service_and_container_configs_are_valid_and_the_container_needs_a_token() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let service = donna()
-        .args(["check-config", "-c"])
-        .arg(root.join("deploy/donna.yaml"))
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
+    let service = check_file(Some(&root.join("deploy/donna.yaml")), &[]);
     assert!(service.status.success(), "{service:?}");
 
     let container = root.join("deploy/docker.yaml");
-    let without_token = donna()
-        .args(["check-config", "-c"])
-        .arg(&container)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
+    let without_token = check_file(Some(&container), &[]);
     assert_eq!(without_token.status.code(), Some(2));
     assert!(
         text(&without_token.stderr).contains("DONNA_API_TOKEN"),
         "{without_token:?}"
     );
-    let with_token = donna()
-        .args(["check-config", "-c"])
-        .arg(&container)
-        .env("DONNA_API_TOKEN", "a-long-enough-secret")
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
+    let with_token = check_file(
+        Some(&container),
+        &[("DONNA_API_TOKEN", "a-long-enough-secret".as_ref())],
+    );
     assert!(with_token.status.success(), "{with_token:?}");
 }
 
