@@ -26,10 +26,24 @@ pub enum TurnPath {
     Skipped,
     /// "undo" reverted the last action.
     Undone,
+    /// Free text: a task was captured.
+    TaskCreated,
+    /// Free text: a likely duplicate, proposed rather than created.
+    Duplicate,
+    /// Free text: a recurring reminder proposed.
+    AutomationProposed,
+    /// Free text: a question answered (by the rules or the planner).
+    Answer,
+    /// Free text: conversation (greetings, thanks, chat answers).
+    Chat,
+    /// Free text: an escalation to the bigger model offered.
+    EscalationProposed,
+    /// Free text: the bigger model answered.
+    Escalated,
 }
 
 impl TurnPath {
-    pub const ALL: [TurnPath; 10] = [
+    pub const ALL: [TurnPath; 17] = [
         TurnPath::Fast,
         TurnPath::Llm,
         TurnPath::PlanConfirmed,
@@ -40,6 +54,13 @@ impl TurnPath {
         TurnPath::Unhandled,
         TurnPath::Skipped,
         TurnPath::Undone,
+        TurnPath::TaskCreated,
+        TurnPath::Duplicate,
+        TurnPath::AutomationProposed,
+        TurnPath::Answer,
+        TurnPath::Chat,
+        TurnPath::EscalationProposed,
+        TurnPath::Escalated,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -54,6 +75,13 @@ impl TurnPath {
             TurnPath::Unhandled => "unhandled",
             TurnPath::Skipped => "skipped",
             TurnPath::Undone => "undone",
+            TurnPath::TaskCreated => "task_created",
+            TurnPath::Duplicate => "duplicate",
+            TurnPath::AutomationProposed => "automation_proposed",
+            TurnPath::Answer => "answer",
+            TurnPath::Chat => "chat",
+            TurnPath::EscalationProposed => "escalation_proposed",
+            TurnPath::Escalated => "escalated",
         }
     }
 

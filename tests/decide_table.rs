@@ -60,6 +60,12 @@ fn task() -> Task {
         last_nudged_at: Some(minutes_ago(10)),
         created_at: minutes_ago(600),
         updated_at: minutes_ago(600),
+        source: donna::tasks::TaskSource::Api,
+        tags: Vec::new(),
+        applied_preferences: Vec::new(),
+        origin_thread_id: None,
+        automation_id: None,
+        occurrence_at: None,
     }
 }
 

@@ -25,6 +25,9 @@ pub struct ActionResult {
     pub name: String,
     pub ok: bool,
     pub message: String,
+    /// The task the action made or changed, if it ran (a capture's new task id).
+    #[serde(default)]
+    pub task_id: Option<String>,
 }
 
 /// Runs `actions` in order. Store errors other than a refused action abort the whole turn.
@@ -38,17 +41,20 @@ pub fn execute_all(
     let mut results = Vec::with_capacity(actions.len());
     for (index, action) in actions.iter().enumerate() {
         if let Some(plan_id) = plan_id {
-            let done: Option<String> = conn
+            let done: Option<(String, Option<String>)> = conn
                 .prepare_cached(
-                    "SELECT summary FROM action_log WHERE plan_id = ?1 AND plan_index = ?2",
+                    "SELECT summary, task_id FROM action_log WHERE plan_id = ?1 AND plan_index = ?2",
                 )?
-                .query_row(params![plan_id, index as i64], |row| row.get(0))
+                .query_row(params![plan_id, index as i64], |row| {
+                    Ok((row.get(0)?, row.get(1)?))
+                })
                 .optional()?;
-            if let Some(summary) = done {
+            if let Some((summary, task_id)) = done {
                 results.push(ActionResult {
                     name: action.name.clone(),
                     ok: true,
                     message: summary,
+                    task_id,
                 });
                 continue;
             }
@@ -85,6 +91,7 @@ pub fn execute_all(
                     name: action.name.clone(),
                     ok: true,
                     message: effect.summary,
+                    task_id: effect.task_id.clone(),
                 });
             }
             Err(error) => {
@@ -94,6 +101,7 @@ pub fn execute_all(
                         name: action.name.clone(),
                         ok: false,
                         message,
+                        task_id: None,
                     }),
                     ActionError::Store(error) => return Err(error),
                 }

@@ -233,6 +233,9 @@ fn create_task(
         deadline,
         scheduled_start: None,
         estimated_duration_minutes: None,
+        // A create_task from the reply actions is the model's proposal, confirmed in a plan.
+        source: crate::tasks::TaskSource::Chat,
+        ..NewTask::titled(String::new())
     };
     let task = repo::insert(conn, &id, &new, env.now)?;
     let due = deadline

@@ -36,6 +36,17 @@ pub struct TaskView {
     pub created_at: String,
     pub updated_at: String,
     pub open_thread_id: Option<String>,
+    /// api | capture | chat | automation
+    #[schema(value_type = String, example = "capture")]
+    pub source: crate::tasks::TaskSource,
+    pub tags: Vec<String>,
+    /// Learned preferences applied when it was captured: `[{field, value, reason}]`.
+    #[schema(value_type = Vec<Object>)]
+    pub applied_preferences: Vec<crate::tasks::AppliedPreference>,
+    /// The chat it was captured in (its nudges go there), if any.
+    pub origin_thread_id: Option<String>,
+    /// The automation whose occurrence made it, if any.
+    pub automation_id: Option<String>,
 }
 
 impl TaskView {
@@ -57,6 +68,11 @@ impl TaskView {
             reschedule_count: task.reschedule_count,
             nudge_count: task.nudge_count,
             open_thread_id,
+            source: task.source,
+            tags: task.tags,
+            applied_preferences: task.applied_preferences,
+            origin_thread_id: task.origin_thread_id,
+            automation_id: task.automation_id,
         }
     }
 }
@@ -128,6 +144,7 @@ pub async fn create(
             .map(|t| parse_time("scheduled_start", &t, tz))
             .transpose()?,
         estimated_duration_minutes: check_estimate(body.estimated_duration_minutes)?,
+        ..NewTask::titled(String::new())
     };
     let now = app.clock.now();
     let task = app

@@ -5,5 +5,5 @@ pub mod repo;
 pub mod status;
 pub mod when;
 
-pub use model::{NewTask, Task};
+pub use model::{AppliedPreference, NewTask, Task, TaskSource};
 pub use status::TaskStatus;

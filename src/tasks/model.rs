@@ -31,6 +31,67 @@ pub struct Task {
     pub last_nudged_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// Where the task came from.
+    #[serde(default)]
+    pub source: TaskSource,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Learned preferences applied when it was captured.
+    #[serde(default)]
+    pub applied_preferences: Vec<AppliedPreference>,
+    /// The chat it was captured in: its nudges go there.
+    #[serde(default)]
+    pub origin_thread_id: Option<String>,
+    /// The automation whose occurrence made it, and that occurrence.
+    #[serde(default)]
+    pub automation_id: Option<String>,
+    #[serde(default)]
+    pub occurrence_at: Option<DateTime<Utc>>,
+}
+
+/// Where a task came from (DESIGN.md, "Free text").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskSource {
+    /// `POST /api/tasks`.
+    #[default]
+    Api,
+    /// A capture: the rules, the model's `parse_task`, the console's `add`.
+    Capture,
+    /// A model-proposed `create_task` (in chat or a nudge thread).
+    Chat,
+    /// An automation's occurrence.
+    Automation,
+}
+
+impl TaskSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskSource::Api => "api",
+            TaskSource::Capture => "capture",
+            TaskSource::Chat => "chat",
+            TaskSource::Automation => "automation",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "api" => Some(TaskSource::Api),
+            "capture" => Some(TaskSource::Capture),
+            "chat" => Some(TaskSource::Chat),
+            "automation" => Some(TaskSource::Automation),
+            _ => None,
+        }
+    }
+}
+
+/// A learned preference applied to a captured task: which field got which value, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AppliedPreference {
+    pub field: String,
+    pub value: String,
+    /// For the person: "filed under work, like 'Send report'".
+    pub reason: String,
 }
 
 /// Fields of a new task.
@@ -43,6 +104,12 @@ pub struct NewTask {
     pub deadline: Option<DateTime<Utc>>,
     pub scheduled_start: Option<DateTime<Utc>>,
     pub estimated_duration_minutes: Option<i64>,
+    pub source: TaskSource,
+    pub tags: Vec<String>,
+    pub applied_preferences: Vec<AppliedPreference>,
+    pub origin_thread_id: Option<String>,
+    pub automation_id: Option<String>,
+    pub occurrence_at: Option<DateTime<Utc>>,
 }
 
 impl NewTask {
@@ -56,6 +123,12 @@ impl NewTask {
             deadline: None,
             scheduled_start: None,
             estimated_duration_minutes: None,
+            source: TaskSource::Api,
+            tags: Vec::new(),
+            applied_preferences: Vec::new(),
+            origin_thread_id: None,
+            automation_id: None,
+            occurrence_at: None,
         }
     }
 }

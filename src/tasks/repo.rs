@@ -7,7 +7,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::model::{NewTask, Task};
+use super::model::{NewTask, Task, TaskSource};
 use super::status::{TaskStatus, TransitionError};
 use crate::store::time::{from_db, opt_from_db, to_db};
 use crate::store::StoreError;
@@ -15,7 +15,8 @@ use crate::store::StoreError;
 const COLUMNS: &str =
     "id, title, description, domain, priority, status, estimated_duration_minutes, \
     deadline, scheduled_start, completed_at, snoozed_until, reschedule_count, nudge_count, \
-    unanswered_nudges, last_nudged_at, created_at, updated_at";
+    unanswered_nudges, last_nudged_at, created_at, updated_at, source, tags_json, \
+    applied_preferences_json, origin_thread_id, automation_id, occurrence_at";
 
 fn from_row(row: &Row<'_>) -> Result<Task, StoreError> {
     let status: String = row.get(5)?;
@@ -39,7 +40,25 @@ fn from_row(row: &Row<'_>) -> Result<Task, StoreError> {
         last_nudged_at: opt_from_db(row.get(14)?)?,
         created_at: from_db(&row.get::<_, String>(15)?)?,
         updated_at: from_db(&row.get::<_, String>(16)?)?,
+        source: {
+            let source: String = row.get(17)?;
+            TaskSource::parse(&source)
+                .ok_or_else(|| StoreError::Corrupt(format!("unknown task source {source:?}")))?
+        },
+        tags: json_column(&row.get::<_, String>(18)?, "tags_json")?,
+        applied_preferences: json_column(&row.get::<_, String>(19)?, "applied_preferences_json")?,
+        origin_thread_id: row.get(20)?,
+        automation_id: row.get(21)?,
+        occurrence_at: opt_from_db(row.get(22)?)?,
     })
+}
+
+fn json_column<T: serde::de::DeserializeOwned>(text: &str, column: &str) -> Result<T, StoreError> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("task.{column}: {e}")))
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|e| StoreError::Corrupt(e.to_string()))
 }
 
 fn opt_ts(at: Option<DateTime<Utc>>) -> Option<String> {
@@ -59,7 +78,9 @@ pub fn insert(
     };
     conn.execute(
         "INSERT INTO task (id, title, description, domain, priority, status, estimated_duration_minutes, \
-         deadline, scheduled_start, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
+         deadline, scheduled_start, created_at, updated_at, source, tags_json, applied_preferences_json, \
+         origin_thread_id, automation_id, occurrence_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
         params![
             id,
             new.title,
@@ -71,6 +92,12 @@ pub fn insert(
             opt_ts(new.deadline),
             opt_ts(new.scheduled_start),
             to_db(now),
+            new.source.as_str(),
+            to_json(&new.tags)?,
+            to_json(&new.applied_preferences)?,
+            new.origin_thread_id,
+            new.automation_id,
+            opt_ts(new.occurrence_at),
         ],
     )?;
     get(conn, id)?.ok_or_else(|| StoreError::Corrupt(format!("task {id} vanished after insert")))
@@ -174,7 +201,7 @@ pub fn save(conn: &Connection, task: &Task, now: DateTime<Utc>) -> Result<Task, 
             "UPDATE task SET title = ?2, description = ?3, domain = ?4, priority = ?5, status = ?6, \
              estimated_duration_minutes = ?7, deadline = ?8, scheduled_start = ?9, completed_at = ?10, \
              snoozed_until = ?11, reschedule_count = ?12, nudge_count = ?13, unanswered_nudges = ?14, \
-             last_nudged_at = ?15, updated_at = ?16 WHERE id = ?1",
+             last_nudged_at = ?15, updated_at = ?16, tags_json = ?17 WHERE id = ?1",
         )?
         .execute(params![
             task.id,
@@ -193,6 +220,7 @@ pub fn save(conn: &Connection, task: &Task, now: DateTime<Utc>) -> Result<Task, 
             task.unanswered_nudges,
             opt_ts(task.last_nudged_at),
             to_db(now),
+            to_json(&task.tags)?,
         ])?;
     if changed == 0 {
         return Err(TaskChangeError::NotFound(task.id.clone()));

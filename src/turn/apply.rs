@@ -104,6 +104,7 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
         actions: Vec::new(),
         pending_plan_id: None,
         results: Vec::new(),
+        steps: Vec::new(),
     };
     let mut reply_kind = Kind::Reply;
     let journal_mark = journal::mark(conn)?;

@@ -34,4 +34,15 @@ pub struct TurnResult {
     pub actions: Vec<ShownAction>,
     pub pending_plan_id: Option<String>,
     pub results: Vec<ActionResult>,
+    /// The planner's tool calls, in order (empty for every other turn).
+    #[serde(default)]
+    pub steps: Vec<PlannerStep>,
+}
+
+/// One tool call of the planner, as a result shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlannerStep {
+    pub tool: String,
+    pub args: Value,
+    pub ok: bool,
 }
