@@ -158,6 +158,7 @@ fn context(situation: Situation) -> TurnContext {
         latest_plan,
         last_donna,
         inbox: Some(Accepted::Pending { seq: received }),
+        draft: None,
     }
 }
 

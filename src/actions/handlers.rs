@@ -215,34 +215,79 @@ fn create_task(
         current_start: None,
         later: env.later,
     };
-    let deadline = match action.time("due_by", || context.clone()) {
-        Some(TimeReading::At(at)) => Some(at),
-        Some(TimeReading::NotNamed) | None => None,
-        Some(TimeReading::Unreadable(reason)) => {
-            return Err(ActionError::Refused(format!(
-                "I couldn't use that deadline ({reason})."
-            )))
-        }
+    // A capture names its times as `deadline` and `scheduled_start`; the reply actions' model
+    // proposal names a deadline as `due_by`.
+    let read = |name: &str| match action.time(name, || context.clone()) {
+        Some(TimeReading::At(at)) => Ok(Some(at)),
+        Some(TimeReading::NotNamed) | None => Ok(None),
+        Some(TimeReading::Unreadable(reason)) => Err(ActionError::Refused(format!(
+            "I couldn't use that time ({reason})."
+        ))),
     };
+    let deadline = match read("deadline")? {
+        Some(at) => Some(at),
+        None => read("due_by")?,
+    };
+    let scheduled_start = read("scheduled_start")?;
+    // Only a capture built by Donna's own code sets these (the registry drops parameters an
+    // action does not declare, so the model cannot).
+    let source = text(params, "source")
+        .and_then(crate::tasks::TaskSource::parse)
+        .unwrap_or(crate::tasks::TaskSource::Chat);
+    let applied_preferences: Vec<crate::tasks::AppliedPreference> = params
+        .get("applied_preferences")
+        .and_then(|value| serde_json::from_value(value.clone()).ok())
+        .unwrap_or_default();
+    let tags = params
+        .get("tags")
+        .and_then(Value::as_array)
+        .map(|tags| {
+            tags.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
     let id = crate::ids::new_id("tsk");
     let new = NewTask {
         title,
-        description: None,
+        description: text(params, "description").map(str::to_string),
         domain,
         priority,
         deadline,
-        scheduled_start: None,
-        estimated_duration_minutes: None,
-        // A create_task from the reply actions is the model's proposal, confirmed in a plan.
-        source: crate::tasks::TaskSource::Chat,
-        ..NewTask::titled(String::new())
+        scheduled_start,
+        estimated_duration_minutes: params.get("estimated_minutes").and_then(Value::as_i64),
+        source,
+        tags,
+        applied_preferences,
+        origin_thread_id: text(params, "origin_thread_id").map(str::to_string),
+        automation_id: None,
+        occurrence_at: None,
     };
     let task = repo::insert(conn, &id, &new, env.now)?;
     let due = deadline
         .map(|at| format!(", due {}", describe(at, &context)))
         .unwrap_or_default();
+    let summary = if source == crate::tasks::TaskSource::Capture {
+        let start = scheduled_start
+            .map(|at| format!("; I'll remind you {}", describe(at, &context)))
+            .unwrap_or_default();
+        let learned = task
+            .applied_preferences
+            .iter()
+            .map(|preference| preference.reason.clone())
+            .collect::<Vec<_>>();
+        let learned = if learned.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", learned.join("; "))
+        };
+        format!("Added '{}'{due}{start}{learned}.", task.title)
+    } else {
+        format!("Created '{}'{due}.", task.title)
+    };
     Ok(Effect {
-        summary: format!("Created '{}'{due}.", task.title),
+        summary,
         before: None,
         task_id: Some(task.id.clone()),
         created_task_id: Some(task.id),

@@ -19,6 +19,7 @@ use crate::clock::SharedClock;
 use crate::config::{Config, Env, LlmProvider};
 use crate::llm::classify::Classifier;
 use crate::llm::client::LlmClient;
+use crate::llm::free_text::FreeTextModel;
 use crate::llm::gate::ReplyGate;
 use crate::llm::probe::{self, ModelStatus};
 use crate::metrics::LlmMetrics;
@@ -31,6 +32,8 @@ use super::spawn::Spawner;
 #[derive(Debug)]
 pub struct ModelClients {
     classifier: Arc<Classifier>,
+    /// The free-text calls (`route`, `parse_task`), same client.
+    free_text: Arc<FreeTextModel>,
     /// The REPLY/SKIP gate, when `reply_decision.enabled`.
     gate: Option<Arc<ReplyGate>>,
     /// The classifier's client again, for the prober (same pool).
@@ -61,8 +64,10 @@ impl ModelClients {
             Arc::new(ReplyGate::new(gate_client))
         });
         let classifier = Classifier::new(client.clone(), registry).map_err(StartError::Prompts)?;
+        let free_text = FreeTextModel::new(client.clone()).map_err(StartError::Prompts)?;
         Ok(Some(Self {
             classifier: Arc::new(classifier),
+            free_text: Arc::new(free_text),
             gate,
             client,
         }))
@@ -105,7 +110,10 @@ impl Spawner<'_> {
         status: &Arc<ModelStatus>,
     ) -> Option<ChildRef<LlmMsg>> {
         let Some(ModelClients {
-            classifier, gate, ..
+            classifier,
+            free_text,
+            gate,
+            ..
         }) = models
         else {
             self.supervisor.disabled::<LlmMsg>("llm_classifier");
@@ -119,6 +127,7 @@ impl Spawner<'_> {
         Some(self.spawn(ChildSpec::new("llm_classifier", move || {
             Ok(LlmClassifier::new(
                 classifier.clone(),
+                free_text.clone(),
                 gate.clone(),
                 slots.clone(),
                 metrics.clone(),

@@ -48,6 +48,8 @@ pub fn turn_settings(config: &Config) -> TurnSettings {
         window_size: config.memory.window_size,
         require_evidence: config.llm.require_evidence,
         log_turns: config.log.turns,
+        min_confidence: config.capture.min_confidence,
+        history_exchanges: config.planner.history_exchanges,
         gate: config.reply_decision.enabled.then_some(GateSettings {
             group_only: config.reply_decision.group_only,
         }),

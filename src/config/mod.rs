@@ -149,6 +149,12 @@ impl Config {
                 ),
             ));
         }
+        if !(0.0..=1.0).contains(&self.capture.min_confidence) {
+            return Err(ConfigError::invalid(
+                "capture.min_confidence",
+                format!("{} is not between 0 and 1", self.capture.min_confidence),
+            ));
+        }
         if self.http.max_body == 0 {
             return Err(ConfigError::invalid(
                 "http.max_body",

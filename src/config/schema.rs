@@ -24,6 +24,8 @@ pub struct Config {
     pub plans: PlansConfig,
     pub reschedule: RescheduleConfig,
     pub undo: UndoConfig,
+    pub capture: CaptureConfig,
+    pub planner: PlannerConfig,
     pub discord: DiscordConfig,
     pub nudges: NudgesConfig,
     pub reply_decision: ReplyDecisionConfig,
@@ -45,6 +47,8 @@ impl Default for Config {
             plans: PlansConfig::default(),
             reschedule: RescheduleConfig::default(),
             undo: UndoConfig::default(),
+            capture: CaptureConfig::default(),
+            planner: PlannerConfig::default(),
             discord: DiscordConfig::default(),
             nudges: NudgesConfig::default(),
             reply_decision: ReplyDecisionConfig::default(),
@@ -174,6 +178,41 @@ impl Default for LogConfig {
         Self {
             format: LogFormat::Text,
             turns: true,
+        }
+    }
+}
+
+/// Task capture from free text (seed 001).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CaptureConfig {
+    /// Below this confidence a capture the model read asks one clarifying question.
+    pub min_confidence: f64,
+}
+
+impl Default for CaptureConfig {
+    fn default() -> Self {
+        Self {
+            min_confidence: 0.6,
+        }
+    }
+}
+
+/// The planner (seed 003); `history_exchanges` is read by the free-text route already.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlannerConfig {
+    pub max_tool_calls: usize,
+    pub history_exchanges: usize,
+    pub tool_result_chars: usize,
+}
+
+impl Default for PlannerConfig {
+    fn default() -> Self {
+        Self {
+            max_tool_calls: 3,
+            history_exchanges: 3,
+            tool_result_chars: 2000,
         }
     }
 }

@@ -308,6 +308,7 @@ pub async fn patch(
         .store
         .write(move |conn| {
             let mut task = repo::require(conn, &id)?;
+            let before = task.clone();
             let status_before = task.status;
             if let Some(status) = status {
                 if status != task.status {
@@ -336,6 +337,8 @@ pub async fn patch(
                 task.estimated_duration_minutes = estimate;
             }
             let task = repo::save(conn, &task, now)?;
+            // A correction of a captured task teaches a preference for titles like it.
+            crate::capture::preferences::learn(conn, &before, &task, now)?;
             let thread = repo::open_thread_id(conn, &task.id)?;
             let changed = task.status != status_before;
             Ok((task.clone(), changed, TaskView::new(task, thread, tz)))

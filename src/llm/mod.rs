@@ -7,6 +7,7 @@
 
 pub mod classify;
 pub mod client;
+pub mod free_text;
 pub mod gate;
 pub mod output;
 pub mod probe;

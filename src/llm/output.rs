@@ -62,6 +62,9 @@ pub enum OutputError {
     TooManyActions(usize),
     #[error("actions[{0}].name is not a short string")]
     BadActionName(usize),
+    /// A free-text answer (`route`, `parse_task`) that is not valid, and why.
+    #[error("{0}")]
+    Invalid(String),
     #[error("actions[{index}] has an unexpected field {field:?}")]
     UnexpectedActionField { index: usize, field: String },
 }

@@ -59,6 +59,8 @@ pub fn output_schema(registry: &ActionRegistry) -> Value {
         })
         .collect();
     json!({
+        // The call's name (DESIGN.md "Model calls"): logs, metrics and test fakes tell calls apart by it.
+        "title": "classify",
         "type": "object",
         "properties": {
             "actions": { "type": "array", "items": { "anyOf": variants }, "maxItems": MAX_ACTIONS },

@@ -37,6 +37,10 @@ pub enum CallKind {
     Classify,
     /// The group-chat REPLY/SKIP gate.
     Gate,
+    /// Free text: what a message is (`llm::free_text`).
+    Route,
+    /// Free text: the task a message asks for.
+    ParseTask,
 }
 
 impl CallKind {
@@ -44,6 +48,8 @@ impl CallKind {
         match self {
             CallKind::Classify => "classify",
             CallKind::Gate => "gate",
+            CallKind::Route => "route",
+            CallKind::ParseTask => "parse_task",
         }
     }
 }
@@ -90,7 +96,12 @@ impl Default for LlmMetrics {
         };
         // Every kind's series exists from the start (at zero): an empty family is not encoded,
         // and a series that appears with its first call hides that call from `rate()`.
-        for kind in [CallKind::Classify, CallKind::Gate] {
+        for kind in [
+            CallKind::Classify,
+            CallKind::Gate,
+            CallKind::Route,
+            CallKind::ParseTask,
+        ] {
             let kind = kind.as_str();
             drop(metrics.durations.get_or_create(&CallLabels { kind }));
             drop(metrics.outcomes.get_or_create(&OutcomeLabels {

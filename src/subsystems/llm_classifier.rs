@@ -19,6 +19,7 @@ use actors::{ActorHealth, Behaviour, CellCtx, Handled, Reply};
 use tokio::sync::Semaphore;
 
 use crate::llm::classify::Classifier;
+use crate::llm::free_text::{FreeTextContext, FreeTextModel, ParsedTask, Route};
 use crate::llm::gate::{GateDecision, ReplyGate};
 use crate::llm::output::Classification;
 use crate::llm::probe::ModelStatus;
@@ -32,6 +33,16 @@ pub enum LlmMsg {
         context: Box<ClassifyContext>,
         reply: Reply<Result<Classification, LlmError>>,
     },
+    /// Free text: what is this message? (`route`)
+    Route {
+        context: Box<FreeTextContext>,
+        reply: Reply<Result<Route, LlmError>>,
+    },
+    /// Free text: the task the message asks for (`parse_task`).
+    ParseTask {
+        context: Box<FreeTextContext>,
+        reply: Reply<Result<ParsedTask, LlmError>>,
+    },
     /// The group-chat reply gate (REPLY/SKIP); never fails, it fails open.
     Gate {
         context: Box<GateContext>,
@@ -41,6 +52,7 @@ pub enum LlmMsg {
 
 pub struct LlmClassifier {
     classifier: Arc<Classifier>,
+    free_text: Arc<FreeTextModel>,
     gate: Option<Arc<ReplyGate>>,
     /// Shared across restarts, so a restart cannot lift the cap.
     slots: Arc<Semaphore>,
@@ -52,6 +64,7 @@ pub struct LlmClassifier {
 impl LlmClassifier {
     pub fn new(
         classifier: Arc<Classifier>,
+        free_text: Arc<FreeTextModel>,
         gate: Option<Arc<ReplyGate>>,
         slots: Arc<Semaphore>,
         metrics: Arc<LlmMetrics>,
@@ -60,6 +73,7 @@ impl LlmClassifier {
     ) -> Self {
         Self {
             classifier,
+            free_text,
             gate,
             slots,
             metrics,
@@ -73,15 +87,41 @@ impl Behaviour for LlmClassifier {
     type Msg = LlmMsg;
 
     fn handle(&mut self, message: LlmMsg, _ctx: &mut CellCtx<Self>) -> Handled {
-        let (context, reply) = match message {
-            LlmMsg::Classify { context, reply } => (context, reply),
-            LlmMsg::Gate { context, reply } => {
-                self.gate_call(*context, reply);
-                return Handled::Done;
+        match message {
+            LlmMsg::Classify { context, reply } => {
+                let classifier = self.classifier.clone();
+                self.call(CallKind::Classify, reply, async move {
+                    classifier.classify(&context).await
+                });
             }
-        };
-        let (classifier, slots, metrics, health, status) = (
-            self.classifier.clone(),
+            LlmMsg::Route { context, reply } => {
+                let model = self.free_text.clone();
+                self.call(CallKind::Route, reply, async move {
+                    model.route(&context).await
+                });
+            }
+            LlmMsg::ParseTask { context, reply } => {
+                let model = self.free_text.clone();
+                self.call(CallKind::ParseTask, reply, async move {
+                    model.parse_task(&context).await
+                });
+            }
+            LlmMsg::Gate { context, reply } => self.gate_call(*context, reply),
+        }
+        Handled::Done
+    }
+}
+
+impl LlmClassifier {
+    /// Runs one model call as its own task behind the concurrency cap, counted and timed by
+    /// `kind`, its outcome told to the model's status.
+    fn call<T: Send + 'static>(
+        &self,
+        kind: CallKind,
+        reply: Reply<Result<T, LlmError>>,
+        call: impl std::future::Future<Output = Result<T, LlmError>> + 'static,
+    ) {
+        let (slots, metrics, health, status) = (
             self.slots.clone(),
             self.metrics.clone(),
             self.health.clone(),
@@ -96,10 +136,10 @@ impl Behaviour for LlmClassifier {
             metrics.peak_in_flight.fetch_max(now, Ordering::AcqRel);
             metrics.calls.fetch_add(1, Ordering::Relaxed);
             let started = std::time::Instant::now();
-            let result = classifier.classify(&context).await;
+            let result = call.await;
             metrics.in_flight.fetch_sub(1, Ordering::AcqRel);
             let outcome = result.as_ref().map_or_else(LlmError::kind, |_| "ok");
-            metrics.record_call(CallKind::Classify, started.elapsed(), outcome);
+            metrics.record_call(kind, started.elapsed(), outcome);
             // Whether the model's status changed, and said so in the log already.
             let announced = match &result {
                 Ok(_) | Err(LlmError::InvalidOutput(_)) => {
@@ -120,11 +160,8 @@ impl Behaviour for LlmClassifier {
             }
             reply.send(result);
         });
-        Handled::Done
     }
-}
 
-impl LlmClassifier {
     /// Runs the reply gate behind the same cap as classifications.
     fn gate_call(&self, context: GateContext, reply: Reply<GateDecision>) {
         let Some(gate) = self.gate.clone() else {

@@ -8,6 +8,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 
+use crate::capture::drafts::{self, Draft, DraftKind};
 use crate::actions::{self, describe, journal, ActionEnv, ActionResult, BoundAction, UndoOutcome};
 use crate::conversation::memory::{self, Kind, Role};
 use crate::conversation::plans::{self, Plan, PlanStatus};
@@ -34,6 +35,8 @@ pub enum Work {
     NothingToConfirm,
     Undo,
     Execute(Vec<BoundAction>),
+    /// A capture: run its `create_task` at once (the person plainly asked for exactly it).
+    Capture(Box<BoundAction>),
     /// Save a plan of these actions; the reply is `preamble` (the model's answer, if any)
     /// followed by the plan's own wording.
     Propose {
@@ -52,6 +55,22 @@ pub enum Work {
     },
 }
 
+/// What happens to the thread's draft (a question Donna is waiting to have answered).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum DraftStep {
+    #[default]
+    Keep,
+    /// Ask: save this draft (replacing the thread's one), expiring like a plan.
+    Save {
+        kind: DraftKind,
+        text: String,
+        data: serde_json::Value,
+        questions: i64,
+    },
+    /// Answered, given up or dropped.
+    Remove,
+}
+
 /// Everything `commit` needs.
 #[derive(Debug, Clone)]
 pub struct TurnWork {
@@ -59,6 +78,7 @@ pub struct TurnWork {
     pub task_id: Option<String>,
     pub cancel_plan: Option<Plan>,
     pub work: Work,
+    pub draft: DraftStep,
     pub env: ActionEnv,
     pub undo_window: chrono::Duration,
     pub plan_expiry: chrono::Duration,
@@ -78,6 +98,7 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
         task_id,
         cancel_plan,
         work,
+        draft,
         env,
         undo_window,
         plan_expiry,
@@ -164,6 +185,20 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
             result.results = results;
             text
         }
+        Work::Capture(action) => {
+            let results =
+                actions::execute_all(conn, thread_id, &env, std::slice::from_ref(&*action), None)?;
+            result.path = if results.iter().all(|result| result.ok) {
+                TurnPath::TaskCreated
+            } else {
+                // Refused by the handler (a field it would not take): nothing was created.
+                TurnPath::Clarify
+            };
+            result.actions = vec![ShownAction::from(&*action)];
+            let text = summarize(&results);
+            result.results = results;
+            text
+        }
         Work::Propose {
             actions: bound,
             preamble,
@@ -188,6 +223,27 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
             String::new()
         }
     };
+    match draft {
+        DraftStep::Keep => {}
+        DraftStep::Save {
+            kind,
+            text,
+            data,
+            questions,
+        } => drafts::save(
+            conn,
+            &Draft {
+                thread_id: thread_id.to_string(),
+                kind,
+                text,
+                data,
+                questions,
+                created_at: now,
+                expires_at: now + plan_expiry,
+            },
+        )?,
+        DraftStep::Remove => drafts::remove(conn, thread_id)?,
+    }
     if let Some(task_id) = &task_id {
         // The person answered: the nudge backoff starts over.
         repo::reset_unanswered_nudges(conn, task_id)?;

@@ -4,6 +4,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 
+use crate::capture::drafts::{self, Draft};
 use crate::conversation::inbox::{self, Accepted, Inbound};
 use crate::conversation::memory::{self, Kind};
 use crate::conversation::plans::{self, Plan};
@@ -20,6 +21,9 @@ pub struct TurnContext {
     pub last_donna: Option<(DateTime<Utc>, Kind)>,
     /// This message's inbox state (Done when it was handled before).
     pub inbox: Option<Accepted>,
+    /// The question Donna is waiting to have answered here, in a free thread (the free-text
+    /// room checks it is still live at the turn's `now`).
+    pub draft: Option<Draft>,
 }
 
 impl TurnContext {
@@ -50,7 +54,12 @@ pub fn load(conn: &Connection, inbound: &Inbound) -> Result<TurnContext, Context
         Some(task_id) => repo::get(conn, task_id)?,
         None => None,
     };
+    let draft = match &thread.task_id {
+        None => drafts::get(conn, thread_id)?,
+        Some(_) => None,
+    };
     Ok(TurnContext {
+        draft,
         latest_plan: plans::latest(conn, thread_id)?,
         last_donna: memory::last_donna(conn, thread_id)?,
         inbox: inbox::state(conn, inbound)?,

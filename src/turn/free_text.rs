@@ -1,12 +1,23 @@
 //! The free-text room: a message in a thread bound to no task (a DM, a mention, a free local
-//! thread, the console's free lines) that no plan answer, confirm word or "undo" took.
+//! thread, the console's free lines) that no plan answer, confirm word or "undo" took
+//! (DESIGN.md "Free text", steps 6-8).
 //!
-//! Today Donna says what she can do here (`unhandled`); the capture, chat and planner rooms of
-//! DESIGN.md's "Free text" plug in here.
-//! Invariant: reached only through `decide`'s `Next::FreeText`, so a bare confirmation or
-//! "undo" never gets here.
+//! Order: a pending draft (the answer to Donna's question is merged with it and read again;
+//! "never mind" drops it; a question or a command is handled on its own and the draft stays),
+//! then the rules (captures, the common questions, greetings, thanks), then the model
+//! (`free_model`), or without one an honest answer naming what works.
+//! Invariants: reached only through `decide`'s `Next::FreeText`, so a bare confirmation or
+//! "undo" never gets here; nothing here writes: the room returns the turn's work and what
+//! happens to the draft, committed by the pipeline in one transaction.
 
-use super::apply::Work;
+use chrono::{DateTime, Utc};
+
+use crate::capture::drafts::{Draft, DraftKind, MAX_QUESTIONS};
+use crate::capture::questions;
+use crate::capture::rules::{self, Reading};
+use crate::capture::sentence::{is_question, words};
+
+use super::apply::{DraftStep, Work};
 use super::context::TurnContext;
 use super::error::TurnError;
 use super::pipeline::Pipeline;
@@ -17,12 +28,106 @@ use super::Inbound;
 impl Pipeline {
     pub(super) async fn free_text(
         &self,
-        _context: &TurnContext,
-        _inbound: &Inbound,
-    ) -> Result<Work, TurnError> {
-        Ok(Work::Say {
-            path: TurnPath::Unhandled,
-            text: texts::FREE_THREAD.to_string(),
-        })
+        context: &TurnContext,
+        inbound: &Inbound,
+        now: DateTime<Utc>,
+    ) -> Result<(Work, DraftStep), TurnError> {
+        let reading = rules::read(&inbound.text);
+        let draft = context.draft.as_ref().filter(|draft| draft.is_live(now));
+        if let Some(draft) = draft {
+            if reading == Reading::NeverMind {
+                return Ok((say(TurnPath::Unhandled, texts::DRAFT_DROPPED), DraftStep::Remove));
+            }
+            if answers_draft(&reading, &inbound.text) {
+                return self.answer_draft(context, inbound, draft, now).await;
+            }
+        }
+        let step = DraftStep::Keep;
+        match reading {
+            Reading::Capture { body } => self.capture_words(context, &body, 0, now).await,
+            Reading::BareCapture => Ok(ask(DraftKind::What, "", 1, texts::ASK_WHAT)),
+            Reading::Question(question) => {
+                let timezone = self.settings.timezone;
+                let text = self
+                    .store
+                    .read(move |conn| questions::answer(conn, question, now, timezone))
+                    .await?;
+                Ok((Work::Say { path: TurnPath::Answer, text }, step))
+            }
+            Reading::Greeting => Ok((say(TurnPath::Chat, texts::GREETING), step)),
+            Reading::Thanks => Ok((say(TurnPath::Chat, texts::THANKS), step)),
+            Reading::NeverMind => Ok((say(TurnPath::Unhandled, texts::NOTHING_TO_DROP), step)),
+            Reading::Nothing => self.free_model(context, inbound, now).await,
+        }
     }
+
+    /// The person answered Donna's question: read the answer with what the draft holds.
+    async fn answer_draft(
+        &self,
+        context: &TurnContext,
+        inbound: &Inbound,
+        draft: &Draft,
+        now: DateTime<Utc>,
+    ) -> Result<(Work, DraftStep), TurnError> {
+        let (work, step) = match draft.kind {
+            DraftKind::What => {
+                self.capture_words(context, &inbound.text, draft.questions, now)
+                    .await?
+            }
+            DraftKind::Time => {
+                self.capture_with_time_answer(context, draft, &inbound.text, now)
+                    .await?
+            }
+            DraftKind::Clarify => {
+                let merged = format!("{}\n{}", draft.text, inbound.text);
+                self.parse_and_capture(context, inbound, &merged, draft.questions, now)
+                    .await?
+            }
+        };
+        // Anything but another question ends the draft (answered, or handled).
+        let step = match step {
+            DraftStep::Keep => DraftStep::Remove,
+            other => other,
+        };
+        Ok((work, step))
+    }
+}
+
+/// Whether a message answers the draft: not a question, not a command of its own.
+fn answers_draft(reading: &Reading, text: &str) -> bool {
+    matches!(reading, Reading::Nothing) && !is_question(text, &words(text))
+}
+
+pub(super) fn say(path: TurnPath, text: &str) -> Work {
+    Work::Say {
+        path,
+        text: text.to_string(),
+    }
+}
+
+/// Asks `question` and keeps a draft of `kind` holding `text`; after [`MAX_QUESTIONS`]
+/// questions Donna gives up instead (`unhandled`, the draft dropped).
+pub(super) fn ask(kind: DraftKind, text: &str, questions: i64, question: &str) -> (Work, DraftStep) {
+    ask_with(kind, text, serde_json::Value::Null, questions, question)
+}
+
+pub(super) fn ask_with(
+    kind: DraftKind,
+    text: &str,
+    data: serde_json::Value,
+    questions: i64,
+    question: &str,
+) -> (Work, DraftStep) {
+    if questions > MAX_QUESTIONS {
+        return (say(TurnPath::Unhandled, texts::DRAFT_GIVEN_UP), DraftStep::Remove);
+    }
+    (
+        say(TurnPath::Clarify, question),
+        DraftStep::Save {
+            kind,
+            text: text.to_string(),
+            data,
+            questions,
+        },
+    )
 }

@@ -3,18 +3,20 @@
 //! The path of a message: `intake` (validate, inbox, route) -> the thread's `conversation`
 //! (one turn at a time) -> `pipeline` (load the `context`, the group `gate`, the FastPath
 //! analysis, `decide`) -> one room: a plan answer, undo, a nudge reply (`intent`, `model`) or
-//! `free_text` -> `apply` (one transaction) -> `result`; once committed, `changes` tells the
+//! `free_text` (with `capture` and `free_model`) -> `apply` (one transaction) -> `result`; once committed, `changes` tells the
 //! event stream.
 //!
 //! Each room is a file with an `impl Pipeline` block: a new kind of conversation adds a room
 //! (and a `Next` variant in `decide`) instead of growing the pipeline.
 
 pub mod apply;
+pub mod capture;
 pub mod changes;
 pub mod context;
 pub mod conversation;
 pub mod decide;
 pub mod error;
+pub mod free_model;
 pub mod free_text;
 pub mod gate;
 pub mod history;

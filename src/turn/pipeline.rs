@@ -32,7 +32,7 @@ use crate::subsystems::rate_cap::{GateMetrics, RateCapMsg};
 use crate::subsystems::thread_memory::MemoryMsg;
 use crate::tasks::when::WhenContext;
 
-use super::apply::{self, TurnWork, Work};
+use super::apply::{self, DraftStep, TurnWork, Work};
 use super::changes;
 use super::context::{self, TurnContext};
 use super::decide::{decide, Next, PlanStep};
@@ -120,7 +120,7 @@ impl Pipeline {
                 path: TurnPath::Skipped,
             };
             return self
-                .commit(inbound, &context, PlanStep::Keep, skipped)
+                .commit(inbound, &context, PlanStep::Keep, skipped, DraftStep::Keep)
                 .await;
         }
         let text = inbound.text.clone();
@@ -130,6 +130,7 @@ impl Pipeline {
             .await?;
         let now = self.clock.now();
         let (plan_step, next) = decide(&context, &analysis, now);
+        let mut draft = DraftStep::Keep;
         let work = match next {
             Next::ConfirmPlan(plan) => Work::ConfirmPlan(plan),
             Next::RejectPlan(plan) => Work::RejectPlan(plan),
@@ -137,11 +138,15 @@ impl Pipeline {
             Next::PlanGone { expired } => Work::PlanGone { expired },
             Next::NothingToConfirm => Work::NothingToConfirm,
             Next::Undo => Work::Undo,
-            Next::FreeText => self.free_text(&context, &inbound).await?,
+            Next::FreeText => {
+                let (work, step) = self.free_text(&context, &inbound, now).await?;
+                draft = step;
+                work
+            }
             Next::Intent(intent) => self.intent_layer(&context, &inbound, intent, now).await?,
             Next::NextLayer => self.model_layer(&context, &inbound, now).await?,
         };
-        self.commit(inbound, &context, plan_step, work).await
+        self.commit(inbound, &context, plan_step, work, draft).await
     }
 
     /// What binding an action in this thread needs: its task, and how to read times.
@@ -167,6 +172,7 @@ impl Pipeline {
         context: &TurnContext,
         plan_step: PlanStep,
         work: Work,
+        draft: DraftStep,
     ) -> Result<TurnResult, TurnError> {
         let now = self.clock.now();
         let turn = TurnWork {
@@ -176,6 +182,7 @@ impl Pipeline {
                 PlanStep::Keep => None,
             },
             work,
+            draft,
             env: ActionEnv {
                 now,
                 timezone: self.settings.timezone,

@@ -16,6 +16,10 @@ pub struct TurnSettings {
     pub require_evidence: bool,
     /// One INFO line per finished turn (`log.turns`).
     pub log_turns: bool,
+    /// Below it, a capture the model read asks first (`capture.min_confidence`).
+    pub min_confidence: f64,
+    /// Exchanges of history shown to `route` (`planner.history_exchanges`).
+    pub history_exchanges: usize,
     /// The group-chat reply gate; None when `reply_decision.enabled` is false.
     pub gate: Option<GateSettings>,
 }

@@ -111,3 +111,64 @@ pub fn contradictory_plan(contradiction: &Contradiction, title: &str) -> String 
 
 /// When the model answered with nothing to say and nothing to do.
 pub const LLM_EMPTY: &str = "Noted.";
+
+/// What works in free text without a model (DESIGN.md "Free text", step 7).
+const FREE_TEXT_COMMANDS: &str = "'add <task>', 'remind me to <task> <time>' (like 'remind me to \
+pay rent friday 9am'), 'list my tasks', 'what's overdue', 'what's due today' (or tomorrow, this \
+week) and 'undo'";
+
+/// Free text no rule took, with no model configured.
+pub fn free_text_no_model() -> String {
+    format!(
+        "I didn't catch that. Without a language model I understand plain commands: \
+         {FREE_TEXT_COMMANDS}."
+    )
+}
+
+/// Free text no rule took, with a model that is not there or gave no usable answer.
+pub fn free_text_model_down() -> String {
+    format!(
+        "I can't use my language model right now, so I only understand plain commands: \
+         {FREE_TEXT_COMMANDS}."
+    )
+}
+
+/// Free text the model read as something not built yet (a question, chat, a change to a task).
+pub fn free_text_not_yet(what: &str) -> String {
+    format!(
+        "I can't {what} yet. For now I can remember tasks and answer simple questions: \
+         {FREE_TEXT_COMMANDS}."
+    )
+}
+
+pub const GREETING: &str =
+    "Hi! Tell me what to remember, like 'remind me to pay rent friday 9am', or ask 'what's due \
+today?'.";
+
+pub const THANKS: &str = "You're welcome.";
+
+pub const ASK_WHAT: &str = "What should I add?";
+
+/// A capture whose time could not be read: ask, never guess.
+pub fn ask_time(title: &str, reason: &str) -> String {
+    format!(
+        "When should '{title}' be? I couldn't read the time ({reason}). Say it like 'friday 9am', \
+         'tomorrow at 17:00' or 'in 2 hours'."
+    )
+}
+
+pub const DRAFT_DROPPED: &str = "OK, I've dropped that.";
+
+pub const NOTHING_TO_DROP: &str = "There's nothing waiting to be dropped.";
+
+pub const DRAFT_GIVEN_UP: &str =
+    "I still couldn't make it out, so I've left it. Tell me again whenever you like, e.g. 'add \
+call the bank tomorrow'.";
+
+/// A capture that looks like a task already open.
+pub fn duplicate(title: &str, when: Option<String>) -> String {
+    match when {
+        Some(when) => format!("You already have '{title}', {when}. Add another?"),
+        None => format!("You already have '{title}'. Add another?"),
+    }
+}

@@ -57,6 +57,8 @@ impl Script {
 #[derive(Debug, Default)]
 struct State {
     queue: VecDeque<Script>,
+    /// Answers for requests whose output schema has this `title` (the call's name), first.
+    titled: std::collections::HashMap<String, VecDeque<Script>>,
     fallback: Option<Script>,
     requests: Vec<(String, Value)>,
     in_flight: usize,
@@ -100,6 +102,27 @@ impl FakeLlm {
     /// Answers the next request with `script` (in order of pushing).
     pub fn push(&self, script: Script) {
         self.state.lock().queue.push_back(script);
+    }
+
+    /// Answers the next request whose output schema is titled `title` (`route`, `parse_task`,
+    /// `classify`) with `script`, before anything pushed with `push`.
+    pub fn push_for(&self, title: &str, script: Script) {
+        self.state
+            .lock()
+            .titled
+            .entry(title.to_string())
+            .or_default()
+            .push_back(script);
+    }
+
+    /// The titles of the output schemas of every request so far, in order.
+    pub fn titles(&self) -> Vec<String> {
+        self.state
+            .lock()
+            .requests
+            .iter()
+            .map(|(_, body)| schema_title(body).unwrap_or_default())
+            .collect()
     }
 
     /// Answers every request not scripted with `push`.
@@ -149,12 +172,15 @@ async fn chat(
     let parsed: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let script = {
         let mut state = state.lock();
+        let title = schema_title(&parsed);
+        let titled = title
+            .and_then(|title| state.titled.get_mut(&title))
+            .and_then(VecDeque::pop_front);
         state.requests.push((path.clone(), parsed));
         state.in_flight += 1;
         state.peak = state.peak.max(state.in_flight);
-        state
-            .queue
-            .pop_front()
+        titled
+            .or_else(|| state.queue.pop_front())
             .or_else(|| state.fallback.clone())
             .unwrap_or(Script::Status(500))
     };
@@ -208,6 +234,18 @@ async fn chat(
             }
         }
     }
+}
+
+/// The `title` of a request's output schema (Ollama `format`, OpenAI `response_format`).
+pub fn schema_title(body: &Value) -> Option<String> {
+    [
+        "/format/title",
+        "/response_format/json_schema/schema/title",
+        "/response_format/schema/title",
+    ]
+    .iter()
+    .find_map(|pointer| body.pointer(pointer).and_then(Value::as_str))
+    .map(str::to_string)
 }
 
 /// Ollama's `/api/tags` or OpenAI's `/v1/models`, in the shape each server answers.

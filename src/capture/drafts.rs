@@ -1,0 +1,133 @@
+//! Drafts (seed 001's PendingDraft): a question Donna asked in a thread and what she has so far,
+//! at most one per thread, in SQLite so an answer after a restart still finds it.
+//!
+//! Kinds: `what` ("What should I add?"), `time` (a capture whose time could not be read: which
+//! time?), `clarify` (the model's clarifying question; the answer is merged with the message
+//! and read again). A draft expires like a plan (`plans.expiry`) and holds at most
+//! [`MAX_QUESTIONS`] questions; then Donna gives up.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection, OptionalExtension};
+use serde_json::Value;
+
+use crate::store::time::{from_db, to_db};
+use crate::store::StoreError;
+
+/// Most questions asked for one draft.
+pub const MAX_QUESTIONS: i64 = 2;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DraftKind {
+    What,
+    Time,
+    Clarify,
+}
+
+impl DraftKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DraftKind::What => "what",
+            DraftKind::Time => "time",
+            DraftKind::Clarify => "clarify",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Self> {
+        match text {
+            "what" => Some(DraftKind::What),
+            "time" => Some(DraftKind::Time),
+            "clarify" => Some(DraftKind::Clarify),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    pub thread_id: String,
+    pub kind: DraftKind,
+    /// What the person said towards it so far.
+    pub text: String,
+    /// What else the question needs (the capture read so far, for `time`).
+    pub data: Value,
+    /// Questions asked so far (the first one included).
+    pub questions: i64,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// The thread's draft, if one is still live at `now`.
+pub fn live(conn: &Connection, thread_id: &str, now: DateTime<Utc>) -> Result<Option<Draft>, StoreError> {
+    Ok(get(conn, thread_id)?.filter(|draft| draft.is_live(now)))
+}
+
+impl Draft {
+    pub fn is_live(&self, now: DateTime<Utc>) -> bool {
+        now < self.expires_at
+    }
+}
+
+/// The thread's draft, live or expired.
+pub fn get(conn: &Connection, thread_id: &str) -> Result<Option<Draft>, StoreError> {
+    let row = conn
+        .prepare_cached(
+            "SELECT kind, text, data_json, questions, created_at, expires_at FROM draft WHERE thread_id = ?1",
+        )?
+        .query_row([thread_id], |row| {
+            Ok((
+                row.get::<_, String>(0)?,
+                row.get::<_, String>(1)?,
+                row.get::<_, String>(2)?,
+                row.get::<_, i64>(3)?,
+                row.get::<_, String>(4)?,
+                row.get::<_, String>(5)?,
+            ))
+        })
+        .optional()?;
+    let Some((kind, text, data, questions, created_at, expires_at)) = row else {
+        return Ok(None);
+    };
+    let kind = DraftKind::parse(&kind)
+        .ok_or_else(|| StoreError::Corrupt(format!("unknown draft kind {kind:?}")))?;
+    let draft = Draft {
+        thread_id: thread_id.to_string(),
+        kind,
+        text,
+        data: serde_json::from_str(&data).map_err(|e| StoreError::Corrupt(e.to_string()))?,
+        questions,
+        created_at: from_db(&created_at)?,
+        expires_at: from_db(&expires_at)?,
+    };
+    Ok(Some(draft))
+}
+
+/// Saves the thread's draft, replacing the one before.
+pub fn save(conn: &Connection, draft: &Draft) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO draft (thread_id, kind, text, data_json, questions, created_at, expires_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![
+        draft.thread_id,
+        draft.kind.as_str(),
+        draft.text,
+        draft.data.to_string(),
+        draft.questions,
+        to_db(draft.created_at),
+        to_db(draft.expires_at),
+    ])?;
+    Ok(())
+}
+
+pub fn remove(conn: &Connection, thread_id: &str) -> Result<(), StoreError> {
+    conn.prepare_cached("DELETE FROM draft WHERE thread_id = ?1")?
+        .execute([thread_id])?;
+    Ok(())
+}
+
+/// Live drafts in every thread (for "what are you waiting on?").
+pub fn count_live(conn: &Connection, now: DateTime<Utc>) -> Result<i64, StoreError> {
+    Ok(conn
+        .prepare_cached("SELECT COUNT(*) FROM draft WHERE expires_at > ?1")?
+        .query_row([to_db(now)], |row| row.get(0))?)
+}

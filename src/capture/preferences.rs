@@ -1,0 +1,105 @@
+//! Learned preferences (seed 001's PreferenceApplier): when the person changes the domain or
+//! priority of a captured task within a day of capturing it, Donna remembers the value for
+//! titles like it and applies it to later captures that did not give that field, saying so.
+//!
+//! "Like it": the normalised titles share at least half of their words together (Jaccard >=
+//! 0.5), e.g. "Send weekly report" and "Send monthly report". The closest learned title wins;
+//! on a tie, the latest learned.
+//! Invariants: never applied to a field the person gave explicitly; every application is listed
+//! in the task's `applied_preferences` with its reason.
+
+use chrono::{DateTime, Duration, Utc};
+use rusqlite::{params, Connection};
+
+use super::duplicates::{jaccard, normalise};
+use crate::store::time::to_db;
+use crate::store::StoreError;
+use crate::tasks::{AppliedPreference, Task, TaskSource};
+
+/// How long after a capture a change still teaches a preference.
+pub fn learning_window() -> Duration {
+    Duration::days(1)
+}
+
+/// The least share of common words for a learned title to apply.
+pub const SIMILAR_TITLE_JACCARD: f64 = 0.5;
+
+/// Learns from a change of `before` into `after`, if it is one (a captured task, changed within
+/// a day, in its domain or priority).
+pub fn learn(conn: &Connection, before: &Task, after: &Task, now: DateTime<Utc>) -> Result<(), StoreError> {
+    if before.source != TaskSource::Capture || now - before.created_at > learning_window() {
+        return Ok(());
+    }
+    let key = normalise(&after.title);
+    if key.is_empty() {
+        return Ok(());
+    }
+    let mut changes = Vec::new();
+    if before.domain != after.domain {
+        changes.push(("domain", after.domain.clone()));
+    }
+    if before.priority != after.priority {
+        changes.push(("priority", after.priority.to_string()));
+    }
+    for (field, value) in changes {
+        conn.prepare_cached(
+            "INSERT INTO preference (title_key, field, value, learned_from_task_id, learned_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5) \
+             ON CONFLICT (title_key, field) DO UPDATE SET value = excluded.value, \
+             learned_from_task_id = excluded.learned_from_task_id, learned_at = excluded.learned_at",
+        )?
+        .execute(params![key, field, value, after.id, to_db(now)])?;
+        tracing::info!(field, value = %value, title = %key, "learned a preference");
+    }
+    Ok(())
+}
+
+/// What learned preferences say about a new capture titled `title`, for each `field` the
+/// person did not give.
+pub fn applicable(
+    conn: &Connection,
+    title: &str,
+    fields: &[&str],
+) -> Result<Vec<AppliedPreference>, StoreError> {
+    let key = normalise(title);
+    if key.is_empty() || fields.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut statement = conn.prepare_cached(
+        "SELECT title_key, field, value FROM preference ORDER BY learned_at DESC, id DESC",
+    )?;
+    let learned = statement
+        .query_map([], |row| {
+            Ok((
+                row.get::<_, String>(0)?,
+                row.get::<_, String>(1)?,
+                row.get::<_, String>(2)?,
+            ))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut applied = Vec::new();
+    for field in fields {
+        let best = learned
+            .iter()
+            .filter(|(_, learned_field, _)| learned_field == field)
+            .map(|(learned_key, _, value)| (jaccard(&key, learned_key), learned_key, value))
+            .filter(|(score, _, _)| *score >= SIMILAR_TITLE_JACCARD)
+            // max_by keeps the last of equals; the list is newest first, so compare reversed.
+            .fold(None, |best: Option<(f64, &String, &String)>, candidate| match best {
+                Some(current) if current.0 >= candidate.0 => Some(current),
+                _ => Some(candidate),
+            });
+        if let Some((_, learned_key, value)) = best {
+            let reason = match *field {
+                "domain" => format!("filed under {value}, like '{learned_key}' last time"),
+                _ => format!("priority {value}, like '{learned_key}' last time"),
+            };
+            applied.push(AppliedPreference {
+                field: field.to_string(),
+                value: value.clone(),
+                reason,
+            });
+        }
+    }
+    Ok(applied)
+}

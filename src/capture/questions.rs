@@ -1,0 +1,175 @@
+//! The common questions, answered from the database without a model: "list my tasks", "what's
+//! overdue", "what's due today / tomorrow / this week", "what are you waiting on?".
+//!
+//! Days are the person's days (`timezone`); "this week" runs to the end of Sunday. A task is due
+//! on a day when its deadline or its scheduled start falls in it; overdue when its deadline has
+//! passed. Only open tasks count. Read-only.
+
+use chrono::{DateTime, Datelike, Days, NaiveTime, TimeZone, Utc};
+use chrono_tz::Tz;
+use rusqlite::Connection;
+
+use super::drafts;
+use super::rules::Question;
+use crate::store::time::to_db;
+use crate::store::StoreError;
+use crate::tasks::when::{describe, WhenContext};
+use crate::tasks::{repo, Task};
+
+/// Most tasks listed in one answer.
+pub const MAX_LISTED: usize = 20;
+
+pub fn answer(
+    conn: &Connection,
+    question: Question,
+    now: DateTime<Utc>,
+    timezone: Tz,
+) -> Result<String, StoreError> {
+    let ctx = WhenContext {
+        now,
+        timezone,
+        current_start: None,
+        later: std::time::Duration::from_secs(3 * 3600),
+    };
+    if question == Question::WaitingOn {
+        return waiting_on(conn, now);
+    }
+    let mut open: Vec<Task> = repo::list(conn, None)?
+        .into_iter()
+        .filter(|task| task.status.is_open())
+        .collect();
+    // Soonest first; tasks without a time last, oldest first.
+    open.sort_by_key(|task| (when_of(task).is_none(), when_of(task), task.created_at));
+    let (tasks, heading, none): (Vec<Task>, &str, &str) = match question {
+        Question::ListTasks => (open, "Your open tasks", "You have no open tasks."),
+        Question::Overdue => (
+            open.into_iter()
+                .filter(|task| task.deadline.is_some_and(|at| at <= now))
+                .collect(),
+            "Overdue",
+            "Nothing is overdue.",
+        ),
+        Question::DueToday | Question::DueTomorrow | Question::DueThisWeek => {
+            let (from, to) = day_window(question, now, timezone);
+            let (heading, none) = match question {
+                Question::DueToday => ("Due today", "Nothing is due today."),
+                Question::DueTomorrow => ("Due tomorrow", "Nothing is due tomorrow."),
+                _ => ("Due this week", "Nothing is due this week."),
+            };
+            (
+                open.into_iter()
+                    .filter(|task| {
+                        [task.deadline, task.scheduled_start]
+                            .into_iter()
+                            .flatten()
+                            .any(|at| at >= from && at < to)
+                    })
+                    .collect(),
+                heading,
+                none,
+            )
+        }
+        Question::WaitingOn => (Vec::new(), "", ""),
+    };
+    if tasks.is_empty() {
+        return Ok(none.to_string());
+    }
+    let mut lines = vec![format!("{heading} ({}):", tasks.len())];
+    for (index, task) in tasks.iter().take(MAX_LISTED).enumerate() {
+        lines.push(format!("{}. {}{}", index + 1, task.title, timing(task, &ctx)));
+    }
+    if tasks.len() > MAX_LISTED {
+        lines.push(format!("...and {} more.", tasks.len() - MAX_LISTED));
+    }
+    Ok(lines.join("\n"))
+}
+
+fn when_of(task: &Task) -> Option<DateTime<Utc>> {
+    match (task.deadline, task.scheduled_start) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// " (due Friday 27 Nov at 09:00)", " (overdue since ...)" or " (Friday 27 Nov at 09:00)".
+fn timing(task: &Task, ctx: &WhenContext) -> String {
+    match (task.deadline, task.scheduled_start) {
+        (Some(deadline), _) if deadline <= ctx.now => {
+            format!(" (overdue since {})", describe_past(deadline, ctx))
+        }
+        (Some(deadline), _) => format!(" (due {})", describe(deadline, ctx)),
+        (None, Some(start)) if start > ctx.now => format!(" ({})", describe(start, ctx)),
+        (None, Some(start)) => format!(" (since {})", describe_past(start, ctx)),
+        (None, None) => String::new(),
+    }
+}
+
+/// A past time, as a date and time in the person's zone.
+fn describe_past(at: DateTime<Utc>, ctx: &WhenContext) -> String {
+    at.with_timezone(&ctx.timezone)
+        .format("%a %-d %b %H:%M")
+        .to_string()
+}
+
+/// [start, end) of the day (or week) a question is about, in UTC.
+fn day_window(question: Question, now: DateTime<Utc>, timezone: Tz) -> (DateTime<Utc>, DateTime<Utc>) {
+    let today = now.with_timezone(&timezone).date_naive();
+    let (first, days) = match question {
+        Question::DueTomorrow => (today + Days::new(1), 1),
+        Question::DueThisWeek => (today, 7 - u64::from(today.weekday().num_days_from_monday())),
+        _ => (today, 1),
+    };
+    let start_of = |date: chrono::NaiveDate| {
+        timezone
+            .from_local_datetime(&date.and_time(NaiveTime::MIN))
+            .earliest()
+            .map(|at| at.with_timezone(&Utc))
+            .unwrap_or(now)
+    };
+    let from = if question == Question::DueTomorrow {
+        start_of(first)
+    } else {
+        // From now: what is already past today is overdue, not due.
+        now
+    };
+    (from, start_of(first + Days::new(days)))
+}
+
+fn waiting_on(conn: &Connection, now: DateTime<Utc>) -> Result<String, StoreError> {
+    let mut lines = Vec::new();
+    let proposals: Vec<String> = conn
+        .prepare_cached(
+            "SELECT reply_text FROM plan WHERE status = 'pending' AND expires_at > ?1 ORDER BY created_at",
+        )?
+        .query_map([to_db(now)], |row| row.get(0))?
+        .collect::<Result<_, _>>()?;
+    for proposal in proposals {
+        lines.push(format!("- a yes or no: {}", first_sentence(&proposal)));
+    }
+    let questions = drafts::count_live(conn, now)?;
+    if questions > 0 {
+        lines.push(format!(
+            "- your answer to {questions} question{} I asked",
+            if questions == 1 { "" } else { "s" }
+        ));
+    }
+    let unanswered: Vec<String> = conn
+        .prepare_cached(
+            "SELECT title FROM task WHERE unanswered_nudges > 0 AND status NOT IN ('done', 'cancelled') \
+             ORDER BY last_nudged_at",
+        )?
+        .query_map([], |row| row.get(0))?
+        .collect::<Result<_, _>>()?;
+    for title in unanswered {
+        lines.push(format!("- news about '{title}' (I nudged you)"));
+    }
+    if lines.is_empty() {
+        return Ok("I'm not waiting on anything from you.".to_string());
+    }
+    lines.insert(0, "I'm waiting on:".to_string());
+    Ok(lines.join("\n"))
+}
+
+fn first_sentence(text: &str) -> String {
+    text.split(". Reply").next().unwrap_or(text).trim().to_string()
+}

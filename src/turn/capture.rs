@@ -1,0 +1,187 @@
+//! The capture room: a task the person asked for in words becomes a `create_task` that runs at
+//! once (they plainly asked for exactly it), or a question when something is missing.
+//!
+//! - The time is read by Donna's parser in `timezone`; "by/due/before/until T" sets the
+//!   deadline, anything else the scheduled start (DESIGN.md "Times"). A time it cannot read is
+//!   asked back (a `time` draft), never guessed.
+//! - No title (only a command, only a time): "What should I add?" (a `what` draft).
+//! - A likely duplicate of an open task is proposed, not created (path `duplicate`).
+//! - Learned preferences fill the fields the person did not give, and say so.
+//! Invariant: the task is created in the turn's commit, not here; the duplicate check and the
+//! preferences are one read before it.
+
+use chrono::{DateTime, Utc};
+use serde_json::json;
+
+use crate::capture::drafts::{Draft, DraftKind};
+use crate::capture::request::Capture;
+use crate::capture::time_words::{self, CaptureTime};
+use crate::capture::title::title_from;
+use crate::capture::{duplicates, preferences};
+use crate::tasks::when::{describe, TimeAnchor, WhenContext};
+use crate::tasks::TaskSource;
+
+use super::apply::{DraftStep, Work};
+use super::context::TurnContext;
+use super::error::TurnError;
+use super::free_text::{ask, ask_with};
+use super::pipeline::Pipeline;
+use super::result::TurnPath;
+use super::texts;
+
+impl Pipeline {
+    /// What times in this turn are read against.
+    pub(super) fn capture_when(&self, now: DateTime<Utc>) -> WhenContext {
+        WhenContext {
+            now,
+            timezone: self.settings.timezone,
+            current_start: None,
+            later: self.settings.later,
+        }
+    }
+
+    /// A capture from the person's words (the body of a command, or the answer to "what should
+    /// I add?"). `questions` is how many were asked for this capture already.
+    pub(super) async fn capture_words(
+        &self,
+        context: &TurnContext,
+        body: &str,
+        questions: i64,
+        now: DateTime<Utc>,
+    ) -> Result<(Work, DraftStep), TurnError> {
+        let when = self.capture_when(now);
+        let time = time_words::read(body, &when);
+        let title = title_from(body, time.ranges());
+        if title.is_empty() {
+            return Ok(ask(DraftKind::What, body, questions + 1, texts::ASK_WHAT));
+        }
+        let mut capture = Capture {
+            title,
+            ..Capture::default()
+        };
+        match time {
+            CaptureTime::None => {}
+            CaptureTime::At { at, anchor, .. } => set_time(&mut capture, at, anchor),
+            CaptureTime::Unreadable { reason, .. } => {
+                let question = texts::ask_time(&capture.title, &reason.to_string());
+                return Ok(ask_with(
+                    DraftKind::Time,
+                    body,
+                    json!({ "title": capture.title }),
+                    questions + 1,
+                    &question,
+                ));
+            }
+        }
+        self.capture_work(context, capture, now).await
+    }
+
+    /// The answer to "when should it be?": a time on its own ("friday 9am", "by monday").
+    pub(super) async fn capture_with_time_answer(
+        &self,
+        context: &TurnContext,
+        draft: &Draft,
+        answer: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(Work, DraftStep), TurnError> {
+        let title = draft
+            .data
+            .get("title")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let when = self.capture_when(now);
+        let mut capture = Capture {
+            title: title.clone(),
+            ..Capture::default()
+        };
+        match time_words::read(answer, &when) {
+            CaptureTime::At { at, anchor, .. } => set_time(&mut capture, at, anchor),
+            CaptureTime::Unreadable { reason, .. } => {
+                let question = texts::ask_time(&title, &reason.to_string());
+                return Ok(ask_with(
+                    DraftKind::Time,
+                    &draft.text,
+                    draft.data.clone(),
+                    draft.questions + 1,
+                    &question,
+                ));
+            }
+            CaptureTime::None => {
+                let question = texts::ask_time(&title, "I found no time in that");
+                return Ok(ask_with(
+                    DraftKind::Time,
+                    &draft.text,
+                    draft.data.clone(),
+                    draft.questions + 1,
+                    &question,
+                ));
+            }
+        }
+        self.capture_work(context, capture, now).await
+    }
+
+    /// The turn's work for a capture: the task created at once, or proposed when it looks like
+    /// one already open.
+    pub(super) async fn capture_work(
+        &self,
+        context: &TurnContext,
+        capture: Capture,
+        now: DateTime<Utc>,
+    ) -> Result<(Work, DraftStep), TurnError> {
+        let capture = match capture.checked() {
+            Ok(capture) => capture,
+            Err(reason) => {
+                let question = format!("I can't add that: {reason}. What should I add?");
+                return Ok(ask(DraftKind::What, "", 1, &question));
+            }
+        };
+        let (title, open_fields) = (capture.title.clone(), capture.open_fields());
+        let (duplicate, learned) = self
+            .store
+            .read(move |conn| {
+                Ok((
+                    duplicates::likely_duplicate(conn, &title)?,
+                    preferences::applicable(conn, &title, &open_fields)?,
+                ))
+            })
+            .await?;
+        let origin = Some(context.thread.id.as_str());
+        let action = capture.action(TaskSource::Capture, origin, &learned, self.settings.timezone);
+        let Some(existing) = duplicate else {
+            return Ok((Work::Capture(Box::new(action)), DraftStep::Keep));
+        };
+        let when = self.capture_when(now);
+        let timing = match (existing.deadline, existing.scheduled_start) {
+            (Some(at), _) => Some(format!("due {}", describe_any(at, &when))),
+            (None, Some(at)) => Some(format!("for {}", describe_any(at, &when))),
+            (None, None) => None,
+        };
+        Ok((
+            Work::Propose {
+                actions: vec![action],
+                preamble: Some(texts::duplicate(&existing.title, timing)),
+                path: TurnPath::Duplicate,
+            },
+            DraftStep::Keep,
+        ))
+    }
+}
+
+fn set_time(capture: &mut Capture, at: DateTime<Utc>, anchor: TimeAnchor) {
+    match anchor {
+        TimeAnchor::Deadline => capture.deadline = Some(at),
+        TimeAnchor::Start => capture.scheduled_start = Some(at),
+    }
+}
+
+/// A time in the person's zone, past or future.
+fn describe_any(at: DateTime<Utc>, when: &WhenContext) -> String {
+    if at > when.now {
+        describe(at, when)
+    } else {
+        at.with_timezone(&when.timezone)
+            .format("%a %-d %b %H:%M")
+            .to_string()
+    }
+}

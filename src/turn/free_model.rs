@@ -1,0 +1,254 @@
+//! The free-text model room (DESIGN.md "Free text", step 8): a message no rule took goes to
+//! `route` with the last `planner.history_exchanges` exchanges of the chat; a capture (or an
+//! automation) then to `parse_task`, whose answer is validated and captured like the rules'
+//! (times read by Donna's parser, duplicates, preferences).
+//!
+//! - A missing title or a confidence under `capture.min_confidence` asks ONE clarifying
+//!   question and keeps a `clarify` draft (the answer is merged with the message and read
+//!   again).
+//! - Intents not built yet (question, chat, task_action) answer honestly (`unhandled`).
+//! - No model: an honest answer naming what works (`unhandled`); a model that is not there, or
+//!   any call of the turn failing (timeout, refused, garbage after one retry):
+//!   `llm_unavailable` with the same list, never "say it again".
+//! Invariant: the model's fields are data: a domain or priority the person's words do not
+//! mention counts as a guess (a learned preference may replace it); nothing it says runs
+//! without validation.
+
+use chrono::{DateTime, Utc};
+use serde_json::json;
+
+use crate::capture::drafts::DraftKind;
+use crate::capture::request::Capture;
+use crate::capture::sentence::words;
+use crate::capture::time_words::{self, CaptureTime};
+use crate::capture::title::capitalise;
+use crate::llm::free_text::{FreeTextContext, ParsedTask, RouteIntent};
+use crate::llm::prompts::HistoryLine;
+use crate::llm::LlmError;
+use crate::subsystems::llm_classifier::LlmMsg;
+use crate::tasks::when::TimeAnchor;
+
+use super::apply::{DraftStep, Work};
+use super::context::TurnContext;
+use super::error::TurnError;
+use super::free_text::{ask, ask_with, say};
+use super::history::Speakers;
+use super::pipeline::Pipeline;
+use super::result::TurnPath;
+use super::texts;
+use super::Inbound;
+
+/// Words that show the person gave a priority themselves.
+const PRIORITY_WORDS: [&str; 7] = [
+    "priority", "urgent", "urgently", "asap", "important", "critical", "p1",
+];
+
+impl Pipeline {
+    pub(super) async fn free_model(
+        &self,
+        context: &TurnContext,
+        inbound: &Inbound,
+        now: DateTime<Utc>,
+    ) -> Result<(Work, DraftStep), TurnError> {
+        let Some(llm) = &self.llm else {
+            return Ok((
+                say(TurnPath::Unhandled, &texts::free_text_no_model()),
+                DraftStep::Keep,
+            ));
+        };
+        if self.model.skips_calls() {
+            return Ok(model_down());
+        }
+        let free = self.free_text_context(inbound, &inbound.text, now).await?;
+        let answer = llm
+            .ask(|reply| LlmMsg::Route {
+                context: Box::new(free),
+                reply,
+            })
+            .await;
+        let route = match answer {
+            Ok(Ok(route)) => route,
+            Ok(Err(error)) => return Ok(failed(&error)),
+            Err(error) => {
+                tracing::warn!(%error, "model actor unavailable for this turn");
+                return Ok(model_down());
+            }
+        };
+        tracing::debug!(intent = ?route.intent, confidence = route.confidence, "routed");
+        match route.intent {
+            RouteIntent::Capture | RouteIntent::Automation => {
+                self.parse_and_capture(context, inbound, &inbound.text, 0, now)
+                    .await
+            }
+            RouteIntent::Unclear => {
+                let question = route
+                    .clarifying_question
+                    .unwrap_or_else(|| texts::CLARIFY.to_string());
+                Ok(ask(DraftKind::Clarify, &inbound.text, 1, &question))
+            }
+            RouteIntent::Question => Ok((
+                say(
+                    TurnPath::Unhandled,
+                    &texts::free_text_not_yet("look that up"),
+                ),
+                DraftStep::Keep,
+            )),
+            RouteIntent::Chat => Ok((
+                say(TurnPath::Unhandled, &texts::free_text_not_yet("chat")),
+                DraftStep::Keep,
+            )),
+            RouteIntent::TaskAction => Ok((
+                say(
+                    TurnPath::Unhandled,
+                    &texts::free_text_not_yet("change tasks from here in plain words"),
+                ),
+                DraftStep::Keep,
+            )),
+        }
+    }
+
+    /// `parse_task` on `text` (the message, or a draft merged with its answer), validated and
+    /// captured. `questions` were asked for it already.
+    pub(super) async fn parse_and_capture(
+        &self,
+        context: &TurnContext,
+        inbound: &Inbound,
+        text: &str,
+        questions: i64,
+        now: DateTime<Utc>,
+    ) -> Result<(Work, DraftStep), TurnError> {
+        let Some(llm) = &self.llm else {
+            return Ok((
+                say(TurnPath::Unhandled, &texts::free_text_no_model()),
+                DraftStep::Remove,
+            ));
+        };
+        if self.model.skips_calls() {
+            return Ok(model_down());
+        }
+        let free = self.free_text_context(inbound, text, now).await?;
+        let answer = llm
+            .ask(|reply| LlmMsg::ParseTask {
+                context: Box::new(free),
+                reply,
+            })
+            .await;
+        let parsed = match answer {
+            Ok(Ok(parsed)) => parsed,
+            Ok(Err(error)) => return Ok(failed(&error)),
+            Err(error) => {
+                tracing::warn!(%error, "model actor unavailable for this turn");
+                return Ok(model_down());
+            }
+        };
+        let title = capitalise(parsed.title.trim());
+        if title.is_empty() || parsed.confidence < self.settings.min_confidence {
+            let question = if title.is_empty() {
+                texts::ASK_WHAT.to_string()
+            } else {
+                format!("Should I add '{title}'? Tell me what to add, in your words.")
+            };
+            return Ok(ask(DraftKind::Clarify, text, questions + 1, &question));
+        }
+        let mut capture = Capture {
+            title,
+            description: parsed.description.clone(),
+            domain: given(text, &parsed, "domain"),
+            priority: given(text, &parsed, "priority").and_then(|p| p.parse().ok()),
+            estimated_minutes: parsed.estimated_minutes,
+            tags: parsed.tags.clone(),
+            ..Capture::default()
+        };
+        if let Some(when) = &parsed.when {
+            match time_words::read(when, &self.capture_when(now)) {
+                CaptureTime::At { at, anchor, .. } => match anchor {
+                    TimeAnchor::Deadline => capture.deadline = Some(at),
+                    TimeAnchor::Start => capture.scheduled_start = Some(at),
+                },
+                CaptureTime::None => {
+                    let question = texts::ask_time(&capture.title, "I found no time in it");
+                    return Ok(ask_with(
+                        DraftKind::Time,
+                        text,
+                        json!({ "title": capture.title }),
+                        questions + 1,
+                        &question,
+                    ));
+                }
+                CaptureTime::Unreadable { reason, .. } => {
+                    let question = texts::ask_time(&capture.title, &reason.to_string());
+                    return Ok(ask_with(
+                        DraftKind::Time,
+                        text,
+                        json!({ "title": capture.title }),
+                        questions + 1,
+                        &question,
+                    ));
+                }
+            }
+        }
+        self.capture_work(context, capture, now).await
+    }
+
+    /// What the free-text prompts show: the last `planner.history_exchanges` exchanges.
+    async fn free_text_context(
+        &self,
+        inbound: &Inbound,
+        text: &str,
+        now: DateTime<Utc>,
+    ) -> Result<FreeTextContext, TurnError> {
+        let history = self.history(&inbound.thread_id, Speakers::Roles).await?;
+        Ok(FreeTextContext {
+            history: last_exchanges(history, self.settings.history_exchanges),
+            message: text.to_string(),
+            now: now.with_timezone(&self.settings.timezone).to_rfc3339(),
+            timezone: self.settings.timezone.name().to_string(),
+        })
+    }
+}
+
+/// The last `exchanges` exchanges: from the `exchanges`-th last message of the person on.
+fn last_exchanges(history: Vec<HistoryLine>, exchanges: usize) -> Vec<HistoryLine> {
+    if exchanges == 0 {
+        return Vec::new();
+    }
+    let people: Vec<usize> = history
+        .iter()
+        .enumerate()
+        .filter(|(_, line)| line.who != "Donna")
+        .map(|(index, _)| index)
+        .collect();
+    let from = people
+        .len()
+        .checked_sub(exchanges)
+        .and_then(|first| people.get(first).copied())
+        .unwrap_or(0);
+    history.into_iter().skip(from).collect()
+}
+
+/// A field the model gave that the person's own words mention; else None (a guess).
+fn given(text: &str, parsed: &ParsedTask, field: &str) -> Option<String> {
+    let said: Vec<String> = words(text).into_iter().map(|word| word.text).collect();
+    match field {
+        "domain" => parsed
+            .domain
+            .clone()
+            .filter(|domain| said.iter().any(|word| word == domain)),
+        _ => parsed
+            .priority
+            .filter(|_| said.iter().any(|word| PRIORITY_WORDS.contains(&word.as_str())))
+            .map(|priority| priority.to_string()),
+    }
+}
+
+fn model_down() -> (Work, DraftStep) {
+    (
+        say(TurnPath::LlmUnavailable, &texts::free_text_model_down()),
+        DraftStep::Keep,
+    )
+}
+
+fn failed(error: &LlmError) -> (Work, DraftStep) {
+    tracing::debug!(%error, "free-text model call failed for this turn");
+    model_down()
+}
