@@ -10,7 +10,9 @@
 
 use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
 use chrono_tz::Tz;
-use donna::tasks::when::{describe, find_when, WhenContext, WhenError};
+use donna::tasks::when::{
+    describe, describe_absolute, find_when, find_when_span, TimeAnchor, WhenContext, WhenError,
+};
 
 enum Expect {
     At(&'static str),
@@ -18,6 +20,7 @@ enum Expect {
     Nothing,
 }
 use Expect::{At, Fails, Nothing};
+use TimeAnchor::{Deadline, Start};
 
 const FRI: &str = "Fri 2026-03-27 10:00";
 const MON: &str = "Mon 2026-03-23 10:00";
@@ -261,6 +264,17 @@ fn times_alone() {
     check("in the morning", FRI, At("Sat 2026-03-28 09:00"));
     check("at 3 in the afternoon", FRI, At("Fri 2026-03-27 15:00"));
     check("at 3", FRI, Fails(WhenError::AmbiguousHour(3)));
+    check("at 6", FRI, Fails(WhenError::AmbiguousHour(6)));
+    check("at 1", FRI, Fails(WhenError::AmbiguousHour(1)));
+    check("at 7", FRI, At("Sat 2026-03-28 07:00"));
+    check("at 9", FRI, At("Sat 2026-03-28 09:00"));
+    check("at 9", "Mon 2026-03-23 07:00", At("Mon 2026-03-23 09:00"));
+    check("at 11", FRI, At("Fri 2026-03-27 11:00"));
+    check("around 10", FRI, At("Sat 2026-03-28 10:00"));
+    check("tomorrow at 8", FRI, At("Sat 2026-03-28 08:00"));
+    check("tonight at 8", FRI, At("Fri 2026-03-27 20:00"));
+    check("tomorrow evening at 7", FRI, At("Sat 2026-03-28 19:00"));
+    check("today at 8", FRI, Fails(WhenError::PastTime));
     check("tomorrow at 5", FRI, Fails(WhenError::AmbiguousHour(5)));
     check("midnight", FRI, Fails(WhenError::Midnight));
     check("tomorrow 25:00", FRI, no_such_time("25:00"));
@@ -309,6 +323,184 @@ fn other_timezones() {
     check("in 2 hours", "Thu 2026-12-31 23:00 UTC", At("Fri 2027-01-01 01:00"));
     check("tomorrow", "Thu 2026-12-31 10:00 UTC", At("Fri 2027-01-01 09:00"));
     check("dec 31 23:59", "Thu 2026-12-31 10:00 UTC", At("Thu 2026-12-31 23:59"));
+}
+
+#[rustfmt::skip]
+#[test]
+fn capture_phrases() {
+    check("next tuesday at 2pm", FRI, At("Tue 2026-03-31 14:00"));
+    check("in 20 minutes", FRI, At("Fri 2026-03-27 10:20"));
+    check("by december 15", FRI, At("Tue 2026-12-15 09:00"));
+    check("december 15", FRI, At("Tue 2026-12-15 09:00"));
+    check("dec 15th", FRI, At("Tue 2026-12-15 09:00"));
+    check("friday 9am", FRI, At("Fri 2026-04-03 09:00"));
+    check("on friday", FRI, At("Fri 2026-04-03 09:00"));
+    check("at 9am on monday", FRI, At("Mon 2026-03-30 09:00"));
+    check("this evening", FRI, At("Fri 2026-03-27 18:00"));
+    check("tonight", FRI, At("Fri 2026-03-27 20:00"));
+    check("remind me to pay rent friday 9am", FRI, At("Fri 2026-04-03 09:00"));
+    check("add call the bank by december 15", FRI, At("Tue 2026-12-15 09:00"));
+    check("remind me tomorrow at 8 to call mom", FRI, At("Sat 2026-03-28 08:00"));
+    check("submit report due next tuesday at 2pm", FRI, At("Tue 2026-03-31 14:00"));
+    check("pay rent due friday", MON, At("Fri 2026-03-27 09:00"));
+    check("finish the essay before friday", MON, At("Fri 2026-03-27 09:00"));
+    check("renew the passport until dec 15th", FRI, At("Tue 2026-12-15 09:00"));
+}
+
+/// Captures full of numbers and words that look like times but are not.
+#[rustfmt::skip]
+#[test]
+fn captures_without_a_time() {
+    check("remind me to call mom", FRI, Nothing);
+    check("buy 8 eggs", FRI, Nothing);
+    check("read chapter 9", FRI, Nothing);
+    check("book a table for 8", FRI, Nothing);
+    check("meet at the station", FRI, Nothing);
+    check("pay 15 dollars to anna", FRI, Nothing);
+    check("order 2 pizzas", FRI, Nothing);
+    check("sat down with the team", FRI, Nothing);
+    check("reply to the 3rd email", FRI, Nothing);
+    check("plan the march madness pool", FRI, Nothing);
+    check("may I add water the plants", FRI, Nothing);
+    check("due diligence for the deal", FRI, Nothing);
+    check("update the 2.5 release notes", FRI, Nothing);
+    check("call room 8 at the hotel", FRI, Nothing);
+    check("watch the morningside video", FRI, Nothing);
+}
+
+/// Removes the ranges from the text and collapses the spaces left behind.
+fn remaining(text: &str, ranges: &[std::ops::Range<usize>]) -> String {
+    let mut kept = String::new();
+    let mut from = 0;
+    for range in ranges {
+        kept.push_str(&text[from..range.start]);
+        kept.push(' ');
+        from = range.end;
+    }
+    kept.push_str(&text[from..]);
+    kept.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+enum SpanExpect {
+    Leaves(&'static str, TimeAnchor),
+    SpanFails(WhenError),
+    NoTime,
+}
+use SpanExpect::{Leaves, NoTime, SpanFails};
+
+fn check_span(text: &str, now: &str, expected: SpanExpect) {
+    let ctx = context(now);
+    let got = find_when_span(text, &ctx);
+    // The span reading is the plain reading with words attached, never a different answer.
+    assert_eq!(
+        got.as_ref().map(|span| span.as_ref().map(|s| s.at)),
+        find_when(text, &ctx)
+            .as_ref()
+            .map(|at| at.as_ref().copied()),
+        "{text:?}"
+    );
+    match expected {
+        Leaves(rest, anchor) => {
+            let span = match got {
+                Ok(Some(span)) => span,
+                other => panic!("{text:?} at {now}: expected a time, got {other:?}"),
+            };
+            assert_eq!(
+                (remaining(text, &span.ranges).as_str(), span.anchor),
+                (rest, anchor),
+                "{text:?}"
+            );
+        }
+        SpanFails(error) => assert_eq!(got, Err(error), "{text:?}"),
+        NoTime => assert_eq!(got, Ok(None), "{text:?}"),
+    }
+}
+
+#[rustfmt::skip]
+#[test]
+fn the_words_of_the_time_are_cut_from_the_capture() {
+    // deadline words
+    check_span("call the bank by december 15", FRI, Leaves("call the bank", Deadline));
+    check_span("submit report due next tuesday at 2pm", FRI, Leaves("submit report", Deadline));
+    check_span("pay rent due friday", MON, Leaves("pay rent", Deadline));
+    check_span("pay rent due by friday", MON, Leaves("pay rent", Deadline));
+    check_span("pay rent due on friday", MON, Leaves("pay rent", Deadline));
+    check_span("finish the essay before friday", MON, Leaves("finish the essay", Deadline));
+    check_span("renew the passport until dec 15th", FRI, Leaves("renew the passport", Deadline));
+    check_span("return the books till monday", FRI, Leaves("return the books", Deadline));
+    check_span("send the deck by the weekend", FRI, Leaves("send the deck", Deadline));
+    // start words, and none
+    check_span("remind me to pay rent friday 9am", FRI, Leaves("remind me to pay rent", Start));
+    check_span("call mom at 5pm", FRI, Leaves("call mom", Start));
+    check_span("dentist on monday", FRI, Leaves("dentist", Start));
+    check_span("stretch in 20 minutes", FRI, Leaves("stretch", Start));
+    check_span("book a table for friday", FRI, Leaves("book a table", Start));
+    check_span("water the plants this evening", FRI, Leaves("water the plants", Start));
+    check_span("take out the trash tonight", FRI, Leaves("take out the trash", Start));
+    check_span("call mom in the morning", FRI, Leaves("call mom", Start));
+    check_span("pay rent around 10", FRI, Leaves("pay rent", Start));
+    check_span("snooze 20 min", FRI, Leaves("snooze", Start));
+    check_span("clean the garage this weekend", FRI, Leaves("clean the garage", Start));
+    check_span("call grandma next week", FRI, Leaves("call grandma", Start));
+    check_span("renew the lease in 2 days at 3pm", FRI, Leaves("renew the lease", Start));
+    check_span("remind me at 9 to stretch", FRI, Leaves("remind me to stretch", Start));
+    // the first piece decides: a start then a deadline word is a start
+    check_span("at 9am on monday call the plumber", FRI, Leaves("call the plumber", Start));
+    check_span("on monday, by 9am, call the plumber", FRI, Leaves(", call the plumber", Start));
+    // a time in the middle of the sentence
+    check_span("remind me tomorrow at 8 to call mom", FRI, Leaves("remind me to call mom", Start));
+    check_span("email the team friday about the launch", FRI, Leaves("email the team about the launch", Start));
+    check_span("check in on friday with anna", FRI, Leaves("check in with anna", Start));
+    check_span("the day after tomorrow pick up the suit", FRI, Leaves("pick up the suit", Start));
+    // two pieces apart, and two pieces side by side
+    check_span("friday call the bank at 9am", FRI, Leaves("call the bank", Start));
+    check_span("pay rent friday, 9am", FRI, Leaves("pay rent", Start));
+    check_span("file taxes next week on friday", MON, Leaves("file taxes", Start));
+    // words the reading did not use stay in the title
+    check_span("call the guy I met yesterday tomorrow", FRI, Leaves("call the guy I met yesterday", Start));
+    check_span("later, pay rent on friday", MON, Leaves("later, pay rent", Start));
+    check_span("move the meeting from friday to monday", MON, Leaves("move the meeting from friday to", Start));
+    // case and non-ASCII text survive the cut
+    check_span("Remind me TOMORROW at 8 to call Mom", FRI, Leaves("Remind me to call Mom", Start));
+    check_span("call Zoë tomorrow 🙂", FRI, Leaves("call Zoë 🙂", Start));
+    check_span("İstanbul trip by dec 3", FRI, Leaves("İstanbul trip", Deadline));
+    // no time at all
+    check_span("remind me to call mom", FRI, NoTime);
+    check_span("buy 8 eggs", FRI, NoTime);
+    check_span("not tomorrow", FRI, NoTime);
+    check_span("", FRI, NoTime);
+    // a time that cannot be used
+    check_span("pay rent at 3", FRI, SpanFails(WhenError::AmbiguousHour(3)));
+    check_span("call mom feb 30", FRI, SpanFails(WhenError::NoSuchDate { day: 30, month: "February" }));
+    check_span("dentist yesterday", FRI, SpanFails(WhenError::PastDate));
+    check_span("pay rent friday or monday", FRI, SpanFails(WhenError::Conflicting));
+}
+
+fn check_absolute(at_local: &str, now: &str, expected: &str) {
+    let ctx = context(now);
+    let at = to_utc(ctx.timezone, at_local);
+    assert_eq!(
+        describe_absolute(at, ctx.timezone, ctx.now),
+        expected,
+        "{at_local} seen at {now}"
+    );
+}
+
+#[rustfmt::skip]
+#[test]
+fn describing_times_absolutely() {
+    check_absolute("Fri 2026-11-27 09:00", FRI, "Fri 27 Nov 09:00");
+    check_absolute("Fri 2026-03-27 15:00", FRI, "Fri 27 Mar 15:00");
+    check_absolute("Sat 2026-03-28 00:05", FRI, "Sat 28 Mar 00:05");
+    check_absolute("Wed 2027-02-03 14:30", FRI, "Wed 3 Feb 2027 14:30");
+    check_absolute("Wed 2025-12-31 23:00", FRI, "Wed 31 Dec 2025 23:00");
+    check_absolute("Fri 2026-12-04 17:00", "Fri 2026-11-27 10:00 America/New_York", "Fri 4 Dec 17:00");
+
+    // The year is the year in the user's zone: 23:30 UTC on 31 December is already 2027 in Berlin.
+    let now = to_utc(chrono_tz::UTC, "Thu 2026-12-31 23:30");
+    let at = to_utc(chrono_tz::Europe::Berlin, "Fri 2027-01-01 09:00");
+    assert_eq!(describe_absolute(at, chrono_tz::Europe::Berlin, now), "Fri 1 Jan 09:00");
+    assert_eq!(describe_absolute(at, chrono_tz::UTC, now), "Fri 1 Jan 2027 08:00");
 }
 
 fn check_describe(at_local: &str, now: &str, expected: &str) {
@@ -384,6 +576,12 @@ fn error_messages_read_as_sentences() {
 fn random_phrases_never_panic() {
     const VOCABULARY: &[&str] = &[
         "tomorrow",
+        "Tomorrow",
+        "DEC",
+        "İN",
+        "due",
+        "before",
+        "until",
         "today",
         "tonight",
         "later",
@@ -506,7 +704,30 @@ fn random_phrases_never_panic() {
             let hours = i64::try_from(next() % 24).unwrap_or(0);
             ctx.current_start = Some(ctx.now + chrono::TimeDelta::hours(hours - 12));
         }
-        if let Ok(Some(at)) = find_when(&text, &ctx) {
+        let plain = find_when(&text, &ctx);
+        let span = find_when_span(&text, &ctx);
+        assert_eq!(
+            span.as_ref().map(|s| s.as_ref().map(|s| s.at)),
+            plain.as_ref().map(|at| at.as_ref().copied()),
+            "{text:?}: the span reading differs from the plain one"
+        );
+        if let Ok(Some(span)) = &span {
+            assert!(!span.ranges.is_empty(), "{text:?}: a time from no words");
+            let mut end = 0;
+            for range in &span.ranges {
+                assert!(
+                    range.start >= end && range.start < range.end && range.end <= text.len(),
+                    "{text:?}: ranges {:?} out of order, empty or outside the text",
+                    span.ranges
+                );
+                assert!(
+                    text.is_char_boundary(range.start) && text.is_char_boundary(range.end),
+                    "{text:?}: range {range:?} splits a character"
+                );
+                end = range.end;
+            }
+        }
+        if let Ok(Some(at)) = plain {
             assert!(at > ctx.now, "{text:?} gave {at}, not after {}", ctx.now);
             assert!(
                 at <= ctx.now + chrono::TimeDelta::days(5 * 366),
