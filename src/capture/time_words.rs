@@ -70,7 +70,9 @@ fn unreadable_words(body: &str, ctx: &WhenContext) -> Vec<Range<usize>> {
             let from = all[start].range.start;
             let to = all[start + length - 1].range.end;
             let rest = format!("{} {}", &body[..from], &body[to..]);
-            if matches!(find_when(&rest, ctx), Ok(None)) {
+            // The run must name a time on its own (readable or not), and nothing else may.
+            let names_time = !matches!(find_when(&body[from..to], ctx), Ok(None));
+            if names_time && matches!(find_when(&rest, ctx), Ok(None)) {
                 let from = match start.checked_sub(1).map(|i| &all[i]) {
                     Some(marker) if MARKERS.contains(&marker.text.as_str()) => marker.range.start,
                     _ => from,
