@@ -1,5 +1,6 @@
 //! What a turn needs to know before deciding: the thread, its task, its latest plan, what Donna
-//! last said, and whether this message was handled already. Loaded in one read.
+//! last said (in a free thread: the task of her nudge, if that is her last word), and whether
+//! this message was handled already. Loaded in one read.
 
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
@@ -20,9 +21,35 @@ pub struct TurnContext {
     pub last_donna: Option<(DateTime<Utc>, Kind)>,
     /// This message's inbox state (Done when it was handled before).
     pub inbox: Option<Accepted>,
+    /// In a thread bound to no task: the open task Donna's last message here nudged about (a
+    /// nudge delivered into the chat the task was captured in), while nobody answered it.
+    pub nudged_task: Option<Task>,
+    /// Set by the pipeline once `decide` read this message as the answer to that nudge: the
+    /// turn then acts on `nudged_task` as it would in the task's own thread.
+    pub answering_nudge: bool,
 }
 
 impl TurnContext {
+    /// The task this turn acts on: the thread's, or the nudged one when the turn answers a nudge
+    /// delivered into this free thread.
+    pub fn task_id(&self) -> Option<String> {
+        self.thread.task_id.clone().or_else(|| {
+            self.nudged_task
+                .as_ref()
+                .filter(|_| self.answering_nudge)
+                .map(|task| task.id.clone())
+        })
+    }
+
+    /// The record of the task `task_id` names.
+    pub fn acting_task(&self) -> Option<&Task> {
+        match (&self.task, self.answering_nudge) {
+            (Some(task), _) => Some(task),
+            (None, true) => self.nudged_task.as_ref(),
+            (None, false) => None,
+        }
+    }
+
     /// This message's place in the order of everything received (its inbox `seq`), while its
     /// turn runs.
     pub fn received_seq(&self) -> Option<i64> {
@@ -50,7 +77,16 @@ pub fn load(conn: &Connection, inbound: &Inbound) -> Result<TurnContext, Context
         Some(task_id) => repo::get(conn, task_id)?,
         None => None,
     };
+    let nudged_task = match &thread.task_id {
+        Some(_) => None,
+        None => match memory::unanswered_nudge_task(conn, thread_id)? {
+            Some(task_id) => repo::get(conn, &task_id)?.filter(|task| task.status.is_open()),
+            None => None,
+        },
+    };
     Ok(TurnContext {
+        nudged_task,
+        answering_nudge: false,
         latest_plan: plans::latest(conn, thread_id)?,
         last_donna: memory::last_donna(conn, thread_id)?,
         inbox: inbox::state(conn, inbound)?,
