@@ -160,7 +160,9 @@ pub fn unanswered_nudge_task(
         )?
         .query_row([thread_id], |row| Ok((row.get(0)?, row.get(1)?)))
         .optional()?;
-    Ok(found.and_then(|(kind, task_id)| (Kind::parse(&kind) == Kind::Nudge).then_some(task_id)?))
+    Ok(found
+        .filter(|(kind, _)| Kind::parse(kind) == Kind::Nudge)
+        .and_then(|(_, task_id)| task_id))
 }
 
 /// Deletes messages older than `cutoff`; returns how many.
