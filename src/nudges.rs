@@ -6,9 +6,15 @@
 //!
 //! `NudgeOpened::publish` tells the event stream about a committed nudge.
 //!
+//! Where a nudge goes: a task captured in a chat (`origin_thread_id`: a DM, a free local thread,
+//! the console) is nudged in that chat (`open_in_origin`) while it is an open free thread on a
+//! channel that is on; any other task, or one whose chat is closed or gone, gets its own nudge
+//! thread (`open`), as tasks from `POST /api/tasks` always do.
+//!
 //! Invariants: a task has at most one open thread and a new nudge reuses it; the nudge is
-//! recorded in memory (kind `nudge`, so a bare "yes" right after it counts as "done") and in the
-//! outbox; the task's nudge counters move in the same transaction.
+//! recorded in memory (kind `nudge`, with the task's id, so a bare "yes" right after it counts
+//! as "done", even in a free thread that names no task) and in the outbox; the task's nudge
+//! counters move in the same transaction.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -16,7 +22,7 @@ use std::pin::Pin;
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 
-use crate::conversation::memory::{self, Kind, Role};
+use crate::conversation::memory;
 use crate::conversation::{outbox, threads, Channel, ContextType, Thread};
 use crate::events::{EventBus, Payload};
 use crate::store::StoreError;
@@ -150,13 +156,7 @@ pub fn open_on(
     starter_posted: bool,
     now: DateTime<Utc>,
 ) -> Result<NudgeOpened, NudgeError> {
-    let task = repo::get(conn, task_id)?.ok_or_else(|| NudgeError::NoTask(task_id.to_string()))?;
-    if !task.status.is_open() {
-        return Err(NudgeError::Closed {
-            title: task.title,
-            status: task.status.to_string(),
-        });
-    }
+    let task = open_task(conn, task_id)?;
     let context = context.unwrap_or_else(|| default_context(&task, now));
     let text = nudge_text(&task.title, context);
     let (thread_id, created) = match threads::open_for_task(conn, task_id)? {
@@ -182,7 +182,7 @@ pub fn open_on(
             (id, true)
         }
     };
-    memory::append(conn, &thread_id, Role::Donna, Kind::Nudge, None, &text, now)?;
+    memory::append_nudge(conn, &thread_id, task_id, &text, now)?;
     let delivered = channel == Channel::Local || (created && starter_posted);
     outbox::enqueue(conn, &thread_id, channel.as_str(), &text, now, delivered)?;
     repo::record_nudge(conn, task_id, now)?;
@@ -193,6 +193,88 @@ pub fn open_on(
         text,
         created,
     })
+}
+
+/// The task, if it exists and is still open (nothing to nudge about otherwise).
+fn open_task(conn: &Connection, task_id: &str) -> Result<Task, NudgeError> {
+    let task = repo::get(conn, task_id)?.ok_or_else(|| NudgeError::NoTask(task_id.to_string()))?;
+    if !task.status.is_open() {
+        return Err(NudgeError::Closed {
+            title: task.title,
+            status: task.status.to_string(),
+        });
+    }
+    Ok(task)
+}
+
+/// The chat a task's nudges go to: the thread it was captured in, while that thread is open,
+/// bound to no task (a free chat), and on a channel that can carry it now (Discord only while
+/// `discord_on`: a Discord chat's nudge would otherwise sit undelivered in the outbox).
+pub fn origin_thread(
+    conn: &Connection,
+    task: &Task,
+    discord_on: bool,
+) -> Result<Option<Thread>, StoreError> {
+    let Some(origin) = &task.origin_thread_id else {
+        return Ok(None);
+    };
+    Ok(threads::get(conn, origin)?.filter(|thread| {
+        thread.open && thread.task_id.is_none() && (thread.channel == Channel::Local || discord_on)
+    }))
+}
+
+/// Nudges the task in the chat it was captured in (see `origin_thread`); None when it has no
+/// such chat, so the caller opens its nudge thread as for any other task. The nudge is recorded
+/// like any other (memory with the task's id, the outbox on that chat's channel, the task's
+/// counters), and no thread is created.
+pub fn open_in_origin(
+    conn: &Connection,
+    task_id: &str,
+    context: Option<ContextType>,
+    discord_on: bool,
+    now: DateTime<Utc>,
+) -> Result<Option<NudgeOpened>, NudgeError> {
+    let task = open_task(conn, task_id)?;
+    let Some(thread) = origin_thread(conn, &task, discord_on)? else {
+        return Ok(None);
+    };
+    let context = context.unwrap_or_else(|| default_context(&task, now));
+    let text = nudge_text(&task.title, context);
+    memory::append_nudge(conn, &thread.id, task_id, &text, now)?;
+    // Local chats are read back through the API; Discord ones leave through the delivery rounds.
+    let delivered = thread.channel == Channel::Local;
+    outbox::enqueue(
+        conn,
+        &thread.id,
+        thread.channel.as_str(),
+        &text,
+        now,
+        delivered,
+    )?;
+    repo::record_nudge(conn, task_id, now)?;
+    Ok(Some(NudgeOpened {
+        task_id: task_id.to_string(),
+        thread_id: thread.id,
+        channel: thread.channel,
+        text,
+        created: false,
+    }))
+}
+
+/// Nudges the task where its nudges go: its origin chat (`open_in_origin`), else as `open`.
+pub fn open_where_it_belongs(
+    conn: &Connection,
+    task_id: &str,
+    context: Option<ContextType>,
+    channel: Channel,
+    discord_on: bool,
+    new_thread_id: impl FnOnce() -> String,
+    now: DateTime<Utc>,
+) -> Result<NudgeOpened, NudgeError> {
+    match open_in_origin(conn, task_id, context, discord_on, now)? {
+        Some(opened) => Ok(opened),
+        None => open(conn, task_id, context, channel, new_thread_id, now),
+    }
 }
 
 /// Creates a free thread bound to no task.

@@ -125,11 +125,19 @@ enum Situation {
     /// A nudge thread with a live plan that Donna committed after this message was received
     /// (she proposed it while the message was on its way).
     PlanProposedAfterSending,
+    /// A free thread whose last message from Donna is a nudge about 'Pay rent' (delivered into
+    /// the chat the task was captured in), not answered yet.
+    FreeAfterNudge,
+    /// A free thread where Donna answered something else after that nudge.
+    FreeAfterNudgeAndReply,
 }
 
 fn context(situation: Situation) -> TurnContext {
     use Situation::*;
-    let in_nudge_thread = !matches!(situation, Free | FreeLivePlan | FreeExpiredPlan);
+    let in_nudge_thread = !matches!(
+        situation,
+        Free | FreeLivePlan | FreeExpiredPlan | FreeAfterNudge | FreeAfterNudgeAndReply
+    );
     let latest_plan = match situation {
         LivePlan | FreeLivePlan | PlanProposedAfterSending => Some(plan(PlanStatus::Pending, 55)),
         ExpiredPlan | FreeExpiredPlan => Some(plan(PlanStatus::Pending, -1)),
@@ -137,8 +145,8 @@ fn context(situation: Situation) -> TurnContext {
         _ => None,
     };
     let last_donna = match situation {
-        AfterNudge => Some((minutes_ago(10), Kind::Nudge)),
-        AfterReply => Some((minutes_ago(10), Kind::Reply)),
+        AfterNudge | FreeAfterNudge => Some((minutes_ago(10), Kind::Nudge)),
+        AfterReply | FreeAfterNudgeAndReply => Some((minutes_ago(10), Kind::Reply)),
         LivePlan
         | ExpiredPlan
         | CancelledPlan
@@ -159,6 +167,10 @@ fn context(situation: Situation) -> TurnContext {
         last_donna,
         inbox: Some(Accepted::Pending { seq: received }),
         draft: None,
+        // What `context::load` finds: the task of Donna's last message when it is a nudge
+        // delivered into this free thread.
+        nudged_task: matches!(situation, FreeAfterNudge).then(task),
+        answering_nudge: false,
     }
 }
 
@@ -166,6 +178,8 @@ fn context(situation: Situation) -> TurnContext {
 #[derive(Debug, PartialEq)]
 enum Goes {
     Intent(&'static str),
+    /// Answers the nudge delivered into this free thread with this intent, acting on its task.
+    AnswerNudge(&'static str),
     NextLayer,
     FreeText,
     NothingToConfirm,
@@ -187,6 +201,13 @@ fn check(situation: Situation, text: &str, expected: Goes, cancels_plan: bool) {
             Goes::Intent(name) if intent.intent == name => Goes::Intent(name),
             _ => panic!(
                 "{situation:?}, {text:?}: went to intent {:?}",
+                intent.intent
+            ),
+        },
+        Next::AnswerNudge(intent) => match expected {
+            Goes::AnswerNudge(name) if intent.intent == name => Goes::AnswerNudge(name),
+            _ => panic!(
+                "{situation:?}, {text:?}: answered the nudge with {:?}",
                 intent.intent
             ),
         },
@@ -360,4 +381,58 @@ fn a_reply_about_several_tasks_or_with_a_second_request_goes_to_the_model() {
         Intent("reschedule"),
     );
     goes(LivePlan, "yes, all done", ConfirmPlan);
+}
+
+#[test]
+fn a_nudge_delivered_into_a_free_thread_is_answered_there_by_a_keyword_and_by_nothing_else() {
+    // (situation, message, where it goes): acts on the nudged task exactly as in its own thread.
+    let acts_on_the_task = [
+        ("done", AnswerNudge("mark_done")),
+        ("finished it", AnswerNudge("mark_done")),
+        ("all done", AnswerNudge("mark_done")),
+        ("yes", AnswerNudge("mark_done")),
+        ("yes, done", AnswerNudge("mark_done")),
+        ("push it to friday", AnswerNudge("reschedule")),
+        ("push it to friday 3pm", AnswerNudge("reschedule")),
+        ("tomorrow", AnswerNudge("reschedule")),
+        ("later", AnswerNudge("reschedule")),
+        ("busy", AnswerNudge("busy")),
+        ("not now", AnswerNudge("busy")),
+    ];
+    for (text, expected) in acts_on_the_task {
+        goes(FreeAfterNudge, text, expected);
+    }
+    // Free text, as in any free thread: not an answer the FastPath reads.
+    let free_text = [
+        "hello there",
+        "not done yet",
+        "done?",
+        "is it done?",
+        "remind me to pay rent friday 9am",
+        "remind me to call mom tomorrow",
+        "add milk tomorrow",
+        "todo: call the bank friday",
+        "new task: dentist on monday",
+        "don't forget to water the plants tomorrow",
+        "every monday at 9 remind me to submit the timesheet",
+        "what's overdue?",
+        "list my tasks",
+        "done but I'll need another one next month",
+        "mark everything done",
+        "snooze them all",
+        "yes to all of them",
+        "I paid half of it, the rest goes out monday",
+    ];
+    for text in free_text {
+        goes(FreeAfterNudge, text, FreeText);
+    }
+    // A confirm word that is no answer to the nudge confirms nothing; undo is undo.
+    goes(FreeAfterNudge, "yep", NothingToConfirm);
+    goes(FreeAfterNudge, "ok, go ahead", NothingToConfirm);
+    goes(FreeAfterNudge, "undo", Undo);
+    // Once Donna has said something else, the nudge is no longer what a reply answers.
+    for text in ["done", "push it to friday", "busy", "later"] {
+        goes(FreeAfterNudgeAndReply, text, FreeText);
+    }
+    goes(FreeAfterNudgeAndReply, "yes", NothingToConfirm);
 }

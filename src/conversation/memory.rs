@@ -85,6 +85,22 @@ pub fn append(
     Ok(())
 }
 
+/// Donna's nudge about `task_id` in a thread: like `append`, and remembers the task, so that
+/// an answer in a free thread (where the thread itself names no task) acts on it.
+pub fn append_nudge(
+    conn: &Connection,
+    thread_id: &str,
+    task_id: &str,
+    content: &str,
+    at: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO memory (thread_id, role, kind, author_id, content, created_at, task_id) VALUES (?1, 'donna', 'nudge', NULL, ?2, ?3, ?4)",
+    )?
+    .execute(params![thread_id, content, to_db(at), task_id])?;
+    Ok(())
+}
+
 /// The last `limit` messages of a thread (all when `None`), oldest first.
 pub fn recent(
     conn: &Connection,
@@ -130,6 +146,23 @@ pub fn last_donna(
     found
         .map(|(at, kind)| Ok((from_db(&at)?, Kind::parse(&kind))))
         .transpose()
+}
+
+/// The task of the nudge that is Donna's last message in the thread, if her last message is a
+/// nudge that names one (a nudge still waiting for its answer).
+pub fn unanswered_nudge_task(
+    conn: &Connection,
+    thread_id: &str,
+) -> Result<Option<String>, StoreError> {
+    let found: Option<(String, Option<String>)> = conn
+        .prepare_cached(
+            "SELECT kind, task_id FROM memory WHERE thread_id = ?1 AND role = 'donna' ORDER BY id DESC LIMIT 1",
+        )?
+        .query_row([thread_id], |row| Ok((row.get(0)?, row.get(1)?)))
+        .optional()?;
+    Ok(found
+        .filter(|(kind, _)| Kind::parse(kind) == Kind::Nudge)
+        .and_then(|(_, task_id)| task_id))
 }
 
 /// Deletes messages older than `cutoff`; returns how many.

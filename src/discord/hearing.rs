@@ -3,7 +3,8 @@
 //! Rules: never her own messages; not other bots or webhooks unless `discord.ignore_bots` is
 //! off; only users in `discord.allowed_user_ids` (nothing is answered or executed for others).
 //! In her nudge threads and in DMs every allowed message is for her; elsewhere only messages
-//! that mention her. DMs are 1:1 chats; guild channels and threads are group chats.
+//! that mention her or reply to one of her messages (Discord's reply: a `message_reference` to a
+//! message she wrote). DMs are 1:1 chats; guild channels and threads are group chats.
 
 /// The facts about one MESSAGE_CREATE that decide whether Donna hears it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,6 +14,8 @@ pub struct Facts {
     pub from_webhook: bool,
     pub in_guild: bool,
     pub mentions_donna: bool,
+    /// The message is a Discord reply to a message Donna wrote.
+    pub replies_to_donna: bool,
     /// The channel is a thread Donna already knows (a nudge thread, or a chat she answered).
     pub known_thread: bool,
     /// That known thread is bound to a task (a nudge thread).
@@ -41,7 +44,7 @@ pub fn hear(facts: &Facts, donna_id: u64, allowed: &[u64], ignore_bots: bool) ->
     if !facts.in_guild {
         return Hearing::Heard { is_group: false };
     }
-    if facts.nudge_thread || facts.mentions_donna {
+    if facts.nudge_thread || facts.mentions_donna || facts.replies_to_donna {
         return Hearing::Heard { is_group: true };
     }
     Hearing::Ignore("not addressed to her")
@@ -71,6 +74,7 @@ mod tests {
             from_webhook: false,
             in_guild: true,
             mentions_donna: false,
+            replies_to_donna: false,
             known_thread: false,
             nudge_thread: false,
         }
@@ -186,6 +190,76 @@ mod tests {
             true,
             Ignore("not addressed to her"),
         );
+    }
+
+    #[test]
+    fn a_reply_to_one_of_her_messages_is_for_her_like_a_mention() {
+        use Hearing::*;
+        let reply = Facts {
+            replies_to_donna: true,
+            ..facts()
+        };
+        // (facts, ignore_bots, what she hears)
+        let table = [
+            // A reply to her in a guild channel she has never spoken in, or in one she has.
+            (reply.clone(), true, Heard { is_group: true }),
+            (
+                Facts {
+                    known_thread: true,
+                    ..reply.clone()
+                },
+                true,
+                Heard { is_group: true },
+            ),
+            // In a DM everything is for her anyway: still a 1:1 chat.
+            (
+                Facts {
+                    in_guild: false,
+                    ..reply.clone()
+                },
+                true,
+                Heard { is_group: false },
+            ),
+            // Allowed users only, and no bots, as for mentions.
+            (
+                Facts {
+                    author_id: 5,
+                    ..reply.clone()
+                },
+                true,
+                Ignore("an author not in discord.allowed_user_ids"),
+            ),
+            (
+                Facts {
+                    author_id: 77,
+                    author_is_bot: true,
+                    ..reply.clone()
+                },
+                true,
+                Ignore("a bot or webhook"),
+            ),
+            // Her own reply to herself is still her own message.
+            (
+                Facts {
+                    author_id: DONNA,
+                    ..reply.clone()
+                },
+                false,
+                Ignore("her own message"),
+            ),
+            // A reply to someone else's message, in a channel she knows, is not for her.
+            (
+                Facts {
+                    known_thread: true,
+                    ..facts()
+                },
+                true,
+                Ignore("not addressed to her"),
+            ),
+        ];
+        for (facts, ignore_bots, expected) in table {
+            check(facts, ignore_bots, expected);
+        }
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub struct NudgeView {
     request_body = OpenNudge,
     responses(
         (status = 201, description = "A nudge thread was opened", body = NudgeView),
-        (status = 200, description = "The task's nudge thread was already open", body = NudgeView),
+        (status = 200, description = "The task's nudge thread was already open, or (no `channel` given) the nudge went into the chat the task was captured in", body = NudgeView),
         (status = 400, description = "Invalid body or parameters"),
         (status = 404, description = "No such task"),
         (status = 409, description = "The task is closed, or Discord is off"),
@@ -57,6 +57,31 @@ pub async fn open_nudge(
         .map(ContextType::parse)
         .transpose()
         .map_err(ApiError::bad_request)?;
+    if body.channel.is_none() {
+        // No channel named: a task captured in a chat is nudged in that chat (200: no thread
+        // was opened); otherwise as for `local`.
+        let (now, task_id, discord_on) =
+            (app.clock.now(), body.task_id.clone(), app.discord.is_some());
+        let here = app
+            .store
+            .write(move |conn| {
+                nudges::open_in_origin(conn, &task_id, context, discord_on, now)
+                    .map_err(nudge_refusal)
+            })
+            .await?;
+        if let Some(opened) = here {
+            app.nudge_metrics.record_requested();
+            opened.publish(&app.events);
+            if let (Channel::Discord, Some(discord)) = (opened.channel, &app.discord) {
+                // Out now rather than on the gateway's next delivery round.
+                let _ = discord.tell(crate::discord::DiscordMsg::Deliver);
+            }
+            return Ok(HttpResponse::Ok().json(NudgeView {
+                thread_id: opened.thread_id,
+                text: opened.text,
+            }));
+        }
+    }
     let channel = match body.channel.as_deref() {
         None | Some("local") => Channel::Local,
         Some("discord") => Channel::Discord,
@@ -108,15 +133,7 @@ pub async fn open_nudge(
                 || crate::ids::new_id("thr"),
                 now,
             )
-            .map_err(|error| match error {
-                NudgeError::NoTask(id) => {
-                    StoreError::refused(Refusal::NotFound, format!("no task {id}"))
-                }
-                NudgeError::Closed { .. } => {
-                    StoreError::refused(Refusal::Conflict, error.to_string())
-                }
-                NudgeError::Store(error) => error,
-            })
+            .map_err(nudge_refusal)
         })
         .await?;
     app.nudge_metrics.record_requested();
@@ -130,6 +147,15 @@ pub async fn open_nudge(
     } else {
         HttpResponse::Ok().json(view)
     })
+}
+
+/// A nudge that could not open, as the API's store refusal (404 no task, 409 closed).
+fn nudge_refusal(error: NudgeError) -> StoreError {
+    match error {
+        NudgeError::NoTask(id) => StoreError::refused(Refusal::NotFound, format!("no task {id}")),
+        NudgeError::Closed { .. } => StoreError::refused(Refusal::Conflict, error.to_string()),
+        NudgeError::Store(error) => error,
+    }
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

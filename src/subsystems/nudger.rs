@@ -5,8 +5,10 @@
 //! passed (check-in); not when it is done or cancelled, snoozed, rescheduled to a later time,
 //! inside `nudges.quiet_hours` (local time), or nudged too recently. The gap starts at
 //! `nudges.min_gap` and doubles with each unanswered nudge, up to 24 hours; any answer in the
-//! thread resets it. A task with an open thread is nudged in that thread. With a `NudgeSink`
-//! (Discord is on) the nudges go to it, one task at a time; otherwise to the local channel.
+//! thread resets it. A task captured in a chat that is still an open free thread is nudged in
+//! that chat (`nudges::open_in_origin`); otherwise a task with an open thread is nudged in that
+//! thread. With a `NudgeSink` (Discord is on) the other nudges go to it, one task at a time;
+//! otherwise to the local channel.
 //! Every nudge opened is published on the event bus (`nudge`, then `message`) once committed.
 //! Invariant: choosing the tasks and recording their nudges is one unit of work, so two ticks
 //! can never nudge a task twice.
@@ -128,7 +130,8 @@ pub fn due_tasks(
     Ok(due)
 }
 
-/// Finds the due tasks and nudges them on the local channel, in one unit of work.
+/// Finds the due tasks and nudges them, in one unit of work: in the chat each was captured in,
+/// else in its thread on `channel` (Discord is off here, so a Discord chat is not used).
 pub fn nudge_due(
     conn: &Connection,
     now: DateTime<Utc>,
@@ -137,11 +140,12 @@ pub fn nudge_due(
 ) -> Result<Vec<NudgeOpened>, StoreError> {
     let mut opened = Vec::new();
     for task in due_tasks(conn, now, min_gap)? {
-        match nudges::open(
+        match nudges::open_where_it_belongs(
             conn,
             &task.id,
             None,
             channel,
+            false,
             || crate::ids::new_id("thr"),
             now,
         ) {
@@ -174,14 +178,43 @@ impl Behaviour for Nudger {
         let metrics = self.metrics.clone();
         if let Some(sink) = self.sink.clone() {
             // The sink first creates the thread (Discord: REST), then records the nudge; one task
-            // at a time.
+            // at a time. A task captured in a chat is nudged there instead, without the sink
+            // (a Discord chat's nudge leaves through the outbox like any reply).
             let due = self.store.read(move |conn| due_tasks(conn, now, min_gap));
             let events = self.events.clone();
+            let store = self.store.clone();
             return Handled::wait(async move {
                 let result = match due.await {
                     Ok(tasks) => {
                         let mut opened = Vec::new();
                         for task in tasks {
+                            let id = task.id.clone();
+                            let here = match task.origin_thread_id {
+                                Some(_) => {
+                                    store
+                                        .write(move |conn| {
+                                            Ok(nudges::open_in_origin(conn, &id, None, true, now))
+                                        })
+                                        .await
+                                }
+                                None => Ok(Ok(None)),
+                            };
+                            match here {
+                                Ok(Ok(Some(nudge))) => {
+                                    nudge.publish(&events);
+                                    opened.push(nudge);
+                                    continue;
+                                }
+                                Ok(Ok(None)) => {}
+                                Ok(Err(nudges::NudgeError::Store(error))) | Err(error) => {
+                                    tracing::warn!(task = %task.id, %error, "nudge not recorded");
+                                    continue;
+                                }
+                                Ok(Err(error)) => {
+                                    tracing::debug!(task = %task.id, %error, "not nudged");
+                                    continue;
+                                }
+                            }
                             match sink.open_nudge(task.id.clone(), None).await {
                                 Ok(nudge) => {
                                     nudge.publish(&events);

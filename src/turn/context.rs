@@ -1,5 +1,6 @@
 //! What a turn needs to know before deciding: the thread, its task, its latest plan, what Donna
-//! last said, and whether this message was handled already. Loaded in one read.
+//! last said (in a free thread: the task of her nudge, if that is her last word), and whether
+//! this message was handled already. Loaded in one read.
 
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
@@ -24,9 +25,35 @@ pub struct TurnContext {
     /// The question Donna is waiting to have answered here, in a free thread (the free-text
     /// room checks it is still live at the turn's `now`).
     pub draft: Option<Draft>,
+    /// In a thread bound to no task: the open task Donna's last message here nudged about (a
+    /// nudge delivered into the chat the task was captured in), while nobody answered it.
+    pub nudged_task: Option<Task>,
+    /// Set by the pipeline once `decide` read this message as the answer to that nudge: the
+    /// turn then acts on `nudged_task` as it would in the task's own thread.
+    pub answering_nudge: bool,
 }
 
 impl TurnContext {
+    /// The task this turn acts on: the thread's, or the nudged one when the turn answers a nudge
+    /// delivered into this free thread.
+    pub fn task_id(&self) -> Option<String> {
+        self.thread.task_id.clone().or_else(|| {
+            self.nudged_task
+                .as_ref()
+                .filter(|_| self.answering_nudge)
+                .map(|task| task.id.clone())
+        })
+    }
+
+    /// The record of the task `task_id` names.
+    pub fn acting_task(&self) -> Option<&Task> {
+        match (&self.task, self.answering_nudge) {
+            (Some(task), _) => Some(task),
+            (None, true) => self.nudged_task.as_ref(),
+            (None, false) => None,
+        }
+    }
+
     /// This message's place in the order of everything received (its inbox `seq`), while its
     /// turn runs.
     pub fn received_seq(&self) -> Option<i64> {
@@ -58,8 +85,17 @@ pub fn load(conn: &Connection, inbound: &Inbound) -> Result<TurnContext, Context
         None => drafts::get(conn, thread_id)?,
         Some(_) => None,
     };
+    let nudged_task = match &thread.task_id {
+        Some(_) => None,
+        None => match memory::unanswered_nudge_task(conn, thread_id)? {
+            Some(task_id) => repo::get(conn, &task_id)?.filter(|task| task.status.is_open()),
+            None => None,
+        },
+    };
     Ok(TurnContext {
         draft,
+        nudged_task,
+        answering_nudge: false,
         latest_plan: plans::latest(conn, thread_id)?,
         last_donna: memory::last_donna(conn, thread_id)?,
         inbox: inbox::state(conn, inbound)?,

@@ -12,7 +12,10 @@
 //!    direct answer to a nudge about the thread's task; otherwise a bare confirmation (at most
 //!    [`BARE_CONFIRMATION_WORDS`] words) is told there is nothing to confirm.
 //! 3. "undo" reverts the thread's last action.
-//! 4. A thread bound to no task: the free-text room.
+//! 4. A thread bound to no task: while Donna's last word there is a nudge about task T (a nudge
+//!    delivered into the chat T was captured in), a FastPath intent answers it and acts on T as
+//!    in T's own thread (a bare "yes" too, by rule 2), unless the message opens with a capture
+//!    command; anything else goes to the free-text room.
 //! 5. A FastPath intent runs its action (or proposes it, for `confirm: true` intents).
 //! 6. Anything else goes to the next layer (the model).
 
@@ -51,6 +54,9 @@ pub enum Next {
     /// A message in a thread bound to no task: the free-text room.
     FreeText,
     Intent(IntentMatch),
+    /// In a thread bound to no task: the answer to the nudge about `TurnContext::nudged_task`
+    /// delivered here; the intent acts on that task as in its own thread.
+    AnswerNudge(IntentMatch),
     /// No rule above applies: the next layer's turn.
     NextLayer,
 }
@@ -82,11 +88,15 @@ pub fn decide(context: &TurnContext, analysis: &Analysis, now: DateTime<Utc>) ->
         }
         let answers_nudge = context.thread.task_id.is_some()
             && matches!(context.last_donna, Some((_, Kind::Nudge)));
+        let answers_nudge_here = context.thread.task_id.is_none() && context.nudged_task.is_some();
         let bare = analysis.words <= BARE_CONFIRMATION_WORDS;
         match &analysis.outcome {
             FastPathOutcome::Match(intent) if !intent.only_confirm_word => {}
             FastPathOutcome::Match(intent) if answers_nudge => {
                 return (plan_step, Next::Intent(intent.clone()));
+            }
+            FastPathOutcome::Match(intent) if answers_nudge_here => {
+                return (plan_step, Next::AnswerNudge(intent.clone()));
             }
             // "yes" / "ok, go ahead" with nothing to confirm: say so, do nothing. A longer reply
             // that merely contains "do it" ("I'll do it after the gym") goes on to the next layer.
@@ -106,6 +116,15 @@ pub fn decide(context: &TurnContext, analysis: &Analysis, now: DateTime<Utc>) ->
         }
     }
     if context.thread.task_id.is_none() {
+        if context.nudged_task.is_some() && !analysis.capture_command {
+            // The nudge delivered here is still Donna's last word: a keyword answers it. A
+            // capture command ("add milk tomorrow") asks for a new task whatever its keywords.
+            if let FastPathOutcome::Match(intent) = &analysis.outcome {
+                if !intent.only_confirm_word {
+                    return (plan_step, Next::AnswerNudge(intent.clone()));
+                }
+            }
+        }
         return (plan_step, Next::FreeText);
     }
     match &analysis.outcome {

@@ -2,10 +2,13 @@
 //! by the ActionExecutor and run at once, or proposed as a plan for `confirm: true` intents and
 //! `plan_only` actions.
 //!
+//! Also the answer to a nudge delivered into a free thread (`Next::AnswerNudge`): the same
+//! binding, on the nudged task.
+//!
 //! Invariants: the action's time is read once when it is bound; a time the keywords found but
-//! cannot use ("move it to tomorrow and today") goes to the model when there is one, and is
-//! otherwise refused by the handler with the reader's reason; a bind failure is said plainly
-//! and changes nothing.
+//! cannot use ("move it to tomorrow and today") goes to the model when there is one (in a nudge
+//! thread), and is otherwise refused by the handler with the reader's reason; a bind failure is
+//! said plainly and changes nothing.
 
 use chrono::{DateTime, Utc};
 
@@ -39,7 +42,13 @@ impl Pipeline {
             })
             .await?;
         Ok(match bound {
-            Ok(bound) if bound.action.unusable_time().is_some() && self.llm.is_some() => {
+            // In a free thread the model room has no thread task to talk about: an answer to a
+            // nudge delivered there is refused with the reader's reason, as without a model.
+            Ok(bound)
+                if bound.action.unusable_time().is_some()
+                    && self.llm.is_some()
+                    && !context.answering_nudge =>
+            {
                 return self.model_layer(context, inbound, now).await;
             }
             Ok(BoundIntent {

@@ -131,6 +131,14 @@ impl Pipeline {
         let now = self.clock.now();
         let (plan_step, next) = decide(&context, &analysis, now);
         let mut draft = DraftStep::Keep;
+        // The answer to a nudge delivered into this free thread acts on the nudged task.
+        let context = match next {
+            Next::AnswerNudge(_) => TurnContext {
+                answering_nudge: true,
+                ..context
+            },
+            _ => context,
+        };
         let work = match next {
             Next::ConfirmPlan(plan) => Work::ConfirmPlan(plan),
             Next::RejectPlan(plan) => Work::RejectPlan(plan),
@@ -143,7 +151,9 @@ impl Pipeline {
                 draft = step;
                 work
             }
-            Next::Intent(intent) => self.intent_layer(&context, &inbound, intent, now).await?,
+            Next::Intent(intent) | Next::AnswerNudge(intent) => {
+                self.intent_layer(&context, &inbound, intent, now).await?
+            }
             Next::NextLayer => self.model_layer(&context, &inbound, now).await?,
         };
         self.commit(inbound, &context, plan_step, work, draft).await
@@ -152,12 +162,12 @@ impl Pipeline {
     /// What binding an action in this thread needs: its task, and how to read times.
     pub(super) fn bind_context(&self, context: &TurnContext, now: DateTime<Utc>) -> BindContext {
         BindContext {
-            task_id: context.thread.task_id.clone(),
+            task_id: context.task_id(),
             thread_id: context.thread.id.clone(),
             when: WhenContext {
                 now,
                 timezone: self.settings.timezone,
-                current_start: context.task.as_ref().and_then(|task| task.scheduled_start),
+                current_start: context.acting_task().and_then(|task| task.scheduled_start),
                 later: self.settings.later,
             },
         }
@@ -176,7 +186,7 @@ impl Pipeline {
     ) -> Result<TurnResult, TurnError> {
         let now = self.clock.now();
         let turn = TurnWork {
-            task_id: context.thread.task_id.clone(),
+            task_id: context.task_id(),
             cancel_plan: match plan_step {
                 PlanStep::Cancel(plan) => Some(plan),
                 PlanStep::Keep => None,

@@ -669,6 +669,20 @@ impl Inner {
         if let (Some(webhook_id), Some(object)) = (message.webhook_id, value.as_object_mut()) {
             object.insert("webhook_id".into(), json!(webhook_id.to_string()));
         }
+        // Discord sends a reply with the message it replies to (`referenced_message`, one level
+        // deep), so a bot sees who wrote it.
+        let referenced = message.reply_to.and_then(|reply_to| {
+            self.messages
+                .iter()
+                .find(|stored| message_id_of(stored) == reply_to)
+                .cloned()
+        });
+        if let (Some(mut referenced), Some(object)) = (referenced, value.as_object_mut()) {
+            if let Some(inner) = referenced.as_object_mut() {
+                inner.remove("referenced_message");
+            }
+            object.insert("referenced_message".into(), referenced);
+        }
         self.messages.push(value.clone());
         value
     }

@@ -2,7 +2,7 @@
 //!
 //! Owns: the per-channel queues (a `KeyedRouter` of `ChannelWorker`s) and the work on one
 //! inbound message up to the point where its turn is queued: who is heard, the free thread of a
-//! first DM or mention, the intake.
+//! first DM, mention or reply to Donna, the intake.
 //! Takes: `Box<Message>` per channel (live ones from the gateway actor, missed ones from
 //! catch-up). Sends: `Incoming` to the intake; `DiscordMsg::Deliver` to the gateway once a turn
 //! is done (at most one queued round at a time).
@@ -132,6 +132,11 @@ impl InboundWork {
             from_webhook: message.webhook_id.is_some(),
             in_guild: message.guild_id.is_some(),
             mentions_donna: message.mentions.iter().any(|m| m.id.get() == donna),
+            // Discord sends the message replied to (with its author) along with the reply.
+            replies_to_donna: message
+                .referenced_message
+                .as_ref()
+                .is_some_and(|original| original.author.id.get() == donna),
             known_thread: known.is_some(),
             nudge_thread: known.as_ref().is_some_and(|t| t.task_id.is_some()),
         };
