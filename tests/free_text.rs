@@ -30,18 +30,68 @@ async fn captures_make_one_task_with_the_title_and_the_time_said() {
     let bot = start_bot(PARIS).await;
     // (sentence, title, deadline, scheduled start), times local to Paris.
     let table: &[(&str, &str, Option<&str>, Option<&str>)] = &[
-        ("remind me to pay rent friday 9am", "Pay rent", None, Some("2026-11-27T09:00")),
-        ("add call the bank by december 15", "Call the bank", Some("2026-12-15T09:00"), None),
+        (
+            "remind me to pay rent friday 9am",
+            "Pay rent",
+            None,
+            Some("2026-11-27T09:00"),
+        ),
+        (
+            "add call the bank by december 15",
+            "Call the bank",
+            Some("2026-12-15T09:00"),
+            None,
+        ),
         ("todo: renew passport", "Renew passport", None, None),
         ("new task: book the dentist", "Book the dentist", None, None),
-        ("remind me tomorrow at 8 to call mom", "Call mom", None, Some("2026-11-24T08:00")),
-        ("don't forget to water the plants", "Water the plants", None, None),
-        ("remind me in 20 minutes to take the pizza out", "Take the pizza out", None, Some("2026-11-23T11:20")),
-        ("Please add Buy oat milk to my list.", "Buy oat milk", None, None),
-        ("add submit report due next tuesday at 2pm", "Submit report", Some("2026-11-24T14:00"), None),
-        ("hey donna, remind me to email Anna on friday", "Email Anna", None, Some("2026-11-27T09:00")),
-        ("remind me friday at 5pm to pick up the suit", "Pick up the suit", None, Some("2026-11-27T17:00")),
-        ("add finish the slides before thursday", "Finish the slides", Some("2026-11-26T09:00"), None),
+        (
+            "remind me tomorrow at 8 to call mom",
+            "Call mom",
+            None,
+            Some("2026-11-24T08:00"),
+        ),
+        (
+            "don't forget to water the plants",
+            "Water the plants",
+            None,
+            None,
+        ),
+        (
+            "remind me in 20 minutes to take the pizza out",
+            "Take the pizza out",
+            None,
+            Some("2026-11-23T11:20"),
+        ),
+        (
+            "Please add Buy oat milk to my list.",
+            "Buy oat milk",
+            None,
+            None,
+        ),
+        (
+            "add submit report due next tuesday at 2pm",
+            "Submit report",
+            Some("2026-11-24T14:00"),
+            None,
+        ),
+        (
+            "hey donna, remind me to email Anna on friday",
+            "Email Anna",
+            None,
+            Some("2026-11-27T09:00"),
+        ),
+        (
+            "remind me friday at 5pm to pick up the suit",
+            "Pick up the suit",
+            None,
+            Some("2026-11-27T17:00"),
+        ),
+        (
+            "add finish the slides before thursday",
+            "Finish the slides",
+            Some("2026-11-26T09:00"),
+            None,
+        ),
     ];
     for (sentence, title, deadline, start) in table {
         let thread = free_thread(&bot).await;
@@ -51,12 +101,23 @@ async fn captures_make_one_task_with_the_title_and_the_time_said() {
         let id = result["results"][0]["task_id"].as_str().unwrap_or_default();
         let task = bot.task_json(id).await;
         assert_eq!(task["title"], *title, "{sentence}");
-        assert_eq!(local(&task["deadline"]).as_deref(), *deadline, "{sentence}: {task}");
-        assert_eq!(local(&task["scheduled_start"]).as_deref(), *start, "{sentence}: {task}");
+        assert_eq!(
+            local(&task["deadline"]).as_deref(),
+            *deadline,
+            "{sentence}: {task}"
+        );
+        assert_eq!(
+            local(&task["scheduled_start"]).as_deref(),
+            *start,
+            "{sentence}: {task}"
+        );
         assert_eq!(task["source"], "capture", "{sentence}");
         assert_eq!(task["origin_thread_id"], thread.as_str(), "{sentence}");
         let reply = result["reply"].as_str().unwrap_or_default();
-        assert!(reply.starts_with(&format!("Added '{title}'")), "{sentence}: {reply}");
+        assert!(
+            reply.starts_with(&format!("Added '{title}'")),
+            "{sentence}: {reply}"
+        );
         if deadline.is_some() || start.is_some() {
             assert!(reply.contains(" at "), "the reply states the time: {reply}");
         }
@@ -100,7 +161,11 @@ async fn sentences_that_are_not_captures_create_and_change_nothing() {
         assert_eq!(result["pending_plan_id"], Value::Null, "{sentence}");
         assert_eq!(tasks(&bot).await.len(), 1, "{sentence} created a task");
     }
-    assert_eq!(bot.task_json(&kept).await, before, "the existing task changed");
+    assert_eq!(
+        bot.task_json(&kept).await,
+        before,
+        "the existing task changed"
+    );
 }
 
 #[actix_rt::test]
@@ -118,21 +183,53 @@ async fn the_common_questions_are_answered_from_the_database() {
     let thread = free_thread(&bot).await;
     // (question, titles that must be in the answer, titles that must not)
     let table: &[(&str, &[&str], &[&str])] = &[
-        ("list my tasks", &["File taxes", "Buy a gift", "Call the plumber", "Plan the trip", "Someday read Proust"], &[]),
-        ("what's overdue?", &["File taxes"], &["Buy a gift", "Plan the trip"]),
-        ("What is due today", &["Buy a gift"], &["File taxes", "Call the plumber", "Plan the trip"]),
-        ("what's due tomorrow?", &["Call the plumber"], &["Buy a gift", "Plan the trip"]),
-        ("what's due this week?", &["Buy a gift", "Call the plumber", "Plan the trip"], &["Someday read Proust"]),
+        (
+            "list my tasks",
+            &[
+                "File taxes",
+                "Buy a gift",
+                "Call the plumber",
+                "Plan the trip",
+                "Someday read Proust",
+            ],
+            &[],
+        ),
+        (
+            "what's overdue?",
+            &["File taxes"],
+            &["Buy a gift", "Plan the trip"],
+        ),
+        (
+            "What is due today",
+            &["Buy a gift"],
+            &["File taxes", "Call the plumber", "Plan the trip"],
+        ),
+        (
+            "what's due tomorrow?",
+            &["Call the plumber"],
+            &["Buy a gift", "Plan the trip"],
+        ),
+        (
+            "what's due this week?",
+            &["Buy a gift", "Call the plumber", "Plan the trip"],
+            &["Someday read Proust"],
+        ),
     ];
     for (question, present, absent) in table {
         let result = bot.say(&thread, question).await;
         assert_eq!(result["path"], "answer", "{question}: {result}");
         let reply = result["reply"].as_str().unwrap_or_default();
         for title in *present {
-            assert!(reply.contains(title), "{question}: {title} missing in {reply}");
+            assert!(
+                reply.contains(title),
+                "{question}: {title} missing in {reply}"
+            );
         }
         for title in *absent {
-            assert!(!reply.contains(title), "{question}: {title} listed in {reply}");
+            assert!(
+                !reply.contains(title),
+                "{question}: {title} listed in {reply}"
+            );
         }
     }
     let result = bot.say(&thread, "add pay rent").await;
@@ -143,10 +240,17 @@ async fn the_common_questions_are_answered_from_the_database() {
     let result = bot.say(&other, "what are you waiting on?").await;
     assert_eq!(result["path"], "answer");
     assert!(
-        result["reply"].as_str().unwrap_or_default().contains("Pay the rent"),
+        result["reply"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Pay the rent"),
         "{result}"
     );
-    for (greeting, path) in [("hi", "chat"), ("thanks!", "chat"), ("Good morning Donna", "chat")] {
+    for (greeting, path) in [
+        ("hi", "chat"),
+        ("thanks!", "chat"),
+        ("Good morning Donna", "chat"),
+    ] {
         assert_eq!(bot.say(&other, greeting).await["path"], path, "{greeting}");
     }
     assert_eq!(tasks(&bot).await.len(), 6, "questions created nothing");
@@ -156,26 +260,49 @@ async fn the_common_questions_are_answered_from_the_database() {
 async fn a_likely_duplicate_is_proposed_and_created_only_after_a_yes() {
     let bot = start_bot(PARIS).await;
     let thread = free_thread(&bot).await;
-    assert_eq!(bot.say(&thread, "add Renew passport").await["path"], "task_created");
+    assert_eq!(
+        bot.say(&thread, "add Renew passport").await["path"],
+        "task_created"
+    );
     let proposal = bot.say(&thread, "add renew the Passport!").await;
     assert_eq!(proposal["path"], "duplicate", "{proposal}");
     assert!(proposal["pending_plan_id"].is_string());
     let reply = proposal["reply"].as_str().unwrap_or_default();
-    assert!(reply.contains("You already have 'Renew passport'"), "{reply}");
+    assert!(
+        reply.contains("You already have 'Renew passport'"),
+        "{reply}"
+    );
     assert_eq!(tasks(&bot).await.len(), 1, "proposed, not created");
     let no = bot.say(&thread, "no").await;
     assert_eq!(no["path"], "plan_rejected");
     assert_eq!(tasks(&bot).await.len(), 1);
-    assert_eq!(bot.say(&thread, "add renew passport").await["path"], "duplicate");
+    assert_eq!(
+        bot.say(&thread, "add renew passport").await["path"],
+        "duplicate"
+    );
     let yes = bot.say(&thread, "yes").await;
     assert_eq!(yes["path"], "plan_confirmed", "{yes}");
     assert_eq!(tasks(&bot).await.len(), 2, "yes creates it");
     // A done task is no duplicate.
-    let first = tasks(&bot).await[1]["id"].as_str().unwrap_or_default().to_string();
-    bot.patch(&format!("/api/tasks/{first}"), json!({ "status": "done" })).await;
-    let second = tasks(&bot).await[0]["id"].as_str().unwrap_or_default().to_string();
-    bot.patch(&format!("/api/tasks/{second}"), json!({ "status": "cancelled" })).await;
-    assert_eq!(bot.say(&thread, "add renew passport").await["path"], "task_created");
+    let first = tasks(&bot).await[1]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    bot.patch(&format!("/api/tasks/{first}"), json!({ "status": "done" }))
+        .await;
+    let second = tasks(&bot).await[0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    bot.patch(
+        &format!("/api/tasks/{second}"),
+        json!({ "status": "cancelled" }),
+    )
+    .await;
+    assert_eq!(
+        bot.say(&thread, "add renew passport").await["path"],
+        "task_created"
+    );
 }
 
 #[actix_rt::test]
@@ -183,12 +310,19 @@ async fn undo_takes_back_the_last_capture_if_unchanged() {
     let bot = start_bot(PARIS).await;
     let thread = free_thread(&bot).await;
     let result = bot.say(&thread, "add buy milk").await;
-    let id = result["results"][0]["task_id"].as_str().unwrap_or_default().to_string();
+    let id = result["results"][0]["task_id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     let undone = bot.say(&thread, "undo").await;
     assert_eq!(undone["path"], "undone", "{undone}");
     let (status, _) = bot.get(&format!("/api/tasks/{id}")).await;
     assert_eq!(status, 404, "the captured task is gone");
-    assert_eq!(bot.say(&thread, "undo").await["path"], "unhandled", "nothing left to undo");
+    assert_eq!(
+        bot.say(&thread, "undo").await["path"],
+        "unhandled",
+        "nothing left to undo"
+    );
 }
 
 #[actix_rt::test]
@@ -199,7 +333,10 @@ async fn a_draft_asks_once_merges_the_answer_and_survives_a_restart() {
     assert_eq!(asked["path"], "clarify");
     assert_eq!(asked["reply"], "What should I add?");
     // A question in between is answered on its own; the draft stays.
-    assert_eq!(bot.say(&thread, "what's due today?").await["path"], "answer");
+    assert_eq!(
+        bot.say(&thread, "what's due today?").await["path"],
+        "answer"
+    );
     bot.stop().await;
     bot.stop_server_now().await;
     let Bot { app, dir, .. } = bot;
@@ -209,17 +346,31 @@ async fn a_draft_asks_once_merges_the_answer_and_survives_a_restart() {
     assert_eq!(created["path"], "task_created", "{created}");
     let task = &tasks(&bot).await[0];
     assert_eq!(task["title"], "Call the bank");
-    assert_eq!(local(&task["scheduled_start"]).as_deref(), Some("2026-11-24T09:00"));
+    assert_eq!(
+        local(&task["scheduled_start"]).as_deref(),
+        Some("2026-11-24T09:00")
+    );
 
     // "never mind" drops a draft.
     assert_eq!(bot.say(&thread, "remind me").await["path"], "clarify");
     assert_eq!(bot.say(&thread, "never mind").await["path"], "unhandled");
-    assert_eq!(bot.say(&thread, "the blue folder").await["path"], "unhandled");
-    assert_eq!(tasks(&bot).await.len(), 1, "a dropped draft takes no answer");
+    assert_eq!(
+        bot.say(&thread, "the blue folder").await["path"],
+        "unhandled"
+    );
+    assert_eq!(
+        tasks(&bot).await.len(),
+        1,
+        "a dropped draft takes no answer"
+    );
 
     // At most two questions, then Donna gives up.
     assert_eq!(bot.say(&thread, "add").await["path"], "clarify");
-    assert_eq!(bot.say(&thread, "tomorrow").await["path"], "clarify", "no title yet");
+    assert_eq!(
+        bot.say(&thread, "tomorrow").await["path"],
+        "clarify",
+        "no title yet"
+    );
     let gave_up = bot.say(&thread, "friday").await;
     assert_eq!(gave_up["path"], "unhandled", "{gave_up}");
     assert_eq!(tasks(&bot).await.len(), 1);
@@ -245,7 +396,10 @@ async fn a_time_donna_cannot_read_is_asked_never_guessed() {
     assert_eq!(created["path"], "task_created", "{created}");
     let task = &tasks(&bot).await[0];
     assert_eq!(task["title"], "Call the plumber");
-    assert_eq!(local(&task["scheduled_start"]).as_deref(), Some("2026-11-23T15:00"));
+    assert_eq!(
+        local(&task["scheduled_start"]).as_deref(),
+        Some("2026-11-23T15:00")
+    );
 }
 
 #[actix_rt::test]
@@ -253,9 +407,15 @@ async fn a_corrected_domain_is_learned_and_applied_to_similar_captures() {
     let bot = start_bot(PARIS).await;
     let thread = free_thread(&bot).await;
     let first = bot.say(&thread, "add send weekly report").await;
-    let id = first["results"][0]["task_id"].as_str().unwrap_or_default().to_string();
+    let id = first["results"][0]["task_id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     let (status, _) = bot
-        .patch(&format!("/api/tasks/{id}"), json!({ "domain": "work", "priority": 1 }))
+        .patch(
+            &format!("/api/tasks/{id}"),
+            json!({ "domain": "work", "priority": 1 }),
+        )
         .await;
     assert_eq!(status, 200);
     let second = bot.say(&thread, "add send monthly report").await;
@@ -266,7 +426,11 @@ async fn a_corrected_domain_is_learned_and_applied_to_similar_captures() {
     let task = bot.task_json(id).await;
     assert_eq!(task["domain"], "work");
     assert_eq!(task["priority"], 1);
-    assert_eq!(task["applied_preferences"].as_array().map(Vec::len), Some(2), "{task}");
+    assert_eq!(
+        task["applied_preferences"].as_array().map(Vec::len),
+        Some(2),
+        "{task}"
+    );
     // Unlike titles get nothing.
     let other = bot.say(&thread, "add water the plants").await;
     let id = other["results"][0]["task_id"].as_str().unwrap_or_default();
@@ -279,7 +443,12 @@ async fn a_corrected_domain_is_learned_and_applied_to_similar_captures() {
 async fn with_no_model_free_text_gets_an_honest_answer_naming_what_works() {
     let bot = start_bot(PARIS).await;
     let thread = free_thread(&bot).await;
-    let result = bot.say(&thread, "I need to sort out the car insurance at some point").await;
+    let result = bot
+        .say(
+            &thread,
+            "I need to sort out the car insurance at some point",
+        )
+        .await;
     assert_eq!(result["path"], "unhandled");
     let reply = result["reply"].as_str().unwrap_or_default();
     assert!(reply.contains("remind me to"), "{reply}");

@@ -102,6 +102,13 @@ async fn fifty_concurrent_group_messages_get_exactly_the_cap_and_no_model_call_a
         Box::new(Script::Output("REPLY".into())),
     ));
     let bot = start_bot(&gate_config(&fake, 6)).await;
+    // A message the gate lets through is free text: the model's `route` reads it (issue 13).
+    for _ in 0..6 {
+        fake.push_for(
+            "route",
+            Script::Output(r#"{"intent":"chat","confidence":0.9}"#.into()),
+        );
+    }
     let mut threads = Vec::new();
     for _ in 0..50 {
         threads.push(group_thread(&bot, "busy-group").await);
@@ -126,10 +133,16 @@ async fn fifty_concurrent_group_messages_get_exactly_the_cap_and_no_model_call_a
         }
     }
     assert_eq!((replied, skipped), (6, 44));
+    let titles = fake.titles();
     assert_eq!(
-        fake.requests().len(),
+        titles.iter().filter(|title| title.is_empty()).count(),
         6,
-        "no model call once the cap is reached"
+        "no gate call once the cap is reached"
+    );
+    assert_eq!(
+        titles.len(),
+        12,
+        "one route call per message let through, none for the 44 kept quiet: {titles:?}"
     );
     let (_, health) = bot.get("/health").await;
     assert_eq!(health["reply_gate"]["cap_hits"], 44);
@@ -143,12 +156,24 @@ async fn skip_frees_its_slot_and_the_window_slides() {
     fake.push(Script::Output("SKIP".into()));
     fake.push(Script::Output("REPLY".into()));
     fake.push(Script::Output("REPLY".into()));
+    // A message the gate lets through is free text: the model's `route` reads it (issue 13).
+    for _ in 0..3 {
+        fake.push_for(
+            "route",
+            Script::Output(r#"{"intent":"chat","confidence":0.9}"#.into()),
+        );
+    }
     assert_eq!(bot.say(&thread, "one").await["path"], "skipped");
     // The skipped message gave its slot back: two replies still fit.
     assert_ne!(bot.say(&thread, "two").await["path"], "skipped");
     assert_ne!(bot.say(&thread, "three").await["path"], "skipped");
     assert_eq!(bot.say(&thread, "four").await["path"], "skipped");
-    assert_eq!(fake.requests().len(), 3);
+    let gate_calls = fake
+        .titles()
+        .iter()
+        .filter(|title| title.is_empty())
+        .count();
+    assert_eq!(gate_calls, 3);
     // Older than the window: pruned, so replies fit again.
     bot.clock.advance(ChronoDuration::seconds(121));
     fake.push(Script::Output("REPLY".into()));

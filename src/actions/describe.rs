@@ -73,10 +73,25 @@ pub fn describe(
                 .get("priority")
                 .and_then(Value::as_i64)
                 .unwrap_or(2);
-            let due = match param("due_by") {
-                "" => String::new(),
-                words => format!(", due {words}"),
+            let context = WhenContext {
+                now: env.now,
+                timezone: env.timezone,
+                current_start: None,
+                later: env.later,
             };
+            // A capture's times were read when it was bound; the model's `due_by` is words.
+            let read = |name: &str| match action.times.get(name) {
+                Some(TimeReading::At(at)) => Some(describe_time(*at, &context)),
+                _ => None,
+            };
+            let mut due = match (read("deadline"), param("due_by")) {
+                (Some(at), _) => format!(", due {at}"),
+                (None, "") => String::new(),
+                (None, words) => format!(", due {words}"),
+            };
+            if let Some(at) = read("scheduled_start") {
+                due.push_str(&format!(", for {at}"));
+            }
             format!(
                 "create a task '{}' ({domain}, priority {priority}{due})",
                 param("title")

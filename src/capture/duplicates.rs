@@ -43,13 +43,10 @@ pub fn same_task(a: &str, b: &str) -> bool {
 
 /// The open task `title` most likely duplicates, if any (the oldest such).
 pub fn likely_duplicate(conn: &Connection, title: &str) -> Result<Option<Task>, StoreError> {
-    let mut statement = conn.prepare_cached(
-        "SELECT id, title FROM task WHERE status NOT IN ('done', 'cancelled') ORDER BY created_at, id",
-    )?;
-    let open = statement
-        .query_map([], |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?)))?
-        .collect::<Result<Vec<_>, _>>()?;
-    match open.into_iter().find(|(_, other)| same_task(title, other)) {
+    match repo::open_titles(conn)?
+        .into_iter()
+        .find(|(_, other)| same_task(title, other))
+    {
         Some((id, _)) => repo::get(conn, &id),
         None => Ok(None),
     }

@@ -5,15 +5,14 @@
 //! - `rules`: capture commands, the common questions, greetings, thanks, "never mind".
 //! - `time_words` + `title`: a capture's time (deadline or start) and its title.
 //! - `duplicates`: likely duplicates among open tasks (normalised titles, Jaccard >= 0.8).
-//! - `drafts`: a question Donna asked and what she has so far (SQLite, one per thread).
 //! - `preferences`: learned domain and priority for titles like one the person corrected.
 //! - `questions`: the common questions answered from the database.
 //! - `request`: a capture as one validated `create_task` action.
 //!
 //! The turn's free-text room (`turn::free_text`) decides which of these runs; nothing here
-//! awaits, and only `drafts` and `preferences` write (inside the turn's transaction).
+//! awaits; the SQL lives with the tables (`conversation::drafts`, `tasks::preferences`, the
+//! task and plan repos) and only runs inside the caller's read or transaction.
 
-pub mod drafts;
 pub mod duplicates;
 pub mod preferences;
 pub mod questions;

@@ -9,11 +9,11 @@
 //! in the task's `applied_preferences` with its reason.
 
 use chrono::{DateTime, Duration, Utc};
-use rusqlite::{params, Connection};
+use rusqlite::Connection;
 
 use super::duplicates::{jaccard, normalise};
-use crate::store::time::to_db;
 use crate::store::StoreError;
+use crate::tasks::preferences as stored;
 use crate::tasks::{AppliedPreference, Task, TaskSource};
 
 /// How long after a capture a change still teaches a preference.
@@ -26,7 +26,12 @@ pub const SIMILAR_TITLE_JACCARD: f64 = 0.5;
 
 /// Learns from a change of `before` into `after`, if it is one (a captured task, changed within
 /// a day, in its domain or priority).
-pub fn learn(conn: &Connection, before: &Task, after: &Task, now: DateTime<Utc>) -> Result<(), StoreError> {
+pub fn learn(
+    conn: &Connection,
+    before: &Task,
+    after: &Task,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
     if before.source != TaskSource::Capture || now - before.created_at > learning_window() {
         return Ok(());
     }
@@ -42,13 +47,7 @@ pub fn learn(conn: &Connection, before: &Task, after: &Task, now: DateTime<Utc>)
         changes.push(("priority", after.priority.to_string()));
     }
     for (field, value) in changes {
-        conn.prepare_cached(
-            "INSERT INTO preference (title_key, field, value, learned_from_task_id, learned_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5) \
-             ON CONFLICT (title_key, field) DO UPDATE SET value = excluded.value, \
-             learned_from_task_id = excluded.learned_from_task_id, learned_at = excluded.learned_at",
-        )?
-        .execute(params![key, field, value, after.id, to_db(now)])?;
+        stored::remember(conn, &key, field, &value, &after.id, now)?;
         tracing::info!(field, value = %value, title = %key, "learned a preference");
     }
     Ok(())
@@ -65,18 +64,7 @@ pub fn applicable(
     if key.is_empty() || fields.is_empty() {
         return Ok(Vec::new());
     }
-    let mut statement = conn.prepare_cached(
-        "SELECT title_key, field, value FROM preference ORDER BY learned_at DESC, id DESC",
-    )?;
-    let learned = statement
-        .query_map([], |row| {
-            Ok((
-                row.get::<_, String>(0)?,
-                row.get::<_, String>(1)?,
-                row.get::<_, String>(2)?,
-            ))
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
+    let learned = stored::all(conn)?;
     let mut applied = Vec::new();
     for field in fields {
         let best = learned
@@ -85,10 +73,13 @@ pub fn applicable(
             .map(|(learned_key, _, value)| (jaccard(&key, learned_key), learned_key, value))
             .filter(|(score, _, _)| *score >= SIMILAR_TITLE_JACCARD)
             // max_by keeps the last of equals; the list is newest first, so compare reversed.
-            .fold(None, |best: Option<(f64, &String, &String)>, candidate| match best {
-                Some(current) if current.0 >= candidate.0 => Some(current),
-                _ => Some(candidate),
-            });
+            .fold(
+                None,
+                |best: Option<(f64, &String, &String)>, candidate| match best {
+                    Some(current) if current.0 >= candidate.0 => Some(current),
+                    _ => Some(candidate),
+                },
+            );
         if let Some((_, learned_key, value)) = best {
             let reason = match *field {
                 "domain" => format!("filed under {value}, like '{learned_key}' last time"),

@@ -9,9 +9,8 @@ use chrono::{DateTime, Datelike, Days, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;
 use rusqlite::Connection;
 
-use super::drafts;
 use super::rules::Question;
-use crate::store::time::to_db;
+use crate::conversation::{drafts, plans};
 use crate::store::StoreError;
 use crate::tasks::when::{describe, WhenContext};
 use crate::tasks::{repo, Task};
@@ -76,7 +75,12 @@ pub fn answer(
     }
     let mut lines = vec![format!("{heading} ({}):", tasks.len())];
     for (index, task) in tasks.iter().take(MAX_LISTED).enumerate() {
-        lines.push(format!("{}. {}{}", index + 1, task.title, timing(task, &ctx)));
+        lines.push(format!(
+            "{}. {}{}",
+            index + 1,
+            task.title,
+            timing(task, &ctx)
+        ));
     }
     if tasks.len() > MAX_LISTED {
         lines.push(format!("...and {} more.", tasks.len() - MAX_LISTED));
@@ -112,7 +116,11 @@ fn describe_past(at: DateTime<Utc>, ctx: &WhenContext) -> String {
 }
 
 /// [start, end) of the day (or week) a question is about, in UTC.
-fn day_window(question: Question, now: DateTime<Utc>, timezone: Tz) -> (DateTime<Utc>, DateTime<Utc>) {
+fn day_window(
+    question: Question,
+    now: DateTime<Utc>,
+    timezone: Tz,
+) -> (DateTime<Utc>, DateTime<Utc>) {
     let today = now.with_timezone(&timezone).date_naive();
     let (first, days) = match question {
         Question::DueTomorrow => (today + Days::new(1), 1),
@@ -137,12 +145,7 @@ fn day_window(question: Question, now: DateTime<Utc>, timezone: Tz) -> (DateTime
 
 fn waiting_on(conn: &Connection, now: DateTime<Utc>) -> Result<String, StoreError> {
     let mut lines = Vec::new();
-    let proposals: Vec<String> = conn
-        .prepare_cached(
-            "SELECT reply_text FROM plan WHERE status = 'pending' AND expires_at > ?1 ORDER BY created_at",
-        )?
-        .query_map([to_db(now)], |row| row.get(0))?
-        .collect::<Result<_, _>>()?;
+    let proposals = plans::live_proposals(conn, now)?;
     for proposal in proposals {
         lines.push(format!("- a yes or no: {}", first_sentence(&proposal)));
     }
@@ -153,13 +156,7 @@ fn waiting_on(conn: &Connection, now: DateTime<Utc>) -> Result<String, StoreErro
             if questions == 1 { "" } else { "s" }
         ));
     }
-    let unanswered: Vec<String> = conn
-        .prepare_cached(
-            "SELECT title FROM task WHERE unanswered_nudges > 0 AND status NOT IN ('done', 'cancelled') \
-             ORDER BY last_nudged_at",
-        )?
-        .query_map([], |row| row.get(0))?
-        .collect::<Result<_, _>>()?;
+    let unanswered = repo::unanswered_nudge_titles(conn)?;
     for title in unanswered {
         lines.push(format!("- news about '{title}' (I nudged you)"));
     }
@@ -171,5 +168,9 @@ fn waiting_on(conn: &Connection, now: DateTime<Utc>) -> Result<String, StoreErro
 }
 
 fn first_sentence(text: &str) -> String {
-    text.split(". Reply").next().unwrap_or(text).trim().to_string()
+    text.split(". Reply")
+        .next()
+        .unwrap_or(text)
+        .trim()
+        .to_string()
 }

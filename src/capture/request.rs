@@ -109,10 +109,7 @@ impl Capture {
             ("scheduled_start", self.scheduled_start),
         ] {
             if let Some(at) = at {
-                params.insert(
-                    name.into(),
-                    json!(at.with_timezone(&timezone).to_rfc3339()),
-                );
+                params.insert(name.into(), json!(at.with_timezone(&timezone).to_rfc3339()));
                 times.insert(name.to_string(), TimeReading::At(at));
             }
         }

@@ -20,7 +20,9 @@ use super::sentence::{is_question, squeeze, words, Word};
 pub enum Reading {
     /// An explicit capture command; `body` is the rest of the message in the person's own
     /// spelling (it may still hold a time).
-    Capture { body: String },
+    Capture {
+        body: String,
+    },
     /// A capture command with nothing to capture ("add a task", "remind me").
     BareCapture,
     Question(Question),
@@ -249,10 +251,7 @@ pub fn read(text: &str) -> Reading {
     }
     let start = leading_fillers(&all);
     let rest = &all[start..];
-    let Some(command) = COMMANDS
-        .iter()
-        .find(|command| starts_with(rest, command))
-    else {
+    let Some(command) = COMMANDS.iter().find(|command| starts_with(rest, command)) else {
         return Reading::Nothing;
     };
     let after = &rest[command.len()..];

@@ -95,7 +95,11 @@ mod tests {
             ("to pay rent friday 9am", "friday 9am", "Pay rent"),
             ("tomorrow at 8 to call mom", "tomorrow at 8", "Call mom"),
             ("about the iPhone order", "", "The iPhone order"),
-            ("submit report due next tuesday", "next tuesday", "Submit report"),
+            (
+                "submit report due next tuesday",
+                "next tuesday",
+                "Submit report",
+            ),
         ] {
             let ranges = match body.find(cut) {
                 Some(start) if !cut.is_empty() => vec![start..start + cut.len()],

@@ -1,6 +1,10 @@
-//! The console's commands: `tasks`, `add <title>`, `nudge <number or id>`, `threads`,
-//! `use <thread id>`, `history`, `help`, `quit`; anything else is a reply in the current thread,
-//! handled exactly as a message from any other channel (same intake, same turn).
+//! The console's commands: `tasks`, `add <task>`, `nudge <number or id>`, `threads`,
+//! `use <thread id>`, `history`, `help`, `quit`; anything else is a message in the current
+//! thread, handled exactly as a message from any other channel (same intake, same turn).
+//! Until a nudge thread is chosen, the current thread is the console's own free thread
+//! ([`CONSOLE_THREAD`], kept across runs): free lines are free text there ("remind me to call
+//! mom tomorrow", "list my tasks"), and `add` is a capture in it (times, duplicates), so a
+//! task added here is nudged here.
 //!
 //! Owns: the current thread and the sequences of the events the console published itself.
 //! Numbers: task n is the n-th open task, oldest first, read when the number is used, so a new
@@ -14,22 +18,26 @@ use std::sync::Arc;
 
 use crate::app::App;
 use crate::conversation::{memory, threads, Channel};
-use crate::events::{Payload, TaskChange};
 use crate::nudges::{self, NudgeError};
 use crate::store::StoreError;
-use crate::tasks::{model::clean_title, repo, NewTask, Task};
+use crate::tasks::{repo, Task};
 use crate::turn::intake::Incoming;
+use crate::turn::result::{TurnPath, TurnResult};
+
+/// The console's own free thread.
+pub const CONSOLE_THREAD: &str = "console";
 
 const HELP: &str = "commands:
   tasks               list open tasks
-  add <title>         add a task
+  add <task>          add a task (with a time: add pay rent friday 9am)
   nudge <n | id>      have Donna nudge you about task n of the list (opens its thread)
   threads             list threads
-  use <thread id>     switch to a thread
+  use <thread id>     switch to a thread (use console: back to the console's own)
   history             show the current thread
   help                this text
   quit                leave (or Ctrl-D)
-anything else is your reply in the current thread";
+anything else is a message to Donna in the current thread: 'remind me to call mom tomorrow',
+'list my tasks', 'what's due today', or a reply to a nudge";
 
 /// Whether the console goes on after a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,9 +78,9 @@ impl Console {
         }
     }
 
-    /// The thread being typed in.
+    /// The thread being typed in: a chosen one, else the console's own.
     pub fn current(&self) -> Option<&str> {
-        self.current.as_deref()
+        Some(self.current.as_deref().unwrap_or(CONSOLE_THREAD))
     }
 
     /// The sequences of the events this console published (the feed does not repeat them).
@@ -112,52 +120,95 @@ impl Console {
         }
     }
 
-    async fn add(&self, title: &str) {
-        if title.is_empty() {
-            println!("add <title>: say what the task is, e.g. add Pay rent");
+    async fn add(&mut self, words: &str) {
+        if words.is_empty() {
+            println!("add <task>: say what the task is, e.g. add Pay rent friday 9am");
             return;
         }
-        let title = match clean_title(title) {
-            Ok(title) => title,
-            Err(reason) => {
-                println!("error: {reason}");
-                return;
-            }
+        // A capture in the console's own thread: the same turn as "add ..." typed there.
+        let Some(thread_id) = self.console_thread().await else {
+            return;
         };
+        let result = self.submit(&thread_id, &format!("add {words}")).await;
+        let Some(result) = result else { return };
+        let created = result
+            .results
+            .iter()
+            .find(|action| action.ok)
+            .and_then(|action| action.task_id.clone());
+        let Some(task_id) = created.filter(|_| result.path == TurnPath::TaskCreated) else {
+            // A question (what? when?) or a likely duplicate: Donna's own words say so.
+            if let Some(reply) = result.reply {
+                println!("donna: {reply}");
+            }
+            return;
+        };
+        let open = self.app.store.read(open_tasks).await.unwrap_or_default();
+        match open.iter().position(|t| t.id == task_id) {
+            Some(index) => {
+                let reply = result.reply.unwrap_or_default();
+                println!(
+                    "added {}\n(nudge {} to talk about it)",
+                    task_line(index + 1, &open[index]).trim_start(),
+                    index + 1
+                );
+                if reply.contains(';') || reply.contains(", due") || reply.contains(" (") {
+                    // The time or a learned preference: worth saying.
+                    println!("donna: {reply}");
+                }
+            }
+            None => println!("donna: {}", result.reply.unwrap_or_default()),
+        }
+    }
+
+    /// The console's own free thread, created the first time it is needed.
+    async fn console_thread(&mut self) -> Option<String> {
         let now = self.app.clock.now();
-        let new = NewTask::titled(title);
-        let added = self
+        let ready = self
             .app
             .store
-            .write(move |conn| repo::insert(conn, &crate::ids::new_id("tsk"), &new, now))
+            .write(move |conn| {
+                if threads::get(conn, CONSOLE_THREAD)?.is_none() {
+                    nudges::open_free_thread(
+                        conn,
+                        CONSOLE_THREAD.to_string(),
+                        None,
+                        false,
+                        Channel::Local,
+                        now,
+                    )?;
+                }
+                Ok(())
+            })
             .await;
-        let task = match added {
-            Ok(task) => task,
+        match ready {
+            Ok(()) => Some(CONSOLE_THREAD.to_string()),
             Err(error) => {
                 println!("error: {error}");
-                return;
+                None
             }
-        };
-        self.app.events.publish(Payload::Task {
-            task_id: task.id.clone(),
-            change: TaskChange::Created,
-            status: task.status.to_string(),
-            title: task.title.clone(),
-        });
-        let number = self
+        }
+    }
+
+    /// Sends `text` as the console's message in `thread_id`; None (said why) when refused.
+    async fn submit(&self, thread_id: &str, text: &str) -> Option<TurnResult> {
+        let result = self
             .app
-            .store
-            .read(open_tasks)
-            .await
-            .ok()
-            .and_then(|open| open.iter().position(|t| t.id == task.id));
-        match number {
-            Some(index) => println!(
-                "added {}\n(nudge {} to talk about it)",
-                task_line(index + 1, &task).trim_start(),
-                index + 1
-            ),
-            None => println!("added '{}' ({})", task.title, task.id),
+            .intake
+            .submit(Incoming {
+                channel: Channel::Local,
+                thread_id: thread_id.to_string(),
+                user_id: "console".into(),
+                text: text.to_string(),
+                message_id: None,
+            })
+            .await;
+        match result {
+            Ok(result) => Some(result),
+            Err(error) => {
+                println!("error: {error}");
+                None
+            }
         }
     }
 
@@ -247,10 +298,10 @@ impl Console {
     }
 
     async fn history(&self) {
-        let Some(thread_id) = self.current.clone() else {
-            println!("no thread yet: nudge a task first");
-            return;
-        };
+        let thread_id = self
+            .current
+            .clone()
+            .unwrap_or_else(|| CONSOLE_THREAD.to_string());
         match self
             .app
             .store
@@ -266,28 +317,19 @@ impl Console {
         }
     }
 
-    async fn reply(&self, line: &str) {
-        let Some(thread_id) = &self.current else {
-            println!("no thread yet: 'add <title>', then 'nudge 1' (or 'help')");
-            return;
+    async fn reply(&mut self, line: &str) {
+        let thread_id = match self.current.clone() {
+            Some(thread_id) => thread_id,
+            None => match self.console_thread().await {
+                Some(thread_id) => thread_id,
+                None => return,
+            },
         };
-        let result = self
-            .app
-            .intake
-            .submit(Incoming {
-                channel: Channel::Local,
-                thread_id: thread_id.clone(),
-                user_id: "console".into(),
-                text: line.to_string(),
-                message_id: None,
-            })
-            .await;
-        match result {
-            Ok(result) => match result.reply {
+        if let Some(result) = self.submit(&thread_id, line).await {
+            match result.reply {
                 Some(reply) => println!("donna: {reply}"),
                 None => println!("(donna stays quiet)"),
-            },
-            Err(error) => println!("error: {error}"),
+            }
         }
     }
 }

@@ -3,6 +3,7 @@
 //! on a `&Connection`; the actors that own the logic live in `crate::subsystems`, the turn in
 //! `crate::turn`.
 
+pub mod drafts;
 pub mod inbox;
 pub mod memory;
 pub mod outbox;

@@ -172,3 +172,14 @@ pub fn pending_count(conn: &Connection) -> Result<i64, StoreError> {
         .optional()?
         .unwrap_or(0))
 }
+
+/// The wording of every live proposal, oldest first ("what are you waiting on?").
+pub fn live_proposals(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<String>, StoreError> {
+    let proposals = conn
+        .prepare_cached(
+            "SELECT reply_text FROM plan WHERE status = 'pending' AND expires_at > ?1 ORDER BY created_at",
+        )?
+        .query_map([to_db(now)], |row| row.get(0))?
+        .collect::<Result<Vec<String>, _>>()?;
+    Ok(proposals)
+}

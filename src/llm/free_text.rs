@@ -148,8 +148,13 @@ impl FreeTextModel {
     }
 
     pub async fn parse_task(&self, context: &FreeTextContext) -> Result<ParsedTask, LlmError> {
-        self.call("parse_task", context, &parse_task_schema(), parse_parsed_task)
-            .await
+        self.call(
+            "parse_task",
+            context,
+            &parse_task_schema(),
+            parse_parsed_task,
+        )
+        .await
     }
 
     async fn call<T>(
@@ -161,7 +166,10 @@ impl FreeTextModel {
     ) -> Result<T, LlmError> {
         let prompt_error = |e: PromptError| LlmError::BadResponse(e.to_string());
         let mut messages = vec![
-            ChatMessage::system(self.render("free_text_system", context).map_err(prompt_error)?),
+            ChatMessage::system(
+                self.render("free_text_system", context)
+                    .map_err(prompt_error)?,
+            ),
             ChatMessage::user(self.render(template, context).map_err(prompt_error)?),
         ];
         let first = self.client.complete(&messages, Some(schema)).await?;
@@ -178,9 +186,8 @@ impl FreeTextModel {
              described above, and nothing else."
         )));
         let second = self.client.complete(&messages, Some(schema)).await?;
-        parse(&second).map_err(|reason| {
-            LlmError::InvalidOutput(super::output::OutputError::Invalid(reason))
-        })
+        parse(&second)
+            .map_err(|reason| LlmError::InvalidOutput(super::output::OutputError::Invalid(reason)))
     }
 }
 
@@ -218,7 +225,10 @@ pub fn parse_task_schema() -> Value {
 
 fn object(text: &str) -> Result<Map<String, Value>, String> {
     if text.len() > MAX_OUTPUT_BYTES {
-        return Err(format!("output is {} bytes; at most {MAX_OUTPUT_BYTES}", text.len()));
+        return Err(format!(
+            "output is {} bytes; at most {MAX_OUTPUT_BYTES}",
+            text.len()
+        ));
     }
     let trimmed = text.trim();
     let unfenced = trimmed
@@ -299,7 +309,10 @@ pub fn parse_parsed_task(text: &str) -> Result<ParsedTask, String> {
     let domain = optional_text(&object, "domain")?;
     if let Some(domain) = &domain {
         if !DOMAINS.contains(&domain.as_str()) {
-            return Err(format!("domain {domain:?} is not one of {}", DOMAINS.join(", ")));
+            return Err(format!(
+                "domain {domain:?} is not one of {}",
+                DOMAINS.join(", ")
+            ));
         }
     }
     let tags = match object.get("tags") {
@@ -328,7 +341,11 @@ pub fn parse_parsed_task(text: &str) -> Result<ParsedTask, String> {
         domain,
         priority: optional_integer(&object, "priority", PRIORITY_RANGE)?,
         when: optional_text(&object, "when")?,
-        estimated_minutes: optional_integer(&object, "estimated_minutes", 1..=MAX_ESTIMATE_MINUTES)?,
+        estimated_minutes: optional_integer(
+            &object,
+            "estimated_minutes",
+            1..=MAX_ESTIMATE_MINUTES,
+        )?,
         tags,
         recurrence: optional_text(&object, "recurrence")?,
         confidence: confidence(&object)?,

@@ -279,3 +279,26 @@ pub fn reset_unanswered_nudges(conn: &Connection, id: &str) -> Result<(), StoreE
         .execute([id])?;
     Ok(())
 }
+
+/// Titles of the open tasks Donna nudged about and heard nothing back on, the oldest nudge first.
+pub fn unanswered_nudge_titles(conn: &Connection) -> Result<Vec<String>, StoreError> {
+    let titles = conn
+        .prepare_cached(
+            "SELECT title FROM task WHERE unanswered_nudges > 0 AND status NOT IN ('done', 'cancelled') \
+             ORDER BY last_nudged_at",
+        )?
+        .query_map([], |row| row.get(0))?
+        .collect::<Result<Vec<String>, _>>()?;
+    Ok(titles)
+}
+
+/// (id, title) of every open task, the oldest first.
+pub fn open_titles(conn: &Connection) -> Result<Vec<(String, String)>, StoreError> {
+    let open = conn
+        .prepare_cached(
+            "SELECT id, title FROM task WHERE status NOT IN ('done', 'cancelled') ORDER BY created_at, id",
+        )?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<Result<Vec<(String, String)>, _>>()?;
+    Ok(open)
+}

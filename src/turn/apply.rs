@@ -8,7 +8,6 @@
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 
-use crate::capture::drafts::{self, Draft, DraftKind};
 use crate::actions::{self, describe, journal, ActionEnv, ActionResult, BoundAction, UndoOutcome};
 use crate::conversation::memory::{self, Kind, Role};
 use crate::conversation::plans::{self, Plan, PlanStatus};
@@ -18,6 +17,7 @@ use crate::store::StoreError;
 use crate::tasks::repo;
 
 use super::changes;
+use super::draft_step::{self, DraftStep};
 use super::result::{ShownAction, TurnPath, TurnResult};
 use super::texts;
 use super::Inbound;
@@ -53,22 +53,6 @@ pub enum Work {
     Silent {
         path: TurnPath,
     },
-}
-
-/// What happens to the thread's draft (a question Donna is waiting to have answered).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub enum DraftStep {
-    #[default]
-    Keep,
-    /// Ask: save this draft (replacing the thread's one), expiring like a plan.
-    Save {
-        kind: DraftKind,
-        text: String,
-        data: serde_json::Value,
-        questions: i64,
-    },
-    /// Answered, given up or dropped.
-    Remove,
 }
 
 /// Everything `commit` needs.
@@ -223,27 +207,7 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
             String::new()
         }
     };
-    match draft {
-        DraftStep::Keep => {}
-        DraftStep::Save {
-            kind,
-            text,
-            data,
-            questions,
-        } => drafts::save(
-            conn,
-            &Draft {
-                thread_id: thread_id.to_string(),
-                kind,
-                text,
-                data,
-                questions,
-                created_at: now,
-                expires_at: now + plan_expiry,
-            },
-        )?,
-        DraftStep::Remove => drafts::remove(conn, thread_id)?,
-    }
+    draft_step::apply(conn, thread_id, draft, now, plan_expiry)?;
     if let Some(task_id) = &task_id {
         // The person answered: the nudge backoff starts over.
         repo::reset_unanswered_nudges(conn, task_id)?;

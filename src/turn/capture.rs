@@ -13,16 +13,17 @@
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::capture::drafts::{Draft, DraftKind};
 use crate::capture::request::Capture;
 use crate::capture::time_words::{self, CaptureTime};
 use crate::capture::title::title_from;
 use crate::capture::{duplicates, preferences};
+use crate::conversation::drafts::{Draft, DraftKind};
 use crate::tasks::when::{describe, TimeAnchor, WhenContext};
 use crate::tasks::TaskSource;
 
-use super::apply::{DraftStep, Work};
+use super::apply::Work;
 use super::context::TurnContext;
+use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::free_text::{ask, ask_with};
 use super::pipeline::Pipeline;
@@ -147,7 +148,12 @@ impl Pipeline {
             })
             .await?;
         let origin = Some(context.thread.id.as_str());
-        let action = capture.action(TaskSource::Capture, origin, &learned, self.settings.timezone);
+        let action = capture.action(
+            TaskSource::Capture,
+            origin,
+            &learned,
+            self.settings.timezone,
+        );
         let Some(existing) = duplicate else {
             return Ok((Work::Capture(Box::new(action)), DraftStep::Keep));
         };

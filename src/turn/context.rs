@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 
-use crate::capture::drafts::{self, Draft};
+use crate::conversation::drafts::{self, Draft};
 use crate::conversation::inbox::{self, Accepted, Inbound};
 use crate::conversation::memory::{self, Kind};
 use crate::conversation::plans::{self, Plan};

@@ -17,19 +17,20 @@
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::capture::drafts::DraftKind;
 use crate::capture::request::Capture;
 use crate::capture::sentence::words;
 use crate::capture::time_words::{self, CaptureTime};
 use crate::capture::title::capitalise;
+use crate::conversation::drafts::DraftKind;
 use crate::llm::free_text::{FreeTextContext, ParsedTask, RouteIntent};
 use crate::llm::prompts::HistoryLine;
 use crate::llm::LlmError;
 use crate::subsystems::llm_classifier::LlmMsg;
 use crate::tasks::when::TimeAnchor;
 
-use super::apply::{DraftStep, Work};
+use super::apply::Work;
 use super::context::TurnContext;
+use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::free_text::{ask, ask_with, say};
 use super::history::Speakers;
@@ -40,7 +41,13 @@ use super::Inbound;
 
 /// Words that show the person gave a priority themselves.
 const PRIORITY_WORDS: [&str; 7] = [
-    "priority", "urgent", "urgently", "asap", "important", "critical", "p1",
+    "priority",
+    "urgent",
+    "urgently",
+    "asap",
+    "important",
+    "critical",
+    "p1",
 ];
 
 impl Pipeline {
@@ -236,7 +243,10 @@ fn given(text: &str, parsed: &ParsedTask, field: &str) -> Option<String> {
             .filter(|domain| said.iter().any(|word| word == domain)),
         _ => parsed
             .priority
-            .filter(|_| said.iter().any(|word| PRIORITY_WORDS.contains(&word.as_str())))
+            .filter(|_| {
+                said.iter()
+                    .any(|word| PRIORITY_WORDS.contains(&word.as_str()))
+            })
             .map(|priority| priority.to_string()),
     }
 }

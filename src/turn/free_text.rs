@@ -12,13 +12,14 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::capture::drafts::{Draft, DraftKind, MAX_QUESTIONS};
 use crate::capture::questions;
 use crate::capture::rules::{self, Reading};
 use crate::capture::sentence::{is_question, words};
+use crate::conversation::drafts::{Draft, DraftKind, MAX_QUESTIONS};
 
-use super::apply::{DraftStep, Work};
+use super::apply::Work;
 use super::context::TurnContext;
+use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::pipeline::Pipeline;
 use super::result::TurnPath;
@@ -36,7 +37,10 @@ impl Pipeline {
         let draft = context.draft.as_ref().filter(|draft| draft.is_live(now));
         if let Some(draft) = draft {
             if reading == Reading::NeverMind {
-                return Ok((say(TurnPath::Unhandled, texts::DRAFT_DROPPED), DraftStep::Remove));
+                return Ok((
+                    say(TurnPath::Unhandled, texts::DRAFT_DROPPED),
+                    DraftStep::Remove,
+                ));
             }
             if answers_draft(&reading, &inbound.text) {
                 return self.answer_draft(context, inbound, draft, now).await;
@@ -52,7 +56,13 @@ impl Pipeline {
                     .store
                     .read(move |conn| questions::answer(conn, question, now, timezone))
                     .await?;
-                Ok((Work::Say { path: TurnPath::Answer, text }, step))
+                Ok((
+                    Work::Say {
+                        path: TurnPath::Answer,
+                        text,
+                    },
+                    step,
+                ))
             }
             Reading::Greeting => Ok((say(TurnPath::Chat, texts::GREETING), step)),
             Reading::Thanks => Ok((say(TurnPath::Chat, texts::THANKS), step)),
@@ -107,7 +117,12 @@ pub(super) fn say(path: TurnPath, text: &str) -> Work {
 
 /// Asks `question` and keeps a draft of `kind` holding `text`; after [`MAX_QUESTIONS`]
 /// questions Donna gives up instead (`unhandled`, the draft dropped).
-pub(super) fn ask(kind: DraftKind, text: &str, questions: i64, question: &str) -> (Work, DraftStep) {
+pub(super) fn ask(
+    kind: DraftKind,
+    text: &str,
+    questions: i64,
+    question: &str,
+) -> (Work, DraftStep) {
     ask_with(kind, text, serde_json::Value::Null, questions, question)
 }
 
@@ -119,7 +134,10 @@ pub(super) fn ask_with(
     question: &str,
 ) -> (Work, DraftStep) {
     if questions > MAX_QUESTIONS {
-        return (say(TurnPath::Unhandled, texts::DRAFT_GIVEN_UP), DraftStep::Remove);
+        return (
+            say(TurnPath::Unhandled, texts::DRAFT_GIVEN_UP),
+            DraftStep::Remove,
+        );
     }
     (
         say(TurnPath::Clarify, question),

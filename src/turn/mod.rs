@@ -15,6 +15,7 @@ pub mod changes;
 pub mod context;
 pub mod conversation;
 pub mod decide;
+pub mod draft_step;
 pub mod error;
 pub mod free_model;
 pub mod free_text;

@@ -32,10 +32,11 @@ use crate::subsystems::rate_cap::{GateMetrics, RateCapMsg};
 use crate::subsystems::thread_memory::MemoryMsg;
 use crate::tasks::when::WhenContext;
 
-use super::apply::{self, DraftStep, TurnWork, Work};
+use super::apply::{self, TurnWork, Work};
 use super::changes;
 use super::context::{self, TurnContext};
 use super::decide::{decide, Next, PlanStep};
+use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::result::{TurnPath, TurnResult};
 use super::settings::{chrono_duration, TurnSettings};

@@ -57,7 +57,11 @@ pub struct Draft {
 }
 
 /// The thread's draft, if one is still live at `now`.
-pub fn live(conn: &Connection, thread_id: &str, now: DateTime<Utc>) -> Result<Option<Draft>, StoreError> {
+pub fn live(
+    conn: &Connection,
+    thread_id: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<Draft>, StoreError> {
     Ok(get(conn, thread_id)?.filter(|draft| draft.is_live(now)))
 }
 
