@@ -227,12 +227,12 @@ fn attribute_ignores(group: &proc_macro2::Group) -> bool {
     }
 }
 
-/// Check 8: no file under `src/` over 500 lines (but `src/tasks/when.rs`, the time reader), and
-/// none under `src/turn/` over 300.
+/// Check 8: no file under `src/` over 500 lines, and none under `src/turn/` over 300 (the time
+/// reader, once exempt as one 1,200-line file, is split by concept in `src/tasks/when/`).
 pub fn check_file_sizes(files: &[SourceFile]) -> Vec<String> {
     let mut out = Vec::new();
     for (path, text) in files {
-        if !under(path, "src") || under(path, "src/tasks/when.rs") {
+        if !under(path, "src") {
             continue;
         }
         let limit = if under(path, "src/turn") { 300 } else { 500 };
@@ -420,7 +420,7 @@ mod tests {
         let found = check_file_sizes(&files(&[
             ("src/a.rs", &long(500)),
             ("src/b.rs", &long(501)),
-            ("src/tasks/when.rs", &long(2000)),
+            ("src/tasks/when/mod.rs", &long(501)),
             ("src/turn/c.rs", &long(301)),
             ("src/turn/d.rs", &long(300)),
             ("tests/e.rs", &long(2000)),
@@ -429,6 +429,7 @@ mod tests {
             found,
             vec![
                 "src/b.rs: 501 lines (limit 500)",
+                "src/tasks/when/mod.rs: 501 lines (limit 500)",
                 "src/turn/c.rs: 301 lines (limit 300)"
             ]
         );
