@@ -3,6 +3,7 @@
 
 pub mod actions;
 pub mod app;
+pub mod automations;
 pub mod cli;
 pub mod clock;
 pub mod config;
