@@ -14,6 +14,7 @@ use common::{monday_10am, start_bot, start_bot_in, Bot, TestEnv};
 use donna::actions::automation::proposal_action;
 use donna::actions::{ActionEnv, ActionRegistry};
 use donna::automations::{read, AutomationDraft, AutomationReading, AutomationsMsg, Schedule};
+use donna::events::{Next, Payload, TaskChange};
 use donna::nudges::NudgeOpened;
 use donna::subsystems::nudger::NudgerMsg;
 use donna::tasks::Task;
@@ -421,10 +422,47 @@ async fn each_occurrence_becomes_exactly_one_task_across_ticks_restarts_and_down
     let id = confirmed(&bot, "every day at 8pm remind me to take my pills").await;
     assert!(tick(&bot).await.is_empty(), "nothing is due before 20:00");
 
+    let mut events = bot.app.events.subscribe(None);
     bot.clock.set(utc(2026, 11, 23, 19, 30));
     let created = tick(&bot).await;
     assert_eq!(created.len(), 1);
     assert!(tick(&bot).await.is_empty(), "a second tick fires nothing");
+    // The new task is on the event stream (published after the commit).
+    let published = actix_rt::time::timeout(StdDuration::from_secs(5), async {
+        loop {
+            match events.next().await {
+                Next::Event(event) => {
+                    if let Payload::Task {
+                        task_id, change, ..
+                    } = &event.payload
+                    {
+                        return Some((task_id.clone(), *change));
+                    }
+                }
+                Next::Reset(_) => {}
+                Next::Closed => return None,
+            }
+        }
+    })
+    .await;
+    assert_eq!(
+        published.ok().flatten(),
+        Some((created[0].id.clone(), TaskChange::Created))
+    );
+    // Even if its bookkeeping went back (it cannot: one transaction), the unique occurrence
+    // keeps the task single.
+    let rewind = id.clone();
+    ok(bot
+        .app
+        .store
+        .write(move |conn| {
+            donna::automations::repo::set_last_occurrence(conn, &rewind, monday_10am())
+        })
+        .await);
+    assert!(
+        tick(&bot).await.is_empty(),
+        "an occurrence already a task is not made again"
+    );
     let tasks = instances(&bot, &id).await;
     assert_eq!(tasks.len(), 1, "{tasks:?}");
     assert_eq!(tasks[0]["title"], "Take my pills");
@@ -573,4 +611,55 @@ async fn a_proposal_says_the_schedule_and_first_run_and_undo_of_the_yes_removes_
     assert!(tick(&bot).await.is_empty());
     assert!(instances(&bot, &id).await.is_empty());
     bot.stop().await;
+}
+
+#[actix_rt::test]
+async fn the_console_lists_automations_with_their_schedule_and_next_run() {
+    let bot = start_bot(PARIS).await;
+    confirmed(&bot, "every monday at 9 remind me to submit the timesheet").await;
+    // Numbered oldest first.
+    bot.clock.advance(Duration::minutes(1));
+    confirmed(&bot, "every day at 8pm remind me to take my pills").await;
+    bot.stop().await;
+    let Bot { dir, app, .. } = bot;
+    drop(app);
+    // `donna chat` on the same data dir (its own clock: the real one).
+    let config = dir.path().join("chat.yaml");
+    ok(std::fs::write(
+        &config,
+        "data_dir: data\nllm:\n  provider: none\ntimezone: Europe/Paris\n",
+    ));
+    let mut output = None;
+    // The previous app's HTTP workers let go of the data-dir lock a moment later.
+    for _ in 0..100 {
+        let run = common::process::chat_with_input(
+            dir.path(),
+            &["-c".as_ref(), config.as_os_str()],
+            "help\nautomations\nquit\n",
+        );
+        let stdout = common::process::text(&run.stdout);
+        if stdout.contains("automations") {
+            output = Some(stdout);
+            break;
+        }
+        std::thread::sleep(StdDuration::from_millis(50));
+    }
+    let stdout = output.unwrap_or_else(|| panic!("donna chat never ran"));
+    assert!(
+        stdout.contains("automations         list recurring reminders and their next run"),
+        "{stdout}"
+    );
+    let first = stdout
+        .lines()
+        .find(|line| line.contains("1. Submit the timesheet"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        first.contains(": every Monday at 09:00, next Mon "),
+        "{first}"
+    );
+    let second = stdout
+        .lines()
+        .find(|line| line.contains("2. Take my pills"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(second.contains(": every day at 20:00, next "), "{second}");
 }
