@@ -663,3 +663,36 @@ async fn the_console_lists_automations_with_their_schedule_and_next_run() {
         .unwrap_or_else(|| panic!("{stdout}"));
     assert!(second.contains(": every day at 20:00, next "), "{second}");
 }
+
+#[test]
+fn a_wall_time_that_a_dst_change_skips_or_repeats_does_not_break_the_schedule() {
+    let night = ok(Schedule::starting_after(
+        "FREQ=DAILY;BYHOUR=2;BYMINUTE=30;BYSECOND=0",
+        Paris,
+        "every day at 02:30",
+        utc(2027, 3, 26, 12, 0),
+    ));
+    let mut at = night.dtstart;
+    let mut seen = vec![at];
+    for _ in 0..3 {
+        at = ok(night.next_after(at)).unwrap_or_else(|| panic!("no next"));
+        seen.push(at);
+    }
+    // 28 Mar 2027 has no 02:30 in Paris: that day's reminder comes at 03:30, once.
+    assert_eq!(
+        seen,
+        vec![
+            utc(2027, 3, 27, 1, 30),
+            utc(2027, 3, 28, 1, 30),
+            utc(2027, 3, 29, 0, 30),
+            utc(2027, 3, 30, 0, 30)
+        ]
+    );
+    // 31 Oct 2027 has 02:30 twice: the reminder comes once, at the first.
+    let first = ok(night.next_after(utc(2027, 10, 30, 12, 0)));
+    assert_eq!(first, Some(utc(2027, 10, 31, 0, 30)));
+    assert_eq!(
+        ok(night.next_after(utc(2027, 10, 31, 0, 30))),
+        Some(utc(2027, 11, 1, 1, 30))
+    );
+}
