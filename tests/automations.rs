@@ -170,6 +170,7 @@ fn questions_negations_reports_and_other_peoples_habits_are_not_automations() {
         "do I have something every monday?",
         "what do I have every weekday",
         "can you remind me every monday to submit the timesheet",
+        "hey donna could you remind me every day at 8 to floss",
         "don't remind me every monday",
         "never remind me every day at 9 to smile",
         "stop reminding me every monday",

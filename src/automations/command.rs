@@ -84,15 +84,19 @@ pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> AutomationReading {
     let Some(found) = find_repeat(&words) else {
         return AutomationReading::NotAutomation;
     };
-    // A question or someone else's habit is never a command, even with a schedule in it.
-    let is_question =
-        text.trim_end().ends_with('?') || words.first().is_some_and(|w| QUESTION_WORDS.contains(w));
-    if is_question {
-        return AutomationReading::NotAutomation;
-    }
     let mut lead = 0;
     while words.get(lead).is_some_and(|w| COURTESY.contains(w)) {
         lead += 1;
+    }
+    // A question is never a command, even with a schedule in it ("hey, do I have ... every
+    // monday"); the model may still read it.
+    let is_question = text.trim_end().ends_with('?')
+        || [words.first(), words.get(lead)]
+            .into_iter()
+            .flatten()
+            .any(|w| QUESTION_WORDS.contains(w));
+    if is_question {
+        return AutomationReading::NotAutomation;
     }
     for ask in ASKS {
         if words.get(lead..lead + ask.len()) == Some(ask) {
