@@ -4,6 +4,7 @@
 pub mod actions;
 pub mod app;
 pub mod capture;
+pub mod automations;
 pub mod cli;
 pub mod clock;
 pub mod config;

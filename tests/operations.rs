@@ -348,6 +348,8 @@ async fn the_openapi_document_covers_every_route_and_every_documented_route_exis
         "GET /api/threads/{id}/messages",
         "POST /api/messages",
         "GET /api/events",
+        "GET /api/automations",
+        "DELETE /api/automations/{id}",
     ]
     .into_iter()
     .map(String::from)
@@ -386,7 +388,7 @@ fn no_route_is_registered_around_the_documented_list() {
         );
     }
     assert_eq!(
-        handlers, 15,
+        handlers, 17,
         "a new handler: add it to the expected list above too"
     );
 }

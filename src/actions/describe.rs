@@ -66,6 +66,7 @@ pub fn describe(
                 }
             }
         }
+        HandlerKind::CreateAutomation => super::automation::describe(action, env.now),
         HandlerKind::CreateTask => {
             let domain = param("domain");
             let priority = action

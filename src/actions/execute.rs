@@ -70,8 +70,8 @@ pub fn execute_all(
                     .map_err(|e| StoreError::Corrupt(e.to_string()))?;
                 conn.prepare_cached(
                     "INSERT INTO action_log (thread_id, task_id, action, params_json, plan_id, plan_index, \
-                     before_json, created_task_id, summary, created_at) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                     before_json, created_task_id, summary, created_at, created_automation_id) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                 )?
                 .execute(params![
                         thread_id,
@@ -84,6 +84,7 @@ pub fn execute_all(
                         effect.created_task_id,
                         effect.summary,
                         to_db(env.now),
+                        effect.created_automation_id,
                     ],
                 )?;
                 conn.execute_batch("RELEASE donna_action")?;
@@ -185,7 +186,8 @@ pub fn undo_last(
 ) -> Result<UndoOutcome, StoreError> {
     let last = conn
         .prepare_cached(
-            "SELECT id, task_id, before_json, created_task_id, summary, created_at FROM action_log \
+            "SELECT id, task_id, before_json, created_task_id, summary, created_at, \
+             created_automation_id FROM action_log \
              WHERE thread_id = ?1 AND undone_at IS NULL ORDER BY id DESC LIMIT 1",
         )?
         .query_row([thread_id], |row| {
@@ -196,16 +198,25 @@ pub fn undo_last(
                 row.get::<_, Option<String>>(3)?,
                 row.get::<_, String>(4)?,
                 row.get::<_, String>(5)?,
+                row.get::<_, Option<String>>(6)?,
             ))
         })
         .optional()?;
-    let Some((id, _task_id, before_json, created_task_id, summary, created_at)) = last else {
+    let Some((id, _task_id, before_json, created_task_id, summary, created_at, automation)) = last
+    else {
         return Ok(UndoOutcome::Nothing);
     };
     if now - from_db(&created_at)? > window {
         return Ok(UndoOutcome::TooLate(summary));
     }
-    let restored = if let Some(created) = created_task_id {
+    let restored = if let Some(automation) = automation {
+        // A confirmed automation: removed again (the tasks it already made stay, like any task).
+        let title = crate::automations::repo::get(conn, &automation)?
+            .map(|a| a.title)
+            .unwrap_or_default();
+        crate::automations::repo::delete(conn, &automation)?;
+        format!("Undone: I won't remind you to '{title}' any more.")
+    } else if let Some(created) = created_task_id {
         let title = repo::get(conn, &created)?
             .map(|t| t.title)
             .unwrap_or_default();

@@ -15,6 +15,10 @@ pub enum HandlerKind {
     RenameTask,
     Snooze,
     CancelTask,
+    /// Stores a recurring reminder after a yes to its proposal. Internal: Donna proposes it
+    /// from the person's own words (`actions::automation::proposal_action`); no actions file
+    /// may name it, so a model can never propose it.
+    CreateAutomation,
 }
 
 impl HandlerKind {
@@ -27,6 +31,13 @@ impl HandlerKind {
         HandlerKind::CancelTask,
     ];
 
+    /// Handlers only Donna's own rules use; the registry refuses an action that names one.
+    pub const INTERNAL: [HandlerKind; 1] = [HandlerKind::CreateAutomation];
+
+    pub fn is_internal(self) -> bool {
+        Self::INTERNAL.contains(&self)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             HandlerKind::MarkDone => "mark_done",
@@ -35,6 +46,7 @@ impl HandlerKind {
             HandlerKind::RenameTask => "rename_task",
             HandlerKind::Snooze => "snooze",
             HandlerKind::CancelTask => "cancel_task",
+            HandlerKind::CreateAutomation => "create_automation",
         }
     }
 
@@ -46,6 +58,9 @@ impl HandlerKind {
             HandlerKind::CreateTask => &["title"],
             HandlerKind::RenameTask => &["task_id", "new_title"],
             HandlerKind::Snooze => &["task_id", "duration_hours"],
+            HandlerKind::CreateAutomation => {
+                &["title", "rrule", "dtstart", "timezone", "schedule_words"]
+            }
         }
     }
 
@@ -82,8 +97,10 @@ impl FromStr for HandlerKind {
             "snooze_task" => "snooze",
             other => other,
         };
+        // Internal handlers are found too, so the registry can say why it refuses them.
         HandlerKind::ALL
             .into_iter()
+            .chain(HandlerKind::INTERNAL)
             .find(|kind| kind.as_str() == name)
             .ok_or_else(|| UnknownHandler {
                 name: text.to_string(),

@@ -36,6 +36,8 @@ pub struct Effect {
     pub task_id: Option<String>,
     /// The task a create_task made (undo deletes it).
     pub created_task_id: Option<String>,
+    /// The automation a create_automation stored (undo removes it).
+    pub created_automation_id: Option<String>,
 }
 
 /// Why an action did nothing.
@@ -98,6 +100,7 @@ pub fn run(
         HandlerKind::RenameTask => rename_task(conn, env, params),
         HandlerKind::Snooze => snooze(conn, env, params),
         HandlerKind::CancelTask => cancel_task(conn, env, params),
+        HandlerKind::CreateAutomation => create_automation(conn, env, action),
     }
 }
 
@@ -107,6 +110,7 @@ fn changed(before: Task, summary: String) -> Effect {
         task_id: Some(before.id.clone()),
         before: Some(before),
         created_task_id: None,
+        created_automation_id: None,
     }
 }
 
@@ -291,6 +295,26 @@ fn create_task(
         before: None,
         task_id: Some(task.id.clone()),
         created_task_id: Some(task.id),
+        created_automation_id: None,
+    })
+}
+
+fn create_automation(
+    conn: &Connection,
+    env: &ActionEnv,
+    action: &BoundAction,
+) -> Result<Effect, ActionError> {
+    use super::automation::{create, CreateError};
+    let created = create(conn, env.now, action).map_err(|error| match error {
+        CreateError::Refused(reason) => ActionError::Refused(reason),
+        CreateError::Store(error) => ActionError::Store(error),
+    })?;
+    Ok(Effect {
+        summary: created.summary,
+        before: None,
+        task_id: None,
+        created_task_id: None,
+        created_automation_id: Some(created.automation_id),
     })
 }
 

@@ -3,8 +3,10 @@
 //! once), `review` checks a model's proposal as a whole (evidence, titles, contradictions), the
 //! handlers run them inside the turn's transaction, `execute` journals them for undo (`journal`
 //! reads the journal back for the event stream), and
-//! `describe` words them for a plan.
+//! `describe` words them for a plan. `automation` is the internal `create_automation` action
+//! (proposed by Donna's own rules, stored after a yes).
 
+pub mod automation;
 pub mod bind;
 pub mod describe;
 pub mod execute;

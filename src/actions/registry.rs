@@ -115,6 +115,16 @@ impl ActionRegistry {
             let handler: HandlerKind = def.handler.parse().map_err(|error: UnknownHandler| {
                 invalid(format!("{key}.handler"), error.to_string())
             })?;
+            if handler.is_internal() {
+                return Err(invalid(
+                    format!("{key}.handler"),
+                    format!(
+                        "{} is Donna's own handler (she proposes it from the person's words and \
+                         it runs only after a yes); an action cannot name it",
+                        handler.as_str()
+                    ),
+                ));
+            }
             for (param, param_def) in &def.params {
                 let key = format!("{key}.params.{param}");
                 if let Some(default) = &param_def.default {

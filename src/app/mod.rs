@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 use actix_rt::Arbiter;
 use actors::{ActorState, ChildRef, HealthRegistry, Supervisor};
 
+use crate::automations::AutomationsMsg;
 use crate::clock::{SharedClock, SystemClock};
 use crate::config::{Config, Env, LoadedConfig, ProcessEnv};
 use crate::discord::{DiscordMsg, GatewayShared};
@@ -98,6 +99,8 @@ pub struct App {
     pub fast_path: ChildRef<FastPathMsg>,
     pub executor: ChildRef<ExecutorMsg>,
     pub nudger: ChildRef<NudgerMsg>,
+    /// Turns automations' occurrences into tasks.
+    pub automations: ChildRef<AutomationsMsg>,
     pub llm: Option<ChildRef<LlmMsg>>,
     pub llm_metrics: Arc<LlmMetrics>,
     /// Whether the model is there (probed at start and every `llm.probe_interval`).
@@ -206,6 +209,7 @@ impl App {
             &nudge_metrics,
             &events,
         );
+        let automations = spawner.automations(&store, &clock, &config, &events);
         let api_token = config.api_token(env);
         let mut arbiters = conversation_arbiters;
         arbiters.push(store_arbiter);
@@ -221,6 +225,7 @@ impl App {
             fast_path,
             executor,
             nudger,
+            automations,
             llm,
             llm_metrics,
             model_status,

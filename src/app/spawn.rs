@@ -12,6 +12,7 @@ use actix_rt::ArbiterHandle;
 use actors::{Behaviour, ChildRef, ChildSpec, RestartLimits, Supervisor};
 
 use crate::actions::ActionRegistry;
+use crate::automations::{AutomationRunner, AutomationsMsg};
 use crate::clock::SharedClock;
 use crate::config::{Config, RuntimeConfig};
 use crate::events::EventBus;
@@ -178,6 +179,27 @@ impl<'a> Spawner<'a> {
                 rules.clone(),
                 sink.clone(),
                 metrics.clone(),
+                events.clone(),
+            ))
+        }))
+    }
+
+    /// The automation runner: each automation's occurrence becomes a task, every
+    /// `nudges.interval` (the Nudger then nudges it).
+    pub fn automations(
+        &self,
+        store: &Store,
+        clock: &SharedClock,
+        config: &Config,
+        events: &EventBus,
+    ) -> ChildRef<AutomationsMsg> {
+        let (store, clock, events) = (store.clone(), clock.clone(), events.clone());
+        let interval = config.nudges.interval.get();
+        self.spawn(ChildSpec::new("automations", move || {
+            Ok(AutomationRunner::new(
+                store.clone(),
+                clock.clone(),
+                interval,
                 events.clone(),
             ))
         }))

@@ -1,4 +1,5 @@
-//! The console's commands: `tasks`, `add <task>`, `nudge <number or id>`, `threads`,
+//! The console's commands: `tasks`, `add <task>`, `nudge <number or id>`,
+//! `automations`, `threads`,
 //! `use <thread id>`, `history`, `help`, `quit`; anything else is a message in the current
 //! thread, handled exactly as a message from any other channel (same intake, same turn).
 //! Until a nudge thread is chosen, the current thread is the console's own free thread
@@ -31,6 +32,7 @@ const HELP: &str = "commands:
   tasks               list open tasks
   add <task>          add a task (with a time: add pay rent friday 9am)
   nudge <n | id>      have Donna nudge you about task n of the list (opens its thread)
+  automations         list recurring reminders and their next run
   threads             list threads
   use <thread id>     switch to a thread (use console: back to the console's own)
   history             show the current thread
@@ -69,6 +71,26 @@ fn task_line(number: usize, task: &Task) -> String {
     )
 }
 
+/// "  1. Submit the timesheet: every Monday at 09:00, next Mon 30 Nov 09:00 (aut_...)"
+fn automation_line(
+    number: usize,
+    automation: &crate::automations::Automation,
+    now: chrono::DateTime<chrono::Utc>,
+) -> String {
+    let schedule = &automation.schedule;
+    let next = match schedule.first_run_after(now) {
+        Ok(Some(at)) => at
+            .with_timezone(&schedule.timezone)
+            .format("next %a %-d %b %H:%M")
+            .to_string(),
+        _ => "no next run".to_string(),
+    };
+    format!(
+        "{number:>3}. {}: {}, {next} ({})",
+        automation.title, schedule.words, automation.id
+    )
+}
+
 impl Console {
     pub fn new(app: Arc<App>) -> Self {
         Self {
@@ -100,6 +122,7 @@ impl Console {
             "tasks" => self.tasks().await,
             "add" => self.add(rest).await,
             "nudge" => self.nudge(rest).await,
+            "automations" => self.automations().await,
             "threads" => self.threads().await,
             "use" => self.use_thread(rest).await,
             "history" => self.history().await,
@@ -114,6 +137,21 @@ impl Console {
             Ok(open) => {
                 for (index, task) in open.iter().enumerate() {
                     println!("{}", task_line(index + 1, task));
+                }
+            }
+            Err(error) => println!("error: {error}"),
+        }
+    }
+
+    async fn automations(&self) {
+        let now = self.app.clock.now();
+        match self.app.store.read(crate::automations::repo::list).await {
+            Ok(all) if all.is_empty() => println!(
+                "no automations; say e.g. \"every monday at 9 remind me to submit the timesheet\""
+            ),
+            Ok(all) => {
+                for (index, automation) in all.iter().enumerate() {
+                    println!("{}", automation_line(index + 1, automation, now));
                 }
             }
             Err(error) => println!("error: {error}"),

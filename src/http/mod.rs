@@ -9,6 +9,7 @@
 //! the log.
 //! Invariant: a request refused by a guard or by validation changes nothing.
 
+mod automations;
 mod error;
 mod events;
 mod health;
@@ -204,7 +205,9 @@ fn routes(cfg: &mut ServiceConfig) {
                 .service(threads::list_threads)
                 .service(threads::history)
                 .service(threads::post_message)
-                .service(events::events),
+                .service(events::events)
+                .service(automations::list)
+                .service(automations::remove),
         );
 }
 

@@ -27,6 +27,7 @@ const BEARER: &str = "bearer";
     tags(
         (name = "tasks", description = "Create, list, read and edit tasks"),
         (name = "threads", description = "Nudges, threads and messages"),
+        (name = "automations", description = "Recurring reminders: list and stop"),
         (name = "operations", description = "Health, probes, metrics and this document"),
     )
 )]

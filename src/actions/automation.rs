@@ -1,0 +1,165 @@
+//! The internal `create_automation` action: the plan step Donna proposes for an automation
+//! command ("every monday at 9 remind me to submit the timesheet"), its wording in the plan,
+//! and its handler, which stores the automation after the yes.
+//!
+//! Params: {title, rrule, dtstart (RFC 3339, the first occurrence), timezone, schedule_words,
+//! origin_thread_id?, domain?, priority?}.
+//! Invariants: never in reply_actions.yaml (the registry refuses the handler), so only Donna's
+//! own reading of the person's words proposes it; the handler checks every parameter again
+//! (a stored plan is data) and journals the new automation's id, so `undo_last` removes it.
+
+use std::str::FromStr;
+
+use chrono::{DateTime, Utc};
+use rusqlite::Connection;
+use serde_json::{Map, Value};
+
+use super::bind::BoundAction;
+use super::handler_kind::HandlerKind;
+use crate::automations::{repo, Automation, AutomationDraft, Schedule};
+use crate::store::StoreError;
+use crate::tasks::model::{check_domain, check_priority, clean_title};
+
+/// The action's name in plans, results and the journal.
+pub const NAME: &str = "create_automation";
+
+/// The plan step that stores `draft` after a yes (its tasks belong to `origin_thread_id`).
+pub fn proposal_action(draft: &AutomationDraft, origin_thread_id: Option<&str>) -> BoundAction {
+    let schedule = &draft.schedule;
+    let mut params = Map::new();
+    params.insert("title".into(), Value::String(draft.title.clone()));
+    params.insert("rrule".into(), Value::String(schedule.rrule.clone()));
+    params.insert(
+        "dtstart".into(),
+        Value::String(crate::store::time::to_db(schedule.dtstart)),
+    );
+    params.insert(
+        "timezone".into(),
+        Value::String(schedule.timezone.name().to_string()),
+    );
+    params.insert(
+        "schedule_words".into(),
+        Value::String(schedule.words.clone()),
+    );
+    if let Some(thread) = origin_thread_id {
+        params.insert("origin_thread_id".into(), Value::String(thread.to_string()));
+    }
+    BoundAction {
+        name: NAME.to_string(),
+        handler: HandlerKind::CreateAutomation,
+        params,
+        times: Default::default(),
+    }
+}
+
+fn text<'a>(params: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
+    params.get(name).and_then(Value::as_str)
+}
+
+/// The schedule and title the params describe, checked.
+fn read_params(params: &Map<String, Value>) -> Result<(String, Schedule), String> {
+    let title = clean_title(text(params, "title").unwrap_or("")).map_err(|e| e.to_string())?;
+    let timezone = text(params, "timezone").unwrap_or("");
+    let timezone = chrono_tz::Tz::from_str(timezone)
+        .map_err(|_| format!("{timezone:?} is not a time zone"))?;
+    let dtstart = text(params, "dtstart")
+        .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+        .map(|t| t.with_timezone(&Utc))
+        .ok_or_else(|| "the automation has no readable start".to_string())?;
+    let schedule = Schedule {
+        rrule: text(params, "rrule").unwrap_or("").to_string(),
+        dtstart,
+        timezone,
+        words: text(params, "schedule_words").unwrap_or("").to_string(),
+    };
+    // The rule must expand (a bad rule is refused now, not skipped by every tick later).
+    schedule.next_after(dtstart).map_err(|e| e.to_string())?;
+    Ok((title, schedule))
+}
+
+/// "remind you to 'Submit the timesheet' every Monday at 09:00 (Europe/Paris), first on Mon
+/// 30 Nov 09:00"
+pub fn describe(action: &BoundAction, now: DateTime<Utc>) -> String {
+    match read_params(&action.params) {
+        Ok((title, schedule)) => {
+            let first = match schedule.first_run_after(now) {
+                Ok(Some(at)) => format!(
+                    ", first on {}",
+                    at.with_timezone(&schedule.timezone)
+                        .format("%a %-d %b %H:%M")
+                ),
+                _ => String::new(),
+            };
+            format!(
+                "remind you to '{title}' {} ({}){first}",
+                schedule.words,
+                schedule.timezone.name()
+            )
+        }
+        Err(reason) => format!("store a reminder that cannot work ({reason})"),
+    }
+}
+
+/// A stored automation: its id (journaled, so undo removes it) and the sentence for the person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Created {
+    pub automation_id: String,
+    pub summary: String,
+}
+
+/// Why `create` stored nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum CreateError {
+    /// Told to the person as is.
+    #[error("{0}")]
+    Refused(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Stores the automation at `now` (its creation: occurrences after it fire).
+pub fn create(
+    conn: &Connection,
+    now: DateTime<Utc>,
+    action: &BoundAction,
+) -> Result<Created, CreateError> {
+    let params = &action.params;
+    let refused =
+        |reason: String| CreateError::Refused(format!("I can't set up that reminder: {reason}."));
+    let (title, schedule) = read_params(params).map_err(refused)?;
+    let domain = text(params, "domain").unwrap_or("personal").to_string();
+    check_domain(&domain).map_err(|e| refused(e.to_string()))?;
+    let priority = params.get("priority").and_then(Value::as_i64).unwrap_or(2);
+    check_priority(priority).map_err(|e| refused(e.to_string()))?;
+    let automation = Automation {
+        id: crate::ids::new_id("aut"),
+        title,
+        schedule,
+        origin_thread_id: text(params, "origin_thread_id").map(str::to_string),
+        domain,
+        priority,
+        last_occurrence_at: None,
+        created_at: now,
+    };
+    repo::insert(conn, &automation)?;
+    let first = automation
+        .schedule
+        .first_run_after(now)
+        .ok()
+        .flatten()
+        .map(|at| {
+            format!(
+                " The first is on {}.",
+                at.with_timezone(&automation.schedule.timezone)
+                    .format("%a %-d %b at %H:%M")
+            )
+        })
+        .unwrap_or_default();
+    Ok(Created {
+        summary: format!(
+            "I'll remind you to '{}' {}.{first}",
+            automation.title, automation.schedule.words
+        ),
+        automation_id: automation.id,
+    })
+}

@@ -1,0 +1,136 @@
+//! Automation rows: the SQL of the `automation` table (migrations/0003_free_text.sql), and the
+//! one question the runner asks of the `task` table (is this occurrence already a task?).
+//!
+//! Functions take a `&Connection`, so the same code runs on a read connection or inside the
+//! writer's transaction. Invariant: a stored automation always reads back as a valid
+//! `Automation` (its time zone names a zone, its times are stored times); anything else is
+//! reported as a corrupt store, never a panic.
+
+use std::str::FromStr;
+
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection, Row};
+
+use super::schedule::Schedule;
+use crate::store::time::{from_db, opt_from_db, to_db};
+use crate::store::StoreError;
+
+/// A stored recurring reminder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Automation {
+    pub id: String,
+    /// The title of each task it creates.
+    pub title: String,
+    pub schedule: Schedule,
+    /// The chat it was confirmed in: its tasks (and their nudges) belong there.
+    pub origin_thread_id: Option<String>,
+    pub domain: String,
+    pub priority: i64,
+    /// The latest occurrence already turned into a task (or passed over as missed).
+    pub last_occurrence_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+}
+
+const COLUMNS: &str = "id, title, schedule_words, rrule, dtstart, timezone, origin_thread_id, \
+    domain, priority, last_occurrence_at, created_at";
+
+fn from_row(row: &Row<'_>) -> Result<Automation, StoreError> {
+    let timezone: String = row.get(5)?;
+    let timezone = chrono_tz::Tz::from_str(&timezone).map_err(|_| {
+        StoreError::Corrupt(format!(
+            "automation.timezone {timezone:?} is not a time zone"
+        ))
+    })?;
+    Ok(Automation {
+        id: row.get(0)?,
+        title: row.get(1)?,
+        schedule: Schedule {
+            words: row.get(2)?,
+            rrule: row.get(3)?,
+            dtstart: from_db(&row.get::<_, String>(4)?)?,
+            timezone,
+        },
+        origin_thread_id: row.get(6)?,
+        domain: row.get(7)?,
+        priority: row.get(8)?,
+        last_occurrence_at: opt_from_db(row.get(9)?)?,
+        created_at: from_db(&row.get::<_, String>(10)?)?,
+    })
+}
+
+pub fn insert(conn: &Connection, automation: &Automation) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO automation (id, title, schedule_words, rrule, dtstart, timezone, \
+         origin_thread_id, domain, priority, last_occurrence_at, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?
+    .execute(params![
+        automation.id,
+        automation.title,
+        automation.schedule.words,
+        automation.schedule.rrule,
+        to_db(automation.schedule.dtstart),
+        automation.schedule.timezone.name(),
+        automation.origin_thread_id,
+        automation.domain,
+        automation.priority,
+        automation.last_occurrence_at.map(to_db),
+        to_db(automation.created_at),
+    ])?;
+    Ok(())
+}
+
+pub fn get(conn: &Connection, id: &str) -> Result<Option<Automation>, StoreError> {
+    let mut statement =
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM automation WHERE id = ?1"))?;
+    let mut rows = statement.query([id])?;
+    match rows.next()? {
+        Some(row) => Ok(Some(from_row(row)?)),
+        None => Ok(None),
+    }
+}
+
+/// Every automation, oldest first (the order the console numbers them in).
+pub fn list(conn: &Connection) -> Result<Vec<Automation>, StoreError> {
+    let mut statement = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM automation ORDER BY created_at, id"
+    ))?;
+    let mut rows = statement.query([])?;
+    let mut all = Vec::new();
+    while let Some(row) = rows.next()? {
+        all.push(from_row(row)?);
+    }
+    Ok(all)
+}
+
+/// Removes an automation; false when there was none. The tasks it already made stay.
+pub fn delete(conn: &Connection, id: &str) -> Result<bool, StoreError> {
+    let removed = conn
+        .prepare_cached("DELETE FROM automation WHERE id = ?1")?
+        .execute([id])?;
+    Ok(removed > 0)
+}
+
+pub fn set_last_occurrence(
+    conn: &Connection,
+    id: &str,
+    at: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    conn.prepare_cached("UPDATE automation SET last_occurrence_at = ?2 WHERE id = ?1")?
+        .execute(params![id, to_db(at)])?;
+    Ok(())
+}
+
+/// Whether the occurrence `at` of automation `id` is already a task (the unique index
+/// `task_one_per_occurrence` guarantees there is at most one).
+pub fn occurrence_exists(
+    conn: &Connection,
+    id: &str,
+    at: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS(SELECT 1 FROM task WHERE automation_id = ?1 AND occurrence_at = ?2)",
+        )?
+        .query_row(params![id, to_db(at)], |row| row.get(0))?)
+}
