@@ -3,8 +3,8 @@
 
 pub mod actions;
 pub mod app;
-pub mod capture;
 pub mod automations;
+pub mod capture;
 pub mod cli;
 pub mod clock;
 pub mod config;

@@ -454,3 +454,66 @@ async fn with_no_model_free_text_gets_an_honest_answer_naming_what_works() {
     assert!(reply.contains("remind me to"), "{reply}");
     assert!(!reply.contains("can't chat freely"), "{reply}");
 }
+
+#[actix_rt::test]
+async fn an_automation_is_proposed_in_words_and_stored_only_after_a_yes() {
+    let bot = start_bot(PARIS).await;
+    let thread = free_thread(&bot).await;
+    let proposal = bot
+        .say(
+            &thread,
+            "every monday at 9 remind me to submit the timesheet",
+        )
+        .await;
+    assert_eq!(proposal["path"], "automation_proposed", "{proposal}");
+    let reply = proposal["reply"].as_str().unwrap_or_default();
+    assert!(
+        reply.contains("Submit the timesheet") && reply.contains("Monday"),
+        "{reply}"
+    );
+    assert!(reply.contains("Europe/Paris"), "{reply}");
+    let (_, listed) = bot.get("/api/automations").await;
+    assert_eq!(listed, json!([]), "nothing stored before a yes");
+    assert_eq!(bot.say(&thread, "no").await["path"], "plan_rejected");
+    let (_, listed) = bot.get("/api/automations").await;
+    assert_eq!(listed, json!([]), "refused: nothing stored");
+
+    bot.say(&thread, "every weekday at 7 remind me to stand up")
+        .await;
+    let yes = bot.say(&thread, "yes").await;
+    assert_eq!(yes["path"], "plan_confirmed", "{yes}");
+    let (_, listed) = bot.get("/api/automations").await;
+    let all = listed.as_array().cloned().unwrap_or_default();
+    assert_eq!(all.len(), 1, "{listed}");
+    assert_eq!(all[0]["title"], "Stand up");
+    assert_eq!(all[0]["timezone"], "Europe/Paris");
+    assert_eq!(
+        tasks(&bot).await.len(),
+        0,
+        "an automation is no task until it fires"
+    );
+    let id = all[0]["id"].as_str().unwrap_or_default();
+    let (status, _) = bot
+        .request(
+            reqwest::Method::DELETE,
+            &format!("/api/automations/{id}"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 204);
+    let (_, listed) = bot.get("/api/automations").await;
+    assert_eq!(listed, json!([]));
+    // Not automations: a question, a negation, a report.
+    for sentence in [
+        "do I have anything every monday?",
+        "don't remind me every monday",
+        "I go running every monday",
+    ] {
+        let result = bot.say(&thread, sentence).await;
+        assert_ne!(
+            result["path"], "automation_proposed",
+            "{sentence}: {result}"
+        );
+        assert_eq!(result["pending_plan_id"], Value::Null, "{sentence}");
+    }
+}

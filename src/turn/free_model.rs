@@ -17,6 +17,8 @@
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
+use crate::actions::automation::proposal_action;
+use crate::automations::command::{self as automation_command, AutomationReading};
 use crate::capture::request::Capture;
 use crate::capture::sentence::words;
 use crate::capture::time_words::{self, CaptureTime};
@@ -156,6 +158,31 @@ impl Pipeline {
                 format!("Should I add '{title}'? Tell me what to add, in your words.")
             };
             return Ok(ask(DraftKind::Clarify, text, questions + 1, &question));
+        }
+        if let Some(recurrence) = &parsed.recurrence {
+            // The model copied the schedule words; Donna's own reader turns them into a rule.
+            let words = format!("{recurrence} remind me to {title}");
+            return Ok(
+                match automation_command::read(&words, now, self.settings.timezone) {
+                    AutomationReading::Draft(draft) => (
+                        Work::Propose {
+                            actions: vec![proposal_action(&draft, Some(&context.thread.id))],
+                            preamble: None,
+                            path: TurnPath::AutomationProposed,
+                        },
+                        DraftStep::Remove,
+                    ),
+                    AutomationReading::Unreadable(question) => {
+                        ask(DraftKind::Clarify, text, questions + 1, &question)
+                    }
+                    AutomationReading::NotAutomation => ask(
+                        DraftKind::Clarify,
+                        text,
+                        questions + 1,
+                        "How often should I remind you, e.g. 'every monday at 9'?",
+                    ),
+                },
+            );
         }
         let mut capture = Capture {
             title,

@@ -4,7 +4,8 @@
 //!
 //! Order: a pending draft (the answer to Donna's question is merged with it and read again;
 //! "never mind" drops it; a question or a command is handled on its own and the draft stays),
-//! then the rules (captures, the common questions, greetings, thanks), then the model
+//! then an automation command (proposed as a plan), then the rules (captures, the common
+//! questions, greetings, thanks), then the model
 //! (`free_model`), or without one an honest answer naming what works.
 //! Invariants: reached only through `decide`'s `Next::FreeText`, so a bare confirmation or
 //! "undo" never gets here; nothing here writes: the room returns the turn's work and what
@@ -12,6 +13,8 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::actions::automation::proposal_action;
+use crate::automations::command::{self as automation_command, AutomationReading};
 use crate::capture::questions;
 use crate::capture::rules::{self, Reading};
 use crate::capture::sentence::{is_question, words};
@@ -47,6 +50,24 @@ impl Pipeline {
             }
         }
         let step = DraftStep::Keep;
+        // "every monday at 9 remind me to ...": proposed in words, stored only after a yes.
+        match automation_command::read(&inbound.text, now, self.settings.timezone) {
+            AutomationReading::NotAutomation => {}
+            AutomationReading::Draft(draft) => {
+                let action = proposal_action(&draft, Some(&context.thread.id));
+                return Ok((
+                    Work::Propose {
+                        actions: vec![action],
+                        preamble: None,
+                        path: TurnPath::AutomationProposed,
+                    },
+                    step,
+                ));
+            }
+            AutomationReading::Unreadable(question) => {
+                return Ok((say(TurnPath::Clarify, &question), step));
+            }
+        }
         match reading {
             Reading::Capture { body } => self.capture_words(context, &body, 0, now).await,
             Reading::BareCapture => Ok(ask(DraftKind::What, "", 1, texts::ASK_WHAT)),
