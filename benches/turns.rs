@@ -526,6 +526,7 @@ fn done_turn(floor: &Floor, conn: &Connection, thread_id: &str) -> Result<(), St
             PlanStep::Keep => None,
         },
         work: Work::Execute(vec![bound]),
+        draft: donna::turn::draft_step::DraftStep::Keep,
         env: ActionEnv {
             now,
             ..floor.env.clone()

@@ -77,7 +77,7 @@ fn unreadable_words(body: &str, ctx: &WhenContext) -> Vec<Range<usize>> {
                     Some(marker) if MARKERS.contains(&marker.text.as_str()) => marker.range.start,
                     _ => from,
                 };
-                return vec![from..to];
+                return std::iter::once(from..to).collect();
             }
         }
     }

@@ -102,7 +102,9 @@ mod tests {
             ),
         ] {
             let ranges = match body.find(cut) {
-                Some(start) if !cut.is_empty() => vec![start..start + cut.len()],
+                Some(start) if !cut.is_empty() => {
+                    std::iter::once(start..start + cut.len()).collect()
+                }
                 _ => Vec::new(),
             };
             assert_eq!(title_from(body, &ranges), expected, "{body}");

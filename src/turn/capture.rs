@@ -7,6 +7,7 @@
 //! - No title (only a command, only a time): "What should I add?" (a `what` draft).
 //! - A likely duplicate of an open task is proposed, not created (path `duplicate`).
 //! - Learned preferences fill the fields the person did not give, and say so.
+//!
 //! Invariant: the task is created in the turn's commit, not here; the duplicate check and the
 //! preferences are one read before it.
 

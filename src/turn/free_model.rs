@@ -10,6 +10,7 @@
 //! - No model: an honest answer naming what works (`unhandled`); a model that is not there, or
 //!   any call of the turn failing (timeout, refused, garbage after one retry):
 //!   `llm_unavailable` with the same list, never "say it again".
+//!
 //! Invariant: the model's fields are data: a domain or priority the person's words do not
 //! mention counts as a guess (a learned preference may replace it); nothing it says runs
 //! without validation.
