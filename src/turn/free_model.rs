@@ -30,6 +30,7 @@ use crate::llm::prompts::HistoryLine;
 use crate::llm::LlmError;
 use crate::subsystems::llm_classifier::LlmMsg;
 use crate::tasks::when::TimeAnchor;
+use actors::Reply;
 
 use super::apply::Work;
 use super::context::TurnContext;
@@ -60,29 +61,13 @@ impl Pipeline {
         inbound: &Inbound,
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
-        let Some(llm) = &self.llm else {
-            return Ok((
-                say(TurnPath::Unhandled, &texts::free_text_no_model()),
-                DraftStep::Keep,
-            ));
-        };
-        if self.model.skips_calls() {
-            return Ok(model_down());
-        }
-        let free = self.free_text_context(inbound, &inbound.text, now).await?;
-        let answer = llm
-            .ask(|reply| LlmMsg::Route {
-                context: Box::new(free),
-                reply,
-            })
-            .await;
-        let route = match answer {
-            Ok(Ok(route)) => route,
-            Ok(Err(error)) => return Ok(failed(&error)),
-            Err(error) => {
-                tracing::warn!(%error, "model actor unavailable for this turn");
-                return Ok(model_down());
-            }
+        let call = |context, reply| LlmMsg::Route { context, reply };
+        let route = match self
+            .free_call(inbound, &inbound.text, now, DraftStep::Keep, call)
+            .await?
+        {
+            Ok(route) => route,
+            Err(answer) => return Ok(answer),
         };
         tracing::debug!(intent = ?route.intent, confidence = route.confidence, "routed");
         match route.intent {
@@ -127,29 +112,13 @@ impl Pipeline {
         questions: i64,
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
-        let Some(llm) = &self.llm else {
-            return Ok((
-                say(TurnPath::Unhandled, &texts::free_text_no_model()),
-                DraftStep::Remove,
-            ));
-        };
-        if self.model.skips_calls() {
-            return Ok(model_down());
-        }
-        let free = self.free_text_context(inbound, text, now).await?;
-        let answer = llm
-            .ask(|reply| LlmMsg::ParseTask {
-                context: Box::new(free),
-                reply,
-            })
-            .await;
-        let parsed = match answer {
-            Ok(Ok(parsed)) => parsed,
-            Ok(Err(error)) => return Ok(failed(&error)),
-            Err(error) => {
-                tracing::warn!(%error, "model actor unavailable for this turn");
-                return Ok(model_down());
-            }
+        let call = |context, reply| LlmMsg::ParseTask { context, reply };
+        let parsed = match self
+            .free_call(inbound, text, now, DraftStep::Remove, call)
+            .await?
+        {
+            Ok(parsed) => parsed,
+            Err(answer) => return Ok(answer),
         };
         let title = capitalise(parsed.title.trim());
         if title.is_empty() || parsed.confidence < self.settings.min_confidence {
@@ -225,6 +194,40 @@ impl Pipeline {
         self.capture_work(context, capture, now).await
     }
 
+    /// One free-text model call on `text`. Err: the turn's answer when no usable reply comes
+    /// (no model: `unhandled`, the draft as `no_model`; the model known away, the actor gone
+    /// or the call failing: `llm_unavailable`).
+    async fn free_call<T: Send + 'static>(
+        &self,
+        inbound: &Inbound,
+        text: &str,
+        now: DateTime<Utc>,
+        no_model: DraftStep,
+        message: impl FnOnce(Box<FreeTextContext>, Reply<Result<T, LlmError>>) -> LlmMsg,
+    ) -> Result<Result<T, (Work, DraftStep)>, TurnError> {
+        let Some(llm) = &self.llm else {
+            let answer = say(TurnPath::Unhandled, &texts::free_text_no_model());
+            return Ok(Err((answer, no_model)));
+        };
+        if self.model.skips_calls() {
+            return Ok(Err(model_down()));
+        }
+        let free = self.free_text_context(inbound, text, now).await?;
+        Ok(
+            match llm.ask(|reply| message(Box::new(free), reply)).await {
+                Ok(Ok(answer)) => Ok(answer),
+                Ok(Err(error)) => {
+                    tracing::debug!(%error, "free-text model call failed for this turn");
+                    Err(model_down())
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "model actor unavailable for this turn");
+                    Err(model_down())
+                }
+            },
+        )
+    }
+
     /// What the free-text prompts show: the last `planner.history_exchanges` exchanges.
     async fn free_text_context(
         &self,
@@ -284,9 +287,4 @@ fn model_down() -> (Work, DraftStep) {
         say(TurnPath::LlmUnavailable, &texts::free_text_model_down()),
         DraftStep::Keep,
     )
-}
-
-fn failed(error: &LlmError) -> (Work, DraftStep) {
-    tracing::debug!(%error, "free-text model call failed for this turn");
-    model_down()
 }
