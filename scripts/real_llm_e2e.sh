@@ -24,6 +24,9 @@
 #                    into the first user message. A binary that predates `llm.system_role`
 #                    rejects the unknown key: run it with DONNA_LLM_EXTRA= (empty).
 #   RESULTS_JSON     when set, the figures and the per-reply rows are also written there as JSON.
+#   E2E_SET          `replies` (default: scripts/real_llm_e2e.py, replies to nudges) or `capture`
+#                    (scripts/real_llm_capture.py: free-text messages that reach `route` and
+#                    `parse_task`, judged for captures made, left alone and safety).
 #
 # Before and after a change, e.g.:
 #   DONNA_BIN=/tmp/donna-before DONNA_LLM_EXTRA= RESULTS_JSON=/tmp/before.json scripts/real_llm_e2e.sh
@@ -106,9 +109,14 @@ for _ in $(seq 1 120); do
 done
 curl -sf "http://127.0.0.1:$DONNA_PORT/health" >/dev/null || { cat "$WORK/donna.log"; echo "donna did not start"; exit 1; }
 
+case "${E2E_SET:-replies}" in
+  replies) E2E_SCRIPT=scripts/real_llm_e2e.py ;;
+  capture) E2E_SCRIPT=scripts/real_llm_capture.py ;;
+  *) echo "E2E_SET must be replies or capture"; exit 2 ;;
+esac
 status=0
 DONNA_BIN="$DONNA_BIN" DONNA_LLM_EXTRA="$DONNA_LLM_EXTRA" \
-  python3 scripts/real_llm_e2e.py "http://127.0.0.1:$DONNA_PORT" || status=$?
+  python3 "$E2E_SCRIPT" "http://127.0.0.1:$DONNA_PORT" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "--- last lines of donna's log"
   tail -n 30 "$WORK/donna.log"

@@ -565,14 +565,12 @@ async fn a_proposal_says_the_schedule_and_first_run_and_undo_of_the_yes_removes_
         .app
         .store
         .write(move |conn| {
-            donna::turn::apply::propose(
-                conn,
-                &on,
-                vec![action],
-                env.now,
-                Duration::minutes(10),
-                &env,
-            )
+            let proposal = donna::turn::apply::Proposal {
+                thread_id: &on,
+                requester_id: "owner",
+                expiry: Duration::minutes(10),
+            };
+            donna::turn::apply::propose(conn, &proposal, vec![action], &env)
         })
         .await);
     assert!(

@@ -69,6 +69,9 @@ fn task() -> Task {
     }
 }
 
+/// The person the plans of this table were proposed to.
+const OWNER: &str = "owner";
+
 fn thread(task_id: Option<&str>) -> Thread {
     Thread {
         id: "thr_1".into(),
@@ -100,6 +103,7 @@ fn plan(status: PlanStatus, expires_in: i64) -> Plan {
         expires_at: now() + Duration::minutes(expires_in),
         resolved_at: (status != PlanStatus::Pending).then(|| minutes_ago(1)),
         proposed_after_seq: 10,
+        requester_id: Some(OWNER.into()),
     }
 }
 
@@ -120,6 +124,9 @@ enum Situation {
     Free,
     /// A free thread with a live plan.
     FreeLivePlan,
+    /// A free group thread whose live plan was proposed to the owner; the message is another
+    /// member's.
+    FreeLivePlanOfSomeoneElse,
     /// A free thread whose plan expired.
     FreeExpiredPlan,
     /// A nudge thread with a live plan that Donna committed after this message was received
@@ -136,10 +143,16 @@ fn context(situation: Situation) -> TurnContext {
     use Situation::*;
     let in_nudge_thread = !matches!(
         situation,
-        Free | FreeLivePlan | FreeExpiredPlan | FreeAfterNudge | FreeAfterNudgeAndReply
+        Free | FreeLivePlan
+            | FreeLivePlanOfSomeoneElse
+            | FreeExpiredPlan
+            | FreeAfterNudge
+            | FreeAfterNudgeAndReply
     );
     let latest_plan = match situation {
-        LivePlan | FreeLivePlan | PlanProposedAfterSending => Some(plan(PlanStatus::Pending, 55)),
+        LivePlan | FreeLivePlan | FreeLivePlanOfSomeoneElse | PlanProposedAfterSending => {
+            Some(plan(PlanStatus::Pending, 55))
+        }
         ExpiredPlan | FreeExpiredPlan => Some(plan(PlanStatus::Pending, -1)),
         CancelledPlan => Some(plan(PlanStatus::Cancelled, 55)),
         _ => None,
@@ -151,6 +164,7 @@ fn context(situation: Situation) -> TurnContext {
         | ExpiredPlan
         | CancelledPlan
         | FreeLivePlan
+        | FreeLivePlanOfSomeoneElse
         | FreeExpiredPlan
         | PlanProposedAfterSending => Some((minutes_ago(5), Kind::Plan)),
         Free => None,
@@ -161,6 +175,10 @@ fn context(situation: Situation) -> TurnContext {
         _ => 11,
     };
     TurnContext {
+        author_id: match situation {
+            FreeLivePlanOfSomeoneElse => "guest".into(),
+            _ => OWNER.into(),
+        },
         thread: thread(in_nudge_thread.then_some("tsk_rent")),
         task: in_nudge_thread.then(task),
         latest_plan,
@@ -183,6 +201,8 @@ enum Goes {
     NextLayer,
     FreeText,
     NothingToConfirm,
+    /// A yes or no from someone the plan was not made for: told so, nothing changes.
+    NotYours,
     Undo,
     ConfirmPlan,
     RejectPlan,
@@ -214,6 +234,7 @@ fn check(situation: Situation, text: &str, expected: Goes, cancels_plan: bool) {
         Next::NextLayer => Goes::NextLayer,
         Next::FreeText => Goes::FreeText,
         Next::NothingToConfirm => Goes::NothingToConfirm,
+        Next::NotYours(_) => Goes::NotYours,
         Next::Undo => Goes::Undo,
         Next::ConfirmPlan(_) => Goes::ConfirmPlan,
         Next::RejectPlan(_) => Goes::RejectPlan,
@@ -258,6 +279,21 @@ fn a_live_plan_is_confirmed_rejected_or_cancelled_in_any_thread() {
     cancels_plan_then(LivePlan, "what would that change?", NextLayer);
     cancels_plan_then(FreeLivePlan, "add milk to the list", FreeText);
     cancels_plan_then(FreeLivePlan, "undo", Undo);
+}
+
+#[test]
+fn only_the_person_a_proposal_was_made_for_answers_it() {
+    goes(FreeLivePlanOfSomeoneElse, "yes", NotYours);
+    goes(FreeLivePlanOfSomeoneElse, "ok, go ahead", NotYours);
+    goes(FreeLivePlanOfSomeoneElse, "sure", NotYours);
+    goes(FreeLivePlanOfSomeoneElse, "no", NotYours);
+    goes(FreeLivePlanOfSomeoneElse, "nah, cancel", NotYours);
+    // Anything else from them is handled on its own, and the owner's proposal stays.
+    goes(FreeLivePlanOfSomeoneElse, "add milk to the list", FreeText);
+    goes(FreeLivePlanOfSomeoneElse, "what's overdue?", FreeText);
+    goes(FreeLivePlanOfSomeoneElse, "undo", Undo);
+    // The owner still answers it.
+    goes(FreeLivePlan, "yes", ConfirmPlan);
 }
 
 #[test]

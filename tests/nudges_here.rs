@@ -14,7 +14,7 @@ use std::time::Duration as StdDuration;
 
 use chrono::{DateTime, Duration, Utc};
 use common::fake_discord::{start_fake_discord, FakeDiscord, IncomingMessage, BOT_USER_ID};
-use common::{eventually, monday_10am, start_bot, start_bot_with, Bot, TestEnv};
+use common::{eventually, monday_10am, sent_to, start_bot, Bot};
 use donna::conversation::{threads, Channel};
 use donna::nudges::{self, NudgeOpened};
 use donna::subsystems::nudger::NudgerMsg;
@@ -298,33 +298,7 @@ const GENERAL: u64 = 501;
 const DM: u64 = 700;
 
 async fn discord_bot(fake: &FakeDiscord) -> Bot {
-    let config = format!(
-        "{MANUAL}discord:\n  allowed_user_ids: [{OWNER}]\n  nudge_channel_id: \"{NUDGE_CHANNEL}\"\n  gateway_url: {}\n  api_proxy: {}\n  http_timeout: 5s\n",
-        fake.gateway_url(),
-        fake.rest_addr(),
-    );
-    let bot = start_bot_with(&config, TestEnv(vec![("DISCORD_TOKEN", "test-token")])).await;
-    let shared = bot.app.discord_shared.clone();
-    let ready = eventually(StdDuration::from_secs(10), || {
-        let shared = shared.clone();
-        async move {
-            shared.is_some_and(|s| {
-                s.bot_user_id.load(std::sync::atomic::Ordering::Acquire) == BOT_USER_ID
-            })
-        }
-    })
-    .await;
-    assert!(ready, "the gateway never became ready");
-    bot
-}
-
-async fn sent_to(fake: &FakeDiscord, channel: u64, text: &str) -> bool {
-    eventually(StdDuration::from_secs(10), || async {
-        fake.sent_messages()
-            .iter()
-            .any(|(c, t)| *c == channel && t == text)
-    })
-    .await
+    common::discord_bot(fake, &format!("[{OWNER}]"), NUDGE_CHANNEL, MANUAL).await
 }
 
 /// The id of Donna's message with `text` in `channel`.

@@ -199,3 +199,96 @@ async fn a_restart_inside_the_window_keeps_the_cap() {
     assert_eq!(again.dir.path(), data.as_path());
     assert_eq!(again.say(&thread, "three").await["path"], "skipped");
 }
+
+/// Titles of the open tasks.
+async fn open_titles(bot: &Bot) -> Vec<String> {
+    let (_, tasks) = bot.get("/api/tasks").await;
+    tasks
+        .as_array()
+        .map(|tasks| {
+            tasks
+                .iter()
+                .filter(|task| !matches!(task["status"].as_str(), Some("done" | "cancelled")))
+                .filter_map(|task| task["title"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+async fn say_as(bot: &Bot, thread: &str, user: &str, text: &str) -> Value {
+    let (status, result) = bot
+        .post(
+            "/api/messages",
+            json!({"thread_id": thread, "user_id": user, "text": text}),
+        )
+        .await;
+    assert_eq!(status, 200, "{result}");
+    result
+}
+
+fn gate_calls(fake: &FakeLlm) -> usize {
+    fake.titles()
+        .iter()
+        .filter(|title| title.is_empty())
+        .count()
+}
+
+#[actix_rt::test]
+async fn commands_and_the_requesters_answer_skip_the_gate_but_count_against_the_cap() {
+    let fake = start_fake_llm();
+    // The gate would keep every message quiet: whatever gets through did not ask it.
+    fake.always(Script::Output("SKIP: not for Donna".into()));
+    let bot = start_bot(&gate_config(&fake, 3)).await;
+    let thread = group_thread(&bot, "family").await;
+
+    let captured = bot.say(&thread, "add buy milk").await;
+    assert_eq!(captured["path"], "task_created", "{captured}");
+    let reminder = bot
+        .say(&thread, "remind me to call the bank friday 9am")
+        .await;
+    assert_eq!(reminder["path"], "task_created", "{reminder}");
+    let question = bot.say(&thread, "what's due this week?").await;
+    assert_eq!(question["path"], "answer", "{question}");
+    assert_eq!(gate_calls(&fake), 0, "{:?}", fake.titles());
+    // Three replies in the window: the cap holds for commands too, and nothing is captured.
+    let over = bot.say(&thread, "add eggs").await;
+    assert_eq!(over["path"], "skipped", "{over}");
+    assert_eq!(open_titles(&bot).await.len(), 2);
+    // Small talk is still put to the gate.
+    bot.clock.advance(ChronoDuration::seconds(121));
+    assert_eq!(bot.say(&thread, "lovely weather").await["path"], "skipped");
+    assert_eq!(gate_calls(&fake), 1);
+
+    // A likely duplicate is proposed to the person who asked; only their answer counts.
+    let again = bot.say(&thread, "add buy milk").await;
+    assert_eq!(again["path"], "duplicate", "{again}");
+    fake.push(Script::Output("REPLY".into()));
+    let guest = say_as(&bot, &thread, "guest", "yes").await;
+    assert_eq!(guest["path"], "unhandled", "{guest}");
+    assert_eq!(
+        gate_calls(&fake),
+        2,
+        "another member's yes is put to the gate"
+    );
+    let guest_talk = say_as(&bot, &thread, "guest", "no way").await;
+    assert_eq!(guest_talk["path"], "skipped", "{guest_talk}");
+    assert_eq!(
+        open_titles(&bot)
+            .await
+            .iter()
+            .filter(|title| *title == "Buy milk")
+            .count(),
+        1
+    );
+    let yes = bot.say(&thread, "yes").await;
+    assert_eq!(yes["path"], "plan_confirmed", "{yes}");
+    assert_eq!(gate_calls(&fake), 3, "{:?}", fake.titles());
+    assert_eq!(
+        open_titles(&bot)
+            .await
+            .iter()
+            .filter(|title| *title == "Buy milk")
+            .count(),
+        2
+    );
+}

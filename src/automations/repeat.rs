@@ -9,6 +9,8 @@
 
 use chrono::Weekday;
 
+use crate::tasks::when::weekday_word;
+
 /// How often, before the time of day is added.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Repeat {
@@ -27,21 +29,12 @@ pub(super) enum Found {
     Ask(String),
 }
 
+/// A weekday, also in the plural ("mondays").
 fn weekday(word: &str) -> Option<Weekday> {
-    let word = word
-        .strip_suffix('s')
-        .filter(|w| w.len() > 2)
-        .unwrap_or(word);
-    Some(match word {
-        "monday" | "mon" => Weekday::Mon,
-        "tuesday" | "tue" | "tues" => Weekday::Tue,
-        "wednesday" | "wed" => Weekday::Wed,
-        "thursday" | "thu" | "thur" | "thurs" => Weekday::Thu,
-        "friday" | "fri" => Weekday::Fri,
-        "saturday" | "sat" => Weekday::Sat,
-        "sunday" | "sun" => Weekday::Sun,
-        _ => return None,
-    })
+    let singular = word.strip_suffix('s').filter(|w| w.len() > 2);
+    singular
+        .and_then(weekday_word)
+        .or_else(|| weekday_word(word))
 }
 
 fn count(word: &str) -> Option<u32> {

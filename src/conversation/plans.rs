@@ -64,6 +64,9 @@ pub struct Plan {
     /// higher `seq`) was sent by someone who could have seen the plan, so only such a message
     /// may confirm or reject it.
     pub proposed_after_seq: i64,
+    /// The person the proposal was made for (the author of the message that led to it); None
+    /// for plans older than this field, which anyone in the thread may answer.
+    pub requester_id: Option<String>,
 }
 
 impl Plan {
@@ -77,10 +80,17 @@ impl Plan {
     pub fn proposed_before(&self, seq: i64) -> bool {
         seq > self.proposed_after_seq
     }
+
+    /// Whether `author_id` may confirm or reject this plan: only the person it was made for.
+    pub fn answerable_by(&self, author_id: &str) -> bool {
+        self.requester_id
+            .as_deref()
+            .is_none_or(|requester| requester == author_id)
+    }
 }
 
 const COLUMNS: &str = "id, thread_id, actions_json, reply_text, status, created_at, expires_at, \
-     resolved_at, proposed_after_seq";
+     resolved_at, proposed_after_seq, requester_id";
 
 fn from_row(row: &Row<'_>) -> Result<Plan, StoreError> {
     let actions: String = row.get(2)?;
@@ -95,6 +105,7 @@ fn from_row(row: &Row<'_>) -> Result<Plan, StoreError> {
         expires_at: from_db(&row.get::<_, String>(6)?)?,
         resolved_at: opt_from_db(row.get(7)?)?,
         proposed_after_seq: row.get(8)?,
+        requester_id: row.get(9)?,
     })
 }
 
@@ -124,7 +135,7 @@ pub fn save(conn: &Connection, plan: &Plan) -> Result<(), StoreError> {
         serde_json::to_string(&plan.actions).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     conn.execute(
         &format!(
-            "INSERT INTO plan ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6, NULL, ?7)"
+            "INSERT INTO plan ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6, NULL, ?7, ?8)"
         ),
         params![
             plan.id,
@@ -133,7 +144,8 @@ pub fn save(conn: &Connection, plan: &Plan) -> Result<(), StoreError> {
             plan.reply_text,
             to_db(plan.created_at),
             to_db(plan.expires_at),
-            plan.proposed_after_seq
+            plan.proposed_after_seq,
+            plan.requester_id
         ],
     )?;
     Ok(())

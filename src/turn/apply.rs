@@ -8,7 +8,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 
-use crate::actions::{self, describe, journal, ActionEnv, ActionResult, BoundAction, UndoOutcome};
+use crate::actions::{self, journal, ActionEnv, ActionResult, BoundAction, UndoOutcome};
 use crate::conversation::memory::{self, Kind, Role};
 use crate::conversation::plans::{self, Plan, PlanStatus};
 use crate::conversation::{inbox, outbox, Channel};
@@ -18,6 +18,7 @@ use crate::tasks::repo;
 
 use super::changes;
 use super::draft_step::{self, DraftStep};
+pub use super::proposal::{propose, Proposal};
 use super::result::{ShownAction, TurnPath, TurnResult};
 use super::texts;
 use super::Inbound;
@@ -188,7 +189,12 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
             preamble,
             path,
         } => {
-            let plan = propose(conn, thread_id, bound, now, plan_expiry, &env)?;
+            let proposal = Proposal {
+                thread_id,
+                requester_id: &inbound.user_id,
+                expiry: plan_expiry,
+            };
+            let plan = propose(conn, &proposal, bound, &env)?;
             result.path = path;
             result.actions = plan.actions.iter().map(ShownAction::from).collect();
             result.pending_plan_id = Some(plan.id.clone());
@@ -253,35 +259,6 @@ pub fn finish(
     let json = serde_json::to_string(&*result).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     inbox::complete(conn, inbound, &json)?;
     Ok(())
-}
-
-/// Saves a plan of `bound` (cancelling the thread's previous one) and words its proposal from
-/// the validated actions themselves.
-pub fn propose(
-    conn: &Connection,
-    thread_id: &str,
-    bound: Vec<BoundAction>,
-    now: DateTime<Utc>,
-    expiry: chrono::Duration,
-    env: &ActionEnv,
-) -> Result<Plan, StoreError> {
-    let steps = bound
-        .iter()
-        .map(|action| describe::describe(conn, action, env))
-        .collect::<Result<Vec<_>, _>>()?;
-    let plan = Plan {
-        id: crate::ids::new_id("pln"),
-        thread_id: thread_id.to_string(),
-        reply_text: texts::proposal(&steps, expiry.num_minutes()),
-        actions: bound,
-        status: PlanStatus::Pending,
-        created_at: now,
-        expires_at: now + expiry,
-        resolved_at: None,
-        proposed_after_seq: inbox::last_seq(conn)?,
-    };
-    plans::save(conn, &plan)?;
-    Ok(plan)
 }
 
 fn summarize(results: &[ActionResult]) -> String {

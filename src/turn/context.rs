@@ -16,6 +16,8 @@ use crate::tasks::{repo, Task};
 #[derive(Debug, Clone)]
 pub struct TurnContext {
     pub thread: Thread,
+    /// Who sent this message (a proposal is answered only by the person it was made for).
+    pub author_id: String,
     pub task: Option<Task>,
     pub latest_plan: Option<Plan>,
     /// When Donna last spoke here and what kind of message it was.
@@ -93,6 +95,7 @@ pub fn load(conn: &Connection, inbound: &Inbound) -> Result<TurnContext, Context
         },
     };
     Ok(TurnContext {
+        author_id: inbound.user_id.clone(),
         draft,
         nudged_task,
         answering_nudge: false,

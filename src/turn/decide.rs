@@ -7,6 +7,9 @@
 //!    A plan committed after the message was received (Donna proposed it while the message was
 //!    on its way) is not that message's to answer: a confirm or reject word is told about the
 //!    newer plan and changes nothing; anything else leaves it alone and goes on.
+//!    A plan made for someone else (in a group, another member's proposal) is not this
+//!    message's to answer either: a confirm or reject word is told so and changes nothing;
+//!    anything else leaves the plan alone and goes on.
 //! 2. A confirm word with no live plan never falls through to an action: if a plan expired or
 //!    was cancelled since Donna last spoke, say so; a bare "yes" counts as "done" only as the
 //!    direct answer to a nudge about the thread's task; otherwise a bare confirmation (at most
@@ -50,6 +53,8 @@ pub enum Next {
         expired: bool,
     },
     NothingToConfirm,
+    /// A yes or no from someone other than the person the live plan was made for.
+    NotYours(Plan),
     Undo,
     /// A message in a thread bound to no task: the free-text room.
     FreeText,
@@ -66,6 +71,13 @@ pub fn decide(context: &TurnContext, analysis: &Analysis, now: DateTime<Utc>) ->
         .latest_plan
         .as_ref()
         .filter(|plan| plan.is_live(now));
+    if let Some(plan) = live_plan.filter(|plan| !plan.answerable_by(&context.author_id)) {
+        if analysis.plan_answer != PlanAnswer::Neither {
+            return (PlanStep::Keep, Next::NotYours(plan.clone()));
+        }
+    }
+    // Someone else's plan stays as it is: for this message there is none.
+    let live_plan = live_plan.filter(|plan| plan.answerable_by(&context.author_id));
     let mut plan_step = PlanStep::Keep;
     let sent_before_it = |plan: &&Plan| {
         context

@@ -1,19 +1,26 @@
 //! The group gate (step 3 of a turn, seed 004): in a group chat outside nudge threads, reserve
 //! a reply slot with the RateCap, then ask the REPLY/SKIP gate; a SKIP gives the slot back.
 //!
+//! The person's own answer to a proposal made for them, and a command the rules read, skip the
+//! model gate (DESIGN.md "Free text", steps 4 and 7) but still take a slot.
 //! Invariants: the slot is reserved before the model is asked, so a burst cannot pass the cap;
 //! at the cap no model is asked; the gate fails open (a store hiccup or a model failure means
 //! Donna replies); nudge threads are the owner's own conversation and are never gated.
 
 use std::sync::atomic::Ordering;
 
+use chrono::{DateTime, Utc};
+
+use crate::automations::command::{self as automation_command, AutomationReading};
+use crate::capture::rules::{self, Reading};
 use crate::conversation::Thread;
 use crate::llm::gate::GateDecision;
 use crate::llm::prompts::GateContext;
 use crate::subsystems::llm_classifier::LlmMsg;
-use crate::subsystems::rate_cap::{RateCapMsg, ReserveError};
+use crate::subsystems::rate_cap::{RateCapMsg, Reservation, ReserveError};
 
 use super::context::TurnContext;
+use super::decide::Next;
 use super::error::TurnError;
 use super::history::Speakers;
 use super::pipeline::Pipeline;
@@ -29,6 +36,34 @@ impl Pipeline {
         }
     }
 
+    /// A message the gate is never asked about (DESIGN.md "Free text", steps 4 and 7): the
+    /// answer of the person a live proposal was made for, and a command the rules read
+    /// (a capture, an automation, one of the common questions). It still takes a reply slot.
+    pub(super) fn bypasses_gate(&self, next: &Next, text: &str, now: DateTime<Utc>) -> bool {
+        match next {
+            Next::ConfirmPlan(_) | Next::RejectPlan(_) | Next::PlanReplaced(_) => true,
+            Next::FreeText => {
+                matches!(
+                    rules::read(text),
+                    Reading::Capture { .. } | Reading::BareCapture | Reading::Question(_)
+                ) || !matches!(
+                    automation_command::read(text, now, self.settings.timezone),
+                    AutomationReading::NotAutomation
+                )
+            }
+            _ => false,
+        }
+    }
+
+    /// Takes a reply slot without asking the gate. False: the cap is reached, stay quiet.
+    pub(super) async fn takes_reply_slot(
+        &self,
+        context: &TurnContext,
+        inbound: &Inbound,
+    ) -> Result<bool, TurnError> {
+        Ok(self.reserve_slot(context, inbound).await?.is_some())
+    }
+
     /// Reserves a reply slot, then asks the gate. False: stay quiet (the cap is reached, or the
     /// gate said SKIP and the slot was given back).
     pub(super) async fn gate_says_reply(
@@ -36,32 +71,11 @@ impl Pipeline {
         context: &TurnContext,
         inbound: &Inbound,
     ) -> Result<bool, TurnError> {
-        let (channel, chat_id) = (
-            inbound.channel.as_str().to_string(),
-            context.thread.chat_id.clone(),
-        );
-        let reservation = self
-            .rate_cap
-            .ask(|reply| RateCapMsg::Reserve {
-                channel,
-                chat_id,
-                reply,
-            })
-            .await?;
-        let reservation = match reservation {
-            Ok(reservation) => reservation,
-            Err(ReserveError::CapReached) => {
-                tracing::info!("reply cap reached for this chat; staying quiet");
-                return Ok(false);
-            }
-            Err(error) => {
-                // Fail open, as the gate does: a store hiccup must not silence a real question.
-                tracing::warn!(%error, "rate cap unavailable; replying");
-                self.gate_metrics
-                    .failed_open
-                    .fetch_add(1, Ordering::Relaxed);
-                return Ok(true);
-            }
+        let Some(slot) = self.reserve_slot(context, inbound).await? else {
+            return Ok(false);
+        };
+        let Slot::Reserved(reservation) = slot else {
+            return Ok(true);
         };
         let Some(llm) = &self.llm else {
             self.gate_metrics
@@ -100,4 +114,46 @@ impl Pipeline {
         }
         Ok(true)
     }
+
+    /// A reply slot from the RateCap; None at the cap. A store hiccup fails open (`Unchecked`),
+    /// as the gate does: it must not silence a real question.
+    async fn reserve_slot(
+        &self,
+        context: &TurnContext,
+        inbound: &Inbound,
+    ) -> Result<Option<Slot>, TurnError> {
+        let (channel, chat_id) = (
+            inbound.channel.as_str().to_string(),
+            context.thread.chat_id.clone(),
+        );
+        let reservation = self
+            .rate_cap
+            .ask(|reply| RateCapMsg::Reserve {
+                channel,
+                chat_id,
+                reply,
+            })
+            .await?;
+        match reservation {
+            Ok(reservation) => Ok(Some(Slot::Reserved(reservation))),
+            Err(ReserveError::CapReached) => {
+                tracing::info!("reply cap reached for this chat; staying quiet");
+                Ok(None)
+            }
+            Err(error) => {
+                tracing::warn!(%error, "rate cap unavailable; replying");
+                self.gate_metrics
+                    .failed_open
+                    .fetch_add(1, Ordering::Relaxed);
+                Ok(Some(Slot::Unchecked))
+            }
+        }
+    }
+}
+
+/// What the RateCap gave the turn.
+enum Slot {
+    Reserved(Reservation),
+    /// The cap could not be checked; the turn replies anyway.
+    Unchecked,
 }

@@ -25,6 +25,7 @@ pub mod intake;
 pub mod intent;
 pub mod model;
 pub mod pipeline;
+pub mod proposal;
 pub mod result;
 pub mod settings;
 pub mod texts;

@@ -1,8 +1,10 @@
 //! The turn pipeline: one inbound message through the steps of DESIGN.md's "A turn", ending in
 //! one commit.
 //!
-//! Owns: the order of the steps (load the context, a message already handled, the group gate,
-//! the FastPath analysis, the decision) and the handles every room of the turn uses. The
+//! Owns: the order of the steps (load the context, a message already handled, the FastPath
+//! analysis, the decision, then the group gate, which needs the decision: the answer to a
+//! proposal and a rule command are never put to it) and the handles every room of the turn
+//! uses. The
 //! decision rules are in `decide`; each room (`intent`, `model`, `free_text`) is its own file;
 //! the commit is `apply`.
 //! Runs inside the thread's Conversation, so turns of one thread never overlap; different
@@ -116,14 +118,6 @@ impl Pipeline {
             return serde_json::from_str(json)
                 .map_err(|e| TurnError::BadStoredResult(e.to_string()));
         }
-        if self.gate_applies(&context.thread) && !self.gate_says_reply(&context, &inbound).await? {
-            let skipped = Work::Silent {
-                path: TurnPath::Skipped,
-            };
-            return self
-                .commit(inbound, &context, PlanStep::Keep, skipped, DraftStep::Keep)
-                .await;
-        }
         let text = inbound.text.clone();
         let analysis = self
             .fast_path
@@ -131,6 +125,22 @@ impl Pipeline {
             .await?;
         let now = self.clock.now();
         let (plan_step, next) = decide(&context, &analysis, now);
+        if self.gate_applies(&context.thread) {
+            let heard = if self.bypasses_gate(&next, &inbound.text, now) {
+                self.takes_reply_slot(&context, &inbound).await?
+            } else {
+                self.gate_says_reply(&context, &inbound).await?
+            };
+            if !heard {
+                // Skipped: recorded in memory, nothing else changes (a live plan stays).
+                let skipped = Work::Silent {
+                    path: TurnPath::Skipped,
+                };
+                return self
+                    .commit(inbound, &context, PlanStep::Keep, skipped, DraftStep::Keep)
+                    .await;
+            }
+        }
         let mut draft = DraftStep::Keep;
         // The answer to a nudge delivered into this free thread acts on the nudged task.
         let context = match next {
@@ -146,6 +156,10 @@ impl Pipeline {
             Next::PlanReplaced(plan) => Work::PlanReplaced(plan),
             Next::PlanGone { expired } => Work::PlanGone { expired },
             Next::NothingToConfirm => Work::NothingToConfirm,
+            Next::NotYours(_) => Work::Say {
+                path: TurnPath::Unhandled,
+                text: super::texts::NOT_YOUR_PROPOSAL.to_string(),
+            },
             Next::Undo => Work::Undo,
             Next::FreeText => {
                 let (work, step) = self.free_text(&context, &inbound, now).await?;

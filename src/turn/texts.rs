@@ -39,6 +39,10 @@ pub fn plan_replaced(proposal: &str) -> String {
 pub const NOTHING_TO_CONFIRM: &str =
     "There's nothing waiting for a yes right now, so I did nothing. What would you like to do?";
 
+/// A yes or no from someone other than the person a proposal was made for.
+pub const NOT_YOUR_PROPOSAL: &str =
+    "That proposal is waiting for the answer of the person who asked, so I did nothing.";
+
 pub const PLAN_REJECTED: &str = "OK, I won't do that.";
 
 pub const NOTHING_TO_UNDO: &str = "There's nothing here to undo.";

@@ -227,3 +227,42 @@ where
         actix_rt::time::sleep(Duration::from_millis(10)).await;
     }
 }
+
+/// Donna with Discord on, pointed at `fake` (`discord:` lines, `allowed` ids as YAML, the nudge
+/// channel), `extra` config lines before them; returns once the gateway is READY.
+pub async fn discord_bot(
+    fake: &fake_discord::FakeDiscord,
+    allowed: &str,
+    nudge_channel: u64,
+    extra: &str,
+) -> Bot {
+    let config = format!(
+        "{extra}discord:\n  allowed_user_ids: {allowed}\n  nudge_channel_id: \"{nudge_channel}\"\n  gateway_url: {}\n  api_proxy: {}\n  http_timeout: 5s\n",
+        fake.gateway_url(),
+        fake.rest_addr(),
+    );
+    let bot = start_bot_with(&config, TestEnv(vec![("DISCORD_TOKEN", "test-token")])).await;
+    let shared = bot.app.discord_shared.clone();
+    let ready = eventually(Duration::from_secs(10), || {
+        let shared = shared.clone();
+        async move {
+            shared.is_some_and(|s| {
+                s.bot_user_id.load(std::sync::atomic::Ordering::Acquire)
+                    == fake_discord::BOT_USER_ID
+            })
+        }
+    })
+    .await;
+    assert!(ready, "the gateway never became ready");
+    bot
+}
+
+/// Whether Donna sends exactly `text` to Discord `channel` within 10 s.
+pub async fn sent_to(fake: &fake_discord::FakeDiscord, channel: u64, text: &str) -> bool {
+    eventually(Duration::from_secs(10), || async {
+        fake.sent_messages()
+            .iter()
+            .any(|(c, t)| *c == channel && t == text)
+    })
+    .await
+}

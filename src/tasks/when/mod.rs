@@ -105,6 +105,7 @@ mod words;
 pub use context::WhenContext;
 pub use error::WhenError;
 pub use spans::{TimeAnchor, WhenSpan};
+pub use words::weekday_word;
 
 use parts::Part;
 use resolve::{ensure_ahead, resolve};

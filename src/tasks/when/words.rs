@@ -82,7 +82,8 @@ pub(super) fn small_number(s: &str) -> Option<u32> {
     }
 }
 
-pub(super) fn weekday_word(word: &str) -> Option<Weekday> {
+/// The weekday a word names ("monday", "mon", "thurs"), lower case.
+pub fn weekday_word(word: &str) -> Option<Weekday> {
     Some(match word {
         "monday" | "mon" => Weekday::Mon,
         "tuesday" | "tue" | "tues" => Weekday::Tue,
