@@ -837,7 +837,7 @@ fn replies_with_times_and_durations() {
         // 2. A length in a snooze or busy reply.
         ("snooze 20 min", intent("busy").via("snooze")),
         ("snooze for 3 hours", intent("busy").via("snooze")),
-        ("give me an hour", intent("busy").via("give me")),
+        ("give me an hour", intent("busy").via("give me an hour")),
         ("give me 20 minutes", intent("busy")),
         ("busy till 5pm", intent("busy").via("busy")),
         ("snooze", intent("busy")),
@@ -871,6 +871,12 @@ fn replies_with_times_and_durations() {
         ("hello", FallThrough(NoKeyword).into()),
         ("snooze them all", FallThrough(MultiTask).into()),
         ("don't give me an hour", FallThrough(Negated).into()),
+        ("can you give me a few hours", FallThrough(Question).into()),
+        (
+            "ugh, can you give me a few hours",
+            FallThrough(NoKeyword).into(),
+        ),
+        ("give me a sec", FallThrough(NoKeyword).into()),
     ];
     for (reply, expected) in rows {
         check_reply(reply, expected);
