@@ -24,7 +24,7 @@ pub fn not_understood(title: &str) -> String {
 pub fn time_unclear(title: &str) -> String {
     format!(
         "I couldn't tell when you mean, so '{title}' stays as it was. Say a time like 'friday \
-         3pm', 'in 2 hours', 'a week' or 'tomorrow morning', or just 'later'."
+         3pm', 'in 2 hours', 'in a week' or 'tomorrow morning', or just 'later'."
     )
 }
 

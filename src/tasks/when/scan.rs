@@ -338,8 +338,8 @@ fn moves_by(w: &Words, i: usize) -> bool {
     let mut j = i;
     for allowed in [
         &["for"][..],
-        &["back", "out", "off"],
-        &["it", "this", "that", "me"],
+        &["back", "out", "off"][..],
+        &["it", "this", "that", "me"][..],
     ] {
         if let Some(prev) = j.checked_sub(1).filter(|&p| allowed.contains(&w.at(p))) {
             j = prev;
