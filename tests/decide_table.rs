@@ -213,9 +213,25 @@ enum Goes {
 }
 
 fn check(situation: Situation, text: &str, expected: Goes, cancels_plan: bool) {
+    check_with(
+        &analyze(fast_path(), text),
+        situation,
+        text,
+        expected,
+        cancels_plan,
+    );
+}
+
+/// [`check`] from a given analysis.
+fn check_with(
+    analysis: &donna::replies::analysis::Analysis,
+    situation: Situation,
+    text: &str,
+    expected: Goes,
+    cancels_plan: bool,
+) {
     let context = context(situation);
-    let analysis = analyze(fast_path(), text);
-    let (plan_step, next) = decide(&context, &analysis, now());
+    let (plan_step, next) = decide(&context, analysis, now());
     let got = match next {
         Next::Intent(intent) => match expected {
             Goes::Intent(name) if intent.intent == name => Goes::Intent(name),
@@ -471,4 +487,55 @@ fn a_nudge_delivered_into_a_free_thread_is_answered_there_by_a_keyword_and_by_no
         goes(FreeAfterNudgeAndReply, text, FreeText);
     }
     goes(FreeAfterNudgeAndReply, "yes", NothingToConfirm);
+}
+
+/// Where a message goes with the analysis the turn really uses (`analyze_reply`: a reply that is
+/// only a time reads as the reschedule intent), and whether it cancels the live plan.
+fn goes_as_read(situation: Situation, text: &str, expected: Goes, cancels_plan: bool) {
+    let analysis = donna::subsystems::fast_path::analyze_reply(fast_path(), text);
+    check_with(&analysis, situation, text, expected, cancels_plan);
+}
+
+#[test]
+fn a_time_on_its_own_answers_a_nudge_as_a_reschedule_and_nothing_else() {
+    // Issue 16, item 3: in a nudge thread (whatever Donna said last: a time is the answer to
+    // "when?" too) and for a nudge delivered into a free thread.
+    let rows = [
+        (AfterNudge, "friday 3pm", Intent("reschedule")),
+        (AfterNudge, "in 2 hours", Intent("reschedule")),
+        (AfterNudge, "friday", Intent("reschedule")),
+        (AfterNudge, "tomorrow morning", Intent("reschedule")),
+        (AfterNudge, "feb 30", Intent("reschedule")),
+        (AfterReply, "friday 3pm", Intent("reschedule")),
+        (FreeAfterNudge, "friday 3pm", AnswerNudge("reschedule")),
+        (FreeAfterNudge, "in 2 hours", AnswerNudge("reschedule")),
+        (FreeAfterNudge, "friday", AnswerNudge("reschedule")),
+        // Items 1 and 2: amounts and lengths go with their keyword's intent.
+        (AfterNudge, "postpone a week", Intent("reschedule")),
+        (AfterNudge, "push it two days", Intent("reschedule")),
+        (AfterNudge, "move it 3 hours", Intent("reschedule")),
+        (AfterNudge, "push it to 25:00", Intent("reschedule")),
+        (AfterNudge, "snooze 20 min", Intent("busy")),
+        (AfterNudge, "snooze for 3 hours", Intent("busy")),
+        (AfterNudge, "give me an hour", Intent("busy")),
+        (FreeAfterNudge, "give me an hour", AnswerNudge("busy")),
+        (FreeAfterNudge, "postpone a week", AnswerNudge("reschedule")),
+        // Neighbours: a time inside something else, a question, a free thread with no nudge.
+        (AfterNudge, "call mom friday", NextLayer),
+        (AfterNudge, "friday 3pm?", NextLayer),
+        (AfterNudge, "not friday", NextLayer),
+        (AfterNudge, "friday 3pm and make it urgent", NextLayer),
+        (FreeAfterNudge, "call mom friday", FreeText),
+        (FreeAfterNudge, "remind me friday 3pm", FreeText),
+        (FreeAfterNudge, "add milk friday", FreeText),
+        (FreeAfterNudge, "friday 3pm?", FreeText),
+        (Free, "friday 3pm", FreeText),
+        (Free, "in 2 hours", FreeText),
+        (FreeAfterNudgeAndReply, "friday 3pm", FreeText),
+    ];
+    for (situation, text, expected) in rows {
+        goes_as_read(situation, text, expected, false);
+    }
+    // A time with a plan waiting is not its yes: the plan goes, the time answers.
+    goes_as_read(LivePlan, "friday 3pm", Intent("reschedule"), true);
 }

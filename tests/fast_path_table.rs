@@ -798,3 +798,90 @@ fn validate_refuses_words_with_two_meanings() {
          would match two intents",
     );
 }
+
+/// Like [`check`], through the whole analysis the turn uses (`analyze_reply`), where a reply no
+/// keyword matched that is nothing but a time reads as the reschedule intent.
+#[track_caller]
+fn check_reply(reply: &str, expected: impl Into<Expected>) {
+    let outcome = donna::subsystems::fast_path::analyze_reply(fast_path(), reply).outcome;
+    match (expected.into(), &outcome) {
+        (Expected::Outcome(expected), _) => {
+            assert_eq!(outcome, expected, "analyze_reply({reply:?})");
+        }
+        (Expected::Intent { name, keyword, .. }, Match(found)) => {
+            assert_eq!(found.intent, name, "analyze_reply({reply:?}) intent");
+            if let Some(keyword) = keyword {
+                assert_eq!(found.keyword, keyword, "analyze_reply({reply:?}) keyword");
+            }
+        }
+        (Expected::Intent { name, .. }, FallThrough(reason)) => {
+            panic!("analyze_reply({reply:?}): expected intent {name}, fell through with {reason:?}")
+        }
+    }
+}
+
+/// Issue 16: times and durations in replies. A time on its own answers as a reschedule; an
+/// amount after a moving verb reschedules; a length in a snooze reply stays a snooze; the
+/// neighbours that must not act stay what they were.
+#[test]
+fn replies_with_times_and_durations() {
+    let rows: Vec<(&str, Expected)> = vec![
+        // 1. Amounts without "in": the reschedule keyword carries them.
+        ("postpone a week", intent("reschedule").via("postpone")),
+        ("push it a week", intent("reschedule").via("push")),
+        ("push it two days", intent("reschedule")),
+        ("move it 3 hours", intent("reschedule").via("move")),
+        ("postpone a fortnight", intent("reschedule")),
+        ("push it", intent("reschedule")),
+        ("later", intent("reschedule")),
+        // 2. A length in a snooze or busy reply.
+        ("snooze 20 min", intent("busy").via("snooze")),
+        ("snooze for 3 hours", intent("busy").via("snooze")),
+        ("give me an hour", intent("busy").via("give me an hour")),
+        ("give me 20 minutes", intent("busy")),
+        ("busy till 5pm", intent("busy").via("busy")),
+        ("snooze", intent("busy")),
+        // 3. A time on its own: the reschedule intent, with the reply as its keyword.
+        ("friday 3pm", intent("reschedule").via("friday 3pm")),
+        ("in 2 hours", intent("reschedule").via("in 2 hours")),
+        ("friday", intent("reschedule")),
+        ("Friday, 3pm.", intent("reschedule")),
+        ("tomorrow morning", intent("reschedule").via("tomorrow")),
+        ("at 5pm then", intent("reschedule")),
+        ("next week", intent("reschedule")),
+        ("feb 30", intent("reschedule")),
+        ("25:00", intent("reschedule")),
+        // 4. Impossible times still name the intent (the reason is the answer).
+        ("push it to 25:00", intent("reschedule")),
+        ("push to feb 30", intent("reschedule")),
+        // Neighbours: a time inside something else, a question, a negation, a second request.
+        ("call mom friday", FallThrough(NoKeyword).into()),
+        ("what a day", FallThrough(NoKeyword).into()),
+        ("a week", FallThrough(NoKeyword).into()),
+        ("friday 3pm?", FallThrough(Question).into()),
+        ("is friday ok", FallThrough(Question).into()),
+        ("not friday", FallThrough(Negated).into()),
+        ("not in 2 hours", FallThrough(Negated).into()),
+        ("friday or monday", FallThrough(MultiIntent).into()),
+        (
+            "friday 3pm and make it urgent",
+            FallThrough(MultiIntent).into(),
+        ),
+        ("friday 3pm, tell Anna", FallThrough(NoKeyword).into()),
+        ("hello", FallThrough(NoKeyword).into()),
+        ("snooze them all", FallThrough(MultiTask).into()),
+        ("don't give me an hour", FallThrough(Negated).into()),
+        ("can you give me a few hours", FallThrough(Question).into()),
+        (
+            "ugh, can you give me a few hours",
+            FallThrough(NoKeyword).into(),
+        ),
+        ("give me a sec", FallThrough(NoKeyword).into()),
+    ];
+    for (reply, expected) in rows {
+        check_reply(reply, expected);
+    }
+    // The keyword layer alone does not read times: the same replies are no keyword to it.
+    check("friday 3pm", FallThrough(NoKeyword));
+    check("in 2 hours", FallThrough(NoKeyword));
+}

@@ -22,8 +22,9 @@ use serde_json::{Map, Value};
 use super::handler_kind::HandlerKind;
 use super::params::{normalize, ParamError};
 use super::registry::{ActionRegistry, ActionRequest};
+use super::reply_time;
 use crate::replies::matcher::IntentMatch;
-use crate::tasks::when::{find_when, WhenContext};
+use crate::tasks::when::{find_when, WhenContext, WhenError};
 
 /// What the thread supplies to binding: `from_context` parameters, and what times are read
 /// against.
@@ -55,6 +56,10 @@ pub enum TimeReading {
     NotNamed,
     /// The words name a time that cannot be used; the reader's reason, for the person.
     Unreadable(String),
+    /// The words say something about the time that the reader could not settle ("move it to
+    /// tomorrow and today", "postpone a fortnight"): the model may read it; without one the
+    /// person is asked. The reason, for the person.
+    Unclear(String),
 }
 
 impl TimeReading {
@@ -62,6 +67,8 @@ impl TimeReading {
         match find_when(words, context) {
             Ok(Some(at)) => TimeReading::At(at),
             Ok(None) => TimeReading::NotNamed,
+            // Two times in one reply: the person (or the model) can say which one was meant.
+            Err(error @ WhenError::Conflicting) => TimeReading::Unclear(error.to_string()),
             Err(error) => TimeReading::Unreadable(error.to_string()),
         }
     }
@@ -93,9 +100,18 @@ impl BoundAction {
     /// Why one of this action's times cannot be used, if one cannot.
     pub fn unusable_time(&self) -> Option<&str> {
         self.times.values().find_map(|reading| match reading {
-            TimeReading::Unreadable(reason) => Some(reason.as_str()),
+            TimeReading::Unreadable(reason) | TimeReading::Unclear(reason) => Some(reason.as_str()),
             _ => None,
         })
+    }
+
+    /// Whether that is because the words could not be settled (the model may read them),
+    /// rather than because they name an impossible time ("feb 30": the reader's reason is the
+    /// answer).
+    pub fn time_is_unclear(&self) -> bool {
+        self.times
+            .values()
+            .any(|reading| matches!(reading, TimeReading::Unclear(_)))
     }
 }
 
@@ -114,6 +130,10 @@ pub enum BindError {
         param: String,
         reason: ParamError,
     },
+    /// The request's own words cannot be used ("snooze 3 weeks": longer than the action
+    /// allows); a whole sentence for the person.
+    #[error("{0}")]
+    Unusable(String),
 }
 
 /// A keyword intent, bound.
@@ -126,7 +146,9 @@ pub struct BoundIntent {
 
 /// Binds a keyword intent: the intent's fixed parameters, and the reply's own words as the
 /// action's `when` when it takes one and the intent did not fix it (so "push it to friday"
-/// reschedules to Friday).
+/// reschedules to Friday), or as a snooze's length ("snooze 20 min"). A reschedule reply that
+/// names no time but says more than "move it" ("postpone a fortnight") is
+/// [`TimeReading::Unclear`], never "later" (`reply_time`).
 pub fn bind_intent(
     registry: &ActionRegistry,
     intent: &IntentMatch,
@@ -138,20 +160,37 @@ pub fn bind_intent(
         .iter()
         .map(|(name, value)| (name.clone(), value.clone()))
         .collect();
-    let takes_when = registry
-        .get(&intent.action)
-        .is_some_and(|def| def.params.contains_key("when"));
-    if takes_when && !params.contains_key("when") {
+    let definition = registry.definition(&intent.action);
+    let takes_when = definition.is_some_and(|(def, _)| def.params.contains_key("when"));
+    let when_from_reply = takes_when && !params.contains_key("when");
+    if when_from_reply {
         params.insert("when".into(), Value::String(text.to_string()));
+    }
+    if let Some((def, HandlerKind::Snooze)) = definition {
+        let fixed = ["duration_minutes", "duration_hours"]
+            .iter()
+            .any(|name| params.contains_key(*name));
+        if !fixed {
+            reply_time::fill_snooze_length(def, text, &context.when, &mut params)
+                .map_err(BindError::Unusable)?;
+        }
     }
     let request = ActionRequest {
         name: intent.action.clone(),
         params,
     };
     let needs_plan = intent.confirm || registry.is_plan_only(&intent.action);
-    registry
-        .bind(&request, context)
-        .map(|action| BoundIntent { action, needs_plan })
+    let mut action = registry.bind(&request, context)?;
+    if when_from_reply
+        && action.times.get("when") == Some(&TimeReading::NotNamed)
+        && reply_time::says_more_than_moving(text, &intent.keyword)
+    {
+        action.times.insert(
+            "when".into(),
+            TimeReading::Unclear(reply_time::UNCLEAR_TIME.into()),
+        );
+    }
+    Ok(BoundIntent { action, needs_plan })
 }
 
 impl ActionRegistry {

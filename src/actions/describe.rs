@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::bind::{BoundAction, TimeReading};
 use super::handler_kind::HandlerKind;
 use super::handlers::ActionEnv;
+use super::snooze_length::{say_minutes, snooze_minutes};
 use crate::store::StoreError;
 use crate::tasks::repo;
 use crate::tasks::when::{describe as describe_time, WhenContext};
@@ -35,22 +36,15 @@ pub fn describe(
         HandlerKind::MarkDone => format!("mark {title} as done"),
         HandlerKind::CancelTask => format!("cancel {title}"),
         HandlerKind::RenameTask => format!("rename {title} to '{}'", param("new_title")),
-        HandlerKind::Snooze => {
-            let hours = action
-                .params
-                .get("duration_hours")
-                .and_then(Value::as_i64)
-                .unwrap_or(2);
-            format!(
-                "snooze {title} for {hours} hour{}",
-                if hours == 1 { "" } else { "s" }
-            )
-        }
+        HandlerKind::Snooze => format!(
+            "snooze {title} for {}",
+            say_minutes(snooze_minutes(&action.params))
+        ),
         HandlerKind::Reschedule => {
             let context = WhenContext {
                 now: env.now,
                 timezone: env.timezone,
-                current_start: task.as_ref().and_then(|t| t.scheduled_start),
+                current_start: task.as_ref().and_then(|t| t.scheduled_start.or(t.deadline)),
                 later: env.later,
             };
             match action.time("when", || context.clone()) {
@@ -61,7 +55,7 @@ pub fn describe(
                     "move {title} to later ({})",
                     humantime::format_duration(env.later)
                 ),
-                Some(TimeReading::Unreadable(_)) => {
+                Some(TimeReading::Unreadable(_) | TimeReading::Unclear(_)) => {
                     format!("move {title} to \"{}\"", param("when"))
                 }
             }

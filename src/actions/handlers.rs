@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use super::bind::{BoundAction, TimeReading};
 use super::handler_kind::HandlerKind;
+use super::snooze_length::{say_minutes, snooze_minutes};
 use crate::tasks::model::{check_domain, check_priority, clean_title, NewTask, TaskFieldError};
 use crate::tasks::repo::{self, TaskChangeError};
 use crate::tasks::when::{describe, WhenContext};
@@ -141,9 +142,15 @@ fn when_context(env: &ActionEnv, task: &Task) -> WhenContext {
     WhenContext {
         now: env.now,
         timezone: env.timezone,
-        current_start: task.scheduled_start,
+        // The task's own time: its start, else its deadline ("friday" keeps its time).
+        current_start: task.scheduled_start.or(task.deadline),
         later: env.later,
     }
+}
+
+/// Why a reschedule did nothing: the reader's reason, and that the task is as it was.
+pub fn unusable_time(reason: &str, title: &str) -> String {
+    format!("I couldn't use that time ({reason}), so '{title}' stays as it was.")
 }
 
 /// The bound task, refused with `why` when it is done or cancelled.
@@ -177,11 +184,8 @@ fn reschedule(
                 + chrono::Duration::from_std(env.later)
                     .unwrap_or_else(|_| chrono::Duration::hours(3))
         }
-        Some(TimeReading::Unreadable(reason)) => {
-            return Err(ActionError::Refused(format!(
-                "I couldn't use that time ({reason}), so '{}' stays as it was.",
-                before.title
-            )))
+        Some(TimeReading::Unreadable(reason) | TimeReading::Unclear(reason)) => {
+            return Err(ActionError::Refused(unusable_time(&reason, &before.title)))
         }
     };
     let mut task = before.clone();
@@ -224,9 +228,9 @@ fn create_task(
     let read = |name: &str| match action.time(name, || context.clone()) {
         Some(TimeReading::At(at)) => Ok(Some(at)),
         Some(TimeReading::NotNamed) | None => Ok(None),
-        Some(TimeReading::Unreadable(reason)) => Err(ActionError::Refused(format!(
-            "I couldn't use that time ({reason})."
-        ))),
+        Some(TimeReading::Unreadable(reason) | TimeReading::Unclear(reason)) => Err(
+            ActionError::Refused(format!("I couldn't use that time ({reason}).")),
+        ),
     };
     let deadline = match read("deadline")? {
         Some(at) => Some(at),
@@ -345,23 +349,19 @@ fn snooze(
     params: &Map<String, Value>,
 ) -> Result<Effect, ActionError> {
     let before = open_task_of(conn, params, "; no nudges are coming.")?;
-    let hours = params
-        .get("duration_hours")
-        .and_then(Value::as_i64)
-        .unwrap_or(2)
-        .clamp(1, 168);
-    let until = env.now + chrono::Duration::hours(hours);
+    let minutes = snooze_minutes(params);
+    let until = env.now + chrono::Duration::minutes(minutes);
     let mut task = before.clone();
     task.snoozed_until = Some(until);
     task.unanswered_nudges = 0;
     repo::save(conn, &task, env.now)?;
     let context = when_context(env, &before);
-    let unit = if hours == 1 { "hour" } else { "hours" };
     Ok(changed(
         before.clone(),
         format!(
-            "Snoozed '{}' for {hours} {unit} (until {}).",
+            "Snoozed '{}' for {} (until {}).",
             before.title,
+            say_minutes(minutes),
             describe(until, &context)
         ),
     ))

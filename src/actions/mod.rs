@@ -3,7 +3,9 @@
 //! once), `review` checks a model's proposal as a whole (evidence, titles, contradictions), the
 //! handlers run them inside the turn's transaction, `execute` journals them for undo (`journal`
 //! reads the journal back for the event stream), and
-//! `describe` words them for a plan. `automation` is the internal `create_automation` action
+//! `describe` words them for a plan; `reply_time` reads what a keyword reply says about its time
+//! beyond the instant (unclear words, a snooze's length), `snooze_length` how long a snooze
+//! lasts. `automation` is the internal `create_automation` action
 //! (proposed by Donna's own rules, stored after a yes).
 
 pub mod automation;
@@ -15,7 +17,9 @@ pub mod handlers;
 pub mod journal;
 pub mod params;
 pub mod registry;
+pub mod reply_time;
 pub mod review;
+pub mod snooze_length;
 
 pub use bind::{bind_intent, BindContext, BindError, BoundAction, BoundIntent, TimeReading};
 pub use execute::{execute_all, execute_plan, undo_last, ActionResult, PlanOutcome, UndoOutcome};

@@ -313,6 +313,24 @@ impl FastPath {
         !trimmed.is_empty() && self.plan_words(&self.phrases.read(trimmed)).confirm
     }
 
+    /// The intent a reply that names no keyword answers with when it asks for `action` in
+    /// other words: "friday 3pm" (nothing but a time) asks for `reschedule`, "give me an hour"
+    /// for `snooze`. The first intent with that action, if any; its keyword is the reply itself,
+    /// trimmed, since no configured word matched. Whether the reply says only that is the time
+    /// reader's call (`tasks::when`, a layer above this one).
+    #[must_use]
+    pub fn answer_for_action(&self, action: &str, text: &str) -> Option<IntentMatch> {
+        let target = self.intents.iter().find(|intent| intent.action == action)?;
+        Some(IntentMatch {
+            intent: target.name.clone(),
+            action: target.action.clone(),
+            confirm: target.confirm,
+            params: target.params.clone(),
+            keyword: text.trim().to_string(),
+            only_confirm_word: false,
+        })
+    }
+
     /// Applies the complexity gate and the question test, in that order.
     fn simple_reply<'a>(&self, text: &'a str) -> Result<Reply<'a>, FallThroughReason> {
         let trimmed = text.trim();

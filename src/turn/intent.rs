@@ -5,14 +5,18 @@
 //! Also the answer to a nudge delivered into a free thread (`Next::AnswerNudge`): the same
 //! binding, on the nudged task.
 //!
-//! Invariants: the action's time is read once when it is bound; a time the keywords found but
-//! cannot use ("move it to tomorrow and today") goes to the model when there is one (in a nudge
-//! thread), and is otherwise refused by the handler with the reader's reason; a bind failure is
-//! said plainly and changes nothing.
+//! Invariants: the action's time is read once when it is bound. A time that cannot be used
+//! changes nothing and is never replaced by "later": an impossible one ("feb 30", "25:00") is
+//! answered with the reader's own reason, with or without a model; one the words leave unclear
+//! ("move it to tomorrow and today", "postpone a fortnight") goes to the model when there is
+//! one (in a nudge thread), and is otherwise asked about (path `clarify`). A bind failure is said
+//! plainly and changes nothing.
 
 use chrono::{DateTime, Utc};
 
-use crate::actions::BoundIntent;
+use crate::actions::handlers::unusable_time;
+use crate::actions::reply_time::UNCLEAR_TIME;
+use crate::actions::{BindError, BoundIntent};
 use crate::replies::matcher::IntentMatch;
 use crate::subsystems::action_executor::ExecutorMsg;
 
@@ -21,6 +25,7 @@ use super::context::TurnContext;
 use super::error::TurnError;
 use super::pipeline::Pipeline;
 use super::result::TurnPath;
+use super::texts;
 use super::Inbound;
 
 impl Pipeline {
@@ -41,15 +46,29 @@ impl Pipeline {
                 reply,
             })
             .await?;
+        let title = context
+            .acting_task()
+            .map_or_else(|| "the task".to_string(), |task| task.title.clone());
         Ok(match bound {
             // In a free thread the model room has no thread task to talk about: an answer to a
-            // nudge delivered there is refused with the reader's reason, as without a model.
+            // nudge delivered there is asked about, as without a model.
             Ok(bound)
-                if bound.action.unusable_time().is_some()
+                if bound.action.time_is_unclear()
                     && self.llm.is_some()
                     && !context.answering_nudge =>
             {
                 return self.model_layer(context, inbound, now).await;
+            }
+            Ok(bound) if bound.action.unusable_time().is_some() => {
+                let reason = bound.action.unusable_time().unwrap_or_default();
+                Work::Say {
+                    path: TurnPath::Clarify,
+                    text: if reason == UNCLEAR_TIME {
+                        texts::time_unclear(&title)
+                    } else {
+                        unusable_time(reason, &title)
+                    },
+                }
             }
             Ok(BoundIntent {
                 action,
@@ -63,6 +82,11 @@ impl Pipeline {
                 action,
                 needs_plan: false,
             }) => Work::Execute(vec![action]),
+            // The reply's own words asked for what the action cannot do ("snooze 3 weeks").
+            Err(BindError::Unusable(text)) => Work::Say {
+                path: TurnPath::Clarify,
+                text,
+            },
             Err(reason) => Work::Say {
                 path: TurnPath::Unhandled,
                 text: format!("I couldn't do that: {reason}."),

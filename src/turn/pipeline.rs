@@ -182,7 +182,10 @@ impl Pipeline {
             when: WhenContext {
                 now,
                 timezone: self.settings.timezone,
-                current_start: context.acting_task().and_then(|task| task.scheduled_start),
+                // The task's own time: its start, else its deadline ("friday" keeps its time).
+                current_start: context
+                    .acting_task()
+                    .and_then(|task| task.scheduled_start.or(task.deadline)),
                 later: self.settings.later,
             },
         }

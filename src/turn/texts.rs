@@ -19,6 +19,15 @@ pub fn not_understood(title: &str) -> String {
     )
 }
 
+/// For a reschedule reply that says more than "move it" but names no time Donna can read
+/// ("postpone a fortnight"), with no model to read it: ask, never guess "later".
+pub fn time_unclear(title: &str) -> String {
+    format!(
+        "I couldn't tell when you mean, so '{title}' stays as it was. Say a time like 'friday \
+         3pm', 'in 2 hours', 'in a week' or 'tomorrow morning', or just 'later'."
+    )
+}
+
 pub fn plan_gone(expired: bool) -> String {
     if expired {
         "That plan expired, so I did nothing. Tell me again what you'd like to do.".to_string()

@@ -10,7 +10,8 @@ use chrono_tz::Tz;
 pub struct WhenContext {
     pub now: DateTime<Utc>,
     pub timezone: Tz,
-    /// the task's current scheduled start, if any ("tomorrow" keeps its local time of day)
+    /// the task's own time: its scheduled start, else its deadline, if any ("tomorrow" keeps
+    /// its local time of day when that is a deliberate one; "by a day" counts from it)
     pub current_start: Option<DateTime<Utc>>,
     /// what "later" means (config reschedule.later, default 3h)
     pub later: std::time::Duration,

@@ -37,8 +37,10 @@
 //! - From the task's current start: "by a day", "by 2 hours" ("push it by a day").
 //!
 //! # Interpretations
-//! - A date named without a time keeps the local time of day of the task's current start, else
-//!   09:00 (10:00 for the weekend). A named time or part of day ("morning") always wins.
+//! - A date named without a time keeps the local time of day of the task's current start when
+//!   that is a deliberate one (on a quarter hour, no seconds; not a leftover of "later" such as
+//!   03:22), else 09:00 (10:00 for the weekend). A named time or part of day ("morning") always
+//!   wins.
 //! - "today" alone means today 18:00 if that is still ahead, else now + "later". A date that is
 //!   today ("dec 3" on 3 December) without a time behaves the same.
 //! - A time alone ("5pm", "noon", "morning") is today if still ahead, else tomorrow. A time with
@@ -76,7 +78,10 @@
 //!   they are the only day named, and ignored as background beside a usable one ("it was due
 //!   yesterday, push to friday" is Friday).
 //! - A duration needs no "in" when written with digits ("snooze 20 min", "2 weeks from now"),
-//!   but never right after "at" ("at 15h" is nothing, not fifteen hours).
+//!   but never right after "at" ("at 15h" is nothing, not fifteen hours). Spelled out it needs
+//!   "in", "by", "within", "from now" or a moving verb before it ("postpone a week", "push it
+//!   two days", "give me an hour", "snooze for an hour"), and is then counted from now; "what a
+//!   day", "I'll do it one day" and "a day before" name no time.
 //!
 //! # In a capture ([`find_when_span`])
 //! - The same reading as [`find_when`], never a different answer; it adds the byte ranges of the
@@ -88,12 +93,14 @@
 //!
 //! # Files
 //! `words` (tokens and vocabulary), `scan` (phrases), `parts` (what a phrase says), `resolve`
-//! (parts to an instant), `spans` (the words of the time in a capture, and its anchor),
+//! (parts to an instant), `spans` (the words of the time in a capture, and its anchor), `alone`
+//! (whether a text is nothing but a time),
 //! `context` and `error` (what comes in and what goes wrong).
 
 use chrono::{DateTime, Datelike, Utc};
 use chrono_tz::Tz;
 
+mod alone;
 mod context;
 mod error;
 mod parts;
@@ -102,6 +109,7 @@ mod scan;
 mod spans;
 mod words;
 
+pub use alone::names_only_a_time;
 pub use context::WhenContext;
 pub use error::WhenError;
 pub use spans::{TimeAnchor, WhenSpan};

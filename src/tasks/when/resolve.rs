@@ -194,10 +194,15 @@ impl Calendar<'_> {
         }
     }
 
+    /// The task's usual time of day: its current start's local time when that was chosen on
+    /// purpose, i.e. on a quarter hour (minute 0, 15, 30 or 45) with no seconds. Anything else
+    /// ("later" at 00:22:41 left 03:22:41) is a leftover of arithmetic from now, not a time
+    /// anyone picked, so a new day gets the default hour instead.
     fn start_time_of_day(&self) -> Option<NaiveTime> {
         self.ctx
             .current_start
             .map(|start| start.with_timezone(&self.ctx.timezone).time())
+            .filter(|time| time.minute() % 15 == 0 && time.second() == 0 && time.nanosecond() == 0)
     }
 }
 

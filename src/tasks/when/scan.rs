@@ -310,9 +310,48 @@ fn span_piece(w: &Words, i: usize) -> Option<(Result<Span, WhenError>, usize, bo
     Some((total, 1, true))
 }
 
+/// Verbs that move a task or put it off by an amount of time: "postpone a week", "push it two
+/// days", "give me an hour", "snooze for an hour", "busy for a day", "put it off a day".
+const MOVING_VERBS: [&str; 12] = [
+    "push",
+    "move",
+    "postpone",
+    "delay",
+    "defer",
+    "snooze",
+    "bump",
+    "shift",
+    "reschedule",
+    "give",
+    "put",
+    "busy",
+];
+
+/// Words after an amount of time that make it something else than the amount to move by ("a day
+/// before", "a week earlier"): left unread rather than guessed.
+const NOT_AN_AMOUNT_AFTER: [&str; 5] = ["before", "after", "early", "earlier", "late"];
+
+/// Whether the words before `i` are a moving verb with its object and particle: "push it back
+/// for", "postpone", "give me", "hold off for". A spelled-out count there is the amount to move
+/// by; anywhere else ("what a day", "I'll do it one day") it is not a time.
+fn moves_by(w: &Words, i: usize) -> bool {
+    let mut j = i;
+    for allowed in [
+        &["for"][..],
+        &["back", "out", "off"][..],
+        &["it", "this", "that", "me"][..],
+    ] {
+        if let Some(prev) = j.checked_sub(1).filter(|&p| allowed.contains(&w.at(p))) {
+            j = prev;
+        }
+    }
+    j.checked_sub(1)
+        .is_some_and(|p| MOVING_VERBS.contains(&w.at(p)) || (w.at(p) == "hold" && w.at(j) == "off"))
+}
+
 /// "in 2 hours", "in an hour and 30 minutes", "by a day", "20 min", "an hour from now",
-/// "2 days ago". Spelled-out counts need "in"/"by"/"within" or "from now" so that "what a day"
-/// stays nothing.
+/// "2 days ago", "postpone a week". Spelled-out counts need "in"/"by"/"within", "from now" or a
+/// moving verb before them ([`moves_by`]) so that "what a day" stays nothing.
 fn duration(w: &Words, i: usize) -> Option<Match> {
     let introduced = w.before(i);
     // "at 15h" is a clock time in some countries, never an amount of time.
@@ -342,7 +381,10 @@ fn duration(w: &Words, i: usize) -> Option<Match> {
     if from_now {
         len += 2;
     }
-    if !with_digits && !from_now && !matches!(introduced, "in" | "by" | "within") {
+    // "an hour and a half" is more than the hour read so far: better unread than short.
+    let and_a_half = w.at(i + len) == "and" && matches!(w.at(i + len + 1), "a" | "half");
+    let moved_by = moves_by(w, i) && !and_a_half && !NOT_AN_AMOUNT_AFTER.contains(&w.at(i + len));
+    if !with_digits && !from_now && !moved_by && !matches!(introduced, "in" | "by" | "within") {
         return None;
     }
     let part = match total {

@@ -1,0 +1,38 @@
+//! Whether a text says nothing but a time: "friday 3pm", "in 2 hours", "tomorrow morning", "at
+//! 5pm then", "feb 30". Such a reply to a nudge answers it as a reschedule (issue 16), so the
+//! test is strict: every word is part of a time phrase or one of a few words that carry none
+//! ([`CARRY_NOTHING`]); one other word ("call mom friday", "fridays are busy") and it is not.
+//!
+//! Invariants: pure, no clock; a time that cannot be used ("25:00", "feb 30") still counts as a
+//! time here, so the answer to it can be the reader's own reason.
+
+use super::scan::scan;
+use super::words::tokenize;
+
+/// Words that may stand around a time without saying anything else: its prepositions, "the",
+/// and the politeness and hedging of a short answer ("maybe friday", "friday then, please").
+const CARRY_NOTHING: [&str; 18] = [
+    "at", "on", "in", "by", "for", "to", "until", "till", "around", "the", "of", "then", "please",
+    "pls", "maybe", "ok", "okay", "and",
+];
+
+/// Whether every word of `text` is part of a time phrase or carries nothing, and at least one
+/// phrase names a time (usable or not).
+#[must_use]
+pub fn names_only_a_time(text: &str) -> bool {
+    let tokens = tokenize(text);
+    let pieces = scan(&tokens);
+    if !pieces.iter().any(|piece| !piece.parts.is_empty()) {
+        return false;
+    }
+    let mut covered = vec![false; tokens.len()];
+    for piece in &pieces {
+        for flag in covered.iter_mut().skip(piece.first).take(piece.len) {
+            *flag = true;
+        }
+    }
+    tokens
+        .iter()
+        .zip(covered)
+        .all(|(token, covered)| covered || CARRY_NOTHING.contains(&token.word.as_str()))
+}
