@@ -18,7 +18,7 @@ use crate::tasks::repo;
 
 use super::changes;
 use super::draft_step::{self, DraftStep};
-use super::result::{ShownAction, TurnPath, TurnResult};
+use super::result::{PlannerStep, ShownAction, TurnPath, TurnResult};
 use super::texts;
 use super::Inbound;
 
@@ -49,6 +49,8 @@ pub enum Work {
         path: TurnPath,
         text: String,
     },
+    /// The planner's answer (path `answer`) and its tool calls (the result's `steps`).
+    Answer(String, Vec<PlannerStep>),
     /// Donna stays quiet: the message is recorded, nothing is sent.
     Silent {
         path: TurnPath,
@@ -200,6 +202,10 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
         }
         Work::Say { path, text } => {
             result.path = path;
+            text
+        }
+        Work::Answer(text, steps) => {
+            (result.path, result.steps) = (TurnPath::Answer, steps);
             text
         }
         Work::Silent { path } => {

@@ -97,6 +97,7 @@ use chrono_tz::Tz;
 mod context;
 mod error;
 mod parts;
+mod past;
 mod resolve;
 mod scan;
 mod spans;
@@ -104,6 +105,7 @@ mod words;
 
 pub use context::WhenContext;
 pub use error::WhenError;
+pub use past::find_past;
 pub use spans::{TimeAnchor, WhenSpan};
 
 use parts::Part;
