@@ -6,7 +6,8 @@
 use rusqlite::Connection;
 use serde_json::{json, Map, Value};
 
-use super::{shown, ToolEnv, ToolError};
+use super::call::{ToolEnv, ToolError};
+use super::shown;
 use crate::capture::duplicates::normalise;
 use crate::tasks::{repo, Task};
 

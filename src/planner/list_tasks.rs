@@ -5,7 +5,8 @@
 use rusqlite::Connection;
 use serde_json::{json, Map, Value};
 
-use super::{shown, time_arg, ToolEnv, ToolError};
+use super::call::{ToolEnv, ToolError};
+use super::{shown, time_arg};
 use crate::tasks::model::DOMAINS;
 use crate::tasks::repo;
 use crate::tasks::status::ALL_STATUSES;

@@ -10,6 +10,7 @@
 //! tool and a tool that fails, and each counts as a call (the turn's cap is in `turn::planner`).
 
 pub mod args;
+pub mod call;
 pub mod get_task;
 pub mod list_tasks;
 pub mod recall_context;
@@ -18,57 +19,5 @@ pub mod search_memory;
 pub mod shown;
 pub mod time_arg;
 
-use chrono::{DateTime, Utc};
-use serde::Serialize;
-use serde_json::Value;
-
-use crate::store::StoreError;
-
+pub use call::{Observation, ToolCall, ToolEnv, ToolError};
 pub use registry::{run, Tool, TOOLS};
-
-/// What a tool reads against: the turn's time and the person's zone.
-#[derive(Debug, Clone, Copy)]
-pub struct ToolEnv {
-    pub now: DateTime<Utc>,
-    pub timezone: chrono_tz::Tz,
-}
-
-/// One tool call as the model asked for it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ToolCall {
-    pub tool: String,
-    /// The arguments exactly as the model gave them (Null: none given).
-    pub args: Value,
-}
-
-/// What one call returned: the text the next prompt quotes, and whether it worked.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Observation {
-    pub tool: String,
-    pub args: Value,
-    pub ok: bool,
-    pub text: String,
-}
-
-/// Why a tool call gave no result.
-#[derive(Debug, thiserror::Error)]
-pub enum ToolError {
-    #[error("unknown tool {0:?}; the tools are: {1}")]
-    UnknownTool(String, String),
-    #[error("invalid arguments: {0}")]
-    InvalidArgs(String),
-    #[error("{0}")]
-    BadTime(String),
-    #[error("the database could not be read: {0}")]
-    Store(#[from] StoreError),
-}
-
-impl Observation {
-    /// The observation cut to `chars` characters (said so at the end when cut).
-    pub fn cut(mut self, chars: usize) -> Self {
-        if self.text.chars().count() > chars {
-            self.text = self.text.chars().take(chars).collect::<String>() + " [cut]";
-        }
-        self
-    }
-}

@@ -7,7 +7,8 @@ use chrono::{DateTime, Days, NaiveTime, TimeZone, Utc};
 use rusqlite::Connection;
 use serde_json::{json, Map, Value};
 
-use super::{shown, ToolEnv, ToolError};
+use super::call::{ToolEnv, ToolError};
+use super::shown;
 use crate::automations::repo as automations;
 use crate::tasks::{repo, Task, TaskStatus};
 

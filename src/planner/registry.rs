@@ -5,8 +5,8 @@
 use rusqlite::Connection;
 use serde_json::{Map, Value};
 
+use super::call::{Observation, ToolCall, ToolEnv, ToolError};
 use super::{args, get_task, list_tasks, recall_context, search_memory};
-use super::{Observation, ToolCall, ToolEnv, ToolError};
 
 type RunFn = fn(&Connection, &Map<String, Value>, &ToolEnv) -> Result<Value, ToolError>;
 

@@ -4,7 +4,8 @@
 use rusqlite::Connection;
 use serde_json::{json, Map, Value};
 
-use super::{shown, ToolEnv, ToolError};
+use super::call::{ToolEnv, ToolError};
+use super::shown;
 use crate::conversation::memory_search;
 
 pub const DEFAULT_LIMIT: i64 = 5;

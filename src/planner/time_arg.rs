@@ -5,7 +5,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{ToolEnv, ToolError};
+use super::call::{ToolEnv, ToolError};
 use crate::tasks::when::{find_past, find_when, WhenContext};
 
 pub fn read(field: &str, text: &str, env: &ToolEnv) -> Result<DateTime<Utc>, ToolError> {
