@@ -18,6 +18,7 @@ pub mod llm;
 pub mod log_limit;
 pub mod metrics;
 pub mod nudges;
+pub mod planner;
 pub mod replies;
 pub mod service_manager;
 pub mod store;

@@ -144,11 +144,16 @@ async fn route_sees_the_last_exchanges_and_unbuilt_intents_get_an_honest_answer(
         "rules: no model"
     );
     assert!(fake.titles().is_empty(), "a greeting needs no model");
-    for (intent, words) in [
-        ("question", "look that up"),
-        ("chat", "chat"),
-        ("task_action", "change tasks"),
-    ] {
+    // A question goes to the planner now (issue 15; tests/planner.rs): answered, not unhandled.
+    fake.push_for(
+        "route",
+        out(json!({"intent": "question", "confidence": 0.9})),
+    );
+    fake.push_for("plan_step", out(json!({"action": "done"})));
+    fake.push_for("chat", out(json!({"reply_to_user": "Nothing to report."})));
+    let asked = bot.say(&thread, "something about question").await;
+    assert_eq!(asked["path"], "answer", "{asked}");
+    for (intent, words) in [("chat", "chat"), ("task_action", "change tasks")] {
         fake.push_for("route", out(json!({"intent": intent, "confidence": 0.9})));
         let result = bot.say(&thread, &format!("something about {intent}")).await;
         assert_eq!(result["path"], "unhandled", "{intent}: {result}");

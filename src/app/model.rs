@@ -21,6 +21,7 @@ use crate::llm::classify::Classifier;
 use crate::llm::client::LlmClient;
 use crate::llm::free_text::FreeTextModel;
 use crate::llm::gate::ReplyGate;
+use crate::llm::planner::PlannerModel;
 use crate::llm::probe::{self, ModelStatus};
 use crate::metrics::LlmMetrics;
 use crate::subsystems::llm_classifier::{LlmClassifier, LlmMsg};
@@ -34,6 +35,8 @@ pub struct ModelClients {
     classifier: Arc<Classifier>,
     /// The free-text calls (`route`, `parse_task`), same client.
     free_text: Arc<FreeTextModel>,
+    /// The planner's calls (`plan_step`, `chat`), same client.
+    planner: Arc<PlannerModel>,
     /// The REPLY/SKIP gate, when `reply_decision.enabled`.
     gate: Option<Arc<ReplyGate>>,
     /// The classifier's client again, for the prober (same pool).
@@ -65,9 +68,11 @@ impl ModelClients {
         });
         let classifier = Classifier::new(client.clone(), registry).map_err(StartError::Prompts)?;
         let free_text = FreeTextModel::new(client.clone()).map_err(StartError::Prompts)?;
+        let planner = PlannerModel::new(client.clone()).map_err(StartError::Prompts)?;
         Ok(Some(Self {
             classifier: Arc::new(classifier),
             free_text: Arc::new(free_text),
+            planner: Arc::new(planner),
             gate,
             client,
         }))
@@ -112,6 +117,7 @@ impl Spawner<'_> {
         let Some(ModelClients {
             classifier,
             free_text,
+            planner,
             gate,
             ..
         }) = models
@@ -128,6 +134,7 @@ impl Spawner<'_> {
             Ok(LlmClassifier::new(
                 classifier.clone(),
                 free_text.clone(),
+                planner.clone(),
                 gate.clone(),
                 slots.clone(),
                 metrics.clone(),

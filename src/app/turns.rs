@@ -50,6 +50,8 @@ pub fn turn_settings(config: &Config) -> TurnSettings {
         log_turns: config.log.turns,
         min_confidence: config.capture.min_confidence,
         history_exchanges: config.planner.history_exchanges,
+        max_tool_calls: config.planner.max_tool_calls,
+        tool_result_chars: config.planner.tool_result_chars,
         gate: config.reply_decision.enabled.then_some(GateSettings {
             group_only: config.reply_decision.group_only,
         }),

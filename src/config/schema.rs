@@ -198,7 +198,8 @@ impl Default for CaptureConfig {
     }
 }
 
-/// The planner (seed 003); `history_exchanges` is read by the free-text route already.
+/// The planner (seed 003): its tool budget, the history `route` sees, how much of a tool's
+/// result a prompt quotes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PlannerConfig {

@@ -6,6 +6,7 @@
 pub mod drafts;
 pub mod inbox;
 pub mod memory;
+pub mod memory_search;
 pub mod outbox;
 pub mod plans;
 pub mod reply_slots;

@@ -165,30 +165,42 @@ impl FreeTextModel {
         parse: fn(&str) -> Result<T, String>,
     ) -> Result<T, LlmError> {
         let prompt_error = |e: PromptError| LlmError::BadResponse(e.to_string());
-        let mut messages = vec![
+        let messages = vec![
             ChatMessage::system(
                 self.render("free_text_system", context)
                     .map_err(prompt_error)?,
             ),
             ChatMessage::user(self.render(template, context).map_err(prompt_error)?),
         ];
-        let first = self.client.complete(&messages, Some(schema)).await?;
-        let reason = match parse(&first) {
-            Ok(answer) => return Ok(answer),
-            Err(reason) => reason,
-        };
-        tracing::info!(call = template, %reason, "model output invalid; asking once more");
-        messages.push(ChatMessage::assistant(
-            first.chars().take(ECHO_CHARS).collect::<String>(),
-        ));
-        messages.push(ChatMessage::user(format!(
-            "That answer is not valid: {reason}. Answer again with only the JSON object \
-             described above, and nothing else."
-        )));
-        let second = self.client.complete(&messages, Some(schema)).await?;
-        parse(&second)
-            .map_err(|reason| LlmError::InvalidOutput(super::output::OutputError::Invalid(reason)))
+        ask_strict(&self.client, template, messages, schema, parse).await
     }
+}
+
+/// One schema-constrained call, parsed strictly; an invalid answer is shown back to the model
+/// with the reason, once.
+pub(super) async fn ask_strict<T>(
+    client: &LlmClient,
+    call: &str,
+    mut messages: Vec<ChatMessage>,
+    schema: &Value,
+    parse: fn(&str) -> Result<T, String>,
+) -> Result<T, LlmError> {
+    let first = client.complete(&messages, Some(schema)).await?;
+    let reason = match parse(&first) {
+        Ok(answer) => return Ok(answer),
+        Err(reason) => reason,
+    };
+    tracing::info!(call, %reason, "model output invalid; asking once more");
+    messages.push(ChatMessage::assistant(
+        first.chars().take(ECHO_CHARS).collect::<String>(),
+    ));
+    messages.push(ChatMessage::user(format!(
+        "That answer is not valid: {reason}. Answer again with only the JSON object \
+         described above, and nothing else."
+    )));
+    let second = client.complete(&messages, Some(schema)).await?;
+    parse(&second)
+        .map_err(|reason| LlmError::InvalidOutput(super::output::OutputError::Invalid(reason)))
 }
 
 pub fn route_schema() -> Value {
@@ -223,7 +235,7 @@ pub fn parse_task_schema() -> Value {
     })
 }
 
-fn object(text: &str) -> Result<Map<String, Value>, String> {
+pub(super) fn object(text: &str) -> Result<Map<String, Value>, String> {
     if text.len() > MAX_OUTPUT_BYTES {
         return Err(format!(
             "output is {} bytes; at most {MAX_OUTPUT_BYTES}",
@@ -252,7 +264,10 @@ fn confidence(object: &Map<String, Value>) -> Result<f64, String> {
 }
 
 /// An optional text field: absent, null or blank is None; another type is invalid.
-fn optional_text(object: &Map<String, Value>, field: &str) -> Result<Option<String>, String> {
+pub(super) fn optional_text(
+    object: &Map<String, Value>,
+    field: &str,
+) -> Result<Option<String>, String> {
     match object.get(field) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) => {

@@ -10,6 +10,7 @@ pub mod client;
 pub mod free_text;
 pub mod gate;
 pub mod output;
+pub mod planner;
 pub mod probe;
 pub mod prompts;
 pub mod schema;

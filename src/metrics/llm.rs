@@ -41,6 +41,10 @@ pub enum CallKind {
     Route,
     /// Free text: the task a message asks for.
     ParseTask,
+    /// The planner: the next tool to call (`llm::planner`).
+    PlanStep,
+    /// The planner's composed answer.
+    Chat,
 }
 
 impl CallKind {
@@ -50,6 +54,8 @@ impl CallKind {
             CallKind::Gate => "gate",
             CallKind::Route => "route",
             CallKind::ParseTask => "parse_task",
+            CallKind::PlanStep => "plan_step",
+            CallKind::Chat => "chat",
         }
     }
 }
@@ -101,6 +107,8 @@ impl Default for LlmMetrics {
             CallKind::Gate,
             CallKind::Route,
             CallKind::ParseTask,
+            CallKind::PlanStep,
+            CallKind::Chat,
         ] {
             let kind = kind.as_str();
             drop(metrics.durations.get_or_create(&CallLabels { kind }));

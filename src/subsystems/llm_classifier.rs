@@ -8,7 +8,8 @@
 //! `max_concurrency` calls are in flight and a slow call never holds up this actor's mailbox
 //! (waiting turns queue on the semaphore, and FastPath turns never come here at all); every
 //! failure is counted in the metrics and recorded as this actor's last failure in /health;
-//! every call's latency and outcome is recorded by call kind (`classify`, `gate`), and every
+//! every call's latency and outcome is recorded by call kind (`classify`, `gate`, `route`,
+//! `parse_task`, `plan_step`, `chat`), and every
 //! classification's outcome tells the model's status (`llm::probe::ModelStatus`) whether the
 //! model answered, or could not be reached.
 
@@ -22,6 +23,7 @@ use crate::llm::classify::Classifier;
 use crate::llm::free_text::{FreeTextContext, FreeTextModel, ParsedTask, Route};
 use crate::llm::gate::{GateDecision, ReplyGate};
 use crate::llm::output::Classification;
+use crate::llm::planner::{ChatAnswer, PlanStep, PlannerContext, PlannerModel};
 use crate::llm::probe::ModelStatus;
 use crate::llm::prompts::ClassifyContext;
 use crate::llm::prompts::GateContext;
@@ -43,6 +45,16 @@ pub enum LlmMsg {
         context: Box<FreeTextContext>,
         reply: Reply<Result<ParsedTask, LlmError>>,
     },
+    /// The planner: the next read-only tool to call, or done (`plan_step`).
+    PlanStep {
+        context: Box<PlannerContext>,
+        reply: Reply<Result<PlanStep, LlmError>>,
+    },
+    /// The planner's answer, composed from the tools' results (`chat`).
+    Chat {
+        context: Box<PlannerContext>,
+        reply: Reply<Result<ChatAnswer, LlmError>>,
+    },
     /// The group-chat reply gate (REPLY/SKIP); never fails, it fails open.
     Gate {
         context: Box<GateContext>,
@@ -53,6 +65,7 @@ pub enum LlmMsg {
 pub struct LlmClassifier {
     classifier: Arc<Classifier>,
     free_text: Arc<FreeTextModel>,
+    planner: Arc<PlannerModel>,
     gate: Option<Arc<ReplyGate>>,
     /// Shared across restarts, so a restart cannot lift the cap.
     slots: Arc<Semaphore>,
@@ -62,9 +75,11 @@ pub struct LlmClassifier {
 }
 
 impl LlmClassifier {
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         classifier: Arc<Classifier>,
         free_text: Arc<FreeTextModel>,
+        planner: Arc<PlannerModel>,
         gate: Option<Arc<ReplyGate>>,
         slots: Arc<Semaphore>,
         metrics: Arc<LlmMetrics>,
@@ -74,6 +89,7 @@ impl LlmClassifier {
         Self {
             classifier,
             free_text,
+            planner,
             gate,
             slots,
             metrics,
@@ -104,6 +120,18 @@ impl Behaviour for LlmClassifier {
                 let model = self.free_text.clone();
                 self.call(CallKind::ParseTask, reply, async move {
                     model.parse_task(&context).await
+                });
+            }
+            LlmMsg::PlanStep { context, reply } => {
+                let model = self.planner.clone();
+                self.call(CallKind::PlanStep, reply, async move {
+                    model.plan_step(&context).await
+                });
+            }
+            LlmMsg::Chat { context, reply } => {
+                let model = self.planner.clone();
+                self.call(CallKind::Chat, reply, async move {
+                    model.answer(&context).await
                 });
             }
             LlmMsg::Gate { context, reply } => self.gate_call(*context, reply),

@@ -19,7 +19,7 @@ use crate::tasks::repo;
 use super::changes;
 use super::draft_step::{self, DraftStep};
 pub use super::proposal::{propose, Proposal};
-use super::result::{ShownAction, TurnPath, TurnResult};
+use super::result::{PlannerStep, ShownAction, TurnPath, TurnResult};
 use super::texts;
 use super::Inbound;
 
@@ -50,6 +50,8 @@ pub enum Work {
         path: TurnPath,
         text: String,
     },
+    /// The planner's answer (path `answer`) and its tool calls (the result's `steps`).
+    Answer(String, Vec<PlannerStep>),
     /// Donna stays quiet: the message is recorded, nothing is sent.
     Silent {
         path: TurnPath,
@@ -206,6 +208,10 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
         }
         Work::Say { path, text } => {
             result.path = path;
+            text
+        }
+        Work::Answer(text, steps) => {
+            (result.path, result.steps) = (TurnPath::Answer, steps);
             text
         }
         Work::Silent { path } => {

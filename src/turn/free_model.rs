@@ -6,7 +6,8 @@
 //! - A missing title or a confidence under `capture.min_confidence` asks ONE clarifying
 //!   question and keeps a `clarify` draft (the answer is merged with the message and read
 //!   again).
-//! - Intents not built yet (question, chat, task_action) answer honestly (`unhandled`).
+//! - A question goes to the planner (`turn::planner`); intents not built yet (chat,
+//!   task_action) answer honestly (`unhandled`).
 //! - No model: an honest answer naming what works (`unhandled`); a model that is not there, or
 //!   any call of the turn failing (timeout, refused, garbage after one retry):
 //!   `llm_unavailable` with the same list, never "say it again".
@@ -81,13 +82,7 @@ impl Pipeline {
                     .unwrap_or_else(|| texts::CLARIFY.to_string());
                 Ok(ask(DraftKind::Clarify, &inbound.text, 1, &question))
             }
-            RouteIntent::Question => Ok((
-                say(
-                    TurnPath::Unhandled,
-                    &texts::free_text_not_yet("look that up"),
-                ),
-                DraftStep::Keep,
-            )),
+            RouteIntent::Question => self.planner(inbound, now).await,
             RouteIntent::Chat => Ok((
                 say(TurnPath::Unhandled, &texts::free_text_not_yet("chat")),
                 DraftStep::Keep,
@@ -229,7 +224,7 @@ impl Pipeline {
     }
 
     /// What the free-text prompts show: the last `planner.history_exchanges` exchanges.
-    async fn free_text_context(
+    pub(super) async fn free_text_context(
         &self,
         inbound: &Inbound,
         text: &str,
@@ -282,7 +277,7 @@ fn given(text: &str, parsed: &ParsedTask, field: &str) -> Option<String> {
     }
 }
 
-fn model_down() -> (Work, DraftStep) {
+pub(super) fn model_down() -> (Work, DraftStep) {
     (
         say(TurnPath::LlmUnavailable, &texts::free_text_model_down()),
         DraftStep::Keep,

@@ -20,6 +20,10 @@ pub struct TurnSettings {
     pub min_confidence: f64,
     /// Exchanges of history shown to `route` (`planner.history_exchanges`).
     pub history_exchanges: usize,
+    /// Most tool calls of one planner turn, hard (`planner.max_tool_calls`).
+    pub max_tool_calls: usize,
+    /// Longest tool result a prompt quotes, in characters (`planner.tool_result_chars`).
+    pub tool_result_chars: usize,
     /// The group-chat reply gate; None when `reply_decision.enabled` is false.
     pub gate: Option<GateSettings>,
 }

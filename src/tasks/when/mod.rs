@@ -104,6 +104,7 @@ mod alone;
 mod context;
 mod error;
 mod parts;
+mod past;
 mod resolve;
 mod scan;
 mod spans;
@@ -112,6 +113,7 @@ mod words;
 pub use alone::names_only_a_time;
 pub use context::WhenContext;
 pub use error::WhenError;
+pub use past::find_past;
 pub use spans::{TimeAnchor, WhenSpan};
 pub use words::weekday_word;
 

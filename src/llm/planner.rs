@@ -1,0 +1,298 @@
+//! The planner's model calls (seed 003): `plan_step` (which read-only tool next, or done) and
+//! `chat` (the answer composed from what the tools returned), each schema-constrained JSON
+//! whose schema `title` names the call, parsed strictly with one retry (`free_text::ask_strict`).
+//!
+//! Messages: the system message holds only Donna's own rules and the tool catalogue; the
+//! person's question and history, and each tool result, come as user-role messages of quoted,
+//! source-tagged data (`> ` lines under a `[source: tool ...]` tag).
+//! Invariants: nothing from the person, the store or a tool is ever in the system message or
+//! rendered as a template (handlebars substitutes it once, as a value); the answer's `actions`
+//! are read but never run here (writes are not tools; DESIGN.md "Consent").
+
+use handlebars::Handlebars;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::client::LlmClient;
+use super::free_text::{ask_strict, object, optional_text, FreeTextContext};
+use super::output::clean_text;
+use super::prompts::PromptError;
+use super::{ChatMessage, LlmError};
+use crate::planner::{Observation, TOOLS};
+
+const TEMPLATES: [(&str, &str); 6] = [
+    (
+        "planner_system",
+        include_str!("../../prompts/planner_system.hbs"),
+    ),
+    (
+        "planner_question",
+        include_str!("../../prompts/planner_question.hbs"),
+    ),
+    (
+        "planner_observation",
+        include_str!("../../prompts/planner_observation.hbs"),
+    ),
+    ("plan_step", include_str!("../../prompts/plan_step.hbs")),
+    (
+        "answer_system",
+        include_str!("../../prompts/answer_system.hbs"),
+    ),
+    ("answer", include_str!("../../prompts/answer.hbs")),
+];
+
+/// Longest answer kept for the person.
+pub const MAX_REPLY_CHARS: usize = 4_000;
+
+/// What the planner's prompts show: the question with its history, and what the tools
+/// returned so far (already cut to `planner.tool_result_chars`).
+#[derive(Debug, Clone)]
+pub struct PlannerContext {
+    pub question: FreeTextContext,
+    pub observations: Vec<Observation>,
+    pub calls_left: usize,
+}
+
+/// The model's next step.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlanStep {
+    CallTool { tool: String, args: Value },
+    Done,
+}
+
+/// The composed answer. `actions` are kept as the model gave them, to be logged, never run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatAnswer {
+    pub reply_to_user: String,
+    pub actions: Vec<Value>,
+    pub needs_escalation: bool,
+    pub escalation_reason: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct PlannerModel {
+    client: LlmClient,
+    templates: Handlebars<'static>,
+}
+
+#[derive(Serialize)]
+struct ToolLine {
+    name: &'static str,
+    description: &'static str,
+    schema: String,
+}
+
+impl PlannerModel {
+    pub fn new(client: LlmClient) -> Result<Self, PromptError> {
+        let mut templates = Handlebars::new();
+        templates.set_strict_mode(true);
+        templates.register_escape_fn(handlebars::no_escape);
+        for (name, source) in TEMPLATES {
+            templates
+                .register_template_string(name, source)
+                .map_err(|e| template_error(name, e))?;
+        }
+        let model = Self { client, templates };
+        let sample = PlannerContext {
+            question: FreeTextContext {
+                history: Vec::new(),
+                message: "when is the dentist?".into(),
+                now: "2026-01-01T08:00:00+00:00".into(),
+                timezone: "UTC".into(),
+            },
+            observations: vec![Observation {
+                tool: "get_task".into(),
+                args: json!({"task": "dentist"}),
+                ok: true,
+                text: "{}".into(),
+            }],
+            calls_left: 1,
+        };
+        model.messages(&sample, "planner_system", "plan_step")?;
+        model.messages(&sample, "answer_system", "answer")?;
+        Ok(model)
+    }
+
+    fn render(&self, name: &str, data: &Value) -> Result<String, PromptError> {
+        self.templates
+            .render(name, data)
+            .map_err(|e| template_error(name, e))
+    }
+
+    /// system, the question, one user message per observation, then the instruction.
+    fn messages(
+        &self,
+        context: &PlannerContext,
+        system: &str,
+        instruction: &str,
+    ) -> Result<Vec<ChatMessage>, PromptError> {
+        let tools: Vec<ToolLine> = TOOLS
+            .iter()
+            .map(|tool| ToolLine {
+                name: tool.name,
+                description: tool.description,
+                schema: (tool.schema)().to_string(),
+            })
+            .collect();
+        let mut question = context.question.clone();
+        question.message = quote(&question.message);
+        for line in &mut question.history {
+            line.text = quote(&line.text);
+        }
+        let question =
+            serde_json::to_value(&question).map_err(|e| template_error("planner_question", e))?;
+        let mut messages = vec![
+            ChatMessage::system(self.render(system, &json!({ "tools": tools }))?),
+            ChatMessage::user(self.render("planner_question", &question)?),
+        ];
+        for (index, observation) in context.observations.iter().enumerate() {
+            messages.push(ChatMessage::user(self.render(
+                "planner_observation",
+                &json!({
+                    "tool": observation.tool,
+                    "number": index + 1,
+                    "ok": observation.ok,
+                    "args": quote(&observation.args.to_string()),
+                    "text": quote(&observation.text),
+                }),
+            )?));
+        }
+        messages.push(ChatMessage::user(
+            self.render(instruction, &json!({ "calls_left": context.calls_left }))?,
+        ));
+        Ok(messages)
+    }
+
+    pub async fn plan_step(&self, context: &PlannerContext) -> Result<PlanStep, LlmError> {
+        let messages = self
+            .messages(context, "planner_system", "plan_step")
+            .map_err(|e| LlmError::BadResponse(e.to_string()))?;
+        ask_strict(
+            &self.client,
+            "plan_step",
+            messages,
+            &plan_step_schema(),
+            parse_plan_step,
+        )
+        .await
+    }
+
+    pub async fn answer(&self, context: &PlannerContext) -> Result<ChatAnswer, LlmError> {
+        let messages = self
+            .messages(context, "answer_system", "answer")
+            .map_err(|e| LlmError::BadResponse(e.to_string()))?;
+        ask_strict(&self.client, "chat", messages, &chat_schema(), parse_chat).await
+    }
+}
+
+/// Every line of `text` stays inside the quote.
+fn quote(text: &str) -> String {
+    text.replace('\n', "\n> ")
+}
+
+fn template_error(name: &str, error: impl std::fmt::Display) -> PromptError {
+    PromptError::Template {
+        name: name.into(),
+        reason: error.to_string(),
+    }
+}
+
+pub fn plan_step_schema() -> Value {
+    json!({
+        "title": "plan_step",
+        "type": "object",
+        "properties": {
+            "action": { "type": "string", "enum": ["call_tool", "done"] },
+            "tool": { "type": "string", "enum": TOOLS.iter().map(|tool| tool.name).collect::<Vec<_>>() },
+            "args": { "type": "object" },
+        },
+        "required": ["action"],
+    })
+}
+
+pub fn chat_schema() -> Value {
+    json!({
+        "title": "chat",
+        "type": "object",
+        "properties": {
+            "reply_to_user": { "type": "string" },
+            "actions": { "type": "array", "items": { "type": "object", "properties": {
+                "name": { "type": "string" }, "params": { "type": "object" } }, "required": ["name"] } },
+            "needs_escalation": { "type": "boolean" },
+            "escalation_reason": { "type": "string" },
+        },
+        "required": ["reply_to_user"],
+    })
+}
+
+/// A `plan_step` answer. The tool's name and arguments are kept as given: an unknown tool or
+/// ill-shaped arguments are the tool registry's to refuse (an error observation that counts),
+/// never fixed up here.
+pub fn parse_plan_step(text: &str) -> Result<PlanStep, String> {
+    let object = object(text)?;
+    match object.get("action").and_then(Value::as_str) {
+        Some("done") => Ok(PlanStep::Done),
+        Some("call_tool") => match object.get("tool") {
+            Some(Value::String(tool)) => Ok(PlanStep::CallTool {
+                tool: tool.clone(),
+                args: object.get("args").cloned().unwrap_or(Value::Null),
+            }),
+            Some(_) => Err("tool is not a string".into()),
+            None => Err("call_tool needs a tool".into()),
+        },
+        Some(other) => Err(format!("action {other:?} is not call_tool or done")),
+        None => Err("action is missing or not a string".into()),
+    }
+}
+
+pub fn parse_chat(text: &str) -> Result<ChatAnswer, String> {
+    let object = object(text)?;
+    let reply = match object.get("reply_to_user") {
+        Some(Value::String(reply)) => clean_text(reply, MAX_REPLY_CHARS),
+        Some(_) => return Err("reply_to_user is not a string".into()),
+        None => return Err("reply_to_user is missing".into()),
+    };
+    if reply.is_empty() {
+        return Err("reply_to_user is empty".into());
+    }
+    let actions = match object.get("actions") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(actions)) => actions.clone(),
+        Some(_) => return Err("actions is not a list".into()),
+    };
+    let needs_escalation = match object.get("needs_escalation") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(flag)) => *flag,
+        Some(_) => return Err("needs_escalation is not true or false".into()),
+    };
+    Ok(ChatAnswer {
+        reply_to_user: reply,
+        actions,
+        needs_escalation,
+        escalation_reason: optional_text(&object, "escalation_reason")?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_and_answers_are_read_strictly() {
+        assert_eq!(parse_plan_step(r#"{"action":"done"}"#), Ok(PlanStep::Done));
+        assert_eq!(
+            parse_plan_step(r#"{"action":"call_tool","tool":"get_task","args":"dentist"}"#),
+            Ok(PlanStep::CallTool {
+                tool: "get_task".into(),
+                args: json!("dentist"),
+            })
+        );
+        assert!(parse_plan_step(r#"{"action":"call_tool"}"#).is_err());
+        assert!(parse_plan_step(r#"{"action":"delete"}"#).is_err());
+        assert!(parse_plan_step("I will look it up").is_err());
+        assert!(parse_chat(r#"{"reply_to_user":"Friday at 9."}"#).is_ok());
+        assert!(parse_chat(r#"{"reply_to_user":""}"#).is_err());
+        assert!(parse_chat(r#"{"reply_to_user":"x","needs_escalation":"no"}"#).is_err());
+        assert!(parse_chat(r#"{"actions":[]}"#).is_err());
+    }
+}

@@ -1,0 +1,55 @@
+//! One tool call and what it returns: the call as the model asked for it, the time and zone it
+//! reads against, the observation the next prompt quotes, and why a call gave no result.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::store::StoreError;
+
+/// What a tool reads against: the turn's time and the person's zone.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolEnv {
+    pub now: DateTime<Utc>,
+    pub timezone: chrono_tz::Tz,
+}
+
+/// One tool call as the model asked for it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolCall {
+    pub tool: String,
+    /// The arguments exactly as the model gave them (Null: none given).
+    pub args: Value,
+}
+
+/// What one call returned: the text the next prompt quotes, and whether it worked.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Observation {
+    pub tool: String,
+    pub args: Value,
+    pub ok: bool,
+    pub text: String,
+}
+
+/// Why a tool call gave no result.
+#[derive(Debug, thiserror::Error)]
+pub enum ToolError {
+    #[error("unknown tool {0:?}; the tools are: {1}")]
+    UnknownTool(String, String),
+    #[error("invalid arguments: {0}")]
+    InvalidArgs(String),
+    #[error("{0}")]
+    BadTime(String),
+    #[error("the database could not be read: {0}")]
+    Store(#[from] StoreError),
+}
+
+impl Observation {
+    /// The observation cut to `chars` characters (said so at the end when cut).
+    pub fn cut(mut self, chars: usize) -> Self {
+        if self.text.chars().count() > chars {
+            self.text = self.text.chars().take(chars).collect::<String>() + " [cut]";
+        }
+        self
+    }
+}

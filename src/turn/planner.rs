@@ -1,0 +1,130 @@
+//! The planner room (seed 003; DESIGN.md "Free text" step 8 and "Planner"): a message `route`
+//! calls a question is answered by a bounded loop of `plan_step` calls over the read-only tools
+//! (`crate::planner`), then one `chat` call that composes the answer from what they returned:
+//! path `answer`, the tool calls in the result's `steps`.
+//!
+//! Invariants:
+//! - At most `planner.max_tool_calls` tool calls, hard: an unknown tool, invalid arguments or a
+//!   failing tool is an error observation and counts; a model that always wants another tool
+//!   is stopped at the cap and the answer is composed from what was gathered.
+//! - Tools run on the read pool (read-only connections): a planner turn changes nothing but
+//!   its own memory rows and result, committed by the pipeline in one transaction.
+//! - Each result enters the later prompts cut to `planner.tool_result_chars`, as quoted data in
+//!   a user-role message (`llm::planner`), never in the system message.
+//! - Writes are not tools: actions in the composed answer are never run here (they are logged
+//!   and dropped; chat actions and their consent are issue 14's).
+//! - Any model call failing (timeout, refused, garbage after one retry): `llm_unavailable`,
+//!   the tool results dropped (DESIGN.md's failure contract).
+
+use chrono::{DateTime, Utc};
+
+use crate::llm::planner::{PlanStep, PlannerContext};
+use crate::planner::{self, Observation, ToolCall, ToolEnv};
+use crate::subsystems::llm_classifier::LlmMsg;
+
+use super::apply::Work;
+use super::draft_step::DraftStep;
+use super::error::TurnError;
+use super::free_model::model_down;
+use super::pipeline::Pipeline;
+use super::result::PlannerStep;
+use super::Inbound;
+
+impl Pipeline {
+    pub(super) async fn planner(
+        &self,
+        inbound: &Inbound,
+        now: DateTime<Utc>,
+    ) -> Result<(Work, DraftStep), TurnError> {
+        let Some(llm) = &self.llm else {
+            return Ok(model_down());
+        };
+        let question = self.free_text_context(inbound, &inbound.text, now).await?;
+        let cap = self.settings.max_tool_calls;
+        let mut context = PlannerContext {
+            question,
+            observations: Vec::new(),
+            calls_left: cap,
+        };
+        while context.observations.len() < cap {
+            context.calls_left = cap - context.observations.len();
+            let asked = Box::new(context.clone());
+            let step = match llm
+                .ask(|reply| LlmMsg::PlanStep {
+                    context: asked,
+                    reply,
+                })
+                .await
+            {
+                Ok(Ok(step)) => step,
+                Ok(Err(error)) => {
+                    tracing::debug!(%error, "plan_step failed; the gathered results are dropped");
+                    return Ok(model_down());
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "model actor unavailable for this turn");
+                    return Ok(model_down());
+                }
+            };
+            let PlanStep::CallTool { tool, args } = step else {
+                break;
+            };
+            let observation = self.run_tool(ToolCall { tool, args }, now).await?;
+            context
+                .observations
+                .push(observation.cut(self.settings.tool_result_chars));
+        }
+        if context.observations.len() >= cap {
+            tracing::debug!(cap, "planner stopped at its tool budget");
+        }
+        context.calls_left = 0;
+        let asked = Box::new(context.clone());
+        let answer = match llm
+            .ask(|reply| LlmMsg::Chat {
+                context: asked,
+                reply,
+            })
+            .await
+        {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(error)) => {
+                tracing::debug!(%error, "the planner's chat call failed");
+                return Ok(model_down());
+            }
+            Err(error) => {
+                tracing::warn!(%error, "model actor unavailable for this turn");
+                return Ok(model_down());
+            }
+        };
+        if !answer.actions.is_empty() {
+            // Writes are not tools, and an answer composed after tools never acts at once.
+            tracing::info!(
+                actions = answer.actions.len(),
+                "the planner's answer proposed actions; not run (writes are not tools)"
+            );
+        }
+        let steps = context
+            .observations
+            .iter()
+            .map(|observation| PlannerStep {
+                tool: observation.tool.clone(),
+                args: observation.args.clone(),
+                ok: observation.ok,
+            })
+            .collect();
+        Ok((Work::Answer(answer.reply_to_user, steps), DraftStep::Keep))
+    }
+
+    /// One tool call on a read connection. A tool's own failure is an error observation; only
+    /// the read pool itself failing fails the turn (the message stays in the inbox).
+    async fn run_tool(&self, call: ToolCall, now: DateTime<Utc>) -> Result<Observation, TurnError> {
+        let env = ToolEnv {
+            now,
+            timezone: self.settings.timezone,
+        };
+        Ok(self
+            .store
+            .read(move |conn| Ok(planner::run(conn, &call, &env)))
+            .await?)
+    }
+}
