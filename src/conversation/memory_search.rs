@@ -1,5 +1,5 @@
 //! Full-text search over every thread's memory (the planner's `search_memory`): SQLite FTS5
-//! (`memory_fts`, migration 0004), ranked by bm25, each hit with its thread and time.
+//! (`memory_fts`, migration 0005), ranked by bm25, each hit with its thread and time.
 //!
 //! Invariants: the index is kept in step with `memory` by triggers, inside the same
 //! transaction as the row's insert or prune (a pruned message is never found); the query is
