@@ -165,6 +165,22 @@ pub fn unanswered_nudge_task(
         .and_then(|(_, task_id)| task_id))
 }
 
+/// Who a proposal made in the thread at `at` was for: the author of the person's last message
+/// there at or before that moment (the message that led to it). `None` once pruned.
+pub fn author_before(
+    conn: &Connection,
+    thread_id: &str,
+    at: DateTime<Utc>,
+) -> Result<Option<String>, StoreError> {
+    let found: Option<Option<String>> = conn
+        .prepare_cached(
+            "SELECT author_id FROM memory WHERE thread_id = ?1 AND role = 'user' AND created_at <= ?2 ORDER BY id DESC LIMIT 1",
+        )?
+        .query_row(params![thread_id, to_db(at)], |row| row.get(0))
+        .optional()?;
+    Ok(found.flatten())
+}
+
 /// Deletes messages older than `cutoff`; returns how many.
 pub fn prune(conn: &Connection, cutoff: DateTime<Utc>) -> Result<usize, StoreError> {
     Ok(conn.execute("DELETE FROM memory WHERE created_at < ?1", [to_db(cutoff)])?)

@@ -8,6 +8,7 @@ pub mod inbox;
 pub mod memory;
 pub mod outbox;
 pub mod plans;
+pub mod proposal_messages;
 pub mod reply_slots;
 pub mod threads;
 

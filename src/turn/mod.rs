@@ -28,5 +28,6 @@ pub mod pipeline;
 pub mod result;
 pub mod settings;
 pub mod texts;
+pub mod thinking;
 
 pub use crate::conversation::inbox::Inbound;

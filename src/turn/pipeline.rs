@@ -35,7 +35,7 @@ use crate::tasks::when::WhenContext;
 use super::apply::{self, TurnWork, Work};
 use super::changes;
 use super::context::{self, TurnContext};
-use super::decide::{decide, Next, PlanStep};
+use super::decide::{decide, pin_to_plan, Next, PlanStep};
 use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::result::{TurnPath, TurnResult};
@@ -60,6 +60,8 @@ pub struct Pipeline {
     pub metrics: Arc<TurnMetrics>,
     /// Where a committed turn's reply and task changes are published.
     pub events: EventBus,
+    /// Told when a turn is about to wait for the model (a channel shows "typing").
+    pub thinking: super::thinking::Thinking,
 }
 
 impl Pipeline {
@@ -131,6 +133,7 @@ impl Pipeline {
             .await?;
         let now = self.clock.now();
         let (plan_step, next) = decide(&context, &analysis, now);
+        let next = pin_to_plan(next, inbound.answers_plan.as_deref());
         let mut draft = DraftStep::Keep;
         // The answer to a nudge delivered into this free thread acts on the nudged task.
         let context = match next {
