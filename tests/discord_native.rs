@@ -66,8 +66,15 @@ fn say(channel: u64, author: u64, text: &str) -> IncomingMessage {
 async fn tell(fake: &FakeDiscord, channel: u64, author: u64, text: &str) {
     let before = bot_messages(fake, channel).len();
     fake.dispatch_message_create(say(channel, author, text));
-    let answered = eventually(WAIT, || async { bot_messages(fake, channel).len() > before }).await;
-    assert!(answered, "no answer to {text:?}: {:?}", fake.sent_messages());
+    let answered = eventually(WAIT, || async {
+        bot_messages(fake, channel).len() > before
+    })
+    .await;
+    assert!(
+        answered,
+        "no answer to {text:?}: {:?}",
+        fake.sent_messages()
+    );
 }
 
 fn bot_messages(fake: &FakeDiscord, channel: u64) -> Vec<Value> {
@@ -123,7 +130,10 @@ fn last_proposal(fake: &FakeDiscord, channel: u64) -> Proposal {
         ]
     );
     Proposal {
-        message_id: message["id"].as_str().and_then(|id| id.parse().ok()).unwrap_or(0),
+        message_id: message["id"]
+            .as_str()
+            .and_then(|id| id.parse().ok())
+            .unwrap_or(0),
         plan_id,
     }
 }
@@ -135,7 +145,13 @@ async fn propose_duplicate(fake: &FakeDiscord, channel: u64, author: u64, title:
     last_proposal(fake, channel)
 }
 
-fn click(fake: &FakeDiscord, channel: u64, user: u64, proposal: &Proposal, answer: &str) -> SentInteraction {
+fn click(
+    fake: &FakeDiscord,
+    channel: u64,
+    user: u64,
+    proposal: &Proposal,
+    answer: &str,
+) -> SentInteraction {
     fake.click(Click {
         channel_id: channel,
         guild_id: (channel != DM).then_some(GUILD),
@@ -147,8 +163,15 @@ fn click(fake: &FakeDiscord, channel: u64, user: u64, proposal: &Proposal, answe
 
 /// Waits for the callback of an interaction and returns it.
 async fn callback(fake: &FakeDiscord, interaction: &SentInteraction) -> Value {
-    let answered = eventually(WAIT, || async { !fake.callbacks(interaction.id).is_empty() }).await;
-    assert!(answered, "interaction {} was never acknowledged", interaction.id);
+    let answered = eventually(WAIT, || async {
+        !fake.callbacks(interaction.id).is_empty()
+    })
+    .await;
+    assert!(
+        answered,
+        "interaction {} was never acknowledged",
+        interaction.id
+    );
     fake.callbacks(interaction.id)[0].clone()
 }
 
@@ -156,7 +179,10 @@ async fn callback(fake: &FakeDiscord, interaction: &SentInteraction) -> Value {
 fn ephemeral_text(callback: &Value) -> String {
     assert_eq!(callback["type"], 4, "{callback}");
     assert_eq!(callback["data"]["flags"], 64, "not ephemeral: {callback}");
-    callback["data"]["content"].as_str().unwrap_or_default().to_owned()
+    callback["data"]["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
 }
 
 async fn buttons_disabled(fake: &FakeDiscord, proposal: &Proposal) -> bool {
@@ -173,7 +199,11 @@ async fn a_yes_click_confirms_exactly_that_plan_once() {
     let fake = start_fake_discord().await;
     let bot = native_bot(&fake, "").await;
     let proposal = propose_duplicate(&fake, DM, OWNER, "Renew passport").await;
-    assert_eq!(task_titles(&bot).await, ["Renew passport"], "proposed, not created");
+    assert_eq!(
+        task_titles(&bot).await,
+        ["Renew passport"],
+        "proposed, not created"
+    );
 
     // A double click: two interactions at once. Both are acknowledged; one applies.
     let first = click(&fake, DM, OWNER, &proposal, "yes");
@@ -183,7 +213,10 @@ async fn a_yes_click_confirms_exactly_that_plan_once() {
     let _ = callback(&fake, &second).await;
     let created = eventually(WAIT, || async { task_titles(&bot).await.len() == 2 }).await;
     assert!(created, "{:?}", task_titles(&bot).await);
-    assert!(buttons_disabled(&fake, &proposal).await, "buttons stay enabled");
+    assert!(
+        buttons_disabled(&fake, &proposal).await,
+        "buttons stay enabled"
+    );
 
     // The same interaction delivered again, and a later click: nothing more.
     fake.redeliver_interaction(first.id);
@@ -213,9 +246,18 @@ async fn a_click_by_someone_else_is_refused_privately_and_changes_nothing() {
     assert!(ephemeral_text(&callback(&fake, &stranger).await).contains("not yours"));
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(task_titles(&bot).await, ["Water plants"]);
-    assert_eq!(fake.sent_messages().len(), sent_before, "nothing said in the channel");
+    assert_eq!(
+        fake.sent_messages().len(),
+        sent_before,
+        "nothing said in the channel"
+    );
     let message = fake.message(proposal.message_id).unwrap_or_default();
-    assert!(buttons_of(&message).iter().all(|(_, _, disabled)| !disabled), "still live");
+    assert!(
+        buttons_of(&message)
+            .iter()
+            .all(|(_, _, disabled)| !disabled),
+        "still live"
+    );
 
     // The plan is still there for the person it was for.
     let mine = click(&fake, GENERAL, OWNER, &proposal, "yes");
@@ -236,7 +278,10 @@ async fn a_click_on_a_replaced_plan_says_so_and_never_confirms_the_newer_one() {
     let stale = click(&fake, DM, OWNER, &older, "yes");
     let text = ephemeral_text(&callback(&fake, &stale).await);
     assert!(text.contains("replaced"), "{text}");
-    assert!(buttons_disabled(&fake, &older).await, "the replaced proposal's buttons");
+    assert!(
+        buttons_disabled(&fake, &older).await,
+        "the replaced proposal's buttons"
+    );
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(
         task_titles(&bot).await,
@@ -271,7 +316,10 @@ async fn a_typed_yes_disables_the_buttons() {
     tell(&fake, DM, OWNER, "yes").await;
     assert_eq!(task_titles(&bot).await, ["Book dentist", "Book dentist"]);
     assert!(buttons_disabled(&fake, &proposal).await);
-    let edits = fake.requests_to("PATCH", &format!("/channels/{DM}/messages/{}", proposal.message_id));
+    let edits = fake.requests_to(
+        "PATCH",
+        &format!("/channels/{DM}/messages/{}", proposal.message_id),
+    );
     assert_eq!(edits.len(), 1, "edited once: {edits:?}");
     // Replies that propose nothing carry no buttons.
     let plain: Vec<Value> = bot_messages(&fake, DM)
@@ -281,7 +329,12 @@ async fn a_typed_yes_disables_the_buttons() {
     assert!(plain.iter().all(|m| buttons_of(m).is_empty()), "{plain:?}");
 }
 
-fn slash(fake: &FakeDiscord, channel: u64, name: &str, options: &[(&str, &str)]) -> SentInteraction {
+fn slash(
+    fake: &FakeDiscord,
+    channel: u64,
+    name: &str,
+    options: &[(&str, &str)],
+) -> SentInteraction {
     fake.slash(SlashCommand {
         channel_id: channel,
         guild_id: (channel != DM).then_some(GUILD),
@@ -302,11 +355,13 @@ async fn slash_add_captures_a_task_and_slash_tasks_lists_privately() {
     let ack = callback(&fake, &add).await;
     assert_eq!(ack["type"], 5, "thinking: {ack}");
     assert_eq!(ack["data"]["flags"], 64, "privately: {ack}");
-    let created = eventually(WAIT, || async { task_titles(&bot).await == ["buy milk"] }).await;
+    let created = eventually(WAIT, || async { task_titles(&bot).await == ["Buy milk"] }).await;
     assert!(created, "{:?}", task_titles(&bot).await);
     // The capture's answer comes in the channel, as for a typed "add"; the thinking goes.
     let answered = eventually(WAIT, || async {
-        fake.sent_messages().iter().any(|(c, text)| *c == DM && text.contains("buy milk"))
+        fake.sent_messages()
+            .iter()
+            .any(|(c, text)| *c == DM && text.contains("Buy milk"))
     })
     .await;
     assert!(answered, "{:?}", fake.sent_messages());
@@ -315,15 +370,22 @@ async fn slash_add_captures_a_task_and_slash_tasks_lists_privately() {
     // The same interaction again adds nothing.
     fake.redeliver_interaction(add.id);
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(task_titles(&bot).await, ["buy milk"]);
+    assert_eq!(task_titles(&bot).await, ["Buy milk"]);
 
     let sent_before = fake.sent_messages().len();
     let tasks = slash(&fake, DM, "tasks", &[]);
     let text = ephemeral_text(&callback(&fake, &tasks).await);
-    assert!(text.contains("buy milk"), "{text}");
+    assert!(text.contains("Buy milk"), "{text}");
     let overdue = slash(&fake, DM, "tasks", &[("status", "overdue")]);
-    assert_eq!(ephemeral_text(&callback(&fake, &overdue).await), "Nothing is overdue.");
-    assert_eq!(fake.sent_messages().len(), sent_before, "nothing said in the channel");
+    assert_eq!(
+        ephemeral_text(&callback(&fake, &overdue).await),
+        "Nothing is overdue."
+    );
+    assert_eq!(
+        fake.sent_messages().len(),
+        sent_before,
+        "nothing said in the channel"
+    );
 }
 
 #[actix_rt::test]
@@ -348,7 +410,10 @@ async fn commands_are_registered_once_per_start_in_the_configured_guild() {
     let request = &fake.command_registrations()[0];
     assert_eq!(
         request.path,
-        format!("/api/v10/applications/{}/guilds/{GUILD}/commands", common::fake_discord::APPLICATION_ID)
+        format!(
+            "/api/v10/applications/{}/guilds/{GUILD}/commands",
+            common::fake_discord::APPLICATION_ID
+        )
     );
     let names: Vec<&str> = request
         .body
@@ -362,7 +427,10 @@ async fn commands_are_registered_once_per_start_in_the_configured_guild() {
     // A new session (READY again) registers nothing more.
     let identifies = fake.identify_count();
     fake.send_invalid_session(false);
-    let again = eventually(WAIT, || async { fake.identify_count() > identifies && fake.has_live_session() }).await;
+    let again = eventually(WAIT, || async {
+        fake.identify_count() > identifies && fake.has_live_session()
+    })
+    .await;
     assert!(again);
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(fake.command_registrations().len(), 1);
@@ -376,7 +444,10 @@ async fn without_a_guild_commands_are_registered_globally() {
     assert!(registered);
     assert_eq!(
         fake.command_registrations()[0].path,
-        format!("/api/v10/applications/{}/commands", common::fake_discord::APPLICATION_ID)
+        format!(
+            "/api/v10/applications/{}/commands",
+            common::fake_discord::APPLICATION_ID
+        )
     );
 }
 
@@ -397,7 +468,13 @@ async fn typing_shows_while_a_turn_waits_for_the_model_and_never_for_instant_tur
     assert_eq!(fake.typing_count(DM), 0, "no typing for instant turns");
     assert!(llm.requests().is_empty(), "no model was asked");
     // A message no rule takes goes to the model: typing while it thinks.
-    tell(&fake, DM, OWNER, "hmm what do you make of the weather lately").await;
+    tell(
+        &fake,
+        DM,
+        OWNER,
+        "hmm what do you make of the weather lately",
+    )
+    .await;
     assert!(!llm.requests().is_empty(), "the model was asked");
     let typed = fake.requests_to("POST", &format!("/channels/{DM}/typing"));
     assert_eq!(typed.len(), 1, "{typed:?}");
@@ -405,6 +482,9 @@ async fn typing_shows_while_a_turn_waits_for_the_model_and_never_for_instant_tur
         .requests_to("POST", &format!("/channels/{DM}/messages"))
         .pop()
         .map(|r| r.at);
-    assert!(answer.is_some_and(|at| typed[0].at <= at), "typing before the answer");
-    assert_eq!(task_titles(&bot).await, ["buy milk"]);
+    assert!(
+        answer.is_some_and(|at| typed[0].at <= at),
+        "typing before the answer"
+    );
+    assert_eq!(task_titles(&bot).await, ["Buy milk"]);
 }

@@ -8,14 +8,14 @@ use actors::{ChildRef, ChildSpec};
 
 use crate::clock::SharedClock;
 use crate::config::{Config, ConfigError};
+use crate::discord::typing::DiscordTyping;
 use crate::discord::{
     DiscordGateway, DiscordMsg, DiscordNudges, DiscordSettings, GatewayParts, GatewayShared,
 };
-use crate::discord::typing::DiscordTyping;
 use crate::nudges::NudgeSink;
-use crate::turn::thinking::ThinkingSink;
 use crate::store::Store;
 use crate::turn::intake::Intake;
+use crate::turn::thinking::ThinkingSink;
 
 use super::error::StartError;
 use super::spawn::Spawner;

@@ -155,7 +155,9 @@ mod tests {
                 .components
                 .iter()
                 .filter_map(|c| match c {
-                    Component::Button(b) => Some((b.label.clone(), b.custom_id.clone(), b.disabled)),
+                    Component::Button(b) => {
+                        Some((b.label.clone(), b.custom_id.clone(), b.disabled))
+                    }
                     _ => None,
                 })
                 .collect();

@@ -26,7 +26,12 @@ impl ThinkingSink for DiscordTyping {
         if inbound.channel != Channel::Discord {
             return;
         }
-        let Some(channel) = inbound.thread_id.parse::<u64>().ok().and_then(Id::new_checked) else {
+        let Some(channel) = inbound
+            .thread_id
+            .parse::<u64>()
+            .ok()
+            .and_then(Id::new_checked)
+        else {
             return;
         };
         let (http, deadline) = (self.http.clone(), self.deadline);

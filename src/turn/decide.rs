@@ -188,18 +188,50 @@ mod tests {
         let newer = plan("pln_new");
         // (what the rules decided, the plan the message names, what happens)
         let table = [
-            (Next::ConfirmPlan(newer.clone()), Some("pln_new"), Next::ConfirmPlan(newer.clone())),
-            (Next::RejectPlan(newer.clone()), Some("pln_new"), Next::RejectPlan(newer.clone())),
-            (Next::ConfirmPlan(newer.clone()), None, Next::ConfirmPlan(newer.clone())),
+            (
+                Next::ConfirmPlan(newer.clone()),
+                Some("pln_new"),
+                Next::ConfirmPlan(newer.clone()),
+            ),
+            (
+                Next::RejectPlan(newer.clone()),
+                Some("pln_new"),
+                Next::RejectPlan(newer.clone()),
+            ),
+            (
+                Next::ConfirmPlan(newer.clone()),
+                None,
+                Next::ConfirmPlan(newer.clone()),
+            ),
             // A click on an older plan never confirms or rejects the newer one.
-            (Next::ConfirmPlan(newer.clone()), Some("pln_old"), Next::PlanReplaced(newer.clone())),
-            (Next::RejectPlan(newer.clone()), Some("pln_old"), Next::PlanReplaced(newer.clone())),
+            (
+                Next::ConfirmPlan(newer.clone()),
+                Some("pln_old"),
+                Next::PlanReplaced(newer.clone()),
+            ),
+            (
+                Next::RejectPlan(newer.clone()),
+                Some("pln_old"),
+                Next::PlanReplaced(newer.clone()),
+            ),
             // Anything else is left as decided.
-            (Next::NothingToConfirm, Some("pln_old"), Next::NothingToConfirm),
-            (Next::PlanGone { expired: true }, Some("pln_old"), Next::PlanGone { expired: true }),
+            (
+                Next::NothingToConfirm,
+                Some("pln_old"),
+                Next::NothingToConfirm,
+            ),
+            (
+                Next::PlanGone { expired: true },
+                Some("pln_old"),
+                Next::PlanGone { expired: true },
+            ),
         ];
         for (next, named, expected) in table {
-            assert_eq!(pin_to_plan(next.clone(), named), expected, "{next:?} {named:?}");
+            assert_eq!(
+                pin_to_plan(next.clone(), named),
+                expected,
+                "{next:?} {named:?}"
+            );
         }
     }
 }

@@ -37,6 +37,8 @@
 
 #![allow(dead_code)]
 
+// A path relative to this file: benches include `tests/common` by path too.
+#[path = "fake_discord/interactions.rs"]
 mod interactions;
 
 pub use interactions::{Click, SentInteraction, SlashCommand};

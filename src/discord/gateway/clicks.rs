@@ -19,13 +19,13 @@
 //!   inbox, applied once.
 
 use chrono::{DateTime, Utc};
+use rusqlite::Connection;
 use twilight_http::Client;
 use twilight_model::application::interaction::{Interaction, InteractionData, InteractionType};
 use twilight_model::channel::message::MessageFlags;
 use twilight_model::http::interaction::{
     InteractionResponse, InteractionResponseData, InteractionResponseType,
 };
-use rusqlite::Connection;
 
 use super::inbound::InboundWork;
 use crate::conversation::plans::{self, PlanStatus};
@@ -60,7 +60,8 @@ impl InboundWork {
             return;
         };
         let refusal = if self.settings.allowed_user_ids.contains(&user) {
-            let (plan_id, thread, now) = (button.plan_id.clone(), channel.clone(), self.clock.now());
+            let (plan_id, thread, now) =
+                (button.plan_id.clone(), channel.clone(), self.clock.now());
             let user = user.to_string();
             match self
                 .store
@@ -90,7 +91,13 @@ impl InboundWork {
     }
 
     /// Queues the click's turn: the typed answer, bound to the button's plan.
-    async fn answer(&self, interaction: &Interaction, channel: String, user: u64, button: PlanButton) {
+    async fn answer(
+        &self,
+        interaction: &Interaction,
+        channel: String,
+        user: u64,
+        button: PlanButton,
+    ) {
         let queued = self
             .intake
             .enqueue(Incoming {
@@ -133,7 +140,8 @@ fn may_answer(
         PlanStatus::Pending | PlanStatus::Expired => Refusal::Expired,
         PlanStatus::Confirmed | PlanStatus::Rejected => Refusal::Answered,
         PlanStatus::Cancelled => {
-            let newer = plans::latest(conn, &plan.thread_id)?.is_some_and(|latest| latest.id != plan.id);
+            let newer =
+                plans::latest(conn, &plan.thread_id)?.is_some_and(|latest| latest.id != plan.id);
             if newer {
                 Refusal::Replaced
             } else {
@@ -158,7 +166,11 @@ pub(super) fn ephemeral(text: &str) -> InteractionResponse {
 
 /// Answers an interaction (once; Discord refuses a second answer). A failure is logged: the
 /// person sees Discord's "interaction failed", and nothing else depends on it.
-pub(super) async fn respond(http: &Client, interaction: &Interaction, response: InteractionResponse) {
+pub(super) async fn respond(
+    http: &Client,
+    interaction: &Interaction,
+    response: InteractionResponse,
+) {
     let sent = http
         .interaction(interaction.application_id)
         .create_response(interaction.id, &interaction.token, &response)

@@ -40,9 +40,7 @@ const NOT_ALLOWED: &str = "I only work for the people I was set up for.";
 
 /// The commands' definitions, as Discord's bulk overwrite takes them.
 fn definitions() -> serde_json::Value {
-    let text = |name: &str, description: &str, required: bool| {
-        json!({"type": 3, "name": name, "description": description, "required": required})
-    };
+    let text = |name: &str, description: &str, required: bool| json!({"type": 3, "name": name, "description": description, "required": required});
     let mut status = text("status", "Which tasks (default: open)", false);
     status["choices"] = json!([
         {"name": "open", "value": "open"},
@@ -130,7 +128,10 @@ impl InboundWork {
                 };
                 self.answer_question(&interaction, question).await;
             }
-            "pending" => self.answer_question(&interaction, Question::WaitingOn).await,
+            "pending" => {
+                self.answer_question(&interaction, Question::WaitingOn)
+                    .await
+            }
             "add" => match option("text").filter(|text| !text.trim().is_empty()) {
                 Some(text) => {
                     let said = format!("add {}", text.trim());
@@ -138,10 +139,18 @@ impl InboundWork {
                 }
                 None => respond(&self.http, &interaction, ephemeral("Add what?")).await,
             },
-            "undo" => self.converse(&interaction, channel, user, "undo".into()).await,
+            "undo" => {
+                self.converse(&interaction, channel, user, "undo".into())
+                    .await
+            }
             other => {
                 tracing::debug!(command = other, "a slash command Donna does not have");
-                respond(&self.http, &interaction, ephemeral("I don't know that command.")).await;
+                respond(
+                    &self.http,
+                    &interaction,
+                    ephemeral("I don't know that command."),
+                )
+                .await;
             }
         }
     }
@@ -173,7 +182,10 @@ impl InboundWork {
             }),
         };
         respond(&self.http, interaction, thinking).await;
-        if let Err(error) = self.ensure_thread(&channel, interaction.guild_id.is_some()).await {
+        if let Err(error) = self
+            .ensure_thread(&channel, interaction.guild_id.is_some())
+            .await
+        {
             tracing::warn!(%error, "cannot record a Discord conversation");
             return;
         }

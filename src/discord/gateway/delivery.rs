@@ -164,7 +164,10 @@ impl Delivery {
         };
         for entry in entries {
             // A proposal carries "Yes" / "No" buttons bound to exactly its plan.
-            let row = entry.plan_id.as_deref().map(|plan| buttons::row(plan, false));
+            let row = entry
+                .plan_id
+                .as_deref()
+                .map(|plan| buttons::row(plan, false));
             let sent = tokio::time::timeout(
                 self.deadline,
                 send_all(&self.http, channel, &entry.text, row.as_deref()),

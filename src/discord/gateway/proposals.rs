@@ -70,8 +70,16 @@ pub(super) async fn disable_answered(
 /// Edits one proposal's buttons to disabled; true when nothing is left to do.
 async fn disable(http: &Client, proposal: &ProposalMessage) -> bool {
     let ids = (
-        proposal.channel_id.parse::<u64>().ok().and_then(Id::new_checked),
-        proposal.message_id.parse::<u64>().ok().and_then(Id::new_checked),
+        proposal
+            .channel_id
+            .parse::<u64>()
+            .ok()
+            .and_then(Id::new_checked),
+        proposal
+            .message_id
+            .parse::<u64>()
+            .ok()
+            .and_then(Id::new_checked),
     );
     let (Some(channel), Some(message)) = ids else {
         return true;

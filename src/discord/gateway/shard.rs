@@ -101,7 +101,9 @@ async fn poll_shard(mut shard: Shard, me: ChildRef<DiscordMsg>) {
                     .tell(DiscordMsg::Interaction(Box::new(interaction.0)))
                     .is_err()
                 {
-                    tracing::warn!("discord gateway mailbox full; a click or command was not taken");
+                    tracing::warn!(
+                        "discord gateway mailbox full; a click or command was not taken"
+                    );
                 }
             }
             Ok(Event::GatewayClose(frame)) if shard.state() == ShardState::FatallyClosed => {

@@ -75,7 +75,12 @@ impl FakeDiscord {
             .iter()
             .find(|m| message_id_of(m) == click.message_id)
             .cloned()
-            .unwrap_or_else(|| panic!("fake discord: click on unknown message {}", click.message_id));
+            .unwrap_or_else(|| {
+                panic!(
+                    "fake discord: click on unknown message {}",
+                    click.message_id
+                )
+            });
         let data = json!({
             "custom_id": click.custom_id,
             "component_type": 2,
@@ -97,7 +102,12 @@ impl FakeDiscord {
     /// or a proxy can deliver an interaction twice).
     pub fn redeliver_interaction(&self, id: u64) {
         let mut inner = self.shared.lock();
-        let Some(event) = inner.interaction_events.iter().find(|(i, _)| *i == id).cloned() else {
+        let Some(event) = inner
+            .interaction_events
+            .iter()
+            .find(|(i, _)| *i == id)
+            .cloned()
+        else {
             panic!("fake discord: no interaction {id} to redeliver");
         };
         inner.queue_dispatch("INTERACTION_CREATE", event.1);
@@ -314,9 +324,7 @@ pub(super) fn route(
                 return Some(Answer::error(404, 10015, "Unknown Webhook"));
             };
             let message_id = inner.snowflake();
-            let content = body
-                .and_then(|b| b["content"].as_str())
-                .unwrap_or_default();
+            let content = body.and_then(|b| b["content"].as_str()).unwrap_or_default();
             let mut message = super::message_json(super::MessageParts {
                 id: message_id,
                 channel_id: state.channel_id,
