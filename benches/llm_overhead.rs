@@ -90,6 +90,7 @@ async fn turns(url: &str, durability: Durability) -> Vec<Duration> {
                 user_id: "me".into(),
                 text: "what do I need for this one?".into(),
                 message_id: Some(format!("m{i}")),
+                answers_plan: None,
             })
             .await
             .unwrap_or_else(|e| panic!("{e}"));

@@ -416,6 +416,7 @@ fn app_turns(durability: Durability, plan: &[Option<usize>]) -> Vec<Round> {
                     user_id: "owner".into(),
                     text: "done".into(),
                     message_id: None,
+                    answers_plan: None,
                 };
                 let submitted = Instant::now();
                 let outcome = intake.submit(incoming).await;
@@ -519,6 +520,7 @@ fn done_turn(floor: &Floor, conn: &Connection, thread_id: &str) -> Result<(), St
         thread_id: thread_id.to_string(),
         user_id: "owner".into(),
         text: "done".into(),
+        answers_plan: None,
     };
     // Intake: the thread must exist; the message goes into the inbox.
     if threads::get(conn, thread_id)?.is_none() {
@@ -625,6 +627,7 @@ fn context_read_cost() -> (Duration, Duration) {
             thread_id: thread_id.to_string(),
             user_id: "owner".into(),
             text: "done".into(),
+            answers_plan: None,
         };
         context::load(conn, &message).unwrap_or_else(|e| panic!("context: {e}"))
     };

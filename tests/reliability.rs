@@ -96,6 +96,7 @@ async fn twenty_thousand_messages_with_random_panics_lose_nothing_duplicate_noth
                             user_id: "owner".into(),
                             text: format!("busy {n:03}"),
                             message_id: Some(message_id.clone()),
+                            answers_plan: None,
                         })
                         .await;
                     match sent {

@@ -8,12 +8,14 @@ use actors::{ChildRef, ChildSpec};
 
 use crate::clock::SharedClock;
 use crate::config::{Config, ConfigError};
+use crate::discord::typing::DiscordTyping;
 use crate::discord::{
     DiscordGateway, DiscordMsg, DiscordNudges, DiscordSettings, GatewayParts, GatewayShared,
 };
 use crate::nudges::NudgeSink;
 use crate::store::Store;
 use crate::turn::intake::Intake;
+use crate::turn::thinking::ThinkingSink;
 
 use super::error::StartError;
 use super::spawn::Spawner;
@@ -26,9 +28,16 @@ const GATEWAY_QUEUE: usize = 4096;
 pub struct DiscordParts {
     pub gateway: ChildRef<DiscordMsg>,
     pub shared: Arc<GatewayShared>,
+    /// The typing indicator while a Discord turn waits for the model.
+    typing: Arc<DiscordTyping>,
 }
 
 impl DiscordParts {
+    /// Where a turn says it waits for the model: the typing indicator.
+    pub fn thinking_sink(&self) -> Arc<dyn ThinkingSink> {
+        self.typing.clone()
+    }
+
     /// Where the Nudger sends nudges while Discord is on.
     pub fn nudge_sink(&self) -> Arc<dyn NudgeSink> {
         Arc::new(DiscordNudges::new(self.gateway.clone()))
@@ -64,6 +73,13 @@ fn settings(config: &Config, token: String) -> Result<DiscordSettings, StartErro
         api_proxy: config.discord.api_proxy.clone(),
         http_timeout: config.discord.http_timeout.get(),
         catch_up_window: config.discord.catch_up_window.get(),
+        command_guild_id: config
+            .discord
+            .command_guild_id
+            .as_deref()
+            .map(|text| id("discord.command_guild_id", text))
+            .transpose()?,
+        timezone: config.timezone,
     })
 }
 
@@ -81,17 +97,24 @@ impl Spawner<'_> {
         let me = Arc::new(OnceLock::new());
         let shared = Arc::new(GatewayShared::default());
         let registry = self.supervisor.registry();
+        let http = Arc::new(crate::discord::gateway::http_client(&settings));
         let channels = crate::discord::gateway::channel_router(
             registry.clone(),
             settings.clone(),
+            http.clone(),
             store.clone(),
             intake.clone(),
             clock.clone(),
             shared.clone(),
             me.clone(),
         );
+        let typing = Arc::new(DiscordTyping {
+            http: http.clone(),
+            deadline: settings.http_timeout,
+        });
         let parts = GatewayParts {
             settings,
+            http,
             channels,
             store: store.clone(),
             intake: intake.clone(),
@@ -108,6 +131,10 @@ impl Spawner<'_> {
             .capacity(GATEWAY_QUEUE),
         );
         let _ = me.set(gateway.clone());
-        Ok(DiscordParts { gateway, shared })
+        Ok(DiscordParts {
+            gateway,
+            shared,
+            typing,
+        })
     }
 }

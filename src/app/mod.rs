@@ -175,6 +175,7 @@ impl App {
         let rate_cap = spawner.rate_cap(&store, &clock, &config, &gate_metrics);
         let metrics = Arc::new(TurnMetrics::default());
         let events = EventBus::default();
+        let thinking = crate::turn::thinking::Thinking::default();
         let intake = turns::start_conversations(
             &config,
             &store,
@@ -187,6 +188,7 @@ impl App {
                 rate_cap,
                 model: model_status.clone(),
                 events: events.clone(),
+                thinking: thinking.clone(),
             },
             gate_metrics.clone(),
             metrics.clone(),
@@ -194,7 +196,11 @@ impl App {
             conversation_arbiters.iter().map(Arbiter::handle).collect(),
         );
         let discord = match config.discord_token(env) {
-            Some(token) => Some(spawner.discord(&config, token, &store, &intake, &clock)?),
+            Some(token) => {
+                let parts = spawner.discord(&config, token, &store, &intake, &clock)?;
+                thinking.set(parts.thinking_sink());
+                Some(parts)
+            }
             None => {
                 supervisor.disabled::<DiscordMsg>("discord_gateway");
                 None

@@ -36,6 +36,8 @@ pub struct TurnActors {
     /// Whether the model is there: a turn does not wait for a model known not to answer.
     pub model: Arc<ModelStatus>,
     pub events: EventBus,
+    /// Told when a turn waits for the model (set once a channel that shows it is on).
+    pub thinking: crate::turn::thinking::Thinking,
 }
 
 /// What a turn reads from the config.
@@ -83,6 +85,7 @@ pub fn start_conversations(
         settings: turn_settings(config),
         metrics,
         events: actors.events,
+        thinking: actors.thinking,
     });
     let runtime = &config.runtime;
     let router = KeyedRouter::new(

@@ -293,6 +293,9 @@ pub struct DiscordConfig {
     pub api_proxy: Option<String>,
     pub http_timeout: ConfigDuration,
     pub catch_up_window: ConfigDuration,
+    /// Where slash commands are registered: this guild (at once), or globally when unset.
+    #[serde(deserialize_with = "ids_serde::optional")]
+    pub command_guild_id: Option<String>,
 }
 
 impl Default for DiscordConfig {
@@ -306,6 +309,7 @@ impl Default for DiscordConfig {
             api_proxy: None,
             http_timeout: ConfigDuration::secs(15),
             catch_up_window: ConfigDuration::secs(24 * 3600),
+            command_guild_id: None,
         }
     }
 }

@@ -239,6 +239,7 @@ impl Console {
                 user_id: "console".into(),
                 text: text.to_string(),
                 message_id: None,
+                answers_plan: None,
             })
             .await;
         match result {

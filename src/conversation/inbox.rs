@@ -38,6 +38,9 @@ pub struct Inbound {
     pub thread_id: String,
     pub user_id: String,
     pub text: String,
+    /// The plan this message answers, when its channel knows (a button click names its plan):
+    /// it may confirm or reject that plan only.
+    pub answers_plan: Option<String>,
 }
 
 pub fn accept(
@@ -47,8 +50,8 @@ pub fn accept(
 ) -> Result<Accepted, StoreError> {
     let inserted = conn
         .prepare_cached(
-            "INSERT INTO inbox (channel, message_id, thread_id, user_id, text, received_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(channel, thread_id, message_id) DO NOTHING",
+            "INSERT INTO inbox (channel, message_id, thread_id, user_id, text, received_at, answers_plan) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(channel, thread_id, message_id) DO NOTHING",
         )?
         .execute(params![
             row.channel.as_str(),
@@ -56,7 +59,8 @@ pub fn accept(
             row.thread_id,
             row.user_id,
             row.text,
-            to_db(now)
+            to_db(now),
+            row.answers_plan
         ])?;
     if inserted == 1 {
         return Ok(Accepted::New {
@@ -136,7 +140,7 @@ pub fn last_seq(conn: &Connection) -> Result<i64, StoreError> {
 /// channel this version does not know is left where it is and skipped.
 pub fn unfinished(conn: &Connection) -> Result<Vec<Inbound>, StoreError> {
     let mut statement = conn.prepare_cached(
-        "SELECT channel, message_id, thread_id, user_id, text FROM inbox WHERE status = 'pending' ORDER BY seq",
+        "SELECT channel, message_id, thread_id, user_id, text, answers_plan FROM inbox WHERE status = 'pending' ORDER BY seq",
     )?;
     let mut rows = statement.query([])?;
     let mut found = Vec::new();
@@ -152,6 +156,7 @@ pub fn unfinished(conn: &Connection) -> Result<Vec<Inbound>, StoreError> {
             thread_id: row.get(2)?,
             user_id: row.get(3)?,
             text: row.get(4)?,
+            answers_plan: row.get(5)?,
         });
     }
     Ok(found)

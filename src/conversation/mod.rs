@@ -9,6 +9,7 @@ pub mod memory;
 pub mod memory_search;
 pub mod outbox;
 pub mod plans;
+pub mod proposal_messages;
 pub mod reply_slots;
 pub mod threads;
 

@@ -17,6 +17,8 @@ pub struct OutboxEntry {
     pub channel: String,
     pub text: String,
     pub attempts: i64,
+    /// The plan this reply proposes (a channel with buttons binds them to it).
+    pub plan_id: Option<String>,
 }
 
 pub fn enqueue(
@@ -42,7 +44,7 @@ pub fn undelivered(
     limit: usize,
 ) -> Result<Vec<OutboxEntry>, StoreError> {
     let mut statement = conn.prepare_cached(
-        "SELECT id, thread_id, channel, text, attempts FROM outbox \
+        "SELECT id, thread_id, channel, text, attempts, plan_id FROM outbox \
          WHERE delivered_at IS NULL AND channel = ?1 ORDER BY id LIMIT ?2",
     )?;
     let mut rows = statement.query(params![channel, i64::try_from(limit).unwrap_or(i64::MAX)])?;
@@ -54,9 +56,17 @@ pub fn undelivered(
             channel: row.get(2)?,
             text: row.get(3)?,
             attempts: row.get(4)?,
+            plan_id: row.get(5)?,
         });
     }
     Ok(entries)
+}
+
+/// Marks reply `id` as the proposal of plan `plan_id` (in the transaction that wrote both).
+pub fn set_plan(conn: &Connection, id: i64, plan_id: &str) -> Result<(), StoreError> {
+    conn.prepare_cached("UPDATE outbox SET plan_id = ?2 WHERE id = ?1")?
+        .execute(params![id, plan_id])?;
+    Ok(())
 }
 
 pub fn mark_delivered(conn: &Connection, id: i64, at: DateTime<Utc>) -> Result<(), StoreError> {

@@ -354,6 +354,7 @@ pub async fn post_message(
             user_id: body.user_id,
             text: body.text,
             message_id: body.message_id,
+            answers_plan: None,
         })
         .await?;
     Ok(HttpResponse::Ok().json(result))

@@ -252,14 +252,12 @@ pub fn finish(
             now,
         )?;
         let delivered = inbound.channel == Channel::Local;
-        outbox::enqueue(
-            conn,
-            &inbound.thread_id,
-            inbound.channel.as_str(),
-            text,
-            now,
-            delivered,
-        )?;
+        let channel = inbound.channel.as_str();
+        let entry = outbox::enqueue(conn, &inbound.thread_id, channel, text, now, delivered)?;
+        if let (Kind::Plan, Some(plan)) = (reply_kind, &result.pending_plan_id) {
+            // The channel may put buttons bound to exactly this plan under the proposal.
+            outbox::set_plan(conn, entry, plan)?;
+        }
     }
     result.reply = reply;
     let json = serde_json::to_string(&*result).map_err(|e| StoreError::Corrupt(e.to_string()))?;

@@ -146,6 +146,18 @@ pub fn decide(context: &TurnContext, analysis: &Analysis, now: DateTime<Utc>) ->
     }
 }
 
+/// A message that names the plan it answers (a button click) confirms or rejects that plan
+/// only: a yes or no that would land on another (newer) plan is told about that plan instead,
+/// and changes nothing.
+pub fn pin_to_plan(next: Next, answers_plan: Option<&str>) -> Next {
+    match (next, answers_plan) {
+        (Next::ConfirmPlan(plan) | Next::RejectPlan(plan), Some(named)) if plan.id != named => {
+            Next::PlanReplaced(plan)
+        }
+        (next, _) => next,
+    }
+}
+
 /// Some(expired?) when the thread's latest plan ended without a yes or no after Donna last
 /// spoke (so a "yes" now was meant for it).
 fn plan_gone_since_donna_spoke(context: &TurnContext, now: DateTime<Utc>) -> Option<bool> {
@@ -162,5 +174,76 @@ fn plan_gone_since_donna_spoke(context: &TurnContext, now: DateTime<Utc>) -> Opt
         Some((spoke_at, _)) if spoke_at < ended_at => Some(expired),
         None => Some(expired),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(id: &str) -> Plan {
+        Plan {
+            id: id.into(),
+            thread_id: "t".into(),
+            actions: Vec::new(),
+            reply_text: "Shall I?".into(),
+            status: PlanStatus::Pending,
+            created_at: DateTime::<Utc>::UNIX_EPOCH,
+            expires_at: DateTime::<Utc>::UNIX_EPOCH,
+            resolved_at: None,
+            proposed_after_seq: 0,
+        }
+    }
+
+    #[test]
+    fn a_message_naming_its_plan_answers_that_plan_only() {
+        let newer = plan("pln_new");
+        // (what the rules decided, the plan the message names, what happens)
+        let table = [
+            (
+                Next::ConfirmPlan(newer.clone()),
+                Some("pln_new"),
+                Next::ConfirmPlan(newer.clone()),
+            ),
+            (
+                Next::RejectPlan(newer.clone()),
+                Some("pln_new"),
+                Next::RejectPlan(newer.clone()),
+            ),
+            (
+                Next::ConfirmPlan(newer.clone()),
+                None,
+                Next::ConfirmPlan(newer.clone()),
+            ),
+            // A click on an older plan never confirms or rejects the newer one.
+            (
+                Next::ConfirmPlan(newer.clone()),
+                Some("pln_old"),
+                Next::PlanReplaced(newer.clone()),
+            ),
+            (
+                Next::RejectPlan(newer.clone()),
+                Some("pln_old"),
+                Next::PlanReplaced(newer.clone()),
+            ),
+            // Anything else is left as decided.
+            (
+                Next::NothingToConfirm,
+                Some("pln_old"),
+                Next::NothingToConfirm,
+            ),
+            (
+                Next::PlanGone { expired: true },
+                Some("pln_old"),
+                Next::PlanGone { expired: true },
+            ),
+        ];
+        for (next, named, expected) in table {
+            assert_eq!(
+                pin_to_plan(next.clone(), named),
+                expected,
+                "{next:?} {named:?}"
+            );
+        }
     }
 }

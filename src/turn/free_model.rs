@@ -208,6 +208,7 @@ impl Pipeline {
             return Ok(Err(model_down()));
         }
         let free = self.free_text_context(inbound, text, now).await?;
+        self.thinking.notify(inbound);
         Ok(
             match llm.ask(|reply| message(Box::new(free), reply)).await {
                 Ok(Ok(answer)) => Ok(answer),

@@ -40,6 +40,8 @@ pub struct Incoming {
     pub text: String,
     /// The channel's id for the message; generated when the channel has none.
     pub message_id: Option<String>,
+    /// The plan the message answers, when the channel knows it (a Discord button click).
+    pub answers_plan: Option<String>,
 }
 
 /// Why a message was not handled.
@@ -151,6 +153,7 @@ impl Intake {
             thread_id: incoming.thread_id,
             user_id: incoming.user_id,
             text: incoming.text,
+            answers_plan: incoming.answers_plan,
         };
         let row = inbound.clone();
         let now = self.clock.now();

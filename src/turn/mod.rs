@@ -30,5 +30,6 @@ pub mod proposal;
 pub mod result;
 pub mod settings;
 pub mod texts;
+pub mod thinking;
 
 pub use crate::conversation::inbox::Inbound;

@@ -59,6 +59,7 @@ impl Pipeline {
         }
         let history = self.history(&inbound.thread_id, Speakers::Roles).await?;
         let classify = self.classify_context(context, task, history, inbound, now);
+        self.thinking.notify(inbound);
         let answer = llm
             .ask(|reply| LlmMsg::Classify {
                 context: Box::new(classify),

@@ -37,7 +37,7 @@ use crate::tasks::when::WhenContext;
 use super::apply::{self, TurnWork, Work};
 use super::changes;
 use super::context::{self, TurnContext};
-use super::decide::{decide, Next, PlanStep};
+use super::decide::{decide, pin_to_plan, Next, PlanStep};
 use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::result::{TurnPath, TurnResult};
@@ -62,6 +62,8 @@ pub struct Pipeline {
     pub metrics: Arc<TurnMetrics>,
     /// Where a committed turn's reply and task changes are published.
     pub events: EventBus,
+    /// Told when a turn is about to wait for the model (a channel shows "typing").
+    pub thinking: super::thinking::Thinking,
 }
 
 impl Pipeline {
@@ -125,6 +127,7 @@ impl Pipeline {
             .await?;
         let now = self.clock.now();
         let (plan_step, next) = decide(&context, &analysis, now);
+        let next = pin_to_plan(next, inbound.answers_plan.as_deref());
         if self.gate_applies(&context.thread) {
             let heard = if self.bypasses_gate(&next, &inbound.text, now) {
                 self.takes_reply_slot(&context, &inbound).await?

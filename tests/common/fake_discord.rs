@@ -18,6 +18,9 @@
 //! - **Faults**: 5xx answers, 429 with Discord's rate-limit headers (per-route or global), a 401,
 //!   a REST outage (connections dropped without an answer) and a gateway outage.
 //!
+//! - **Interactions** (`interactions`): button clicks and slash commands as INTERACTION_CREATE,
+//!   their callback and webhook routes, command registration, message edits and typing.
+//!
 //! Limits: one shard and one bot user; no zlib/zstd compression; no guilds in READY (`guilds`
 //! is empty and no GUILD_CREATE follows); no permissions, members or roles; message history is
 //! whatever the test dispatched, inserted or the bot sent; no rate limiting unless a test asks
@@ -33,6 +36,12 @@
 //! Dropping the [`FakeDiscord`] aborts all of its tasks.
 
 #![allow(dead_code)]
+
+// A path relative to this file: benches include `tests/common` by path too.
+#[path = "fake_discord/interactions.rs"]
+mod interactions;
+
+pub use interactions::{Click, SentInteraction, SlashCommand};
 
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
@@ -632,6 +641,10 @@ struct Inner {
     sent: Vec<(u64, String)>,
     threads: HashMap<u64, Value>,
     channel_guilds: HashMap<u64, u64>,
+    // interactions
+    interactions: Vec<interactions::InteractionState>,
+    /// Every INTERACTION_CREATE dispatched, by interaction id (for a redelivery).
+    interaction_events: Vec<(u64, Value)>,
 }
 
 impl Inner {
@@ -1114,7 +1127,13 @@ async fn handle_rest(
     inner.requests.push(record);
     drop(inner);
 
-    let mut response = Response::new(Full::new(Bytes::from(answer.body.to_string())));
+    // 204 No Content has no body at all.
+    let bytes = if answer.status == 204 {
+        Bytes::new()
+    } else {
+        Bytes::from(answer.body.to_string())
+    };
+    let mut response = Response::new(Full::new(bytes));
     *response.status_mut() = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::OK);
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -1182,6 +1201,9 @@ fn route(
     };
     let segments: Vec<&str> = rest.trim_end_matches('/').split('/').collect();
     let id = |s: &str| s.parse::<u64>().ok();
+    if let Some(answer) = interactions::route(inner, method, &segments, body) {
+        return answer;
+    }
     match (method, segments.as_slice()) {
         ("POST", ["channels", channel, "messages"]) => match id(channel) {
             Some(channel_id) => create_message(shared, inner, channel_id, body),
@@ -1249,7 +1271,7 @@ fn create_message(
     }
     let id = inner.snowflake();
     let reply_to = body.and_then(|b| id_field(&b["message_reference"], "message_id"));
-    let message = message_json(MessageParts {
+    let mut message = message_json(MessageParts {
         id,
         channel_id,
         guild_id: inner.guild_of(channel_id),
@@ -1258,6 +1280,9 @@ fn create_message(
         mentions: Vec::new(),
         reply_to,
     });
+    if let Some(components) = body.and_then(|b| b.get("components")) {
+        message["components"] = components.clone();
+    }
     inner.messages.push(message.clone());
     inner.sent.push((channel_id, content));
     if shared.options.echo_rest_events {

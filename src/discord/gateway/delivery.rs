@@ -2,9 +2,11 @@
 //!
 //! Owns: one delivery round (started by the gateway actor on `Deliver`: its timer, and after
 //! turns), sending a reply as messages below Discord's 2,000 characters, and unarchiving a
-//! thread that was archived meanwhile.
+//! thread that was archived meanwhile; a proposal (an entry with a plan) goes out with "Yes" /
+//! "No" buttons bound to its plan. After the replies, the round disables the buttons of
+//! proposals no longer live (`proposals`).
 //! Reads the undelivered Discord entries of the outbox; writes back, per batch in one unit of
-//! work, which were delivered and why the others were not.
+//! work, which were delivered, why the others were not, and where proposals' buttons sit.
 //! Invariants:
 //! - Replies of one thread go out in outbox order; a failure stops that thread until the next
 //!   round (its later replies never overtake it). Different threads are sent concurrently.
@@ -18,21 +20,25 @@ use std::time::Duration;
 
 use futures_util::StreamExt as _;
 use twilight_http::Client;
-use twilight_model::id::marker::ChannelMarker;
+use twilight_model::channel::message::Component;
+use twilight_model::id::marker::{ChannelMarker, MessageMarker};
 use twilight_model::id::Id;
 
 use super::post::post;
 use super::shared::GatewayShared;
 use crate::clock::SharedClock;
 use crate::conversation::outbox;
+use crate::conversation::proposal_messages::{self, ProposalMessage};
+use crate::discord::buttons;
 use crate::discord::split::{split, MAX_CHARS};
 use crate::store::Store;
 
 /// Discord's "thread is archived" error code.
 const THREAD_ARCHIVED: u64 = 50083;
 
-/// What delivering one thread's replies did: the outbox ids delivered, and the first failure.
-type ThreadOutcome = (Vec<i64>, Option<(i64, String)>);
+/// What delivering one thread's replies did: the outbox ids delivered, the first failure, and
+/// the proposals delivered with buttons.
+type ThreadOutcome = (Vec<i64>, Option<(i64, String)>, Vec<ProposalMessage>);
 
 /// Threads delivered to at once in a round (each thread's replies stay in order).
 const DELIVERY_FAN_OUT: usize = 16;
@@ -51,7 +57,15 @@ pub(super) struct Delivery {
 }
 
 impl Delivery {
+    /// Delivers what waits in the outbox, then disables the buttons of proposals that are no
+    /// longer live (after the replies, so a confirmation's answer is not held up by edits).
     pub(super) async fn run(self) {
+        self.deliver().await;
+        super::proposals::disable_answered(&self.http, &self.store, &self.clock, self.deadline)
+            .await;
+    }
+
+    async fn deliver(&self) {
         self.shared
             .delivery_requested
             .store(false, Ordering::Release);
@@ -87,10 +101,17 @@ impl Delivery {
                 .buffer_unordered(DELIVERY_FAN_OUT)
                 .collect()
                 .await;
-            let delivered: Vec<i64> = outcomes.iter().flat_map(|(ids, _)| ids.clone()).collect();
+            let delivered: Vec<i64> = outcomes
+                .iter()
+                .flat_map(|(ids, _, _)| ids.clone())
+                .collect();
+            let proposals: Vec<ProposalMessage> = outcomes
+                .iter()
+                .flat_map(|(_, _, proposals)| proposals.clone())
+                .collect();
             let failed: Vec<(i64, String)> = outcomes
                 .into_iter()
-                .filter_map(|(_, failure)| failure)
+                .filter_map(|(_, failure, _)| failure)
                 .collect();
             self.shared
                 .delivered
@@ -105,6 +126,9 @@ impl Delivery {
                 .write(move |conn| {
                     for id in &delivered {
                         outbox::mark_delivered(conn, *id, now)?;
+                    }
+                    for proposal in &proposals {
+                        proposal_messages::record(conn, proposal)?;
                     }
                     for (id, reason) in &failed {
                         outbox::record_failure(conn, *id, reason)?;
@@ -129,29 +153,50 @@ impl Delivery {
         entries: Vec<outbox::OutboxEntry>,
     ) -> ThreadOutcome {
         let mut delivered = Vec::new();
+        let mut proposals = Vec::new();
         let Some(channel) = thread.parse::<u64>().ok().and_then(Id::new_checked) else {
             let first = entries.first().map_or(0, |e| e.id);
-            return (delivered, Some((first, "not a Discord channel id".into())));
+            return (
+                delivered,
+                Some((first, "not a Discord channel id".into())),
+                proposals,
+            );
         };
         for entry in entries {
-            let sent =
-                tokio::time::timeout(self.deadline, send_all(&self.http, channel, &entry.text))
-                    .await;
+            // A proposal carries "Yes" / "No" buttons bound to exactly its plan.
+            let row = entry
+                .plan_id
+                .as_deref()
+                .map(|plan| buttons::row(plan, false));
+            let sent = tokio::time::timeout(
+                self.deadline,
+                send_all(&self.http, channel, &entry.text, row.as_deref()),
+            )
+            .await;
             match sent {
-                Ok(Ok(())) => delivered.push(entry.id),
+                Ok(Ok(last)) => {
+                    delivered.push(entry.id);
+                    if let (Some(plan_id), Some(message)) = (entry.plan_id, last) {
+                        proposals.push(ProposalMessage {
+                            plan_id,
+                            channel_id: thread.clone(),
+                            message_id: message.to_string(),
+                        });
+                    }
+                }
                 Ok(Err(error)) => {
                     let reason = error.to_string();
                     tracing::warn!(%thread, %reason, attempts = entry.attempts + 1, "reply not delivered; it stays in the outbox");
-                    return (delivered, Some((entry.id, reason)));
+                    return (delivered, Some((entry.id, reason)), proposals);
                 }
                 Err(_) => {
                     let reason = format!("not delivered within {:?}", self.deadline);
                     tracing::warn!(%thread, %reason, attempts = entry.attempts + 1, "reply not delivered; it stays in the outbox");
-                    return (delivered, Some((entry.id, reason)));
+                    return (delivered, Some((entry.id, reason)), proposals);
                 }
             }
         }
-        (delivered, None)
+        (delivered, None, proposals)
     }
 }
 
@@ -165,27 +210,48 @@ pub(super) enum SendError {
 }
 
 /// Sends a reply as one or more messages, in order; an archived thread is unarchived once.
+/// With `components` (a proposal's buttons) they go under the last part, whose message id is
+/// returned (so the buttons can be disabled later).
 pub(super) async fn send_all(
     http: &Client,
     channel: Id<ChannelMarker>,
     text: &str,
-) -> Result<(), SendError> {
-    for part in split(text, MAX_CHARS) {
-        match post(http, channel, &part).await {
-            Ok(_) => {}
+    components: Option<&[Component]>,
+) -> Result<Option<Id<MessageMarker>>, SendError> {
+    let parts = split(text, MAX_CHARS);
+    let count = parts.len();
+    let mut last = None;
+    for (index, part) in parts.into_iter().enumerate() {
+        let components = components.filter(|_| index + 1 == count);
+        let send = || {
+            let message = post(http, channel, &part);
+            match components {
+                Some(components) => message.components(components),
+                None => message,
+            }
+        };
+        let response = match send().await {
+            Ok(response) => response,
             Err(error) if is_archived(&error) => {
                 http.update_thread(channel)
                     .archived(false)
                     .await
                     .map_err(SendError::Unarchive)?;
-                post(http, channel, &part)
-                    .await
-                    .map_err(SendError::Discord)?;
+                send().await.map_err(SendError::Discord)?
             }
             Err(error) => return Err(SendError::Discord(error)),
+        };
+        if components.is_some() {
+            // Sent either way: an unreadable answer only leaves the buttons enabled.
+            match response.model().await {
+                Ok(message) => last = Some(message.id),
+                Err(error) => {
+                    tracing::warn!(%error, "a proposal was sent but its message id is unreadable; its buttons stay enabled");
+                }
+            }
         }
     }
-    Ok(())
+    Ok(last)
 }
 
 /// Whether Discord refused a message because its thread is archived.

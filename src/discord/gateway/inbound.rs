@@ -3,8 +3,8 @@
 //! Owns: the per-channel queues (a `KeyedRouter` of `ChannelWorker`s) and the work on one
 //! inbound message up to the point where its turn is queued: who is heard, the free thread of a
 //! first DM, mention or reply to Donna, the intake.
-//! Takes: `Box<Message>` per channel (live ones from the gateway actor, missed ones from
-//! catch-up). Sends: `Incoming` to the intake; `DiscordMsg::Deliver` to the gateway once a turn
+//! Takes: `ChannelEvent`s per channel: messages (live ones from the gateway actor, missed ones
+//! from catch-up) and interactions (button clicks, slash commands: `clicks`, `commands`). Sends: `Incoming` to the intake; `DiscordMsg::Deliver` to the gateway once a turn
 //! is done (at most one queued round at a time).
 //! Invariants:
 //! - Messages of one channel are taken in the order they were routed; different channels run
@@ -18,6 +18,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use actors::{Behaviour, CellCtx, ChildRef, Handled, HealthRegistry, KeyedConfig, KeyedRouter};
+use twilight_http::Client;
+use twilight_model::application::interaction::Interaction;
 use twilight_model::channel::Message;
 
 use super::messages::DiscordMsg;
@@ -28,7 +30,7 @@ use crate::conversation::{threads, Channel};
 use crate::discord::hearing::{hear, strip_mentions, Facts, Hearing};
 use crate::nudges;
 use crate::store::Store;
-use crate::turn::intake::{Incoming, Intake};
+use crate::turn::intake::{Incoming, Intake, PendingTurn};
 
 /// Builds the per-channel inbound queues: messages of one channel are taken in the order the
 /// gateway delivered them, different channels concurrently.
@@ -36,6 +38,7 @@ use crate::turn::intake::{Incoming, Intake};
 pub fn channel_router(
     registry: Arc<HealthRegistry>,
     settings: Arc<DiscordSettings>,
+    http: Arc<Client>,
     store: Store,
     intake: Intake,
     clock: SharedClock,
@@ -44,6 +47,7 @@ pub fn channel_router(
 ) -> KeyedRouter<u64, ChannelWorker> {
     let work = InboundWork {
         settings,
+        http,
         store,
         intake,
         clock,
@@ -67,19 +71,47 @@ pub struct ChannelWorker {
     work: InboundWork,
 }
 
-impl Behaviour for ChannelWorker {
-    type Msg = Box<Message>;
+/// What a channel's queue takes, in arrival order: messages, and clicks or slash commands
+/// (which go through the same turn as typed answers, so they keep the thread's order).
+pub enum ChannelEvent {
+    Message(Box<Message>),
+    Interaction(Box<Interaction>),
+}
 
-    fn handle(&mut self, message: Box<Message>, _ctx: &mut CellCtx<Self>) -> Handled {
-        Handled::wait(self.work.clone().run(message))
+impl Behaviour for ChannelWorker {
+    type Msg = ChannelEvent;
+
+    fn handle(&mut self, event: ChannelEvent, _ctx: &mut CellCtx<Self>) -> Handled {
+        match event {
+            ChannelEvent::Message(message) => Handled::wait(self.work.clone().run(message)),
+            ChannelEvent::Interaction(interaction) => {
+                Handled::wait(self.work.clone().interaction(interaction))
+            }
+        }
     }
 }
 
 /// Queues `message` behind the earlier messages of its channel.
 pub(super) fn route_inbound(channels: &KeyedRouter<u64, ChannelWorker>, message: Box<Message>) {
     let channel = message.channel_id.get();
+    route_event(channels, channel, ChannelEvent::Message(message));
+}
+
+/// Queues a click or a slash command behind the earlier messages of its channel.
+pub(super) fn route_interaction(
+    channels: &KeyedRouter<u64, ChannelWorker>,
+    interaction: Box<Interaction>,
+) {
+    let Some(channel) = interaction.channel.as_ref().map(|channel| channel.id.get()) else {
+        tracing::debug!("an interaction without a channel; ignored");
+        return;
+    };
+    route_event(channels, channel, ChannelEvent::Interaction(interaction));
+}
+
+fn route_event(channels: &KeyedRouter<u64, ChannelWorker>, channel: u64, event: ChannelEvent) {
     static FULL: crate::log_limit::WarnLimiter = crate::log_limit::WarnLimiter::new(10);
-    if channels.route(channel, message).is_err() {
+    if channels.route(channel, event).is_err() {
         crate::limited_warn!(
             FULL,
             channel,
@@ -88,15 +120,16 @@ pub(super) fn route_inbound(channels: &KeyedRouter<u64, ChannelWorker>, message:
     }
 }
 
-/// One inbound message, up to the point where its turn is queued.
+/// One inbound message (or interaction, `clicks`), up to the point where its turn is queued.
 #[derive(Clone)]
-struct InboundWork {
-    settings: Arc<DiscordSettings>,
-    store: Store,
-    intake: Intake,
-    clock: SharedClock,
-    shared: Arc<GatewayShared>,
-    me: Arc<OnceLock<ChildRef<DiscordMsg>>>,
+pub(super) struct InboundWork {
+    pub(super) settings: Arc<DiscordSettings>,
+    pub(super) http: Arc<Client>,
+    pub(super) store: Store,
+    pub(super) intake: Intake,
+    pub(super) clock: SharedClock,
+    pub(super) shared: Arc<GatewayShared>,
+    pub(super) me: Arc<OnceLock<ChildRef<DiscordMsg>>>,
 }
 
 /// Counts one inbound message in `GatewayShared::inbound_settled` when dropped: at the end of
@@ -190,31 +223,36 @@ impl InboundWork {
                 user_id: message.author.id.get().to_string(),
                 text,
                 message_id: Some(message.id.get().to_string()),
+                answers_plan: None,
             })
             .await;
         match queued {
-            Ok(pending) => {
-                let me = self.me.clone();
-                let shared = self.shared.clone();
-                actix_rt::spawn(async move {
-                    // Settled once the turn is done and its delivery asked for.
-                    let _settles = settles;
-                    if let Err(error) = pending.await {
-                        tracing::warn!(%error, "a Discord message's turn failed");
-                    }
-                    // One queued round delivers every reply written so far.
-                    if !shared.delivery_requested.swap(true, Ordering::AcqRel) {
-                        if let Some(me) = me.get() {
-                            let _ = me.tell(DiscordMsg::Deliver);
-                        }
-                    }
-                });
-            }
+            Ok(pending) => self.deliver_after(pending, settles),
             Err(error) => {
                 static REFUSED: crate::log_limit::WarnLimiter =
                     crate::log_limit::WarnLimiter::new(10);
                 crate::limited_warn!(REFUSED, %error, "a Discord message was refused");
             }
         }
+    }
+}
+
+impl InboundWork {
+    /// Once the queued turn is done, asks for a delivery round (one queued round delivers every
+    /// reply written so far); `settles` is dropped then.
+    pub(super) fn deliver_after<S: Send + 'static>(&self, pending: PendingTurn, settles: S) {
+        let me = self.me.clone();
+        let shared = self.shared.clone();
+        actix_rt::spawn(async move {
+            let _settles = settles;
+            if let Err(error) = pending.await {
+                tracing::warn!(%error, "a Discord message's turn failed");
+            }
+            if !shared.delivery_requested.swap(true, Ordering::AcqRel) {
+                if let Some(me) = me.get() {
+                    let _ = me.tell(DiscordMsg::Deliver);
+                }
+            }
+        });
     }
 }

@@ -1,6 +1,8 @@
-//! What the gateway actor takes: events from its shard task, delivery rounds, nudge openings.
+//! What the gateway actor takes: events from its shard task (messages, interactions), delivery
+//! rounds, nudge openings.
 
 use actors::Reply;
+use twilight_model::application::interaction::Interaction;
 use twilight_model::channel::Message;
 
 use crate::conversation::ContextType;
@@ -10,8 +12,12 @@ use crate::nudges::{NudgeFailure, NudgeOpened};
 pub enum DiscordMsg {
     Ready {
         bot_user_id: u64,
+        /// Donna's application (commands are registered under it).
+        application_id: u64,
     },
     Inbound(Box<Message>),
+    /// A click on a button, or a slash command.
+    Interaction(Box<Interaction>),
     ShardEnded {
         fatal: String,
     },

@@ -2,9 +2,10 @@
 //!
 //! Owns: the twilight HTTP client, the task that polls the gateway shard (`shard`), and the
 //! handles of the work it starts: catch-up (`catch_up`), delivery rounds (`delivery`), nudge
-//! threads (`nudge_threads`). Inbound messages wait in per-channel queues (`inbound`) that
-//! outlive the actor.
-//! Takes: `Ready`, `Inbound` and `ShardEnded` (from its shard task), `Deliver` (its timer, and
+//! threads (`nudge_threads`). Inbound messages, button clicks (`clicks`) and slash commands
+//! (`commands`) wait in per-channel queues (`inbound`) that outlive the actor; proposals carry
+//! buttons, disabled once answered (`proposals`).
+//! Takes: `Ready`, `Inbound`, `Interaction` and `ShardEnded` (from its shard task), `Deliver` (its timer, and
 //! after every turn), `OpenNudge` (`DiscordNudges`: the API and the Nudger).
 //! Invariants:
 //! - Inbound messages are queued into their thread in the order the gateway delivered them:
@@ -16,11 +17,14 @@
 //!   with the reason and does not reconnect; the rest of Donna keeps serving.
 
 mod catch_up;
+mod clicks;
+mod commands;
 mod delivery;
 mod inbound;
 mod messages;
 mod nudge_threads;
 mod post;
+mod proposals;
 mod settings;
 mod shard;
 mod shared;
@@ -34,7 +38,7 @@ use twilight_http::Client;
 
 use self::catch_up::CatchUp;
 use self::delivery::Delivery;
-use self::inbound::route_inbound;
+use self::inbound::{route_inbound, route_interaction};
 use self::nudge_threads::NudgeOpening;
 use crate::clock::SharedClock;
 use crate::store::Store;
@@ -65,6 +69,8 @@ pub struct DiscordGateway {
 #[derive(Clone)]
 pub struct GatewayParts {
     pub settings: Arc<DiscordSettings>,
+    /// The one Discord HTTP client (its rate limits are Discord's, shared by every request).
+    pub http: Arc<Client>,
     pub store: Store,
     pub intake: Intake,
     pub clock: SharedClock,
@@ -78,7 +84,7 @@ pub struct GatewayParts {
 impl DiscordGateway {
     pub fn new(parts: GatewayParts) -> Self {
         Self {
-            http: Arc::new(http_client(&parts.settings)),
+            http: parts.http,
             settings: parts.settings,
             store: parts.store,
             clock: parts.clock,
@@ -123,11 +129,20 @@ impl Behaviour for DiscordGateway {
 
     fn handle(&mut self, message: DiscordMsg, _ctx: &mut CellCtx<Self>) -> Handled {
         match message {
-            DiscordMsg::Ready { bot_user_id } => {
+            DiscordMsg::Ready {
+                bot_user_id,
+                application_id,
+            } => {
                 self.shared
                     .bot_user_id
                     .store(bot_user_id, Ordering::Release);
-                tracing::info!(bot_user_id, "connected to Discord");
+                self.shared
+                    .application_id
+                    .store(application_id, Ordering::Release);
+                tracing::info!(bot_user_id, application_id, "connected to Discord");
+                let (http, shared) = (self.http.clone(), self.shared.clone());
+                let guild = self.settings.command_guild_id;
+                actix_rt::spawn(async move { commands::register(&http, &shared, guild).await });
                 // Catch up before any live message is taken (they wait in the mailbox), so a
                 // thread's missed messages are queued ahead of its new ones.
                 let catch_up = CatchUp {
@@ -149,6 +164,10 @@ impl Behaviour for DiscordGateway {
             DiscordMsg::Inbound(message) => {
                 self.shared.received.fetch_add(1, Ordering::Relaxed);
                 route_inbound(&self.channels, message);
+                Handled::Done
+            }
+            DiscordMsg::Interaction(interaction) => {
+                route_interaction(&self.channels, interaction);
                 Handled::Done
             }
             DiscordMsg::Deliver => {

@@ -16,6 +16,10 @@ pub struct DiscordSettings {
     pub http_timeout: Duration,
     /// After downtime, threads active within this window are caught up.
     pub catch_up_window: Duration,
+    /// Where slash commands are registered; `None`: globally.
+    pub command_guild_id: Option<u64>,
+    /// The person's timezone (answers to `/tasks` name their days).
+    pub timezone: chrono_tz::Tz,
 }
 
 /// The HTTP client for `settings` (the REST proxy is a test seam).

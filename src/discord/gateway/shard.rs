@@ -2,8 +2,9 @@
 //!
 //! Owns: the `Shard` (connection, heartbeats, resume and reconnect are twilight's) and the task
 //! that polls it.
-//! Sends to the gateway actor: `Ready` (Donna's user id, each time a session starts), `Inbound`
-//! (every MESSAGE_CREATE, in the order Discord sent them), `ShardEnded` (a fatal close, or the
+//! Sends to the gateway actor: `Ready` (Donna's user and application ids, each time a session
+//! starts), `Inbound` (every MESSAGE_CREATE, in the order Discord sent them), `Interaction`
+//! (every INTERACTION_CREATE: button clicks, slash commands), `ShardEnded` (a fatal close, or the
 //! connection ending for good).
 //! Invariants:
 //! - A fatal close (bad token, disallowed intents) ends the task with its reason and never
@@ -77,12 +78,14 @@ impl Drop for ShardTaskRunning {
 /// Polls the shard for as long as it lives and forwards what matters to the actor.
 async fn poll_shard(mut shard: Shard, me: ChildRef<DiscordMsg>) {
     // Close frames always come through, whatever the flags.
-    let wanted = EventTypeFlags::READY | EventTypeFlags::MESSAGE_CREATE;
+    let wanted =
+        EventTypeFlags::READY | EventTypeFlags::MESSAGE_CREATE | EventTypeFlags::INTERACTION_CREATE;
     while let Some(item) = shard.next_event(wanted).await {
         match item {
             Ok(Event::Ready(ready)) => {
                 let _ = me.tell(DiscordMsg::Ready {
                     bot_user_id: ready.user.id.get(),
+                    application_id: ready.application.id.get(),
                 });
             }
             Ok(Event::MessageCreate(message)) => {
@@ -91,6 +94,16 @@ async fn poll_shard(mut shard: Shard, me: ChildRef<DiscordMsg>) {
                     .is_err()
                 {
                     tracing::warn!("discord gateway mailbox full; a message was not taken (catch-up finds it later)");
+                }
+            }
+            Ok(Event::InteractionCreate(interaction)) => {
+                if me
+                    .tell(DiscordMsg::Interaction(Box::new(interaction.0)))
+                    .is_err()
+                {
+                    tracing::warn!(
+                        "discord gateway mailbox full; a click or command was not taken"
+                    );
                 }
             }
             Ok(Event::GatewayClose(frame)) if shard.state() == ShardState::FatallyClosed => {

@@ -13,6 +13,10 @@ use parking_lot::Mutex;
 #[derive(Debug, Default)]
 pub struct GatewayShared {
     pub bot_user_id: AtomicU64,
+    /// Donna's application id, from READY (0 until then).
+    pub application_id: AtomicU64,
+    /// The slash commands were registered by this process.
+    pub commands_registered: std::sync::atomic::AtomicBool,
     pub fatal: Mutex<Option<String>>,
     pub delivered: AtomicU64,
     pub send_failures: AtomicU64,
