@@ -39,6 +39,36 @@ async fn native_bot(fake: &FakeDiscord, extra: &str) -> Bot {
     bot
 }
 
+/// Waits until Donna answered interaction `id` a second time (a redelivery).
+async fn answered_twice(fake: &FakeDiscord, id: u64) {
+    let path = format!("/interactions/{id}/");
+    let twice = eventually(WAIT, || async {
+        fake.requests_to("POST", &path).len() >= 2
+    })
+    .await;
+    assert!(twice, "the redelivered interaction {id} was never answered");
+}
+
+/// Waits until everything sent to `channel` before was handled: a chat's turns run in order,
+/// so Donna's answer to a later question proves it.
+async fn settle(fake: &FakeDiscord, channel: u64) {
+    let before = fake
+        .sent_messages()
+        .iter()
+        .filter(|(c, _)| *c == channel)
+        .count();
+    fake.dispatch_message_create(say(channel, OWNER, "what's overdue?"));
+    let answered = eventually(WAIT, || async {
+        fake.sent_messages()
+            .iter()
+            .filter(|(c, _)| *c == channel)
+            .count()
+            > before
+    })
+    .await;
+    assert!(answered, "no answer in {channel}");
+}
+
 async fn task_titles(bot: &Bot) -> Vec<String> {
     let (_, list) = bot.get("/api/tasks").await;
     let mut titles: Vec<String> = list
@@ -223,7 +253,9 @@ async fn a_yes_click_confirms_exactly_that_plan_once() {
     let late = click(&fake, DM, OWNER, &proposal, "yes");
     let text = ephemeral_text(&callback(&fake, &late).await);
     assert!(text.contains("already answered"), "{text}");
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The redelivered click was answered too (Discord refuses its second callback), and a
+    // refused click runs no turn: its answer is the last thing that happens.
+    answered_twice(&fake, first.id).await;
     assert_eq!(
         task_titles(&bot).await,
         ["Renew passport", "Renew passport"],
@@ -243,8 +275,8 @@ async fn a_click_by_someone_else_is_refused_privately_and_changes_nothing() {
     assert!(text.contains("not yours"), "{text}");
     // A stranger (not an allowed user) is refused the same way.
     let stranger = click(&fake, GENERAL, 4242, &proposal, "no");
+    // A refused click runs no turn: its private answer is the last thing that happens.
     assert!(ephemeral_text(&callback(&fake, &stranger).await).contains("not yours"));
-    tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(task_titles(&bot).await, ["Water plants"]);
     assert_eq!(
         fake.sent_messages().len(),
@@ -282,7 +314,7 @@ async fn a_click_on_a_replaced_plan_says_so_and_never_confirms_the_newer_one() {
         buttons_disabled(&fake, &older).await,
         "the replaced proposal's buttons"
     );
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The click on the replaced plan was refused before any turn (its answer arrived above).
     assert_eq!(
         task_titles(&bot).await,
         ["Call mom", "Renew passport"],
@@ -369,7 +401,8 @@ async fn slash_add_captures_a_task_and_slash_tasks_lists_privately() {
 
     // The same interaction again adds nothing.
     fake.redeliver_interaction(add.id);
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    answered_twice(&fake, add.id).await;
+    settle(&fake, DM).await;
     assert_eq!(task_titles(&bot).await, ["Buy milk"]);
 
     let sent_before = fake.sent_messages().len();
@@ -432,7 +465,8 @@ async fn commands_are_registered_once_per_start_in_the_configured_guild() {
     })
     .await;
     assert!(again);
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The new session's READY came before this message: once it is answered, READY was handled.
+    settle(&fake, DM).await;
     assert_eq!(fake.command_registrations().len(), 1);
 }
 

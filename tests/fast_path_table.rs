@@ -856,7 +856,8 @@ fn replies_with_times_and_durations() {
         ("push to feb 30", intent("reschedule")),
         // Neighbours: a time inside something else, a question, a negation, a second request.
         ("call mom friday", FallThrough(NoKeyword).into()),
-        ("what a day", FallThrough(NoKeyword).into()),
+        // An exclamation that opens like a question is read as one: no time, nothing acts.
+        ("what a day", FallThrough(Question).into()),
         ("a week", FallThrough(NoKeyword).into()),
         ("friday 3pm?", FallThrough(Question).into()),
         ("is friday ok", FallThrough(Question).into()),

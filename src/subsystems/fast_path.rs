@@ -60,16 +60,23 @@ pub fn analyze_reply(matcher: &FastPath, text: &str) -> Analysis {
     analysis
 }
 
-/// "give me" (any case) and then nothing but a time.
+/// "give me" (any case) and then nothing but a time; "a"/"an" before the unit counts as one
+/// ("give me an hour": the time reader reads "an hour" only after a moving verb).
 fn asks_for_time(text: &str) -> bool {
     let trimmed = text.trim_start();
     let opens = trimmed
         .get(..ASKING_FOR_TIME.len())
         .is_some_and(|head| head.eq_ignore_ascii_case(ASKING_FOR_TIME));
-    opens
-        && trimmed
-            .get(ASKING_FOR_TIME.len()..)
-            .is_some_and(names_only_a_time)
+    let Some(rest) = trimmed.get(ASKING_FOR_TIME.len()..).filter(|_| opens) else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    let lower = rest.to_lowercase();
+    let counted = ["an ", "a "]
+        .iter()
+        .find_map(|article| lower.strip_prefix(article))
+        .map_or_else(|| lower.clone(), |unit| format!("1 {unit}"));
+    names_only_a_time(&counted)
 }
 
 impl Behaviour for FastPathActor {

@@ -192,6 +192,7 @@ mod tests {
             expires_at: DateTime::<Utc>::UNIX_EPOCH,
             resolved_at: None,
             proposed_after_seq: 0,
+            requester_id: None,
         }
     }
 

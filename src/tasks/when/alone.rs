@@ -16,11 +16,21 @@ const CARRY_NOTHING: [&str; 18] = [
     "pls", "maybe", "ok", "okay", "and",
 ];
 
+/// Words that look back: "yesterday" or "2 days ago" on its own tells when something happened
+/// ("did you pay it?" "yesterday"), never when to do it again.
+const LOOKING_BACK: [&str; 4] = ["yesterday", "ago", "last", "earlier"];
+
 /// Whether every word of `text` is part of a time phrase or carries nothing, and at least one
-/// phrase names a time (usable or not).
+/// phrase names a time (usable or not). A time that looks back does not count.
 #[must_use]
 pub fn names_only_a_time(text: &str) -> bool {
     let tokens = tokenize(text);
+    if tokens
+        .iter()
+        .any(|token| LOOKING_BACK.contains(&token.word.as_str()))
+    {
+        return false;
+    }
     let pieces = scan(&tokens);
     if !pieces.iter().any(|piece| !piece.parts.is_empty()) {
         return false;
@@ -35,4 +45,32 @@ pub fn names_only_a_time(text: &str) -> bool {
         .iter()
         .zip(covered)
         .all(|(token, covered)| covered || CARRY_NOTHING.contains(&token.word.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_only_a_time;
+
+    #[test]
+    fn only_a_time_ahead_and_nothing_else_counts() {
+        for text in [
+            "friday 3pm",
+            "in 2 hours",
+            "tomorrow morning",
+            "feb 30",
+            "friday then, please",
+        ] {
+            assert!(names_only_a_time(text), "{text}");
+        }
+        for text in [
+            "yesterday",
+            "2 days ago",
+            "last friday",
+            "call mom friday",
+            "fridays are busy",
+            "done",
+        ] {
+            assert!(!names_only_a_time(text), "{text}");
+        }
+    }
 }
