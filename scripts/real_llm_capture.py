@@ -143,12 +143,14 @@ def main():
                "valid": path not in (None, "llm_unavailable"), "captured": captured,
                "title": title, "time": has_time, "sensible": sensible,
                "harmful": label == "none" and captured, "latency_s": round(latency, 2),
+               "reply": (result or {}).get("reply") if isinstance(result, dict) else None,
                "violations": problems}
         rows.append(row)
         for problem in problems:
             violations.append((index, problem))
         print(f"{index:2} {label:7} {str(path):16} {'SENSIBLE' if sensible else '-':8} "
               f"{latency:5.1f}s  {message!r} -> {title!r}{' +time' if has_time else ''}"
+              f"\n          Donna: {row['reply']!r}"
               + "".join(f"\n          SAFETY VIOLATION: {p}" for p in problems))
 
     model_rows = [r for r in rows if r["valid"]]

@@ -110,7 +110,7 @@ async fn tell(fake: &FakeDiscord, channel: u64, author: u64, text: &str) {
 fn bot_messages(fake: &FakeDiscord, channel: u64) -> Vec<Value> {
     fake.channel_messages(channel)
         .into_iter()
-        .filter(|m| m["author"]["id"] == BOT_USER_ID.to_string())
+        .filter(|m| m["author"]["id"].as_str() == Some(BOT_USER_ID.to_string().as_str()))
         .collect()
 }
 
@@ -356,7 +356,7 @@ async fn a_typed_yes_disables_the_buttons() {
     // Replies that propose nothing carry no buttons.
     let plain: Vec<Value> = bot_messages(&fake, DM)
         .into_iter()
-        .filter(|m| m["id"] != proposal.message_id.to_string())
+        .filter(|m| m["id"].as_str() != Some(proposal.message_id.to_string().as_str()))
         .collect();
     assert!(plain.iter().all(|m| buttons_of(m).is_empty()), "{plain:?}");
 }

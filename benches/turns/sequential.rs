@@ -94,6 +94,7 @@ pub fn in_process() -> Sequential {
                     user_id: "owner".into(),
                     text: "done".into(),
                     message_id: None,
+                    answers_plan: None,
                 })
                 .await
                 .unwrap_or_else(|e| panic!("turn failed: {e}"));

@@ -56,14 +56,14 @@ pub fn run(
             "any" => true,
             wanted => task.status.as_str() == wanted,
         })
-        .filter(|task| text("domain").map_or(true, |domain| task.domain == domain))
+        .filter(|task| text("domain").is_none_or(|domain| task.domain == domain))
         .filter(|task| {
             let due = shown::due_time(task);
-            before.map_or(true, |before| due.is_some_and(|at| at < before))
-                && after.map_or(true, |after| due.is_some_and(|at| at >= after))
+            before.is_none_or(|before| due.is_some_and(|at| at < before))
+                && after.is_none_or(|after| due.is_some_and(|at| at >= after))
         })
         .filter(|task| {
-            overdue.map_or(true, |wanted| {
+            overdue.is_none_or(|wanted| {
                 let late = task.status.is_open() && task.deadline.is_some_and(|at| at <= env.now);
                 late == wanted
             })

@@ -41,6 +41,8 @@
 #[path = "fake_discord/interactions.rs"]
 mod interactions;
 
+// Not every test binary that includes `common` clicks or types a command.
+#[allow(unused_imports)]
 pub use interactions::{Click, SentInteraction, SlashCommand};
 
 use std::collections::{HashMap, VecDeque};

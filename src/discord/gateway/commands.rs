@@ -9,6 +9,7 @@
 //!   channel (same thread order, same inbox, the interaction id as the message id), whose reply
 //!   is delivered from the outbox like any other; the interaction is acknowledged at once with
 //!   a private "thinking", removed once the reply is on its way.
+//!
 //! Invariants: registration is one bulk overwrite (idempotent), once per process, logged;
 //! only allowed users are answered (others are told so, privately); nothing here waits for a
 //! model before acknowledging.
