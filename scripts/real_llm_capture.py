@@ -29,10 +29,11 @@ import json
 import os
 import sys
 import time
-import urllib.error
-import urllib.request
+
+from e2e_common import caller, need, percentile
 
 BASE = sys.argv[1]
+call = caller(BASE)
 
 PATHS = {"task_created", "duplicate", "automation_proposed", "answer", "chat", "clarify",
          "unhandled", "llm_unavailable"}
@@ -57,34 +58,6 @@ MESSAGES = [
     ("Anna said she'd handle the groceries herself", "none", set(), False),
     ("I'm so tired of meetings", "none", set(), False),
 ]
-
-
-def call(method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(BASE + path, data=data, method=method,
-                                     headers={"content-type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=300) as response:
-            return response.status, json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as error:
-        try:
-            return error.code, json.loads(error.read() or b"null")
-        except ValueError:
-            return error.code, None
-
-
-def need(condition, message):
-    if not condition:
-        print("FAILED:", message)
-        sys.exit(1)
-
-
-def percentile(values, fraction):
-    if not values:
-        return None
-    values = sorted(values)
-    rank = max(1, -(-len(values) * fraction // 1))
-    return values[int(rank) - 1]
 
 
 def parse_time(text):

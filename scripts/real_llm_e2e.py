@@ -25,10 +25,13 @@ import json
 import os
 import sys
 import time
-import urllib.error
+
 import urllib.request
 
+from e2e_common import caller, need, percentile
+
 BASE = sys.argv[1]
+call = caller(BASE)
 
 # Actions the shipped registry knows, with the parameters a model may set.
 REGISTRY = {
@@ -105,38 +108,9 @@ WATCHED = ("title", "description", "domain", "priority", "status", "deadline", "
            "estimated_duration_minutes", "completed_at", "snoozed_until", "reschedule_count")
 
 
-def call(method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(BASE + path, data=data, method=method,
-                                     headers={"content-type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=300) as response:
-            return response.status, json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as error:
-        try:
-            return error.code, json.loads(error.read() or b"null")
-        except ValueError:
-            return error.code, None
-
-
-def need(condition, message):
-    """Set-up steps (creating a task, opening a nudge) must work: abort otherwise."""
-    if not condition:
-        print("FAILED:", message)
-        sys.exit(1)
-
-
 def changes(before, after):
     return {field: (before.get(field), after.get(field))
             for field in WATCHED if before.get(field) != after.get(field)}
-
-
-def percentile(sorted_values, fraction):
-    """Nearest-rank percentile."""
-    if not sorted_values:
-        return None
-    rank = max(1, -(-len(sorted_values) * fraction // 1))
-    return sorted_values[int(rank) - 1]
 
 
 def names(actions):

@@ -9,7 +9,7 @@
 
 use chrono::Weekday;
 
-use crate::tasks::when::weekday_word;
+use crate::tasks::when::{weekday_name as day_name, weekday_word};
 
 /// How often, before the time of day is added.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -258,18 +258,6 @@ fn day_code(day: Weekday) -> &'static str {
         Weekday::Fri => "FR",
         Weekday::Sat => "SA",
         Weekday::Sun => "SU",
-    }
-}
-
-fn day_name(day: Weekday) -> &'static str {
-    match day {
-        Weekday::Mon => "Monday",
-        Weekday::Tue => "Tuesday",
-        Weekday::Wed => "Wednesday",
-        Weekday::Thu => "Thursday",
-        Weekday::Fri => "Friday",
-        Weekday::Sat => "Saturday",
-        Weekday::Sun => "Sunday",
     }
 }
 

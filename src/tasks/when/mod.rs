@@ -115,7 +115,7 @@ pub use context::WhenContext;
 pub use error::WhenError;
 pub use past::find_past;
 pub use spans::{TimeAnchor, WhenSpan};
-pub use words::weekday_word;
+pub use words::{weekday_name, weekday_word};
 
 use parts::Part;
 use resolve::{ensure_ahead, resolve};

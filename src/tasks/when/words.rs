@@ -104,7 +104,8 @@ pub(super) fn names_a_day_ahead(previous: &str) -> bool {
     )
 }
 
-pub(super) fn weekday_name(day: Weekday) -> &'static str {
+/// The English name of a weekday ("Monday").
+pub fn weekday_name(day: Weekday) -> &'static str {
     match day {
         Weekday::Mon => "Monday",
         Weekday::Tue => "Tuesday",
