@@ -372,6 +372,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_placeholder_copied_from_the_answer_format_is_no_question_and_no_title() {
+        let route = parse_route(
+            r#"{"intent":"unclear","confidence":0.5,"clarifying_question":"<only for unclear>"}"#,
+        );
+        assert_eq!(route.map(|route| route.clarifying_question), Ok(None));
+        let task = parse_parsed_task(
+            r#"{"title":"<short task title, in their words, without the time>","when":"<the time words exactly as they wrote them, optional>","confidence":0.9}"#,
+        );
+        assert_eq!(
+            task.map(|task| (task.title, task.when)),
+            Ok((String::new(), None))
+        );
+    }
+
+    #[test]
     fn answers_are_read_strictly() {
         assert!(parse_route(r#"{"intent":"capture","confidence":0.9}"#).is_ok());
         assert!(parse_route(r#"{"intent":"delete_everything","confidence":0.9}"#).is_err());

@@ -36,7 +36,21 @@ pub fn clean_text(text: &str, limit: usize) -> String {
         .filter(|c| !c.is_control() || *c == '\n')
         .take(limit)
         .collect();
-    cleaned.trim().to_string()
+    let cleaned = cleaned.trim();
+    if is_placeholder(cleaned) {
+        return String::new();
+    }
+    cleaned.to_string()
+}
+
+/// A placeholder of a prompt's answer format copied back as the answer ("<your answer>",
+/// "<only for unclear>"): small models do this (seen with Gemma 3 270M). It is no text at all,
+/// never something to show the person or to use as a title.
+fn is_placeholder(text: &str) -> bool {
+    text.len() > 2
+        && text.starts_with('<')
+        && text.ends_with('>')
+        && !text[1..text.len() - 1].contains(['<', '>'])
 }
 
 /// Why a model's answer is not a valid classification. The text goes back to the model in
@@ -163,6 +177,26 @@ mod tests {
 
     fn check(text: &str, ok: bool) {
         assert_eq!(parse(text).is_ok(), ok, "{text}: {:?}", parse(text));
+    }
+
+    #[test]
+    fn a_placeholder_of_the_answer_format_copied_back_is_no_text() {
+        for echoed in [
+            "<your answer>",
+            " <only for unclear> ",
+            "<short task title, in their words, without the time>",
+        ] {
+            assert_eq!(clean_text(echoed, 200), "", "{echoed}");
+        }
+        for real in [
+            "I <3 rent day",
+            "<b>Pay rent</b>",
+            "Pay rent <today>",
+            "<>",
+            "Pay rent",
+        ] {
+            assert_eq!(clean_text(real, 200), real, "{real}");
+        }
     }
 
     #[test]

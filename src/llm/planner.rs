@@ -292,6 +292,8 @@ mod tests {
         assert!(parse_plan_step("I will look it up").is_err());
         assert!(parse_chat(r#"{"reply_to_user":"Friday at 9."}"#).is_ok());
         assert!(parse_chat(r#"{"reply_to_user":""}"#).is_err());
+        // A placeholder of the answer format copied back is no answer.
+        assert!(parse_chat(r#"{"reply_to_user":"<your answer>"}"#).is_err());
         assert!(parse_chat(r#"{"reply_to_user":"x","needs_escalation":"no"}"#).is_err());
         assert!(parse_chat(r#"{"actions":[]}"#).is_err());
     }
