@@ -305,6 +305,57 @@ async fn a_likely_duplicate_is_proposed_and_created_only_after_a_yes() {
     );
 }
 
+/// Tasks stored before the word index of open titles existed (or written by hand) are found
+/// after a restart; a retitled task is found by its new title, not its old one.
+#[actix_rt::test]
+async fn duplicates_are_found_among_tasks_the_title_index_did_not_hold_before_a_restart() {
+    let bot = start_bot(PARIS).await;
+    for title in ["Renew passport", "Pay rent"] {
+        let (status, _) = bot.post("/api/tasks", json!({ "title": title })).await;
+        assert_eq!(status, 201);
+    }
+    bot.stop().await;
+    bot.stop_server_now().await;
+    let Bot { app, dir, .. } = bot;
+    drop(app);
+    let database = dir.path().join("data").join("donna.db");
+    let conn = rusqlite::Connection::open(&database).unwrap_or_else(|e| panic!("{e}"));
+    conn.execute_batch("DELETE FROM open_title_word; DELETE FROM open_title_word_count;")
+        .unwrap_or_else(|e| panic!("{e}"));
+    drop(conn);
+
+    let bot = start_bot_in(dir, PARIS, TestEnv(Vec::new())).await;
+    let thread = free_thread(&bot).await;
+    for (sentence, path) in [
+        ("add renew the Passport!", "duplicate"),
+        ("no", "plan_rejected"),
+        ("add pay the rent", "duplicate"),
+        ("no", "plan_rejected"),
+        ("add pay rent to Anna", "task_created"),
+    ] {
+        let result = bot.say(&thread, sentence).await;
+        assert_eq!(result["path"], path, "{sentence}: {result}");
+    }
+    let passport = tasks(&bot)
+        .await
+        .into_iter()
+        .find(|task| task["title"] == "Renew passport")
+        .and_then(|task| task["id"].as_str().map(str::to_string))
+        .unwrap_or_default();
+    bot.patch(
+        &format!("/api/tasks/{passport}"),
+        json!({ "title": "Renew driving licence" }),
+    )
+    .await;
+    for (sentence, path) in [
+        ("add renew passport", "task_created"),
+        ("add renew the driving licence", "duplicate"),
+    ] {
+        let result = bot.say(&thread, sentence).await;
+        assert_eq!(result["path"], path, "{sentence}: {result}");
+    }
+}
+
 #[actix_rt::test]
 async fn undo_takes_back_the_last_capture_if_unchanged() {
     let bot = start_bot(PARIS).await;

@@ -231,3 +231,80 @@ fn split_keeps_every_word_in_order_and_every_part_under_the_limit() {
         assert_eq!(rejoined, original);
     }
 }
+
+/// A title from a small vocabulary, so generated titles often share most of their words.
+fn title(g: &mut Gen) -> String {
+    const TITLE_WORDS: &[&str] = &[
+        "Pay", "rent", "the", "call", "bank", "mom", "renew", "passport", "buy", "milk", "eggs",
+        "and", "today", "a", "report", "Send", "weekly", "PAY", "Rent!", "x",
+    ];
+    (0..1 + g.below(7))
+        .map(|_| g.pick(TITLE_WORDS))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The duplicate check goes through the word index of open titles; whatever the tasks went
+/// through (created, retitled, closed, reopened, deleted), it finds exactly what comparing the
+/// new title with every open task finds: the oldest open task with Jaccard >= 0.8.
+#[test]
+fn the_indexed_duplicate_check_finds_what_comparing_every_open_title_finds() {
+    use donna::capture::duplicates::{likely_duplicate, same_task};
+    use donna::tasks::{repo, title_index, NewTask, TaskStatus};
+
+    let mut conn = rusqlite::Connection::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+    donna::store::migrations::apply(&mut conn).unwrap_or_else(|e| panic!("{e}"));
+    let mut g = Gen(4242);
+    let start = chrono::Utc::now();
+    let mut ids = Vec::new();
+    for step in 0..1_500 {
+        let now = start + chrono::Duration::seconds(step);
+        match g.below(10) {
+            0..=4 => {
+                let id = format!("tsk_{step}");
+                repo::insert(&conn, &id, &NewTask::titled(title(&mut g)), now)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                ids.push(id);
+            }
+            5 | 6 if !ids.is_empty() => {
+                let id = &ids[g.below(ids.len())];
+                let to = [TaskStatus::Done, TaskStatus::Cancelled, TaskStatus::Backlog][g.below(3)];
+                // A move the state machine refuses changes nothing: fine for this test.
+                let _ = repo::set_status(&conn, id, to, now);
+            }
+            7 | 8 if !ids.is_empty() => {
+                let id = ids[g.below(ids.len())].clone();
+                if let Some(mut task) = repo::get(&conn, &id).unwrap_or_else(|e| panic!("{e}")) {
+                    task.title = title(&mut g);
+                    if g.below(3) == 0 {
+                        task.status = TaskStatus::Done;
+                    }
+                    repo::save(&conn, &task, now).unwrap_or_else(|e| panic!("{e}"));
+                }
+            }
+            _ if !ids.is_empty() => {
+                let id = ids.swap_remove(g.below(ids.len()));
+                repo::delete(&conn, &id).unwrap_or_else(|e| panic!("{e}"));
+            }
+            _ => {}
+        }
+        if step % 5 == 0 {
+            let wanted = title(&mut g);
+            let expected = repo::list(&conn, None)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .into_iter()
+                .filter(|task| task.status.is_open() && same_task(&wanted, &task.title))
+                .min_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)))
+                .map(|task| task.id);
+            let found = likely_duplicate(&conn, &wanted)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .map(|task| task.id);
+            assert_eq!(found, expected, "step {step}: {wanted:?}");
+        }
+    }
+    assert_eq!(
+        title_index::repair(&conn).unwrap_or_else(|e| panic!("{e}")),
+        0,
+        "the index was kept exactly by the task writes"
+    );
+}

@@ -144,6 +144,7 @@ impl App {
         let data_dir = loaded.data_dir();
         let lock = DataDirLock::acquire(&data_dir)?;
         let database = store::prepare(&data_dir)?;
+        repair_title_index(&database)?;
         tracing::info!(path = %database.display(), "database ready");
 
         let health = HealthRegistry::new();
@@ -320,4 +321,17 @@ impl App {
         }
         Ok(count)
     }
+}
+
+/// Part of preparing the database, before the writer starts (like the migrations): the word
+/// index of open titles holds every open task (tasks written before migration 0009, or by hand).
+fn repair_title_index(database: &Path) -> Result<(), StoreError> {
+    let mut conn = store::open_connection(database, false, Durability::Full)?;
+    let transaction = conn.transaction()?;
+    let changed = crate::tasks::title_index::repair(&transaction)?;
+    transaction.commit()?;
+    if changed > 0 {
+        tracing::info!(changed, "title index of open tasks repaired");
+    }
+    Ok(())
 }

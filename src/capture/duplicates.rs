@@ -3,26 +3,22 @@
 //! Done and cancelled tasks do not count.
 //!
 //! Normalised title: lower case, punctuation and the articles a/an/the removed, spaces
-//! collapsed ("Renew the Passport!" -> "renew passport").
+//! collapsed ("Renew the Passport!" -> "renew passport"; `tasks::title_words`).
+//!
+//! The candidates come from the word index of open titles (`tasks::title_index`), so the check
+//! does not read every open task; each candidate's stored title is checked here again.
 
 use std::collections::BTreeSet;
 
 use rusqlite::Connection;
 
 use crate::store::StoreError;
-use crate::tasks::{repo, Task};
+use crate::tasks::{repo, title_index, Task};
+
+pub use crate::tasks::title_words::normalise;
 
 /// The least share of common words for two titles to be the same task.
 pub const SAME_TASK_JACCARD: f64 = 0.8;
-
-pub fn normalise(title: &str) -> String {
-    title
-        .to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|word| !word.is_empty() && !matches!(*word, "a" | "an" | "the"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
 
 /// Shared words over all words of the two (normalised) titles.
 pub fn jaccard(a: &str, b: &str) -> f64 {
@@ -43,13 +39,17 @@ pub fn same_task(a: &str, b: &str) -> bool {
 
 /// The open task `title` most likely duplicates, if any (the oldest such).
 pub fn likely_duplicate(conn: &Connection, title: &str) -> Result<Option<Task>, StoreError> {
-    match repo::open_titles(conn)?
-        .into_iter()
-        .find(|(_, other)| same_task(title, other))
-    {
-        Some((id, _)) => repo::get(conn, &id),
-        None => Ok(None),
+    let mut alike = Vec::new();
+    for id in title_index::four_fifths_alike(conn, title)? {
+        if let Some(task) = repo::get(conn, &id)? {
+            if task.status.is_open() && same_task(title, &task.title) {
+                alike.push(task);
+            }
+        }
     }
+    Ok(alike
+        .into_iter()
+        .min_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id))))
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@ pub mod model;
 pub mod preferences;
 pub mod repo;
 pub mod status;
+pub mod title_index;
+pub mod title_words;
 pub mod when;
 
 pub use model::{AppliedPreference, NewTask, Task, TaskSource};

@@ -9,6 +9,7 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::model::{NewTask, Task, TaskSource};
 use super::status::{TaskStatus, TransitionError};
+use super::title_index;
 use crate::store::time::{from_db, opt_from_db, to_db};
 use crate::store::StoreError;
 
@@ -100,6 +101,7 @@ pub fn insert(
             opt_ts(new.occurrence_at),
         ],
     )?;
+    title_index::add(conn, id, &new.title)?;
     get(conn, id)?.ok_or_else(|| StoreError::Corrupt(format!("task {id} vanished after insert")))
 }
 
@@ -191,11 +193,20 @@ pub fn set_status(
         "UPDATE task SET status = ?2, completed_at = ?3, updated_at = ?4 WHERE id = ?1",
     )?
     .execute(params![id, to.as_str(), completed_at, to_db(now)])?;
+    match (task.status.is_open(), to.is_open()) {
+        (true, false) => title_index::remove(conn, id)?,
+        (false, true) => title_index::add(conn, id, &task.title)?,
+        _ => {}
+    }
     require(conn, id)
 }
 
 /// Writes every mutable field of `task` (edits through the API, action handlers, undo).
 pub fn save(conn: &Connection, task: &Task, now: DateTime<Utc>) -> Result<Task, TaskChangeError> {
+    let before: Option<(String, String)> = conn
+        .prepare_cached("SELECT title, status FROM task WHERE id = ?1")?
+        .query_row([&task.id], |row| Ok((row.get(0)?, row.get(1)?)))
+        .optional()?;
     let changed = conn
         .prepare_cached(
             "UPDATE task SET title = ?2, description = ?3, domain = ?4, priority = ?5, status = ?6, \
@@ -225,7 +236,24 @@ pub fn save(conn: &Connection, task: &Task, now: DateTime<Utc>) -> Result<Task, 
     if changed == 0 {
         return Err(TaskChangeError::NotFound(task.id.clone()));
     }
+    let indexed_as_before = before.is_some_and(|(title, status)| {
+        title == task.title && status_is_open(&status) == task.status.is_open()
+    });
+    if !indexed_as_before {
+        title_index::remove(conn, &task.id)?;
+        if task.status.is_open() {
+            title_index::add(conn, &task.id, &task.title)?;
+        }
+    }
     require(conn, &task.id)
+}
+
+/// Whether a stored status text is an open one (an unknown text counts as open: the index
+/// then holds the title, and the duplicate check re-reads the task anyway).
+fn status_is_open(status: &str) -> bool {
+    status
+        .parse::<TaskStatus>()
+        .map_or(true, TaskStatus::is_open)
 }
 
 /// Ids of the open tasks whose deadline or scheduled start has come by `now`, the earliest
@@ -269,6 +297,7 @@ pub fn open_thread_id(conn: &Connection, task_id: &str) -> Result<Option<String>
 }
 
 pub fn delete(conn: &Connection, id: &str) -> Result<(), StoreError> {
+    title_index::remove(conn, id)?;
     conn.execute("DELETE FROM task WHERE id = ?1", [id])?;
     Ok(())
 }
@@ -290,15 +319,4 @@ pub fn unanswered_nudge_titles(conn: &Connection) -> Result<Vec<String>, StoreEr
         .query_map([], |row| row.get(0))?
         .collect::<Result<Vec<String>, _>>()?;
     Ok(titles)
-}
-
-/// (id, title) of every open task, the oldest first.
-pub fn open_titles(conn: &Connection) -> Result<Vec<(String, String)>, StoreError> {
-    let open = conn
-        .prepare_cached(
-            "SELECT id, title FROM task WHERE status NOT IN ('done', 'cancelled') ORDER BY created_at, id",
-        )?
-        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
-        .collect::<Result<Vec<(String, String)>, _>>()?;
-    Ok(open)
 }
