@@ -356,6 +356,50 @@ async fn duplicates_are_found_among_tasks_the_title_index_did_not_hold_before_a_
     }
 }
 
+/// "what are you waiting on?" lists every live proposal and question, in this chat or another,
+/// with the time each has left (asking it drops nothing); once they are answered it says
+/// nothing is waiting.
+#[actix_rt::test]
+async fn waiting_on_lists_every_live_proposal_and_question_with_where_and_time_left() {
+    let bot = start_bot(PARIS).await;
+    let (first, second) = (free_thread(&bot).await, free_thread(&bot).await);
+    assert_eq!(
+        bot.say(&first, "add pay rent").await["path"],
+        "task_created"
+    );
+    assert_eq!(
+        bot.say(&first, "add Pay the rent").await["path"],
+        "duplicate"
+    );
+    assert_eq!(bot.say(&second, "add").await["path"], "clarify");
+    let asked = bot.say(&second, "what are you waiting on?").await;
+    assert_eq!(asked["path"], "answer", "{asked}");
+    let reply = asked["reply"].as_str().unwrap_or_default();
+    for line in [
+        "I'm waiting on:",
+        "- a yes or no in another chat (",
+        "(60 min left): I'd create a task 'Pay the rent'",
+        "- your answer here: what to add (",
+    ] {
+        assert!(reply.contains(line), "{line:?} missing in {reply}");
+    }
+    let from_first = bot.say(&first, "what are you waiting on?").await;
+    let reply = from_first["reply"].as_str().unwrap_or_default();
+    assert!(reply.contains("- a yes or no here ("), "{reply}");
+    assert!(
+        reply.contains("- your answer in another chat: what to add ("),
+        "{reply}"
+    );
+
+    assert_eq!(bot.say(&first, "no").await["path"], "plan_rejected");
+    assert_eq!(bot.say(&second, "never mind").await["path"], "unhandled");
+    let none = bot.say(&second, "what are you waiting on?").await;
+    assert_eq!(
+        none["reply"], "I'm not waiting on anything from you.",
+        "{none}"
+    );
+}
+
 #[actix_rt::test]
 async fn undo_takes_back_the_last_capture_if_unchanged() {
     let bot = start_bot(PARIS).await;

@@ -10,6 +10,7 @@ use chrono_tz::Tz;
 use rusqlite::Connection;
 
 use super::rules::Question;
+use crate::conversation::drafts::DraftKind;
 use crate::conversation::{drafts, plans};
 use crate::store::StoreError;
 use crate::tasks::when::{describe, WhenContext};
@@ -18,9 +19,12 @@ use crate::tasks::{repo, Task};
 /// Most tasks listed in one answer.
 pub const MAX_LISTED: usize = 20;
 
+/// The answer to `question`, asked in thread `here` (None: asked outside any thread, e.g. a
+/// Discord slash command).
 pub fn answer(
     conn: &Connection,
     question: Question,
+    here: Option<&str>,
     now: DateTime<Utc>,
     timezone: Tz,
 ) -> Result<String, StoreError> {
@@ -31,7 +35,7 @@ pub fn answer(
         later: std::time::Duration::from_secs(3 * 3600),
     };
     if question == Question::WaitingOn {
-        return waiting_on(conn, now);
+        return waiting_on(conn, here, now);
     }
     let mut open: Vec<Task> = repo::list(conn, None)?
         .into_iter()
@@ -143,21 +147,45 @@ fn day_window(
     (from, start_of(first + Days::new(days)))
 }
 
-fn waiting_on(conn: &Connection, now: DateTime<Utc>) -> Result<String, StoreError> {
+/// Every live proposal and question in every chat, with where it is and how long it has left,
+/// then the nudges not answered (they do not expire).
+fn waiting_on(
+    conn: &Connection,
+    here: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<String, StoreError> {
+    let place = |thread_id: &str| {
+        if here == Some(thread_id) {
+            "here"
+        } else {
+            "in another chat"
+        }
+    };
     let mut lines = Vec::new();
-    let proposals = plans::live_proposals(conn, now)?;
-    for proposal in proposals {
-        lines.push(format!("- a yes or no: {}", first_sentence(&proposal)));
-    }
-    let questions = drafts::count_live(conn, now)?;
-    if questions > 0 {
+    for proposal in plans::live_proposals(conn, now)? {
         lines.push(format!(
-            "- your answer to {questions} question{} I asked",
-            if questions == 1 { "" } else { "s" }
+            "- a yes or no {} ({} left): {}",
+            place(&proposal.thread_id),
+            time_left(proposal.expires_at - now),
+            first_sentence(&proposal.text)
         ));
     }
-    let unanswered = repo::unanswered_nudge_titles(conn)?;
-    for title in unanswered {
+    for draft in drafts::all_live(conn, now)? {
+        let about = match draft.kind {
+            DraftKind::What => "what to add".to_string(),
+            DraftKind::Time => match draft.data.get("title").and_then(|title| title.as_str()) {
+                Some(title) => format!("when '{title}' should be"),
+                None => "a time".to_string(),
+            },
+            DraftKind::Clarify => "what you meant".to_string(),
+        };
+        lines.push(format!(
+            "- your answer {}: {about} ({} left)",
+            place(&draft.thread_id),
+            time_left(draft.expires_at - now)
+        ));
+    }
+    for title in repo::unanswered_nudge_titles(conn)? {
         lines.push(format!("- news about '{title}' (I nudged you)"));
     }
     if lines.is_empty() {
@@ -167,10 +195,48 @@ fn waiting_on(conn: &Connection, now: DateTime<Utc>) -> Result<String, StoreErro
     Ok(lines.join("\n"))
 }
 
+/// How long something still waits, in words: "less than a minute", "14 min", "65 min",
+/// "2 h 5 min", "3 days".
+pub fn time_left(left: chrono::Duration) -> String {
+    let minutes = left.num_minutes();
+    match minutes {
+        ..=0 => "less than a minute".to_string(),
+        1..=119 => format!("{minutes} min"),
+        120..=2879 => match minutes % 60 {
+            0 => format!("{} h", minutes / 60),
+            rest => format!("{} h {rest} min", minutes / 60),
+        },
+        _ => format!("{} days", minutes / (24 * 60)),
+    }
+}
+
 fn first_sentence(text: &str) -> String {
     text.split(". Reply")
         .next()
         .unwrap_or(text)
         .trim()
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::time_left;
+    use chrono::Duration;
+
+    #[test]
+    fn time_left_in_words() {
+        for (minutes, words) in [
+            (0, "less than a minute"),
+            (-3, "less than a minute"),
+            (1, "1 min"),
+            (65, "65 min"),
+            (120, "2 h"),
+            (125, "2 h 5 min"),
+            (2879, "47 h 59 min"),
+            (2880, "2 days"),
+            (4400, "3 days"),
+        ] {
+            assert_eq!(time_left(Duration::minutes(minutes)), words, "{minutes}");
+        }
+    }
 }

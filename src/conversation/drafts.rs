@@ -129,9 +129,15 @@ pub fn remove(conn: &Connection, thread_id: &str) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Live drafts in every thread (for "what are you waiting on?").
-pub fn count_live(conn: &Connection, now: DateTime<Utc>) -> Result<i64, StoreError> {
-    Ok(conn
-        .prepare_cached("SELECT COUNT(*) FROM draft WHERE expires_at > ?1")?
-        .query_row([to_db(now)], |row| row.get(0))?)
+/// Live drafts in every thread, the soonest to expire first (for "what are you waiting on?").
+pub fn all_live(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<Draft>, StoreError> {
+    let threads: Vec<String> = conn
+        .prepare_cached("SELECT thread_id FROM draft WHERE expires_at > ?1 ORDER BY expires_at")?
+        .query_map([to_db(now)], |row| row.get(0))?
+        .collect::<Result<_, _>>()?;
+    let mut live = Vec::with_capacity(threads.len());
+    for thread_id in threads {
+        live.extend(get(conn, &thread_id)?);
+    }
+    Ok(live)
 }

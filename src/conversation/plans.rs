@@ -185,13 +185,36 @@ pub fn pending_count(conn: &Connection) -> Result<i64, StoreError> {
         .unwrap_or(0))
 }
 
-/// The wording of every live proposal, oldest first ("what are you waiting on?").
-pub fn live_proposals(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<String>, StoreError> {
-    let proposals = conn
+/// Every live proposal, oldest first ("what are you waiting on?").
+pub fn live_proposals(
+    conn: &Connection,
+    now: DateTime<Utc>,
+) -> Result<Vec<LiveProposal>, StoreError> {
+    let rows: Vec<(String, String, String)> = conn
         .prepare_cached(
-            "SELECT reply_text FROM plan WHERE status = 'pending' AND expires_at > ?1 ORDER BY created_at",
+            "SELECT thread_id, reply_text, expires_at FROM plan \
+             WHERE status = 'pending' AND expires_at > ?1 ORDER BY created_at",
         )?
-        .query_map([to_db(now)], |row| row.get(0))?
-        .collect::<Result<Vec<String>, _>>()?;
-    Ok(proposals)
+        .query_map([to_db(now)], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+        })?
+        .collect::<Result<_, _>>()?;
+    rows.into_iter()
+        .map(|(thread_id, text, expires_at)| {
+            Ok(LiveProposal {
+                thread_id,
+                text,
+                expires_at: from_db(&expires_at)?,
+            })
+        })
+        .collect()
+}
+
+/// A proposal still waiting for its yes or no.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LiveProposal {
+    pub thread_id: String,
+    /// What Donna said when she proposed it.
+    pub text: String,
+    pub expires_at: DateTime<Utc>,
 }

@@ -73,9 +73,10 @@ impl Pipeline {
             Reading::BareCapture => Ok(ask(DraftKind::What, "", 1, texts::ASK_WHAT)),
             Reading::Question(question) => {
                 let timezone = self.settings.timezone;
+                let here = context.thread.id.clone();
                 let text = self
                     .store
-                    .read(move |conn| questions::answer(conn, question, now, timezone))
+                    .read(move |conn| questions::answer(conn, question, Some(&here), now, timezone))
                     .await?;
                 Ok((
                     Work::Say {

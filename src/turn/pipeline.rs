@@ -127,6 +127,7 @@ impl Pipeline {
             .await?;
         let now = self.clock.now();
         let (plan_step, next) = decide(&context, &analysis, now);
+        let plan_step = keep_when_asked_what_is_waiting(plan_step, &next, &inbound.text);
         let next = pin_to_plan(next, inbound.answers_plan.as_deref());
         if self.gate_applies(&context.thread) {
             let heard = if self.bypasses_gate(&next, &inbound.text, now) {
@@ -231,5 +232,19 @@ impl Pipeline {
         // returned above and published nothing.
         changes::publish(&self.events, &committed.result, committed.tasks);
         Ok(committed.result)
+    }
+}
+
+/// "what are you waiting on?" lists the live proposal of this chat instead of dropping it
+/// (every other message that is not its answer drops it: DESIGN.md "Free text" step 4).
+fn keep_when_asked_what_is_waiting(plan_step: PlanStep, next: &Next, text: &str) -> PlanStep {
+    use crate::capture::rules::{read, Question, Reading};
+    match (&plan_step, next) {
+        (PlanStep::Cancel(_), Next::FreeText)
+            if read(text) == Reading::Question(Question::WaitingOn) =>
+        {
+            PlanStep::Keep
+        }
+        _ => plan_step,
     }
 }

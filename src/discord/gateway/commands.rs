@@ -161,7 +161,7 @@ impl InboundWork {
         let (now, timezone) = (self.clock.now(), self.settings.timezone);
         let answer = self
             .store
-            .read(move |conn| questions::answer(conn, question, now, timezone))
+            .read(move |conn| questions::answer(conn, question, None, now, timezone))
             .await;
         let text = match answer {
             Ok(text) => text,
