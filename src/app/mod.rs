@@ -37,6 +37,7 @@ use crate::llm::probe::ModelStatus;
 use crate::metrics::{LlmMetrics, NudgeMetrics, TurnMetrics};
 use crate::store::{self, DataDirLock, Durability, Store, StoreError};
 use crate::subsystems::action_executor::ExecutorMsg;
+use crate::subsystems::chat_sessions::SessionsMsg;
 use crate::subsystems::fast_path::FastPathMsg;
 use crate::subsystems::llm_classifier::LlmMsg;
 use crate::subsystems::nudger::NudgerMsg;
@@ -95,6 +96,8 @@ pub struct App {
     pub supervisor: Supervisor,
     pub intake: Intake,
     pub memory: ChildRef<MemoryMsg>,
+    /// Closes idle chat sessions with their summaries.
+    pub chat_sessions: ChildRef<SessionsMsg>,
     pub plans: ChildRef<PlansMsg>,
     pub fast_path: ChildRef<FastPathMsg>,
     pub executor: ChildRef<ExecutorMsg>,
@@ -171,6 +174,7 @@ impl App {
             &llm_metrics,
             &model_status,
         );
+        let chat_sessions = spawner.chat_sessions(&store, &clock, llm.clone(), &config);
         let executor = spawner.action_executor(Arc::new(rules.actions));
         let gate_metrics = Arc::new(GateMetrics::default());
         let rate_cap = spawner.rate_cap(&store, &clock, &config, &gate_metrics);
@@ -228,6 +232,7 @@ impl App {
             supervisor,
             intake,
             memory,
+            chat_sessions,
             plans,
             fast_path,
             executor,

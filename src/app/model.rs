@@ -17,6 +17,8 @@ use tokio::sync::Semaphore;
 use crate::actions::ActionRegistry;
 use crate::clock::SharedClock;
 use crate::config::{Config, Env, LlmProvider};
+use crate::llm::chat::ChatModel;
+use crate::llm::chat_prompt::ChatPrompts;
 use crate::llm::classify::Classifier;
 use crate::llm::client::LlmClient;
 use crate::llm::free_text::FreeTextModel;
@@ -37,6 +39,8 @@ pub struct ModelClients {
     free_text: Arc<FreeTextModel>,
     /// The planner's calls (`plan_step`, `chat`), same client.
     planner: Arc<PlannerModel>,
+    /// The chat room's calls (`chat`, `summarize`) in `chat.persona`, same client.
+    chat: Arc<ChatModel>,
     /// The REPLY/SKIP gate, when `reply_decision.enabled`.
     gate: Option<Arc<ReplyGate>>,
     /// The classifier's client again, for the prober (same pool).
@@ -69,10 +73,13 @@ impl ModelClients {
         let classifier = Classifier::new(client.clone(), registry).map_err(StartError::Prompts)?;
         let free_text = FreeTextModel::new(client.clone()).map_err(StartError::Prompts)?;
         let planner = PlannerModel::new(client.clone()).map_err(StartError::Prompts)?;
+        let chat_prompts = ChatPrompts::new(config.chat.persona).map_err(StartError::Prompts)?;
+        let chat = ChatModel::new(client.clone(), chat_prompts);
         Ok(Some(Self {
             classifier: Arc::new(classifier),
             free_text: Arc::new(free_text),
             planner: Arc::new(planner),
+            chat: Arc::new(chat),
             gate,
             client,
         }))
@@ -118,6 +125,7 @@ impl Spawner<'_> {
             classifier,
             free_text,
             planner,
+            chat,
             gate,
             ..
         }) = models
@@ -135,6 +143,7 @@ impl Spawner<'_> {
                 classifier.clone(),
                 free_text.clone(),
                 planner.clone(),
+                chat.clone(),
                 gate.clone(),
                 slots.clone(),
                 metrics.clone(),

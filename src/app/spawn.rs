@@ -23,7 +23,9 @@ use crate::replies::matcher::FastPath;
 use crate::store::{Durability, WriterMsg};
 use crate::store::{ReadPool, Store, StoreWriter};
 use crate::subsystems::action_executor::{ActionExecutor, ExecutorMsg};
+use crate::subsystems::chat_sessions::{ChatSessions, SessionsMsg, SweepSettings};
 use crate::subsystems::fast_path::{FastPathActor, FastPathMsg};
+use crate::subsystems::llm_classifier::LlmMsg;
 use crate::subsystems::nudger::{NudgeRules, Nudger, NudgerMsg};
 use crate::subsystems::pending_plans::{PendingPlans, PlansMsg};
 use crate::subsystems::rate_cap::{GateMetrics, RateCap, RateCapMsg};
@@ -101,6 +103,31 @@ impl<'a> Spawner<'a> {
                 clock.clone(),
                 retention,
                 interval,
+            ))
+        }))
+    }
+
+    /// The chat sessions' sweeper, on the retention prune's interval.
+    pub fn chat_sessions(
+        &self,
+        store: &Store,
+        clock: &SharedClock,
+        llm: Option<ChildRef<LlmMsg>>,
+        config: &Config,
+    ) -> ChildRef<SessionsMsg> {
+        let (store, clock) = (store.clone(), clock.clone());
+        let settings = SweepSettings {
+            ttl: config.chat.session_ttl.get(),
+            interval: config.memory.prune_interval.get(),
+            summary_on_close: config.chat.summary_on_close,
+            budget_tokens: config.chat.context_budget_tokens,
+        };
+        self.spawn(ChildSpec::new("chat_sessions", move || {
+            Ok(ChatSessions::new(
+                store.clone(),
+                clock.clone(),
+                llm.clone(),
+                settings.clone(),
             ))
         }))
     }

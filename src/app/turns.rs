@@ -54,6 +54,8 @@ pub fn turn_settings(config: &Config) -> TurnSettings {
         history_exchanges: config.planner.history_exchanges,
         max_tool_calls: config.planner.max_tool_calls,
         tool_result_chars: config.planner.tool_result_chars,
+        session_ttl: config.chat.session_ttl.get(),
+        context_budget_tokens: config.chat.context_budget_tokens,
         gate: config.reply_decision.enabled.then_some(GateSettings {
             group_only: config.reply_decision.group_only,
         }),

@@ -5,6 +5,7 @@
 //! Invariants: every key is optional; an unknown key or a bad value is an error naming its key
 //! path; secrets are read only from environment variables named in the file.
 
+mod chat;
 mod duration;
 mod messages;
 mod quiet_hours;
@@ -13,6 +14,7 @@ mod schema;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
+pub use chat::{ChatConfig, Persona};
 pub use duration::ConfigDuration;
 pub use quiet_hours::QuietHours;
 pub use schema::*;
@@ -179,6 +181,10 @@ impl Config {
             ("runtime.actor_queue", self.runtime.actor_queue),
             ("runtime.store_batch", self.runtime.store_batch),
             (
+                "chat.context_budget_tokens",
+                self.chat.context_budget_tokens,
+            ),
+            (
                 "runtime.max_turns_in_flight",
                 self.runtime.max_turns_in_flight,
             ),
@@ -198,6 +204,7 @@ impl Config {
             ("llm.timeout", self.llm.timeout),
             ("llm.probe_interval", self.llm.probe_interval),
             ("memory.prune_interval", self.memory.prune_interval),
+            ("chat.session_ttl", self.chat.session_ttl),
             ("plans.expiry", self.plans.expiry),
             ("plans.sweep_interval", self.plans.sweep_interval),
             ("nudges.interval", self.nudges.interval),

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
+use super::chat::ChatConfig;
 use super::duration::ConfigDuration;
 use super::quiet_hours::QuietHours;
 
@@ -26,6 +27,7 @@ pub struct Config {
     pub undo: UndoConfig,
     pub capture: CaptureConfig,
     pub planner: PlannerConfig,
+    pub chat: ChatConfig,
     pub discord: DiscordConfig,
     pub nudges: NudgesConfig,
     pub reply_decision: ReplyDecisionConfig,
@@ -49,6 +51,7 @@ impl Default for Config {
             undo: UndoConfig::default(),
             capture: CaptureConfig::default(),
             planner: PlannerConfig::default(),
+            chat: ChatConfig::default(),
             discord: DiscordConfig::default(),
             nudges: NudgesConfig::default(),
             reply_decision: ReplyDecisionConfig::default(),

@@ -50,7 +50,7 @@ impl Kind {
         }
     }
 
-    fn parse(text: &str) -> Kind {
+    pub fn parse(text: &str) -> Kind {
         match text {
             "message" => Kind::Message,
             "nudge" => Kind::Nudge,

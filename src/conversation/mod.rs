@@ -1,13 +1,15 @@
 //! The data of conversations: threads, their memory, pending plans, the durable inbox and
-//! outbox of the turn pipeline, and the reply slots of the group-chat cap. Plain SQL functions
+//! outbox of the turn pipeline, chat sessions and pinned chats, and the reply slots of the group-chat cap. Plain SQL functions
 //! on a `&Connection`; the actors that own the logic live in `crate::subsystems`, the turn in
 //! `crate::turn`.
 
+pub mod chat_sessions;
 pub mod drafts;
 pub mod inbox;
 pub mod memory;
 pub mod memory_search;
 pub mod outbox;
+pub mod pins;
 pub mod plans;
 pub mod proposal_messages;
 pub mod reply_slots;

@@ -1,13 +1,15 @@
 //! `/api/nudges`, `/api/threads`, `/api/messages`: opening conversations and talking in them.
 //! A committed nudge is published on the event bus (the turns publish their own replies).
 
+use std::collections::HashMap;
+
 use actix_web::{get, post, web, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::app::App;
 use crate::conversation::memory::{MemoryEntry, Role};
-use crate::conversation::{threads, Channel, ContextType, Thread};
+use crate::conversation::{pins, threads, Channel, ContextType, Thread};
 use crate::discord::DiscordNudges;
 use crate::nudges::{self, NudgeError, NudgeFailure, NudgeSink};
 use crate::store::{Refusal, StoreError};
@@ -163,6 +165,9 @@ fn nudge_refusal(error: NudgeError) -> StoreError {
 pub struct OpenThread {
     chat_id: Option<String>,
     is_group: Option<bool>,
+    /// A free chat pinned to this task: the task is in every chat prompt of the thread (it is
+    /// not the thread's `task_id`; nudges never reuse the thread).
+    task_id: Option<String>,
 }
 
 /// Like every other route, the body must be JSON (`{}` at least) with a JSON content type: a
@@ -174,6 +179,7 @@ pub struct OpenThread {
     responses(
         (status = 201, description = "`{\"thread_id\": ...}`: a free thread bound to no task", content_type = "application/json"),
         (status = 400, description = "Invalid body or parameters"),
+        (status = 404, description = "No such task (`task_id`)"),
         (status = 401, description = "Missing or wrong bearer token"),
         (status = 503, description = "Shutting down"),
     )
@@ -192,17 +198,31 @@ pub async fn open_thread(
         }
     }
     let now = app.clock.now();
+    let pinned = body.task_id;
     let thread = app
         .store
         .write(move |conn| {
-            nudges::open_free_thread(
+            // The task is checked before the thread exists: an unknown one opens nothing.
+            if let Some(task_id) = &pinned {
+                if crate::tasks::repo::get(conn, task_id)?.is_none() {
+                    return Err(StoreError::refused(
+                        Refusal::NotFound,
+                        format!("no task {task_id}"),
+                    ));
+                }
+            }
+            let thread = nudges::open_free_thread(
                 conn,
                 crate::ids::new_id("thr"),
                 body.chat_id,
                 body.is_group.unwrap_or(false),
                 Channel::Local,
                 now,
-            )
+            )?;
+            if let Some(task_id) = &pinned {
+                pins::pin(conn, &thread.id, task_id)?;
+            }
+            Ok(thread)
         })
         .await?;
     Ok(HttpResponse::Created().json(serde_json::json!({ "thread_id": thread.id })))
@@ -218,11 +238,18 @@ pub struct ThreadView {
     is_group: bool,
     #[schema(value_type = Option<String>)]
     context_type: Option<ContextType>,
+    /// The task a free chat is pinned to, or null.
+    pinned_task_id: Option<String>,
     created_at: String,
 }
 
-fn thread_view(thread: Thread, timezone: chrono_tz::Tz) -> ThreadView {
+fn thread_view(
+    thread: Thread,
+    pins: &HashMap<String, String>,
+    timezone: chrono_tz::Tz,
+) -> ThreadView {
     ThreadView {
+        pinned_task_id: pins.get(&thread.id).cloned(),
         created_at: show(thread.created_at, timezone),
         id: thread.id,
         task_id: thread.task_id,
@@ -244,10 +271,13 @@ fn thread_view(thread: Thread, timezone: chrono_tz::Tz) -> ThreadView {
 #[get("/threads")]
 pub async fn list_threads(app: web::Data<App>) -> Result<HttpResponse, ApiError> {
     let tz = app.config.timezone;
-    let all = app.store.read(threads::list).await?;
+    let (all, pins) = app
+        .store
+        .read(|conn| Ok((threads::list(conn)?, pins::all(conn)?)))
+        .await?;
     Ok(HttpResponse::Ok().json(
         all.into_iter()
-            .map(|t| thread_view(t, tz))
+            .map(|t| thread_view(t, &pins, tz))
             .collect::<Vec<_>>(),
     ))
 }

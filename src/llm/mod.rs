@@ -5,6 +5,8 @@
 //! Invariants: the model's output is data, never instructions: it is parsed strictly, bounded,
 //! and every proposed action is validated by the registry before it can even be proposed.
 
+pub mod chat;
+pub mod chat_prompt;
 pub mod classify;
 pub mod client;
 pub mod free_text;

@@ -43,8 +43,10 @@ pub enum CallKind {
     ParseTask,
     /// The planner: the next tool to call (`llm::planner`).
     PlanStep,
-    /// The planner's composed answer.
+    /// The planner's composed answer, and the chat room's answer.
     Chat,
+    /// A closed chat session's summary.
+    Summarize,
 }
 
 impl CallKind {
@@ -56,6 +58,7 @@ impl CallKind {
             CallKind::ParseTask => "parse_task",
             CallKind::PlanStep => "plan_step",
             CallKind::Chat => "chat",
+            CallKind::Summarize => "summarize",
         }
     }
 }
@@ -109,6 +112,7 @@ impl Default for LlmMetrics {
             CallKind::ParseTask,
             CallKind::PlanStep,
             CallKind::Chat,
+            CallKind::Summarize,
         ] {
             let kind = kind.as_str();
             drop(metrics.durations.get_or_create(&CallLabels { kind }));

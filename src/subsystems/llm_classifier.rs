@@ -9,7 +9,7 @@
 //! (waiting turns queue on the semaphore, and FastPath turns never come here at all); every
 //! failure is counted in the metrics and recorded as this actor's last failure in /health;
 //! every call's latency and outcome is recorded by call kind (`classify`, `gate`, `route`,
-//! `parse_task`, `plan_step`, `chat`), and every
+//! `parse_task`, `plan_step`, `chat`, `summarize`), and every
 //! classification's outcome tells the model's status (`llm::probe::ModelStatus`) whether the
 //! model answered, or could not be reached.
 
@@ -19,6 +19,8 @@ use std::sync::Arc;
 use actors::{ActorHealth, Behaviour, CellCtx, Handled, Reply};
 use tokio::sync::Semaphore;
 
+use crate::llm::chat::ChatModel;
+use crate::llm::chat_prompt::{ChatContext, SummaryContext};
 use crate::llm::classify::Classifier;
 use crate::llm::free_text::{FreeTextContext, FreeTextModel, ParsedTask, Route};
 use crate::llm::gate::{GateDecision, ReplyGate};
@@ -55,6 +57,16 @@ pub enum LlmMsg {
         context: Box<PlannerContext>,
         reply: Reply<Result<ChatAnswer, LlmError>>,
     },
+    /// The chat room's answer in the conversation (`chat`).
+    Converse {
+        context: Box<ChatContext>,
+        reply: Reply<Result<ChatAnswer, LlmError>>,
+    },
+    /// A closed chat session's summary (`summarize`).
+    Summarize {
+        context: Box<SummaryContext>,
+        reply: Reply<Result<String, LlmError>>,
+    },
     /// The group-chat reply gate (REPLY/SKIP); never fails, it fails open.
     Gate {
         context: Box<GateContext>,
@@ -66,6 +78,7 @@ pub struct LlmClassifier {
     classifier: Arc<Classifier>,
     free_text: Arc<FreeTextModel>,
     planner: Arc<PlannerModel>,
+    chat: Arc<ChatModel>,
     gate: Option<Arc<ReplyGate>>,
     /// Shared across restarts, so a restart cannot lift the cap.
     slots: Arc<Semaphore>,
@@ -80,6 +93,7 @@ impl LlmClassifier {
         classifier: Arc<Classifier>,
         free_text: Arc<FreeTextModel>,
         planner: Arc<PlannerModel>,
+        chat: Arc<ChatModel>,
         gate: Option<Arc<ReplyGate>>,
         slots: Arc<Semaphore>,
         metrics: Arc<LlmMetrics>,
@@ -90,6 +104,7 @@ impl LlmClassifier {
             classifier,
             free_text,
             planner,
+            chat,
             gate,
             slots,
             metrics,
@@ -132,6 +147,18 @@ impl Behaviour for LlmClassifier {
                 let model = self.planner.clone();
                 self.call(CallKind::Chat, reply, async move {
                     model.answer(&context).await
+                });
+            }
+            LlmMsg::Converse { context, reply } => {
+                let model = self.chat.clone();
+                self.call(CallKind::Chat, reply, async move {
+                    model.converse(&context).await
+                });
+            }
+            LlmMsg::Summarize { context, reply } => {
+                let model = self.chat.clone();
+                self.call(CallKind::Summarize, reply, async move {
+                    model.summarize(&context).await
                 });
             }
             LlmMsg::Gate { context, reply } => self.gate_call(*context, reply),

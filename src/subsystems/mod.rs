@@ -1,6 +1,7 @@
 //! The supervised subsystem actors of the bot, one per file, each with its messages beside it.
 
 pub mod action_executor;
+pub mod chat_sessions;
 pub mod fast_path;
 pub mod llm_classifier;
 pub mod nudger;

@@ -1,7 +1,7 @@
 //! The ThreadMemory actor: retention on a schedule, and memory reads.
 //!
 //! Owns: the retention prune (every `memory.prune_interval`, deleting messages older than
-//! `memory.retention`). Takes: `Prune` (also its own timer), `Recent` (a thread's last N
+//! `memory.retention`, and closed chat sessions with their summaries). Takes: `Prune` (also its own timer), `Recent` (a thread's last N
 //! messages, oldest first; the model's context window and the API's history).
 //! Invariants: the rows themselves are written by the turn's transaction; thread records (and
 //! so a thread's task) survive the prune.
@@ -11,6 +11,7 @@ use std::time::Duration;
 use actors::{Behaviour, CellCtx, Handled, Reply};
 
 use crate::clock::SharedClock;
+use crate::conversation::chat_sessions;
 use crate::conversation::memory::{self, MemoryEntry};
 use crate::store::{Store, StoreError};
 
@@ -65,7 +66,14 @@ impl Behaviour for ThreadMemory {
                     .now()
                     .checked_sub_signed(retention)
                     .unwrap_or_default();
-                let pruned = self.store.write(move |conn| memory::prune(conn, cutoff));
+                // Closed chat sessions' summaries go with the messages they summarise.
+                let pruned = self.store.write(move |conn| {
+                    let sessions = chat_sessions::prune(conn, cutoff)?;
+                    if sessions > 0 {
+                        tracing::debug!(sessions, "pruned old chat session summaries");
+                    }
+                    memory::prune(conn, cutoff)
+                });
                 Handled::wait(async move {
                     let result = pruned.await;
                     match &result {

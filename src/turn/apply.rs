@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 
 use crate::actions::{self, journal, ActionEnv, ActionResult, BoundAction, UndoOutcome};
+use crate::conversation::chat_sessions;
 use crate::conversation::memory::{self, Kind, Role};
 use crate::conversation::plans::{self, Plan, PlanStatus};
 use crate::conversation::{inbox, outbox, Channel};
@@ -49,6 +50,12 @@ pub enum Work {
     Say {
         path: TurnPath,
         text: String,
+    },
+    /// The chat room's answer (path `chat`): the turn slides the live session `session`, or
+    /// opens a new one when there is none (or it closed meanwhile).
+    Chat {
+        text: String,
+        session: Option<i64>,
     },
     /// The planner's answer (path `answer`) and its tool calls (the result's `steps`).
     Answer(String, Vec<PlannerStep>),
@@ -208,6 +215,11 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
         }
         Work::Say { path, text } => {
             result.path = path;
+            text
+        }
+        Work::Chat { text, session } => {
+            chat_sessions::record_turn(conn, thread_id, session, now)?;
+            result.path = TurnPath::Chat;
             text
         }
         Work::Answer(text, steps) => {

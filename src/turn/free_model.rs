@@ -6,8 +6,8 @@
 //! - A missing title or a confidence under `capture.min_confidence` asks ONE clarifying
 //!   question and keeps a `clarify` draft (the answer is merged with the message and read
 //!   again).
-//! - A question goes to the planner (`turn::planner`); intents not built yet (chat,
-//!   task_action) answer honestly (`unhandled`).
+//! - A question goes to the planner (`turn::planner`), chat to the chat room (`turn::chat`);
+//!   the intent not built yet (task_action) answers honestly (`unhandled`).
 //! - No model: an honest answer naming what works (`unhandled`); a model that is not there, or
 //!   any call of the turn failing (timeout, refused, garbage after one retry):
 //!   `llm_unavailable` with the same list, never "say it again".
@@ -83,10 +83,7 @@ impl Pipeline {
                 Ok(ask(DraftKind::Clarify, &inbound.text, 1, &question))
             }
             RouteIntent::Question => self.planner(inbound, now).await,
-            RouteIntent::Chat => Ok((
-                say(TurnPath::Unhandled, &texts::free_text_not_yet("chat")),
-                DraftStep::Keep,
-            )),
+            RouteIntent::Chat => self.chat(inbound, now).await,
             RouteIntent::TaskAction => Ok((
                 say(
                     TurnPath::Unhandled,

@@ -3,7 +3,7 @@
 //! The path of a message: `intake` (validate, inbox, route) -> the thread's `conversation`
 //! (one turn at a time) -> `pipeline` (load the `context`, the group `gate`, the FastPath
 //! analysis, `decide`) -> one room: a plan answer, undo, a nudge reply (`intent`, `model`) or
-//! `free_text` (with `capture`, `free_model` and the `planner`) -> `apply` (one transaction) -> `result`; once committed, `changes` tells the
+//! `free_text` (with `capture`, `free_model`, the `planner` and `chat`) -> `apply` (one transaction) -> `result`; once committed, `changes` tells the
 //! event stream.
 //!
 //! Each room is a file with an `impl Pipeline` block: a new kind of conversation adds a room
@@ -12,6 +12,7 @@
 pub mod apply;
 pub mod capture;
 pub mod changes;
+pub mod chat;
 pub mod context;
 pub mod conversation;
 pub mod decide;

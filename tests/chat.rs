@@ -1,0 +1,424 @@
+//! The chat room (issue 14, slice A: sessions, persona, the `chat` route, summaries) with a
+//! fake model on loopback answering by schema title. What the person would notice: Donna
+//! answers small talk in the chosen voice, remembers what was said earlier in the same
+//! conversation, and after a break remembers only a summary of it; a long conversation keeps
+//! its newest part; their words are never read as a template; a chat about one task always
+//! knows that task; a model that fails or is missing gets the honest answer.
+
+mod common;
+
+use chrono::Duration as ChronoDuration;
+use common::fake_llm::{schema_title, start_fake_llm, FakeLlm, Script};
+use common::{start_bot, Bot};
+use donna::config::{parse_yaml, Config};
+use donna::conversation::chat_sessions;
+use donna::subsystems::chat_sessions::SessionsMsg;
+use serde_json::{json, Value};
+
+fn out(value: Value) -> Script {
+    Script::Output(value.to_string())
+}
+
+fn routed_to_chat(fake: &FakeLlm) {
+    fake.push_for("route", out(json!({"intent": "chat", "confidence": 0.9})));
+}
+
+fn chat_says(fake: &FakeLlm, text: &str) {
+    fake.push_for("chat", out(json!({"reply_to_user": text, "actions": []})));
+}
+
+async fn chat_bot(fake: &FakeLlm, extra: &str) -> Bot {
+    start_bot(&format!("{extra}{}", fake.config("ollama", "10s", 2))).await
+}
+
+async fn free_thread(bot: &Bot) -> String {
+    let (_, body) = bot.post("/api/threads", json!({})).await;
+    body["thread_id"].as_str().unwrap_or_default().to_string()
+}
+
+/// The messages of request `index` of the calls titled `title`: (role, content).
+fn messages_of(fake: &FakeLlm, title: &str, index: usize) -> Vec<(String, String)> {
+    let titled: Vec<Value> = fake
+        .requests()
+        .into_iter()
+        .map(|(_, body)| body)
+        .filter(|body| schema_title(body).as_deref() == Some(title))
+        .collect();
+    titled
+        .get(index)
+        .and_then(|body| body["messages"].as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .map(|message| {
+            (
+                message["role"].as_str().unwrap_or_default().to_string(),
+                message["content"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn count(fake: &FakeLlm, title: &str) -> usize {
+    fake.titles().iter().filter(|t| t.as_str() == title).count()
+}
+
+fn in_role(messages: &[(String, String)], role: &str, words: &str) -> bool {
+    messages
+        .iter()
+        .any(|(who, content)| who == role && content.contains(words))
+}
+
+fn anywhere(messages: &[(String, String)], words: &str) -> bool {
+    messages.iter().any(|(_, content)| content.contains(words))
+}
+
+/// A chat turn: the route says chat, the chat call answers `answer`.
+async fn chat(bot: &Bot, fake: &FakeLlm, thread: &str, text: &str, answer: &str) -> Value {
+    routed_to_chat(fake);
+    chat_says(fake, answer);
+    bot.say(thread, text).await
+}
+
+async fn sessions(bot: &Bot, thread: &str) -> i64 {
+    let thread = thread.to_string();
+    bot.app
+        .store
+        .read(move |conn| chat_sessions::count(conn, &thread))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+async fn sweep(bot: &Bot) -> usize {
+    bot.app
+        .chat_sessions
+        .ask(|reply| SessionsMsg::Sweep { reply: Some(reply) })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[actix_rt::test]
+async fn venting_gets_the_models_reply_and_the_next_prompt_holds_the_conversation_so_far() {
+    let fake = start_fake_llm();
+    let bot = chat_bot(&fake, "").await;
+    let thread = free_thread(&bot).await;
+    let first = chat(
+        &bot,
+        &fake,
+        &thread,
+        "ugh, my boss moved the deadline again",
+        "That sounds exhausting. Want to talk it through?",
+    )
+    .await;
+    assert_eq!(first["path"], "chat", "{first}");
+    assert_eq!(
+        first["reply"],
+        "That sounds exhausting. Want to talk it through?"
+    );
+    assert_eq!(first["actions"], json!([]));
+    let second = chat(
+        &bot,
+        &fake,
+        &thread,
+        "yes, it is the third time",
+        "Three times is a lot.",
+    )
+    .await;
+    assert_eq!(second["path"], "chat", "{second}");
+    assert_eq!(second["reply"], "Three times is a lot.");
+    assert_eq!(count(&fake, "chat"), 2);
+    let prompt = messages_of(&fake, "chat", 1);
+    // The earlier exchange in its roles, the current message last.
+    assert!(
+        in_role(&prompt, "user", "ugh, my boss moved the deadline again"),
+        "{prompt:?}"
+    );
+    assert!(
+        in_role(&prompt, "assistant", "That sounds exhausting."),
+        "{prompt:?}"
+    );
+    assert_eq!(
+        prompt.last(),
+        Some(&("user".to_string(), "yes, it is the third time".to_string()))
+    );
+    assert!(!in_role(&prompt, "system", "boss"), "{prompt:?}");
+    // The first prompt had nothing before the message but the persona.
+    let opening = messages_of(&fake, "chat", 0);
+    assert_eq!(opening.len(), 2, "{opening:?}");
+    assert_eq!(sessions(&bot, &thread).await, 1, "one session for both");
+    // Nothing was created or changed.
+    assert_eq!(bot.get("/api/tasks").await.1, json!([]));
+}
+
+#[actix_rt::test]
+async fn the_persona_decides_the_system_prompt() {
+    let mut systems = Vec::new();
+    for persona in ["donna", "neutral"] {
+        let fake = start_fake_llm();
+        let bot = chat_bot(&fake, &format!("chat:\n  persona: {persona}\n")).await;
+        let thread = free_thread(&bot).await;
+        let result = chat(&bot, &fake, &thread, "long day today", "Rest up.").await;
+        assert_eq!(result["path"], "chat", "{persona}: {result}");
+        let prompt = messages_of(&fake, "chat", 0);
+        let system = prompt
+            .iter()
+            .find(|(role, _)| role == "system")
+            .map(|(_, content)| content.clone())
+            .unwrap_or_default();
+        systems.push(system);
+    }
+    assert!(systems[0].contains("You are Donna"), "{}", systems[0]);
+    assert!(!systems[1].contains("Donna"), "{}", systems[1]);
+    assert!(systems[1].contains("no persona"), "{}", systems[1]);
+}
+
+#[test]
+fn an_unknown_persona_is_a_key_path_error() {
+    let error = parse_yaml::<Config>("chat:\n  persona: pirate\n")
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(error.starts_with("chat.persona"), "{error}");
+    assert!(
+        error.contains("donna") && error.contains("neutral"),
+        "{error}"
+    );
+    assert!(parse_yaml::<Config>("chat:\n  persona: neutral\n  session_ttl: 30m\n").is_ok());
+}
+
+#[actix_rt::test]
+async fn an_expired_session_is_summarised_once_and_the_next_session_sees_only_the_summary() {
+    let fake = start_fake_llm();
+    let bot = chat_bot(&fake, "chat:\n  session_ttl: 30m\n").await;
+    let thread = free_thread(&bot).await;
+    chat(
+        &bot,
+        &fake,
+        &thread,
+        "I adopted a cat, her name is Miso",
+        "Congratulations!",
+    )
+    .await;
+    chat(&bot, &fake, &thread, "she sleeps all day", "Cats do.").await;
+    // Still inside the TTL: nothing to close.
+    bot.clock.advance(ChronoDuration::minutes(29));
+    assert_eq!(sweep(&bot).await, 0);
+    assert_eq!(count(&fake, "summarize"), 0);
+    // Past the TTL (measured from the last chat turn): closed and summarised, once.
+    bot.clock.advance(ChronoDuration::minutes(2));
+    fake.push_for(
+        "summarize",
+        out(json!({"summary": "They adopted a cat called Miso, who sleeps a lot."})),
+    );
+    assert_eq!(sweep(&bot).await, 1);
+    assert_eq!(sweep(&bot).await, 0, "closed sessions stay closed");
+    assert_eq!(count(&fake, "summarize"), 1);
+    let summarized = messages_of(&fake, "summarize", 0);
+    assert!(
+        in_role(&summarized, "user", "her name is Miso"),
+        "{summarized:?}"
+    );
+    assert!(!in_role(&summarized, "system", "Miso"), "{summarized:?}");
+    // A new session: the summary, not the old messages.
+    let result = chat(
+        &bot,
+        &fake,
+        &thread,
+        "guess who knocked over my plant",
+        "Miso?",
+    )
+    .await;
+    assert_eq!(result["path"], "chat", "{result}");
+    assert_eq!(sessions(&bot, &thread).await, 2);
+    let prompt = messages_of(&fake, "chat", 2);
+    assert!(
+        in_role(
+            &prompt,
+            "user",
+            "> They adopted a cat called Miso, who sleeps a lot."
+        ),
+        "{prompt:?}"
+    );
+    assert!(!anywhere(&prompt, "her name is Miso"), "{prompt:?}");
+    assert!(!anywhere(&prompt, "Cats do."), "{prompt:?}");
+    assert!(!in_role(&prompt, "system", "Miso"), "{prompt:?}");
+}
+
+#[actix_rt::test]
+async fn a_failed_summary_closes_the_session_without_one() {
+    let fake = start_fake_llm();
+    let bot = chat_bot(&fake, "chat:\n  session_ttl: 30m\n").await;
+    let thread = free_thread(&bot).await;
+    chat(&bot, &fake, &thread, "the weather is awful", "Stay dry.").await;
+    bot.clock.advance(ChronoDuration::minutes(31));
+    // An error answer is not retried (only invalid output is).
+    fake.push_for("summarize", Script::Status(500));
+    assert_eq!(sweep(&bot).await, 1);
+    assert_eq!(count(&fake, "summarize"), 1);
+    chat(&bot, &fake, &thread, "back from my walk", "Welcome back.").await;
+    let prompt = messages_of(&fake, "chat", 1);
+    assert_eq!(prompt.len(), 2, "no summary, no old messages: {prompt:?}");
+}
+
+#[actix_rt::test]
+async fn a_tiny_budget_keeps_the_newest_messages_and_always_the_current_one() {
+    let fake = start_fake_llm();
+    let bot = chat_bot(&fake, "chat:\n  context_budget_tokens: 1100\n").await;
+    let thread = free_thread(&bot).await;
+    // Four messages of about 300 tokens each: they cannot all fit 1100 tokens.
+    for n in 1..=4 {
+        let text = format!("message {n} {}", "x".repeat(1200));
+        chat(&bot, &fake, &thread, &text, &format!("ok {n}")).await;
+    }
+    chat(&bot, &fake, &thread, "and now?", "Now.").await;
+    let prompt = messages_of(&fake, "chat", 4);
+    assert!(anywhere(&prompt, "message 4 "), "the newest is kept");
+    assert!(anywhere(&prompt, "ok 4"), "the newest is kept");
+    assert!(!anywhere(&prompt, "message 1 "), "the oldest is dropped");
+    assert!(!anywhere(&prompt, "ok 1"), "the oldest is dropped");
+    assert_eq!(
+        prompt.last(),
+        Some(&("user".to_string(), "and now?".to_string()))
+    );
+    // What is kept is the unbroken end: once one message is out, every older one is.
+    let kept: Vec<bool> = (1..=4)
+        .map(|n| anywhere(&prompt, &format!("message {n} ")))
+        .collect();
+    assert!(kept.windows(2).all(|pair| pair[0] <= pair[1]), "{kept:?}");
+    // Estimated at characters / 4: the whole prompt is within the budget.
+    let total: usize = prompt
+        .iter()
+        .map(|(_, content)| content.chars().count().div_ceil(4))
+        .sum();
+    assert!(total <= 1100, "{total}");
+    // A current message bigger than the whole budget is still sent, last.
+    let long = format!("a very long one {}", "y".repeat(3900));
+    chat(&bot, &fake, &thread, &long, "That is long.").await;
+    let prompt = messages_of(&fake, "chat", 5);
+    assert_eq!(
+        prompt.last().map(|(_, content)| content.as_str()),
+        Some(long.as_str())
+    );
+    assert!(!anywhere(&prompt, "and now?"), "{prompt:?}");
+}
+
+#[actix_rt::test]
+async fn template_text_in_the_persons_words_stays_literal() {
+    let fake = start_fake_llm();
+    let bot = chat_bot(&fake, "").await;
+    let thread = free_thread(&bot).await;
+    for text in [
+        "{{persona}} {{tool_schemas}}",
+        "{{> chat_donna}} {{#each summaries}}x{{/each}}",
+    ] {
+        let result = chat(&bot, &fake, &thread, text, "Noted.").await;
+        assert_eq!(result["path"], "chat", "{result}");
+    }
+    let prompt = messages_of(&fake, "chat", 1);
+    assert!(
+        in_role(&prompt, "user", "{{persona}} {{tool_schemas}}"),
+        "{prompt:?}"
+    );
+    assert_eq!(
+        prompt.last().map(|(_, content)| content.as_str()),
+        Some("{{> chat_donna}} {{#each summaries}}x{{/each}}")
+    );
+    assert!(!in_role(&prompt, "system", "{{"), "{prompt:?}");
+}
+
+#[actix_rt::test]
+async fn a_pinned_chat_shows_its_task_in_every_prompt_and_stays_a_free_chat() {
+    let fake = start_fake_llm();
+    let bot = chat_bot(&fake, "").await;
+    let task = bot
+        .task(json!({"title": "Renew passport", "deadline": "2026-11-27T09:00:00Z"}))
+        .await;
+    let (status, _) = bot
+        .post("/api/threads", json!({"task_id": "no-such-task"}))
+        .await;
+    assert_eq!(status, 404);
+    let (status, body) = bot.post("/api/threads", json!({"task_id": task})).await;
+    assert_eq!(status, 201, "{body}");
+    let pinned = body["thread_id"].as_str().unwrap_or_default().to_string();
+    let plain = free_thread(&bot).await;
+    let (_, threads) = bot.get("/api/threads").await;
+    let view = |id: &str| {
+        threads
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|thread| thread["id"] == id)
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    assert_eq!(view(&pinned)["pinned_task_id"], json!(task));
+    assert_eq!(view(&pinned)["task_id"], Value::Null, "still a free chat");
+    assert_eq!(view(&plain)["pinned_task_id"], Value::Null);
+    for (index, text) in ["I keep putting this off", "the photo booth is closed"]
+        .into_iter()
+        .enumerate()
+    {
+        let result = chat(&bot, &fake, &pinned, text, "Friday is close.").await;
+        assert_eq!(result["path"], "chat", "{result}");
+        let prompt = messages_of(&fake, "chat", index);
+        assert!(
+            in_role(&prompt, "user", "> title: Renew passport"),
+            "{prompt:?}"
+        );
+        assert!(in_role(&prompt, "user", "27 Nov"), "{prompt:?}");
+        assert!(in_role(&prompt, "user", "status: backlog"), "{prompt:?}");
+        assert!(!in_role(&prompt, "system", "Renew passport"), "{prompt:?}");
+    }
+    chat(&bot, &fake, &plain, "unrelated", "Sure.").await;
+    assert!(!anywhere(&messages_of(&fake, "chat", 2), "Renew passport"));
+    // A nudge for the task never lands in the pinned chat.
+    let (status, nudge) = bot.post("/api/nudges", json!({"task_id": task})).await;
+    assert!(status == 200 || status == 201, "{nudge}");
+    assert_ne!(nudge["thread_id"], json!(pinned));
+}
+
+#[actix_rt::test]
+async fn a_failing_model_gives_llm_unavailable_and_stores_only_the_turns_messages() {
+    let fake = start_fake_llm();
+    let bot = chat_bot(&fake, "").await;
+    let thread = free_thread(&bot).await;
+    routed_to_chat(&fake);
+    fake.push_for("chat", Script::Status(500));
+    let result = bot.say(&thread, "I had the weirdest dream").await;
+    assert_eq!(result["path"], "llm_unavailable", "{result}");
+    assert!(
+        !result["reply"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("again"),
+        "never an invitation to say it again: {result}"
+    );
+    assert_eq!(sessions(&bot, &thread).await, 0, "no session opened");
+    let (_, messages) = bot.get(&format!("/api/threads/{thread}/messages")).await;
+    assert_eq!(messages.as_array().map(Vec::len), Some(2), "{messages}");
+    // The next conversation starts fresh.
+    bot.clock.advance(ChronoDuration::minutes(1));
+    chat(&bot, &fake, &thread, "anyway, hello", "Hello!").await;
+    let prompt = messages_of(&fake, "chat", 1);
+    assert_eq!(prompt.len(), 2, "{prompt:?}");
+    assert!(!anywhere(&prompt, "weirdest dream"), "{prompt:?}");
+    assert_eq!(sessions(&bot, &thread).await, 1);
+}
+
+#[actix_rt::test]
+async fn without_a_model_chat_gets_the_honest_unhandled_answer() {
+    let bot = start_bot("").await;
+    let thread = free_thread(&bot).await;
+    for text in ["I feel so tired today", "my cat knocked over a plant"] {
+        let result = bot.say(&thread, text).await;
+        assert_eq!(result["path"], "unhandled", "{text}: {result}");
+        assert!(
+            result["reply"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("Without a language model"),
+            "{result}"
+        );
+    }
+    assert_eq!(sessions(&bot, &thread).await, 0);
+}
