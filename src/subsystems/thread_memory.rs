@@ -1,7 +1,7 @@
 //! The ThreadMemory actor: retention on a schedule, and memory reads.
 //!
 //! Owns: the retention prune (every `memory.prune_interval`, deleting messages older than
-//! `memory.retention`). Takes: `Prune` (also its own timer), `Recent` (a thread's last N
+//! `memory.retention`, and the turns' journals with them). Takes: `Prune` (also its own timer), `Recent` (a thread's last N
 //! messages, oldest first; the model's context window and the API's history).
 //! Invariants: the rows themselves are written by the turn's transaction; thread records (and
 //! so a thread's task) survive the prune.
@@ -12,6 +12,7 @@ use actors::{Behaviour, CellCtx, Handled, Reply};
 
 use crate::clock::SharedClock;
 use crate::conversation::memory::{self, MemoryEntry};
+use crate::conversation::turn_journal;
 use crate::store::{Store, StoreError};
 
 pub enum MemoryMsg {
@@ -65,7 +66,12 @@ impl Behaviour for ThreadMemory {
                     .now()
                     .checked_sub_signed(retention)
                     .unwrap_or_default();
-                let pruned = self.store.write(move |conn| memory::prune(conn, cutoff));
+                // The turns' journals go with the memory rows, in the same write.
+                let pruned = self.store.write(move |conn| {
+                    let count = memory::prune(conn, cutoff)?;
+                    turn_journal::prune(conn, cutoff)?;
+                    Ok(count)
+                });
                 Handled::wait(async move {
                     let result = pruned.await;
                     match &result {

@@ -1,6 +1,7 @@
 //! Committing a turn: everything the turn changes, in one unit of work on the store writer
 //! (one transaction): the person's message and Donna's answer in memory, plan changes, task
-//! changes, the outbox entry and the inbox row marked done with the result.
+//! changes, the outbox entry, the turn's journal (its model and tool calls) and the inbox row
+//! marked done with the result.
 //!
 //! Invariant: nothing here awaits; it runs on the writer's thread inside its transaction, so a
 //! turn's effects are all there or none are.
@@ -11,6 +12,7 @@ use rusqlite::Connection;
 use crate::actions::{self, journal, ActionEnv, ActionResult, BoundAction, UndoOutcome};
 use crate::conversation::memory::{self, Kind, Role};
 use crate::conversation::plans::{self, Plan, PlanStatus};
+use crate::conversation::turn_journal::{self, JournalEntry};
 use crate::conversation::{inbox, outbox, Channel};
 use crate::events::Payload;
 use crate::store::StoreError;
@@ -69,6 +71,8 @@ pub struct TurnWork {
     pub env: ActionEnv,
     pub undo_window: chrono::Duration,
     pub plan_expiry: chrono::Duration,
+    /// The turn's model and tool calls, in call order (stored with the turn).
+    pub journal: Vec<JournalEntry>,
 }
 
 /// A committed turn: its result and the `task` events its changes make (published by the
@@ -89,9 +93,11 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
         env,
         undo_window,
         plan_expiry,
+        journal: calls,
     } = turn;
     let now = env.now;
     let thread_id = inbound.thread_id.as_str();
+    turn_journal::insert(conn, thread_id, &inbound.message_id, &calls, now)?;
     memory::append(
         conn,
         thread_id,

@@ -24,6 +24,7 @@ use crate::actions::{ActionEnv, BindContext};
 use crate::clock::SharedClock;
 use crate::conversation::inbox::Accepted;
 use crate::events::EventBus;
+use crate::llm::journal::{self, Replays};
 use crate::llm::probe::ModelStatus;
 use crate::metrics::TurnMetrics;
 use crate::store::Store;
@@ -64,6 +65,8 @@ pub struct Pipeline {
     pub events: EventBus,
     /// Told when a turn is about to wait for the model (a channel shows "typing").
     pub thinking: super::thinking::Thinking,
+    /// Recordings a turn answers its model and tool calls from (`donna replay` only).
+    pub replays: Replays,
 }
 
 impl Pipeline {
@@ -71,7 +74,13 @@ impl Pipeline {
     pub async fn run(&self, inbound: Inbound) -> Result<TurnResult, TurnError> {
         let span = tracing::info_span!("turn", thread_id = %inbound.thread_id, message_id = %inbound.message_id);
         let started = Instant::now();
-        let outcome = self.run_steps(inbound).instrument(span.clone()).await;
+        // Every model and tool call of the turn goes into its journal, committed with it.
+        let journal = self
+            .replays
+            .journal_for(&inbound.thread_id, &inbound.message_id);
+        let outcome = journal::within(Some(journal), self.run_steps(inbound))
+            .instrument(span.clone())
+            .await;
         match &outcome {
             Ok(result) => {
                 let took = started.elapsed();
@@ -221,6 +230,9 @@ impl Pipeline {
             },
             undo_window: chrono_duration(self.settings.undo_window),
             plan_expiry: chrono_duration(self.settings.plan_expiry),
+            journal: journal::current()
+                .map(|journal| journal.entries())
+                .unwrap_or_default(),
             inbound,
         };
         let committed = self
