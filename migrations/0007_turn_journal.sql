@@ -18,6 +18,8 @@ CREATE TABLE turn_journal (
     ok INTEGER NOT NULL,
     -- why the call failed (model) or NULL
     error TEXT,
+    -- the turn's clock when it decided (what its prompts say is "now"; the replay's clock)
+    decided_at TEXT NOT NULL,
     -- the turn's commit time
     created_at TEXT NOT NULL,
     UNIQUE (thread_id, message_id, position)

@@ -55,6 +55,14 @@ pub struct JournalEntry {
     pub error: Option<String>,
 }
 
+/// A turn's calls, as its commit stores them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TurnCalls {
+    /// The turn's clock when it decided (None: the commit time is used).
+    pub decided_at: Option<DateTime<Utc>>,
+    pub entries: Vec<JournalEntry>,
+}
+
 /// `text` cut to at most `MAX_TEXT_BYTES` bytes, on a character boundary.
 pub fn cut(text: &str) -> String {
     if text.len() <= MAX_TEXT_BYTES {
@@ -72,14 +80,20 @@ pub fn insert(
     conn: &Connection,
     thread_id: &str,
     message_id: &str,
-    entries: &[JournalEntry],
+    calls: &TurnCalls,
     at: DateTime<Utc>,
 ) -> Result<(), StoreError> {
     let mut statement = conn.prepare_cached(
-        "INSERT INTO turn_journal (thread_id, message_id, position, kind, name, request, response, ok, error, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        "INSERT INTO turn_journal (thread_id, message_id, position, kind, name, request, response, ok, error, decided_at, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?;
-    for (position, entry) in entries.iter().enumerate() {
+    // To the nanosecond (not `to_db`'s microseconds): the prompts show this time in full, and a
+    // replay must show the same.
+    let decided_at = calls
+        .decided_at
+        .unwrap_or(at)
+        .to_rfc3339_opts(chrono::SecondsFormat::Nanos, true);
+    for (position, entry) in calls.entries.iter().enumerate() {
         statement.execute(params![
             thread_id,
             message_id,
@@ -90,6 +104,7 @@ pub fn insert(
             entry.response.as_deref().map(cut),
             entry.ok,
             entry.error.as_deref().map(cut),
+            decided_at,
             to_db(at),
         ])?;
     }
@@ -144,6 +159,8 @@ pub struct StoredTurn {
     pub result_json: Option<String>,
     /// When the turn's journal was committed (None without a journal).
     pub committed_at: Option<DateTime<Utc>>,
+    /// The turn's clock when it decided (None without a journal).
+    pub decided_at: Option<DateTime<Utc>>,
     pub entries: Vec<JournalEntry>,
 }
 
@@ -182,11 +199,13 @@ pub fn stored_turn(
     };
     let channel = Channel::parse(&channel)
         .map_err(|_| StoreError::Corrupt(format!("inbox row with unknown channel {channel}")))?;
-    let committed_at: Option<String> = conn
+    let (committed_at, decided_at): (Option<String>, Option<String>) = conn
         .prepare_cached(
-            "SELECT MIN(created_at) FROM turn_journal WHERE thread_id = ?1 AND message_id = ?2",
+            "SELECT MIN(created_at), MIN(decided_at) FROM turn_journal WHERE thread_id = ?1 AND message_id = ?2",
         )?
-        .query_row(params![thread_id, message_id], |row| row.get(0))?;
+        .query_row(params![thread_id, message_id], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })?;
     Ok(Some(StoredTurn {
         inbound: Inbound {
             channel,
@@ -199,6 +218,7 @@ pub fn stored_turn(
         received_at: from_db(&received_at)?,
         result_json,
         committed_at: committed_at.as_deref().map(from_db).transpose()?,
+        decided_at: decided_at.as_deref().map(from_db).transpose()?,
         entries: read(conn, thread_id, message_id)?,
     }))
 }

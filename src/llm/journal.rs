@@ -22,11 +22,12 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
 
+use chrono::{DateTime, Utc};
 use parking_lot::Mutex;
 use serde_json::Value;
 
 use super::{ChatMessage, LlmError};
-use crate::conversation::turn_journal::{cut, EntryKind, JournalEntry};
+use crate::conversation::turn_journal::{cut, EntryKind, JournalEntry, TurnCalls};
 use crate::planner::Observation;
 
 tokio::task_local! {
@@ -62,6 +63,7 @@ pub struct TurnJournal(Arc<Mutex<Inner>>);
 
 #[derive(Debug, Default)]
 struct Inner {
+    decided_at: Option<DateTime<Utc>>,
     entries: Vec<JournalEntry>,
     replay: Option<Replay>,
 }
@@ -187,9 +189,18 @@ impl TurnJournal {
         });
     }
 
-    /// The entries so far (the turn's commit stores them).
-    pub fn entries(&self) -> Vec<JournalEntry> {
-        self.0.lock().entries.clone()
+    /// The turn's clock when it decided (its prompts' "now"; a replay runs at that time).
+    pub fn decided(&self, at: DateTime<Utc>) {
+        self.0.lock().decided_at = Some(at);
+    }
+
+    /// The calls so far (the turn's commit stores them).
+    pub fn calls(&self) -> TurnCalls {
+        let inner = self.0.lock();
+        TurnCalls {
+            decided_at: inner.decided_at,
+            entries: inner.entries.clone(),
+        }
     }
 }
 

@@ -12,7 +12,7 @@ use rusqlite::Connection;
 use crate::actions::{self, journal, ActionEnv, ActionResult, BoundAction, UndoOutcome};
 use crate::conversation::memory::{self, Kind, Role};
 use crate::conversation::plans::{self, Plan, PlanStatus};
-use crate::conversation::turn_journal::{self, JournalEntry};
+use crate::conversation::turn_journal::{self, TurnCalls};
 use crate::conversation::{inbox, outbox, Channel};
 use crate::events::Payload;
 use crate::store::StoreError;
@@ -72,7 +72,7 @@ pub struct TurnWork {
     pub undo_window: chrono::Duration,
     pub plan_expiry: chrono::Duration,
     /// The turn's model and tool calls, in call order (stored with the turn).
-    pub journal: Vec<JournalEntry>,
+    pub journal: TurnCalls,
 }
 
 /// A committed turn: its result and the `task` events its changes make (published by the

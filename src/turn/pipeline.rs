@@ -135,6 +135,9 @@ impl Pipeline {
             .ask(|reply| FastPathMsg::Analyze { text, reply })
             .await?;
         let now = self.clock.now();
+        if let Some(journal) = journal::current() {
+            journal.decided(now);
+        }
         let (plan_step, next) = decide(&context, &analysis, now);
         let next = pin_to_plan(next, inbound.answers_plan.as_deref());
         if self.gate_applies(&context.thread) {
@@ -231,7 +234,7 @@ impl Pipeline {
             undo_window: chrono_duration(self.settings.undo_window),
             plan_expiry: chrono_duration(self.settings.plan_expiry),
             journal: journal::current()
-                .map(|journal| journal.entries())
+                .map(|journal| journal.calls())
                 .unwrap_or_default(),
             inbound,
         };
