@@ -155,13 +155,16 @@ async fn a_planner_turn_with_two_tool_calls_stores_every_exchange_and_tool_outpu
     assert!(journal_of(&bot, &thread, "m-rule").await.is_empty());
 }
 
+/// (kind, name, ok) of a journal entry.
+type Call<'a> = (&'a str, &'a str, bool);
+
 #[actix_rt::test]
 async fn failed_model_calls_and_their_retries_are_stored_too() {
     let fake = start_fake_llm();
     let bot = planner_bot(&fake, "").await;
     let thread = free_thread(&bot).await;
-    // (message id, plan_step answers, the journal expected: (kind, name, ok))
-    let table: Vec<(&str, Vec<Script>, Vec<(&str, &str, bool)>)> = vec![
+    // (message id, plan_step answers, the journal expected)
+    let table: Vec<(&str, Vec<Script>, Vec<Call>)> = vec![
         (
             "server-error",
             vec![call("list_tasks", json!({})), Script::Status(500)],
@@ -194,7 +197,7 @@ async fn failed_model_calls_and_their_retries_are_stored_too() {
         let (_, result) = bot.say_with_id(&thread, "what is due?", message).await;
         assert_eq!(result["path"], "llm_unavailable", "{message}: {result}");
         let journal = journal_of(&bot, &thread, message).await;
-        let found: Vec<(&str, &str, bool)> = journal
+        let found: Vec<Call> = journal
             .iter()
             .map(|e| (e.kind.as_str(), e.name.as_str(), e.ok))
             .collect();

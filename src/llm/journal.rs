@@ -204,9 +204,12 @@ impl TurnJournal {
     }
 }
 
-/// Recordings registered for replay, by (thread, message id). Empty in the running bot.
+/// A message: (thread id, message id).
+type MessageKey = (String, String);
+
+/// Recordings registered for replay, by message. Empty in the running bot.
 #[derive(Debug, Clone, Default)]
-pub struct Replays(Arc<Mutex<HashMap<(String, String), Vec<JournalEntry>>>>);
+pub struct Replays(Arc<Mutex<HashMap<MessageKey, Vec<JournalEntry>>>>);
 
 impl Replays {
     /// The next turn of `message_id` in `thread_id` answers from `recorded`.
