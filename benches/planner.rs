@@ -7,7 +7,8 @@
 //!     the real migrations (the FTS5 triggers of 0005 fire for every row), then the real
 //!     `conversation::memory_search::search` (the tool's query, best 5 by bm25) timed for 500
 //!     one-word queries, next to the same words as a `LIKE '%word%'` scan of the same table
-//!     (newest 5 of every match: what a search without an index must do), in the same run;
+//!     (newest 5 of every match, `NOT INDEXED`: every message looked at, as a search without
+//!     a text index must), in the same run;
 //!     the database size with the index and without it (`DROP TABLE memory_fts`, `VACUUM`).
 //! (b) Planner overhead: a question that takes 3 tool calls (`route`, 3 `plan_step` calls that
 //!     each call a tool, which spends the default budget of 3, then `chat`), through the
@@ -86,6 +87,20 @@ fn vocabulary() -> Vec<String> {
     words
 }
 
+/// A local thread bound to no task.
+fn free_thread(id: &str, at: chrono::DateTime<chrono::Utc>) -> Thread {
+    Thread {
+        id: id.into(),
+        task_id: None,
+        channel: Channel::Local,
+        chat_id: id.into(),
+        is_group: false,
+        context_type: None,
+        open: true,
+        created_at: at,
+    }
+}
+
 fn size(conn: &rusqlite::Connection) -> i64 {
     let pages: i64 = conn
         .query_row("PRAGMA page_count", [], |r| r.get(0))
@@ -103,6 +118,11 @@ fn search_memory(messages: usize) {
         open_connection(&database, false, Durability::Normal).unwrap_or_else(|e| panic!("{e}"));
     let words = vocabulary();
     let mut random = Lcg(7);
+    let epoch = chrono::DateTime::UNIX_EPOCH;
+    for i in 0..500 {
+        threads::insert(&conn, &free_thread(&format!("thr_{i}"), epoch))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
     let started = Instant::now();
     for batch in 0..messages.div_ceil(100_000) {
         let tx = conn
@@ -147,8 +167,10 @@ fn search_memory(messages: usize) {
     let mut like = Vec::with_capacity(LIKE_QUERIES);
     let mut statement = conn
         .prepare(
-            "SELECT thread_id, role, content, created_at FROM memory WHERE content LIKE ?1 \
-             ORDER BY created_at DESC LIMIT 5",
+            // NOT INDEXED: the created_at index would let it walk newest first and stop at
+            // the fifth match (a few thousand rows); a search must look at every message.
+            "SELECT thread_id, role, content, created_at FROM memory NOT INDEXED \
+             WHERE content LIKE ?1 ORDER BY created_at DESC LIMIT 5",
         )
         .unwrap_or_else(|e| panic!("{e}"));
     let mut like_hits = 0;
@@ -218,8 +240,8 @@ async fn planner_overhead() {
     let body =
         json!({"model": "m", "messages": [{"role": "user", "content": "hi"}], "stream": false});
     let mut direct = Vec::new();
-    fake.always(Script::Output("{}".into()));
     for i in 0..TURNS + WARM_UP {
+        fake.push(Script::Output("{}".into()));
         let started = Instant::now();
         let response = client
             .post(format!("{}/api/chat", fake.ollama_url()))
@@ -235,9 +257,9 @@ async fn planner_overhead() {
     direct.sort();
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let yaml = format!(
-        "data_dir: {}\nllm:\n  provider: ollama\n  base_url: {}\n  timeout: 10s\n",
+        "data_dir: {}\n{}",
         dir.path().join("data").display(),
-        fake.ollama_url()
+        fake.config("ollama", "10s", 2)
     );
     let loaded = LoadedConfig {
         config: parse_yaml(&yaml).unwrap_or_else(|e| panic!("{e}")),
@@ -256,19 +278,7 @@ async fn planner_overhead() {
                 let new = donna::tasks::NewTask::titled(*title);
                 donna::tasks::repo::insert(conn, &format!("tsk_{i}"), &new, now)?;
             }
-            threads::insert(
-                conn,
-                &Thread {
-                    id: "thr_bench".into(),
-                    task_id: None,
-                    channel: Channel::Local,
-                    chat_id: "thr_bench".into(),
-                    is_group: false,
-                    context_type: None,
-                    open: true,
-                    created_at: now,
-                },
-            )
+            threads::insert(conn, &free_thread("thr_bench", now))
         })
         .await
         .unwrap_or_else(|e| panic!("{e}"));
