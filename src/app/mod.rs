@@ -119,6 +119,8 @@ pub struct App {
     pub api_token: Option<String>,
     /// What Donna did, for `GET /api/events` and the console; closed when the stop begins.
     pub events: EventBus,
+    /// Recordings a turn answers from instead of the model (`donna replay`; empty otherwise).
+    pub replays: crate::llm::journal::Replays,
     pub started_at: Instant,
     /// Set when the stop begins: new messages and API calls are refused (503) while the turns
     /// in flight finish and answer.
@@ -181,6 +183,7 @@ impl App {
         let metrics = Arc::new(TurnMetrics::default());
         let events = EventBus::default();
         let thinking = crate::turn::thinking::Thinking::default();
+        let replays = crate::llm::journal::Replays::default();
         let intake = turns::start_conversations(
             &config,
             &store,
@@ -194,6 +197,7 @@ impl App {
                 model: model_status.clone(),
                 events: events.clone(),
                 thinking: thinking.clone(),
+                replays: replays.clone(),
             },
             gate_metrics.clone(),
             metrics.clone(),
@@ -249,6 +253,7 @@ impl App {
             discord: discord.map(|parts| parts.gateway),
             api_token,
             events,
+            replays,
             started_at: Instant::now(),
             draining: AtomicBool::new(false),
             prober,
@@ -264,6 +269,14 @@ impl App {
         self.intake.router().close();
         // Event streams end now, so the HTTP server's stop does not wait on them.
         self.events.close();
+    }
+
+    /// Stops asking the model server whether it is there (`donna replay`, where no model
+    /// server is needed: called before the first await, the prober never asks at all).
+    pub fn stop_probing_the_model(&self) {
+        if let Some(prober) = &self.prober {
+            prober.abort();
+        }
     }
 
     pub fn is_draining(&self) -> bool {

@@ -38,6 +38,8 @@ pub struct TurnActors {
     pub events: EventBus,
     /// Told when a turn waits for the model (set once a channel that shows it is on).
     pub thinking: crate::turn::thinking::Thinking,
+    /// Recordings turns answer from (`donna replay`; empty in the bot).
+    pub replays: crate::llm::journal::Replays,
 }
 
 /// What a turn reads from the config.
@@ -88,6 +90,7 @@ pub fn start_conversations(
         metrics,
         events: actors.events,
         thinking: actors.thinking,
+        replays: actors.replays,
     });
     let runtime = &config.runtime;
     let router = KeyedRouter::new(

@@ -1,8 +1,10 @@
-//! The command line (`donna run | chat | check-config | backup | config default`): the commands
+//! The command line (`donna run | chat | check-config | backup | replay | config default`): the commands
 //! and their options (`-c/--config` or `DONNA_CONFIG` on each), and the one-shot commands.
 //! `run` (the process's life) is in `run.rs`, logging setup in `logging.rs`.
 
 mod logging;
+mod replay;
+mod replay_diff;
 mod run;
 
 use std::path::PathBuf;
@@ -71,6 +73,19 @@ enum Command {
         #[arg(value_name = "OUT")]
         out: PathBuf,
     },
+    /// Re-run a stored turn with today's code and its recorded model answers, on a copy of the
+    /// database (reads only, takes no lock, needs no model server); print where it differs.
+    /// Exit 0: identical; 1: different; 2: error.
+    Replay {
+        #[command(flatten)]
+        file: ConfigFile,
+        /// The thread the message was sent in.
+        #[arg(value_name = "THREAD")]
+        thread: String,
+        /// The message id (as `POST /api/messages` answered with it).
+        #[arg(value_name = "MESSAGE_ID")]
+        message: String,
+    },
     /// Show configuration.
     Config {
         #[command(subcommand)]
@@ -127,6 +142,14 @@ pub fn main() -> ExitCode {
         Command::Backup { file, out } => {
             init_logging("warn", LogFormat::Text, LogTarget::Stderr);
             backup(file.config, out)
+        }
+        Command::Replay {
+            file,
+            thread,
+            message,
+        } => {
+            init_logging("warn", LogFormat::Text, LogTarget::Stderr);
+            replay::replay(file.config, &thread, &message)
         }
         Command::Config {
             show: ConfigCommand::Default,

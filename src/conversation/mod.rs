@@ -14,5 +14,6 @@ pub mod plans;
 pub mod proposal_messages;
 pub mod reply_slots;
 pub mod threads;
+pub mod turn_journal;
 
 pub use threads::{Channel, ContextType, Thread};

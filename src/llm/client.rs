@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use super::journal;
 use super::output::MAX_OUTPUT_BYTES;
 use super::{ChatMessage, LlmError};
 use crate::config::{LlmConfig, LlmProvider, ResponseFormat, SystemRole};
@@ -188,8 +189,27 @@ impl LlmClient {
         }
     }
 
-    /// Sends one chat request and returns the model's text.
+    /// Sends one chat request and returns the model's text. Inside a turn the request and its
+    /// outcome go into the turn's journal; a turn being replayed is answered from its
+    /// recording and sends nothing (`journal`).
     pub async fn complete(
+        &self,
+        messages: &[ChatMessage],
+        schema: Option<&Value>,
+    ) -> Result<String, LlmError> {
+        let Some(journal) = journal::current() else {
+            return self.send(messages, schema).await;
+        };
+        let title = journal::call_title(schema);
+        let outcome = match journal.replayed_answer(&title) {
+            Some(recorded) => recorded,
+            None => self.send(messages, schema).await,
+        };
+        journal.record_model(&title, messages, &outcome);
+        outcome
+    }
+
+    async fn send(
         &self,
         messages: &[ChatMessage],
         schema: Option<&Value>,

@@ -11,6 +11,7 @@ pub mod classify;
 pub mod client;
 pub mod free_text;
 pub mod gate;
+pub mod journal;
 pub mod output;
 pub mod planner;
 pub mod probe;

@@ -24,6 +24,7 @@ use crate::llm::chat_prompt::{ChatContext, SummaryContext};
 use crate::llm::classify::Classifier;
 use crate::llm::free_text::{FreeTextContext, FreeTextModel, ParsedTask, Route};
 use crate::llm::gate::{GateDecision, ReplyGate};
+use crate::llm::journal::{self, TurnJournal};
 use crate::llm::output::Classification;
 use crate::llm::planner::{ChatAnswer, PlanStep, PlannerContext, PlannerModel};
 use crate::llm::probe::ModelStatus;
@@ -72,6 +73,23 @@ pub enum LlmMsg {
         context: Box<GateContext>,
         reply: Reply<GateDecision>,
     },
+    /// Another message, asked for a turn: its model calls go into (or, replaying, are answered
+    /// from) that turn's journal.
+    Journaled {
+        journal: TurnJournal,
+        message: Box<LlmMsg>,
+    },
+}
+
+/// `message` carrying the journal of the turn asking, if it runs inside one.
+pub fn journaled(message: LlmMsg) -> LlmMsg {
+    match journal::current() {
+        Some(journal) => LlmMsg::Journaled {
+            journal,
+            message: Box::new(message),
+        },
+        None => message,
+    }
 }
 
 pub struct LlmClassifier {
@@ -118,52 +136,60 @@ impl Behaviour for LlmClassifier {
     type Msg = LlmMsg;
 
     fn handle(&mut self, message: LlmMsg, _ctx: &mut CellCtx<Self>) -> Handled {
+        self.dispatch(message, None);
+        Handled::Done
+    }
+}
+
+impl LlmClassifier {
+    /// Starts the call `message` asks for, inside `journal` when a turn sent one.
+    fn dispatch(&self, message: LlmMsg, journal: Option<TurnJournal>) {
         match message {
+            LlmMsg::Journaled { journal, message } => self.dispatch(*message, Some(journal)),
             LlmMsg::Classify { context, reply } => {
                 let classifier = self.classifier.clone();
-                self.call(CallKind::Classify, reply, async move {
+                self.call(CallKind::Classify, reply, journal, async move {
                     classifier.classify(&context).await
                 });
             }
             LlmMsg::Route { context, reply } => {
                 let model = self.free_text.clone();
-                self.call(CallKind::Route, reply, async move {
+                self.call(CallKind::Route, reply, journal, async move {
                     model.route(&context).await
                 });
             }
             LlmMsg::ParseTask { context, reply } => {
                 let model = self.free_text.clone();
-                self.call(CallKind::ParseTask, reply, async move {
+                self.call(CallKind::ParseTask, reply, journal, async move {
                     model.parse_task(&context).await
                 });
             }
             LlmMsg::PlanStep { context, reply } => {
                 let model = self.planner.clone();
-                self.call(CallKind::PlanStep, reply, async move {
+                self.call(CallKind::PlanStep, reply, journal, async move {
                     model.plan_step(&context).await
                 });
             }
             LlmMsg::Chat { context, reply } => {
                 let model = self.planner.clone();
-                self.call(CallKind::Chat, reply, async move {
+                self.call(CallKind::Chat, reply, journal, async move {
                     model.answer(&context).await
                 });
             }
             LlmMsg::Converse { context, reply } => {
                 let model = self.chat.clone();
-                self.call(CallKind::Chat, reply, async move {
+                self.call(CallKind::Chat, reply, journal, async move {
                     model.converse(&context).await
                 });
             }
             LlmMsg::Summarize { context, reply } => {
                 let model = self.chat.clone();
-                self.call(CallKind::Summarize, reply, async move {
+                self.call(CallKind::Summarize, reply, journal, async move {
                     model.summarize(&context).await
                 });
             }
-            LlmMsg::Gate { context, reply } => self.gate_call(*context, reply),
+            LlmMsg::Gate { context, reply } => self.gate_call(*context, reply, journal),
         }
-        Handled::Done
     }
 }
 
@@ -174,6 +200,7 @@ impl LlmClassifier {
         &self,
         kind: CallKind,
         reply: Reply<Result<T, LlmError>>,
+        journal: Option<TurnJournal>,
         call: impl std::future::Future<Output = Result<T, LlmError>> + 'static,
     ) {
         let (slots, metrics, health, status) = (
@@ -191,7 +218,7 @@ impl LlmClassifier {
             metrics.peak_in_flight.fetch_max(now, Ordering::AcqRel);
             metrics.calls.fetch_add(1, Ordering::Relaxed);
             let started = std::time::Instant::now();
-            let result = call.await;
+            let result = journal::within(journal, call).await;
             metrics.in_flight.fetch_sub(1, Ordering::AcqRel);
             let outcome = result.as_ref().map_or_else(LlmError::kind, |_| "ok");
             metrics.record_call(kind, started.elapsed(), outcome);
@@ -218,7 +245,12 @@ impl LlmClassifier {
     }
 
     /// Runs the reply gate behind the same cap as classifications.
-    fn gate_call(&self, context: GateContext, reply: Reply<GateDecision>) {
+    fn gate_call(
+        &self,
+        context: GateContext,
+        reply: Reply<GateDecision>,
+        journal: Option<TurnJournal>,
+    ) {
         let Some(gate) = self.gate.clone() else {
             reply.send(GateDecision::FailOpen("no gate model".into()));
             return;
@@ -244,7 +276,8 @@ impl LlmClassifier {
             metrics.peak_in_flight.fetch_max(now, Ordering::AcqRel);
             metrics.calls.fetch_add(1, Ordering::Relaxed);
             let started = std::time::Instant::now();
-            let decision = gate.decide(classifier.prompts(), &context).await;
+            let decision =
+                journal::within(journal, gate.decide(classifier.prompts(), &context)).await;
             metrics.in_flight.fetch_sub(1, Ordering::AcqRel);
             let outcome = match decision {
                 GateDecision::FailOpen(_) => "fail_open",

@@ -1,7 +1,7 @@
 //! The ThreadMemory actor: retention on a schedule, and memory reads.
 //!
 //! Owns: the retention prune (every `memory.prune_interval`, deleting messages older than
-//! `memory.retention`, and closed chat sessions with their summaries). Takes: `Prune` (also its own timer), `Recent` (a thread's last N
+//! `memory.retention`, closed chat sessions with their summaries, and the turns' journals). Takes: `Prune` (also its own timer), `Recent` (a thread's last N
 //! messages, oldest first; the model's context window and the API's history).
 //! Invariants: the rows themselves are written by the turn's transaction; thread records (and
 //! so a thread's task) survive the prune.
@@ -13,6 +13,7 @@ use actors::{Behaviour, CellCtx, Handled, Reply};
 use crate::clock::SharedClock;
 use crate::conversation::chat_sessions;
 use crate::conversation::memory::{self, MemoryEntry};
+use crate::conversation::turn_journal;
 use crate::store::{Store, StoreError};
 
 pub enum MemoryMsg {
@@ -72,7 +73,10 @@ impl Behaviour for ThreadMemory {
                     if sessions > 0 {
                         tracing::debug!(sessions, "pruned old chat session summaries");
                     }
-                    memory::prune(conn, cutoff)
+                    let count = memory::prune(conn, cutoff)?;
+                    // The turns' journals go with the memory rows, in the same write.
+                    turn_journal::prune(conn, cutoff)?;
+                    Ok(count)
                 });
                 Handled::wait(async move {
                     let result = pruned.await;

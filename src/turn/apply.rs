@@ -1,6 +1,7 @@
 //! Committing a turn: everything the turn changes, in one unit of work on the store writer
 //! (one transaction): the person's message and Donna's answer in memory, plan changes, task
-//! changes, the outbox entry and the inbox row marked done with the result.
+//! changes, the outbox entry, the turn's journal (its model and tool calls) and the inbox row
+//! marked done with the result.
 //!
 //! Invariant: nothing here awaits; it runs on the writer's thread inside its transaction, so a
 //! turn's effects are all there or none are.
@@ -12,6 +13,7 @@ use crate::actions::{self, journal, ActionEnv, ActionResult, BoundAction, UndoOu
 use crate::conversation::chat_sessions;
 use crate::conversation::memory::{self, Kind, Role};
 use crate::conversation::plans::{self, Plan, PlanStatus};
+use crate::conversation::turn_journal::{self, TurnCalls};
 use crate::conversation::{inbox, outbox, Channel};
 use crate::events::Payload;
 use crate::store::StoreError;
@@ -76,6 +78,8 @@ pub struct TurnWork {
     pub env: ActionEnv,
     pub undo_window: chrono::Duration,
     pub plan_expiry: chrono::Duration,
+    /// The turn's model and tool calls, in call order (stored with the turn).
+    pub journal: TurnCalls,
 }
 
 /// A committed turn: its result and the `task` events its changes make (published by the
@@ -96,9 +100,11 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
         env,
         undo_window,
         plan_expiry,
+        journal: calls,
     } = turn;
     let now = env.now;
     let thread_id = inbound.thread_id.as_str();
+    turn_journal::insert(conn, thread_id, &inbound.message_id, &calls, now)?;
     memory::append(
         conn,
         thread_id,

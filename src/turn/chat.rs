@@ -22,7 +22,7 @@ use crate::conversation::memory::Role;
 use crate::conversation::pins;
 use crate::llm::chat_prompt::{ChatContext, ChatLine};
 use crate::llm::prompts::TaskFacts;
-use crate::subsystems::llm_classifier::LlmMsg;
+use crate::subsystems::llm_classifier::{journaled, LlmMsg};
 use crate::tasks::repo;
 
 use super::apply::Work;
@@ -80,9 +80,11 @@ impl Pipeline {
         };
         self.thinking.notify(inbound);
         let answer = match llm
-            .ask(|reply| LlmMsg::Converse {
-                context: Box::new(context),
-                reply,
+            .ask(|reply| {
+                journaled(LlmMsg::Converse {
+                    context: Box::new(context),
+                    reply,
+                })
             })
             .await
         {

@@ -29,7 +29,7 @@ use crate::conversation::drafts::DraftKind;
 use crate::llm::free_text::{FreeTextContext, ParsedTask, RouteIntent};
 use crate::llm::prompts::HistoryLine;
 use crate::llm::LlmError;
-use crate::subsystems::llm_classifier::LlmMsg;
+use crate::subsystems::llm_classifier::{journaled, LlmMsg};
 use crate::tasks::when::TimeAnchor;
 use actors::Reply;
 
@@ -62,7 +62,7 @@ impl Pipeline {
         inbound: &Inbound,
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
-        let call = |context, reply| LlmMsg::Route { context, reply };
+        let call = |context, reply| journaled(LlmMsg::Route { context, reply });
         let route = match self
             .free_call(inbound, &inbound.text, now, DraftStep::Keep, call)
             .await?
@@ -104,7 +104,7 @@ impl Pipeline {
         questions: i64,
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
-        let call = |context, reply| LlmMsg::ParseTask { context, reply };
+        let call = |context, reply| journaled(LlmMsg::ParseTask { context, reply });
         let parsed = match self
             .free_call(inbound, text, now, DraftStep::Remove, call)
             .await?

@@ -16,7 +16,7 @@ use crate::capture::rules::{self, Reading};
 use crate::conversation::Thread;
 use crate::llm::gate::GateDecision;
 use crate::llm::prompts::GateContext;
-use crate::subsystems::llm_classifier::LlmMsg;
+use crate::subsystems::llm_classifier::{journaled, LlmMsg};
 use crate::subsystems::rate_cap::{RateCapMsg, Reservation, ReserveError};
 
 use super::context::TurnContext;
@@ -93,9 +93,11 @@ impl Pipeline {
             message: inbound.text.clone(),
         };
         let decision = llm
-            .ask(|reply| LlmMsg::Gate {
-                context: Box::new(gate_context),
-                reply,
+            .ask(|reply| {
+                journaled(LlmMsg::Gate {
+                    context: Box::new(gate_context),
+                    reply,
+                })
             })
             .await
             .unwrap_or_else(|error| GateDecision::FailOpen(error.to_string()));

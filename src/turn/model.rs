@@ -18,7 +18,7 @@ use crate::conversation::ContextType;
 use crate::llm::prompts::{ClassifyContext, TaskFacts};
 use crate::llm::LlmError;
 use crate::subsystems::action_executor::{ExecutorMsg, Proposal, ProposalFacts};
-use crate::subsystems::llm_classifier::LlmMsg;
+use crate::subsystems::llm_classifier::{journaled, LlmMsg};
 use crate::tasks::Task;
 
 use super::apply::Work;
@@ -61,9 +61,11 @@ impl Pipeline {
         let classify = self.classify_context(context, task, history, inbound, now);
         self.thinking.notify(inbound);
         let answer = llm
-            .ask(|reply| LlmMsg::Classify {
-                context: Box::new(classify),
-                reply,
+            .ask(|reply| {
+                journaled(LlmMsg::Classify {
+                    context: Box::new(classify),
+                    reply,
+                })
             })
             .await;
         let classification = match answer {

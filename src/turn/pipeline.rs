@@ -24,6 +24,7 @@ use crate::actions::{ActionEnv, BindContext};
 use crate::clock::SharedClock;
 use crate::conversation::inbox::Accepted;
 use crate::events::EventBus;
+use crate::llm::journal::{self, Replays};
 use crate::llm::probe::ModelStatus;
 use crate::metrics::TurnMetrics;
 use crate::store::Store;
@@ -64,6 +65,8 @@ pub struct Pipeline {
     pub events: EventBus,
     /// Told when a turn is about to wait for the model (a channel shows "typing").
     pub thinking: super::thinking::Thinking,
+    /// Recordings a turn answers its model and tool calls from (`donna replay` only).
+    pub replays: Replays,
 }
 
 impl Pipeline {
@@ -71,7 +74,13 @@ impl Pipeline {
     pub async fn run(&self, inbound: Inbound) -> Result<TurnResult, TurnError> {
         let span = tracing::info_span!("turn", thread_id = %inbound.thread_id, message_id = %inbound.message_id);
         let started = Instant::now();
-        let outcome = self.run_steps(inbound).instrument(span.clone()).await;
+        // Every model and tool call of the turn goes into its journal, committed with it.
+        let journal = self
+            .replays
+            .journal_for(&inbound.thread_id, &inbound.message_id);
+        let outcome = journal::within(Some(journal), self.run_steps(inbound))
+            .instrument(span.clone())
+            .await;
         match &outcome {
             Ok(result) => {
                 let took = started.elapsed();
@@ -126,6 +135,9 @@ impl Pipeline {
             .ask(|reply| FastPathMsg::Analyze { text, reply })
             .await?;
         let now = self.clock.now();
+        if let Some(journal) = journal::current() {
+            journal.decided(now);
+        }
         let (plan_step, next) = decide(&context, &analysis, now);
         let plan_step = keep_when_asked_what_is_waiting(plan_step, &next, &inbound.text);
         let next = pin_to_plan(next, inbound.answers_plan.as_deref());
@@ -222,6 +234,9 @@ impl Pipeline {
             },
             undo_window: chrono_duration(self.settings.undo_window),
             plan_expiry: chrono_duration(self.settings.plan_expiry),
+            journal: journal::current()
+                .map(|journal| journal.calls())
+                .unwrap_or_default(),
             inbound,
         };
         let committed = self

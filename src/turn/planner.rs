@@ -18,9 +18,10 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::llm::journal;
 use crate::llm::planner::{PlanStep, PlannerContext};
 use crate::planner::{self, Observation, ToolCall, ToolEnv};
-use crate::subsystems::llm_classifier::LlmMsg;
+use crate::subsystems::llm_classifier::{journaled, LlmMsg};
 
 use super::apply::Work;
 use super::draft_step::DraftStep;
@@ -50,9 +51,11 @@ impl Pipeline {
             context.calls_left = cap - context.observations.len();
             let asked = Box::new(context.clone());
             let step = match llm
-                .ask(|reply| LlmMsg::PlanStep {
-                    context: asked,
-                    reply,
+                .ask(|reply| {
+                    journaled(LlmMsg::PlanStep {
+                        context: asked,
+                        reply,
+                    })
                 })
                 .await
             {
@@ -80,9 +83,11 @@ impl Pipeline {
         context.calls_left = 0;
         let asked = Box::new(context.clone());
         let answer = match llm
-            .ask(|reply| LlmMsg::Chat {
-                context: asked,
-                reply,
+            .ask(|reply| {
+                journaled(LlmMsg::Chat {
+                    context: asked,
+                    reply,
+                })
             })
             .await
         {
@@ -115,16 +120,30 @@ impl Pipeline {
         Ok((Work::Answer(answer.reply_to_user, steps), DraftStep::Keep))
     }
 
-    /// One tool call on a read connection. A tool's own failure is an error observation; only
-    /// the read pool itself failing fails the turn (the message stays in the inbox).
+    /// One tool call on a read connection, journaled with its whole output. A tool's own
+    /// failure is an error observation; only the read pool itself failing fails the turn (the
+    /// message stays in the inbox). Replaying, the recorded output answers a call of the same
+    /// tool with the same arguments (`llm::journal`).
     async fn run_tool(&self, call: ToolCall, now: DateTime<Utc>) -> Result<Observation, TurnError> {
-        let env = ToolEnv {
-            now,
-            timezone: self.settings.timezone,
+        let journal = journal::current();
+        let recorded = journal
+            .as_ref()
+            .and_then(|journal| journal.replayed_tool(&call.tool, &call.args));
+        let observation = match recorded {
+            Some(observation) => observation,
+            None => {
+                let env = ToolEnv {
+                    now,
+                    timezone: self.settings.timezone,
+                };
+                self.store
+                    .read(move |conn| Ok(planner::run(conn, &call, &env)))
+                    .await?
+            }
         };
-        Ok(self
-            .store
-            .read(move |conn| Ok(planner::run(conn, &call, &env)))
-            .await?)
+        if let Some(journal) = &journal {
+            journal.record_tool(&observation);
+        }
+        Ok(observation)
     }
 }

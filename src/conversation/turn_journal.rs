@@ -1,0 +1,246 @@
+//! The turn journal's SQL (migration 0007): every model request and answer of a turn and every
+//! planner tool call, in call order, stored with the turn by `turn::apply::commit` (the same
+//! transaction as the turn's effects), keyed by thread and message id; read back by the same
+//! message id (`donna replay`), and pruned with `memory.retention`.
+//!
+//! Also the two steps `donna replay` takes on its COPY of the database: read a stored turn
+//! (its inbox row, result and journal) and rewind the copy to just before that turn's commit.
+//!
+//! Invariants: each text is cut at `MAX_TEXT_BYTES` (64 KiB, on a character boundary) before it
+//! is stored, so a turn's journal is bounded by its call count; `rewind` is never called on the
+//! live database (only `cli::replay` calls it, on its temporary copy).
+
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::inbox::Inbound;
+use super::threads::Channel;
+use crate::store::time::{from_db, to_db};
+use crate::store::StoreError;
+
+/// The most bytes of one text (a message sent, an answer, a tool's output) a journal keeps.
+pub const MAX_TEXT_BYTES: usize = 64 * 1024;
+
+/// What a journal entry records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    /// A model request and its answer (or failure).
+    Model,
+    /// A planner tool call and its output.
+    Tool,
+}
+
+impl EntryKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EntryKind::Model => "model",
+            EntryKind::Tool => "tool",
+        }
+    }
+}
+
+/// One call of a turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JournalEntry {
+    pub kind: EntryKind,
+    /// The output schema's title (`route`, `plan_step`, `chat`, ...; `gate` for the REPLY/SKIP
+    /// gate) or the tool's name.
+    pub name: String,
+    /// Model: the messages sent (a JSON array of `{role, content}`); tool: its arguments (JSON).
+    pub request: String,
+    /// Model: the raw answer text; tool: its output. None when the model call failed.
+    pub response: Option<String>,
+    pub ok: bool,
+    /// Why a model call failed.
+    pub error: Option<String>,
+}
+
+/// A turn's calls, as its commit stores them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TurnCalls {
+    /// The turn's clock when it decided (None: the commit time is used).
+    pub decided_at: Option<DateTime<Utc>>,
+    pub entries: Vec<JournalEntry>,
+}
+
+/// `text` cut to at most `MAX_TEXT_BYTES` bytes, on a character boundary.
+pub fn cut(text: &str) -> String {
+    if text.len() <= MAX_TEXT_BYTES {
+        return text.to_string();
+    }
+    let mut end = MAX_TEXT_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_string()
+}
+
+/// Stores a turn's entries in call order (inside the turn's commit).
+pub fn insert(
+    conn: &Connection,
+    thread_id: &str,
+    message_id: &str,
+    calls: &TurnCalls,
+    at: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let mut statement = conn.prepare_cached(
+        "INSERT INTO turn_journal (thread_id, message_id, position, kind, name, request, response, ok, error, decided_at, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?;
+    // To the nanosecond (not `to_db`'s microseconds): the prompts show this time in full, and a
+    // replay must show the same.
+    let decided_at = calls
+        .decided_at
+        .unwrap_or(at)
+        .to_rfc3339_opts(chrono::SecondsFormat::Nanos, true);
+    for (position, entry) in calls.entries.iter().enumerate() {
+        statement.execute(params![
+            thread_id,
+            message_id,
+            i64::try_from(position).unwrap_or(i64::MAX),
+            entry.kind.as_str(),
+            entry.name,
+            cut(&entry.request),
+            entry.response.as_deref().map(cut),
+            entry.ok,
+            entry.error.as_deref().map(cut),
+            decided_at,
+            to_db(at),
+        ])?;
+    }
+    Ok(())
+}
+
+/// A turn's entries in call order (empty when it has none, or they were pruned).
+pub fn read(
+    conn: &Connection,
+    thread_id: &str,
+    message_id: &str,
+) -> Result<Vec<JournalEntry>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT kind, name, request, response, ok, error FROM turn_journal \
+         WHERE thread_id = ?1 AND message_id = ?2 ORDER BY position",
+    )?;
+    let mut rows = statement.query(params![thread_id, message_id])?;
+    let mut entries = Vec::new();
+    while let Some(row) = rows.next()? {
+        let kind: String = row.get(0)?;
+        entries.push(JournalEntry {
+            kind: if kind == "tool" {
+                EntryKind::Tool
+            } else {
+                EntryKind::Model
+            },
+            name: row.get(1)?,
+            request: row.get(2)?,
+            response: row.get(3)?,
+            ok: row.get(4)?,
+            error: row.get(5)?,
+        });
+    }
+    Ok(entries)
+}
+
+/// Deletes the journals of turns committed before `cutoff` (with the memory rows, by the same
+/// retention prune); returns how many entries.
+pub fn prune(conn: &Connection, cutoff: DateTime<Utc>) -> Result<usize, StoreError> {
+    Ok(conn.execute(
+        "DELETE FROM turn_journal WHERE created_at < ?1",
+        [to_db(cutoff)],
+    )?)
+}
+
+/// A finished turn as stored: its message, when it arrived, its result and its journal.
+#[derive(Debug, Clone)]
+pub struct StoredTurn {
+    pub inbound: Inbound,
+    pub received_at: DateTime<Utc>,
+    /// The result JSON (None while the message is unfinished).
+    pub result_json: Option<String>,
+    /// When the turn's journal was committed (None without a journal).
+    pub committed_at: Option<DateTime<Utc>>,
+    /// The turn's clock when it decided (None without a journal).
+    pub decided_at: Option<DateTime<Utc>>,
+    pub entries: Vec<JournalEntry>,
+}
+
+/// The turn of `message_id` in `thread_id`, if the inbox has it.
+pub fn stored_turn(
+    conn: &Connection,
+    thread_id: &str,
+    message_id: &str,
+) -> Result<Option<StoredTurn>, StoreError> {
+    type Row = (
+        String,
+        String,
+        String,
+        String,
+        Option<String>,
+        Option<String>,
+    );
+    let found: Option<Row> = conn
+        .prepare_cached(
+            "SELECT channel, user_id, text, received_at, result_json, answers_plan FROM inbox \
+             WHERE thread_id = ?1 AND message_id = ?2 ORDER BY seq LIMIT 1",
+        )?
+        .query_row(params![thread_id, message_id], |row| {
+            Ok((
+                row.get(0)?,
+                row.get(1)?,
+                row.get(2)?,
+                row.get(3)?,
+                row.get(4)?,
+                row.get(5)?,
+            ))
+        })
+        .optional()?;
+    let Some((channel, user_id, text, received_at, result_json, answers_plan)) = found else {
+        return Ok(None);
+    };
+    let channel = Channel::parse(&channel)
+        .map_err(|_| StoreError::Corrupt(format!("inbox row with unknown channel {channel}")))?;
+    let (committed_at, decided_at): (Option<String>, Option<String>) = conn
+        .prepare_cached(
+            "SELECT MIN(created_at), MIN(decided_at) FROM turn_journal WHERE thread_id = ?1 AND message_id = ?2",
+        )?
+        .query_row(params![thread_id, message_id], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })?;
+    Ok(Some(StoredTurn {
+        inbound: Inbound {
+            channel,
+            message_id: message_id.to_string(),
+            thread_id: thread_id.to_string(),
+            user_id,
+            text,
+            answers_plan,
+        },
+        received_at: from_db(&received_at)?,
+        result_json,
+        committed_at: committed_at.as_deref().map(from_db).transpose()?,
+        decided_at: decided_at.as_deref().map(from_db).transpose()?,
+        entries: read(conn, thread_id, message_id)?,
+    }))
+}
+
+/// On a COPY of the database: takes the stored turn back so it can run again. Its journal is
+/// removed, its inbox row is pending again, and every memory row committed at or after the
+/// turn's commit (its own two, and later turns' in any thread: `search_memory` reads them all)
+/// is deleted, so the prompts see the memory the turn saw. Tasks, plans and drafts stay as
+/// they are now (`donna replay` says so when the turn changed tasks).
+pub fn rewind(conn: &Connection, turn: &StoredTurn) -> Result<(), StoreError> {
+    let thread_id = turn.inbound.thread_id.as_str();
+    let message_id = turn.inbound.message_id.as_str();
+    conn.execute(
+        "DELETE FROM turn_journal WHERE thread_id = ?1 AND message_id = ?2",
+        params![thread_id, message_id],
+    )?;
+    conn.execute(
+        "UPDATE inbox SET status = 'pending', result_json = NULL WHERE thread_id = ?1 AND message_id = ?2",
+        params![thread_id, message_id],
+    )?;
+    if let Some(at) = turn.committed_at {
+        conn.execute("DELETE FROM memory WHERE created_at >= ?1", [to_db(at)])?;
+    }
+    Ok(())
+}
