@@ -22,13 +22,13 @@ use crate::conversation::memory::Role;
 use crate::conversation::pins;
 use crate::llm::chat_prompt::{ChatContext, ChatLine};
 use crate::llm::prompts::TaskFacts;
-use crate::subsystems::llm_classifier::{journaled, LlmMsg};
+use crate::subsystems::llm_classifier::LlmMsg;
 use crate::tasks::repo;
 
 use super::apply::Work;
 use super::draft_step::DraftStep;
 use super::error::TurnError;
-use super::free_model::model_down;
+use super::free_model::{ask_model, model_down};
 use super::pipeline::Pipeline;
 use super::settings::chrono_duration;
 use super::Inbound;
@@ -79,24 +79,13 @@ impl Pipeline {
             budget_tokens: self.settings.context_budget_tokens,
         };
         self.thinking.notify(inbound);
-        let answer = match llm
-            .ask(|reply| {
-                journaled(LlmMsg::Converse {
-                    context: Box::new(context),
-                    reply,
-                })
-            })
-            .await
-        {
-            Ok(Ok(answer)) => answer,
-            Ok(Err(error)) => {
-                tracing::debug!(%error, "the chat call failed for this turn");
-                return Ok(model_down());
-            }
-            Err(error) => {
-                tracing::warn!(%error, "model actor unavailable for this turn");
-                return Ok(model_down());
-            }
+        let call = |reply| LlmMsg::Converse {
+            context: Box::new(context),
+            reply,
+        };
+        let answer = match ask_model(llm, "chat", call).await {
+            Ok(answer) => answer,
+            Err(answer) => return Ok(answer),
         };
         if !answer.actions.is_empty() {
             // Chat actions (safety levels, consent) are another slice of issue 14: not run.

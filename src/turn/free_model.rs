@@ -31,7 +31,7 @@ use crate::llm::prompts::HistoryLine;
 use crate::llm::LlmError;
 use crate::subsystems::llm_classifier::{journaled, LlmMsg};
 use crate::tasks::when::TimeAnchor;
-use actors::Reply;
+use actors::{ChildRef, Reply};
 
 use super::apply::Work;
 use super::context::TurnContext;
@@ -62,7 +62,7 @@ impl Pipeline {
         inbound: &Inbound,
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
-        let call = |context, reply| journaled(LlmMsg::Route { context, reply });
+        let call = |context, reply| LlmMsg::Route { context, reply };
         let route = match self
             .free_call(inbound, &inbound.text, now, DraftStep::Keep, call)
             .await?
@@ -104,7 +104,7 @@ impl Pipeline {
         questions: i64,
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
-        let call = |context, reply| journaled(LlmMsg::ParseTask { context, reply });
+        let call = |context, reply| LlmMsg::ParseTask { context, reply };
         let parsed = match self
             .free_call(inbound, text, now, DraftStep::Remove, call)
             .await?
@@ -206,19 +206,7 @@ impl Pipeline {
         }
         let free = self.free_text_context(inbound, text, now).await?;
         self.thinking.notify(inbound);
-        Ok(
-            match llm.ask(|reply| message(Box::new(free), reply)).await {
-                Ok(Ok(answer)) => Ok(answer),
-                Ok(Err(error)) => {
-                    tracing::debug!(%error, "free-text model call failed for this turn");
-                    Err(model_down())
-                }
-                Err(error) => {
-                    tracing::warn!(%error, "model actor unavailable for this turn");
-                    Err(model_down())
-                }
-            },
-        )
+        Ok(ask_model(llm, "free text", |reply| message(Box::new(free), reply)).await)
     }
 
     /// What the free-text prompts show: the last `planner.history_exchanges` exchanges.
@@ -272,6 +260,26 @@ fn given(text: &str, parsed: &ParsedTask, field: &str) -> Option<String> {
                     .any(|word| PRIORITY_WORDS.contains(&word.as_str()))
             })
             .map(|priority| priority.to_string()),
+    }
+}
+
+/// One model call of a turn, journaled with it; a failure (logged, naming `call`) is the
+/// failure contract's answer (`model_down`): the room returns it as the turn's work.
+pub(super) async fn ask_model<T: Send + 'static>(
+    llm: &ChildRef<LlmMsg>,
+    call: &'static str,
+    message: impl FnOnce(Reply<Result<T, LlmError>>) -> LlmMsg,
+) -> Result<T, (Work, DraftStep)> {
+    match llm.ask(|reply| journaled(message(reply))).await {
+        Ok(Ok(answer)) => Ok(answer),
+        Ok(Err(error)) => {
+            tracing::debug!(%error, call, "a model call failed for this turn");
+            Err(model_down())
+        }
+        Err(error) => {
+            tracing::warn!(%error, call, "model actor unavailable for this turn");
+            Err(model_down())
+        }
     }
 }
 

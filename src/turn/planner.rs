@@ -21,12 +21,12 @@ use chrono::{DateTime, Utc};
 use crate::llm::journal;
 use crate::llm::planner::{PlanStep, PlannerContext};
 use crate::planner::{self, Observation, ToolCall, ToolEnv};
-use crate::subsystems::llm_classifier::{journaled, LlmMsg};
+use crate::subsystems::llm_classifier::LlmMsg;
 
 use super::apply::Work;
 use super::draft_step::DraftStep;
 use super::error::TurnError;
-use super::free_model::model_down;
+use super::free_model::{ask_model, model_down};
 use super::pipeline::Pipeline;
 use super::result::PlannerStep;
 use super::Inbound;
@@ -50,24 +50,14 @@ impl Pipeline {
         while context.observations.len() < cap {
             context.calls_left = cap - context.observations.len();
             let asked = Box::new(context.clone());
-            let step = match llm
-                .ask(|reply| {
-                    journaled(LlmMsg::PlanStep {
-                        context: asked,
-                        reply,
-                    })
-                })
-                .await
-            {
-                Ok(Ok(step)) => step,
-                Ok(Err(error)) => {
-                    tracing::debug!(%error, "plan_step failed; the gathered results are dropped");
-                    return Ok(model_down());
-                }
-                Err(error) => {
-                    tracing::warn!(%error, "model actor unavailable for this turn");
-                    return Ok(model_down());
-                }
+            let call = |reply| LlmMsg::PlanStep {
+                context: asked,
+                reply,
+            };
+            let step = match ask_model(llm, "plan_step", call).await {
+                Ok(step) => step,
+                // The gathered results are dropped with the failed turn.
+                Err(answer) => return Ok(answer),
             };
             let PlanStep::CallTool { tool, args } = step else {
                 break;
@@ -82,24 +72,13 @@ impl Pipeline {
         }
         context.calls_left = 0;
         let asked = Box::new(context.clone());
-        let answer = match llm
-            .ask(|reply| {
-                journaled(LlmMsg::Chat {
-                    context: asked,
-                    reply,
-                })
-            })
-            .await
-        {
-            Ok(Ok(answer)) => answer,
-            Ok(Err(error)) => {
-                tracing::debug!(%error, "the planner's chat call failed");
-                return Ok(model_down());
-            }
-            Err(error) => {
-                tracing::warn!(%error, "model actor unavailable for this turn");
-                return Ok(model_down());
-            }
+        let call = |reply| LlmMsg::Chat {
+            context: asked,
+            reply,
+        };
+        let answer = match ask_model(llm, "planner chat", call).await {
+            Ok(answer) => answer,
+            Err(answer) => return Ok(answer),
         };
         if !answer.actions.is_empty() {
             // Writes are not tools, and an answer composed after tools never acts at once.
