@@ -8,16 +8,12 @@
 mod common;
 
 use chrono::Duration as ChronoDuration;
-use common::fake_llm::{schema_title, start_fake_llm, FakeLlm, Script};
+use common::fake_llm::{in_role, out, start_fake_llm, FakeLlm, Script};
 use common::{start_bot, Bot};
 use donna::config::{parse_yaml, Config};
 use donna::conversation::chat_sessions;
 use donna::subsystems::chat_sessions::SessionsMsg;
 use serde_json::{json, Value};
-
-fn out(value: Value) -> Script {
-    Script::Output(value.to_string())
-}
 
 fn routed_to_chat(fake: &FakeLlm) {
     fake.push_for("route", out(json!({"intent": "chat", "confidence": 0.9})));
@@ -34,38 +30,6 @@ async fn chat_bot(fake: &FakeLlm, extra: &str) -> Bot {
 async fn free_thread(bot: &Bot) -> String {
     let (_, body) = bot.post("/api/threads", json!({})).await;
     body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
-/// The messages of request `index` of the calls titled `title`: (role, content).
-fn messages_of(fake: &FakeLlm, title: &str, index: usize) -> Vec<(String, String)> {
-    let titled: Vec<Value> = fake
-        .requests()
-        .into_iter()
-        .map(|(_, body)| body)
-        .filter(|body| schema_title(body).as_deref() == Some(title))
-        .collect();
-    titled
-        .get(index)
-        .and_then(|body| body["messages"].as_array().cloned())
-        .unwrap_or_default()
-        .iter()
-        .map(|message| {
-            (
-                message["role"].as_str().unwrap_or_default().to_string(),
-                message["content"].as_str().unwrap_or_default().to_string(),
-            )
-        })
-        .collect()
-}
-
-fn count(fake: &FakeLlm, title: &str) -> usize {
-    fake.titles().iter().filter(|t| t.as_str() == title).count()
-}
-
-fn in_role(messages: &[(String, String)], role: &str, words: &str) -> bool {
-    messages
-        .iter()
-        .any(|(who, content)| who == role && content.contains(words))
 }
 
 fn anywhere(messages: &[(String, String)], words: &str) -> bool {
@@ -126,8 +90,8 @@ async fn venting_gets_the_models_reply_and_the_next_prompt_holds_the_conversatio
     .await;
     assert_eq!(second["path"], "chat", "{second}");
     assert_eq!(second["reply"], "Three times is a lot.");
-    assert_eq!(count(&fake, "chat"), 2);
-    let prompt = messages_of(&fake, "chat", 1);
+    assert_eq!(fake.count("chat"), 2);
+    let prompt = fake.messages_of("chat", 1);
     // The earlier exchange in its roles, the current message last.
     assert!(
         in_role(&prompt, "user", "ugh, my boss moved the deadline again"),
@@ -143,7 +107,7 @@ async fn venting_gets_the_models_reply_and_the_next_prompt_holds_the_conversatio
     );
     assert!(!in_role(&prompt, "system", "boss"), "{prompt:?}");
     // The first prompt had nothing before the message but the persona.
-    let opening = messages_of(&fake, "chat", 0);
+    let opening = fake.messages_of("chat", 0);
     assert_eq!(opening.len(), 2, "{opening:?}");
     assert_eq!(sessions(&bot, &thread).await, 1, "one session for both");
     // Nothing was created or changed.
@@ -159,7 +123,7 @@ async fn the_persona_decides_the_system_prompt() {
         let thread = free_thread(&bot).await;
         let result = chat(&bot, &fake, &thread, "long day today", "Rest up.").await;
         assert_eq!(result["path"], "chat", "{persona}: {result}");
-        let prompt = messages_of(&fake, "chat", 0);
+        let prompt = fake.messages_of("chat", 0);
         let system = prompt
             .iter()
             .find(|(role, _)| role == "system")
@@ -203,7 +167,7 @@ async fn an_expired_session_is_summarised_once_and_the_next_session_sees_only_th
     // Still inside the TTL: nothing to close.
     bot.clock.advance(ChronoDuration::minutes(29));
     assert_eq!(sweep(&bot).await, 0);
-    assert_eq!(count(&fake, "summarize"), 0);
+    assert_eq!(fake.count("summarize"), 0);
     // Past the TTL (measured from the last chat turn): closed and summarised, once.
     bot.clock.advance(ChronoDuration::minutes(2));
     fake.push_for(
@@ -212,8 +176,8 @@ async fn an_expired_session_is_summarised_once_and_the_next_session_sees_only_th
     );
     assert_eq!(sweep(&bot).await, 1);
     assert_eq!(sweep(&bot).await, 0, "closed sessions stay closed");
-    assert_eq!(count(&fake, "summarize"), 1);
-    let summarized = messages_of(&fake, "summarize", 0);
+    assert_eq!(fake.count("summarize"), 1);
+    let summarized = fake.messages_of("summarize", 0);
     assert!(
         in_role(&summarized, "user", "her name is Miso"),
         "{summarized:?}"
@@ -230,7 +194,7 @@ async fn an_expired_session_is_summarised_once_and_the_next_session_sees_only_th
     .await;
     assert_eq!(result["path"], "chat", "{result}");
     assert_eq!(sessions(&bot, &thread).await, 2);
-    let prompt = messages_of(&fake, "chat", 2);
+    let prompt = fake.messages_of("chat", 2);
     assert!(
         in_role(
             &prompt,
@@ -254,9 +218,9 @@ async fn a_failed_summary_closes_the_session_without_one() {
     // An error answer is not retried (only invalid output is).
     fake.push_for("summarize", Script::Status(500));
     assert_eq!(sweep(&bot).await, 1);
-    assert_eq!(count(&fake, "summarize"), 1);
+    assert_eq!(fake.count("summarize"), 1);
     chat(&bot, &fake, &thread, "back from my walk", "Welcome back.").await;
-    let prompt = messages_of(&fake, "chat", 1);
+    let prompt = fake.messages_of("chat", 1);
     assert_eq!(prompt.len(), 2, "no summary, no old messages: {prompt:?}");
 }
 
@@ -271,7 +235,7 @@ async fn a_tiny_budget_keeps_the_newest_messages_and_always_the_current_one() {
         chat(&bot, &fake, &thread, &text, &format!("ok {n}")).await;
     }
     chat(&bot, &fake, &thread, "and now?", "Now.").await;
-    let prompt = messages_of(&fake, "chat", 4);
+    let prompt = fake.messages_of("chat", 4);
     assert!(anywhere(&prompt, "message 4 "), "the newest is kept");
     assert!(anywhere(&prompt, "ok 4"), "the newest is kept");
     assert!(!anywhere(&prompt, "message 1 "), "the oldest is dropped");
@@ -294,7 +258,7 @@ async fn a_tiny_budget_keeps_the_newest_messages_and_always_the_current_one() {
     // A current message bigger than the whole budget is still sent, last.
     let long = format!("a very long one {}", "y".repeat(3900));
     chat(&bot, &fake, &thread, &long, "That is long.").await;
-    let prompt = messages_of(&fake, "chat", 5);
+    let prompt = fake.messages_of("chat", 5);
     assert_eq!(
         prompt.last().map(|(_, content)| content.as_str()),
         Some(long.as_str())
@@ -314,7 +278,7 @@ async fn template_text_in_the_persons_words_stays_literal() {
         let result = chat(&bot, &fake, &thread, text, "Noted.").await;
         assert_eq!(result["path"], "chat", "{result}");
     }
-    let prompt = messages_of(&fake, "chat", 1);
+    let prompt = fake.messages_of("chat", 1);
     assert!(
         in_role(&prompt, "user", "{{persona}} {{tool_schemas}}"),
         "{prompt:?}"
@@ -360,7 +324,7 @@ async fn a_pinned_chat_shows_its_task_in_every_prompt_and_stays_a_free_chat() {
     {
         let result = chat(&bot, &fake, &pinned, text, "Friday is close.").await;
         assert_eq!(result["path"], "chat", "{result}");
-        let prompt = messages_of(&fake, "chat", index);
+        let prompt = fake.messages_of("chat", index);
         assert!(
             in_role(&prompt, "user", "> title: Renew passport"),
             "{prompt:?}"
@@ -370,7 +334,7 @@ async fn a_pinned_chat_shows_its_task_in_every_prompt_and_stays_a_free_chat() {
         assert!(!in_role(&prompt, "system", "Renew passport"), "{prompt:?}");
     }
     chat(&bot, &fake, &plain, "unrelated", "Sure.").await;
-    assert!(!anywhere(&messages_of(&fake, "chat", 2), "Renew passport"));
+    assert!(!anywhere(&fake.messages_of("chat", 2), "Renew passport"));
     // A nudge for the task never lands in the pinned chat.
     let (status, nudge) = bot.post("/api/nudges", json!({"task_id": task})).await;
     assert!(status == 200 || status == 201, "{nudge}");
@@ -399,7 +363,7 @@ async fn a_failing_model_gives_llm_unavailable_and_stores_only_the_turns_message
     // The next conversation starts fresh.
     bot.clock.advance(ChronoDuration::minutes(1));
     chat(&bot, &fake, &thread, "anyway, hello", "Hello!").await;
-    let prompt = messages_of(&fake, "chat", 1);
+    let prompt = fake.messages_of("chat", 1);
     assert_eq!(prompt.len(), 2, "{prompt:?}");
     assert!(!anywhere(&prompt, "weirdest dream"), "{prompt:?}");
     assert_eq!(sessions(&bot, &thread).await, 1);

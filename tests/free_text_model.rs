@@ -7,9 +7,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::fake_llm::{start_fake_llm, Script};
+use common::fake_llm::{out, start_fake_llm, Script};
 use common::{start_bot, Bot};
-use serde_json::{json, Value};
+use serde_json::json;
 
 async fn free_thread(bot: &Bot) -> String {
     let (_, body) = bot.post("/api/threads", json!({})).await;
@@ -19,10 +19,6 @@ async fn free_thread(bot: &Bot) -> String {
 async fn task_count(bot: &Bot) -> usize {
     let (_, list) = bot.get("/api/tasks").await;
     list.as_array().map_or(0, Vec::len)
-}
-
-fn out(value: Value) -> Script {
-    Script::Output(value.to_string())
 }
 
 fn capture_route() -> Script {

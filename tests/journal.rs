@@ -7,26 +7,11 @@ mod common;
 
 use std::time::Duration;
 
-use common::fake_llm::{start_fake_llm, FakeLlm, Script};
+use common::fake_llm::planner::{call, done, question};
+use common::fake_llm::{out, start_fake_llm, FakeLlm, Script};
 use common::{eventually, start_bot, Bot};
 use donna::conversation::turn_journal::{self, EntryKind, JournalEntry};
 use serde_json::{json, Value};
-
-fn out(value: Value) -> Script {
-    Script::Output(value.to_string())
-}
-
-fn question() -> Script {
-    out(json!({"intent": "question", "confidence": 0.9}))
-}
-
-fn call(tool: &str, args: Value) -> Script {
-    out(json!({"action": "call_tool", "tool": tool, "args": args}))
-}
-
-fn done() -> Script {
-    out(json!({"action": "done"}))
-}
 
 async fn planner_bot(fake: &FakeLlm, extra: &str) -> Bot {
     start_bot(&format!("{extra}{}", fake.config("ollama", "10s", 2))).await

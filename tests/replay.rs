@@ -9,16 +9,12 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Output, Stdio};
 
-use common::fake_llm::{start_fake_llm, Script};
+use common::fake_llm::{out, start_fake_llm};
 use common::process::{
     create_task, database, donna, free_port, health, http, run_once, terminate, text, wait_healthy,
     Running,
 };
 use serde_json::{json, Value};
-
-fn out(value: Value) -> Script {
-    Script::Output(value.to_string())
-}
 
 /// Writes `dir/name` with the data dir `data` (absolute), HTTP on `port` and `extra`.
 fn write_config(dir: &Path, name: &str, data: &Path, port: u16, extra: &str) -> std::path::PathBuf {

@@ -12,7 +12,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::memory::{Kind, MemoryEntry, Role};
+use super::memory::{self, MemoryEntry};
 use crate::store::time::{from_db, opt_from_db, to_db};
 use crate::store::StoreError;
 
@@ -158,20 +158,9 @@ pub fn messages(
     let mut rows = statement.query(params![thread_id, to_db(from), to])?;
     let (mut entries, mut chars) = (Vec::new(), 0usize);
     while let Some(row) = rows.next()? {
-        let content: String = row.get(3)?;
-        chars = chars.saturating_add(content.chars().count());
-        let role: String = row.get(0)?;
-        entries.push(MemoryEntry {
-            role: if role == "donna" {
-                Role::Donna
-            } else {
-                Role::User
-            },
-            kind: Kind::parse(&row.get::<_, String>(1)?),
-            author_id: row.get(2)?,
-            content,
-            created_at: from_db(&row.get::<_, String>(4)?)?,
-        });
+        let entry = memory::entry_from_row(row)?;
+        chars = chars.saturating_add(entry.content.chars().count());
+        entries.push(entry);
         if chars > max_chars {
             break;
         }

@@ -116,20 +116,25 @@ pub fn recent(
     let mut rows = statement.query(params![thread_id, limit])?;
     let mut entries = Vec::new();
     while let Some(row) = rows.next()? {
-        let role: String = row.get(0)?;
-        entries.push(MemoryEntry {
-            role: if role == "donna" {
-                Role::Donna
-            } else {
-                Role::User
-            },
-            kind: Kind::parse(&row.get::<_, String>(1)?),
-            author_id: row.get(2)?,
-            content: row.get(3)?,
-            created_at: from_db(&row.get::<_, String>(4)?)?,
-        });
+        entries.push(entry_from_row(row)?);
     }
     Ok(entries)
+}
+
+/// A memory row selected as `role, kind, author_id, content, created_at`.
+pub fn entry_from_row(row: &rusqlite::Row<'_>) -> Result<MemoryEntry, StoreError> {
+    let role: String = row.get(0)?;
+    Ok(MemoryEntry {
+        role: if role == "donna" {
+            Role::Donna
+        } else {
+            Role::User
+        },
+        kind: Kind::parse(&row.get::<_, String>(1)?),
+        author_id: row.get(2)?,
+        content: row.get(3)?,
+        created_at: from_db(&row.get::<_, String>(4)?)?,
+    })
 }
 
 /// When Donna last spoke in the thread, and what kind of message it was.

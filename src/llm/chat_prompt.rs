@@ -18,7 +18,7 @@ use handlebars::Handlebars;
 use serde::Serialize;
 use serde_json::json;
 
-use super::prompts::{PromptError, TaskFacts};
+use super::prompts::{quote, strict_templates, template_error, PromptError, TaskFacts};
 use super::ChatMessage;
 use crate::config::Persona;
 
@@ -79,14 +79,7 @@ pub struct ChatPrompts {
 impl ChatPrompts {
     /// Registers and renders every template once with a sample, so a broken one stops startup.
     pub fn new(persona: Persona) -> Result<Self, PromptError> {
-        let mut templates = Handlebars::new();
-        templates.set_strict_mode(true);
-        templates.register_escape_fn(handlebars::no_escape);
-        for (name, source) in TEMPLATES {
-            templates
-                .register_template_string(name, source)
-                .map_err(|e| template_error(name, e))?;
-        }
+        let templates = strict_templates(&TEMPLATES)?;
         let prompts = Self { templates, persona };
         for persona in [Persona::Donna, Persona::Neutral] {
             let sample = json!({ "now": "2026-01-01T08:00:00+00:00", "timezone": "UTC" });
@@ -188,18 +181,6 @@ fn newest_that_fit(
         from = index;
     }
     lines.get(from..).unwrap_or_default()
-}
-
-/// Every line of `text` stays inside the quote.
-fn quote(text: &str) -> String {
-    text.replace('\n', "\n> ")
-}
-
-fn template_error(name: &str, error: impl std::fmt::Display) -> PromptError {
-    PromptError::Template {
-        name: name.into(),
-        reason: error.to_string(),
-    }
 }
 
 fn sample_context() -> ChatContext {

@@ -14,7 +14,7 @@ use serde_json::{json, Map, Value};
 
 use super::client::LlmClient;
 use super::output::{clean_text, MAX_OUTPUT_BYTES};
-use super::prompts::{HistoryLine, PromptError};
+use super::prompts::{quote, strict_templates, HistoryLine, PromptError};
 use super::{ChatMessage, LlmError};
 use crate::tasks::model::{DOMAINS, MAX_DESCRIPTION_CHARS, PRIORITY_RANGE};
 
@@ -92,21 +92,11 @@ pub struct FreeTextModel {
 
 impl FreeTextModel {
     pub fn new(client: LlmClient) -> Result<Self, PromptError> {
-        let mut templates = Handlebars::new();
-        templates.set_strict_mode(true);
-        templates.register_escape_fn(handlebars::no_escape);
-        for (name, source) in [
+        let templates = strict_templates(&[
             ("free_text_system", SYSTEM),
             ("route", ROUTE),
             ("parse_task", PARSE_TASK),
-        ] {
-            templates
-                .register_template_string(name, source)
-                .map_err(|e| PromptError::Template {
-                    name: name.into(),
-                    reason: e.to_string(),
-                })?;
-        }
+        ])?;
         let model = Self { client, templates };
         let sample = FreeTextContext {
             history: vec![HistoryLine {
@@ -126,9 +116,9 @@ impl FreeTextModel {
     fn render(&self, name: &str, context: &FreeTextContext) -> Result<String, PromptError> {
         let mut quoted = context.clone();
         // Every line of the person's words stays inside the quote.
-        quoted.message = quoted.message.replace('\n', "\n> ");
+        quoted.message = quote(&quoted.message);
         for line in &mut quoted.history {
-            line.text = line.text.replace('\n', "\n> ");
+            line.text = quote(&line.text);
         }
         let data = serde_json::to_value(&quoted).map_err(|e| PromptError::Template {
             name: name.into(),

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use super::client::LlmClient;
 use super::free_text::{ask_strict, object, optional_text, FreeTextContext};
 use super::output::clean_text;
-use super::prompts::PromptError;
+use super::prompts::{quote, strict_templates, template_error, PromptError};
 use super::{ChatMessage, LlmError};
 use crate::planner::{Observation, TOOLS};
 
@@ -84,14 +84,7 @@ struct ToolLine {
 
 impl PlannerModel {
     pub fn new(client: LlmClient) -> Result<Self, PromptError> {
-        let mut templates = Handlebars::new();
-        templates.set_strict_mode(true);
-        templates.register_escape_fn(handlebars::no_escape);
-        for (name, source) in TEMPLATES {
-            templates
-                .register_template_string(name, source)
-                .map_err(|e| template_error(name, e))?;
-        }
+        let templates = strict_templates(&TEMPLATES)?;
         let model = Self { client, templates };
         let sample = PlannerContext {
             question: FreeTextContext {
@@ -182,18 +175,6 @@ impl PlannerModel {
             .messages(context, "answer_system", "answer")
             .map_err(|e| LlmError::BadResponse(e.to_string()))?;
         ask_strict(&self.client, "chat", messages, &chat_schema(), parse_chat).await
-    }
-}
-
-/// Every line of `text` stays inside the quote.
-fn quote(text: &str) -> String {
-    text.replace('\n', "\n> ")
-}
-
-fn template_error(name: &str, error: impl std::fmt::Display) -> PromptError {
-    PromptError::Template {
-        name: name.into(),
-        reason: error.to_string(),
     }
 }
 

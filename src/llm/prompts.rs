@@ -71,23 +71,44 @@ pub struct Prompts {
     examples: Value,
 }
 
+/// Every model call's templates: strict (a missing variable is an error, never an empty
+/// string) and unescaped (prompts are not HTML). A template that does not parse is an error
+/// naming it.
+pub fn strict_templates(
+    sources: &[(&'static str, &'static str)],
+) -> Result<Handlebars<'static>, PromptError> {
+    let mut templates = Handlebars::new();
+    templates.set_strict_mode(true);
+    templates.register_escape_fn(handlebars::no_escape);
+    for (name, source) in sources {
+        templates
+            .register_template_string(name, source)
+            .map_err(|e| template_error(name, e))?;
+    }
+    Ok(templates)
+}
+
+/// A template that failed to parse or render, by name.
+pub fn template_error(name: &str, error: impl std::fmt::Display) -> PromptError {
+    PromptError::Template {
+        name: name.into(),
+        reason: error.to_string(),
+    }
+}
+
+/// Every line of `text` stays inside a `> ` quote: the person's words, stored text and tool
+/// output are shown to the model as quoted data.
+pub fn quote(text: &str) -> String {
+    text.replace('\n', "\n> ")
+}
+
 impl Prompts {
     pub fn new(registry: &ActionRegistry) -> Result<Self, PromptError> {
-        let mut templates = Handlebars::new();
-        templates.set_strict_mode(true);
-        templates.register_escape_fn(handlebars::no_escape);
-        for (name, source) in [
+        let templates = strict_templates(&[
             ("system", SYSTEM),
             ("classify", CLASSIFY),
             ("reply_gate", REPLY_GATE),
-        ] {
-            templates
-                .register_template_string(name, source)
-                .map_err(|e| PromptError::Template {
-                    name: name.into(),
-                    reason: e.to_string(),
-                })?;
-        }
+        ])?;
         let prompts = Self {
             templates,
             actions: render_actions(registry),

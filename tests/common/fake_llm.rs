@@ -54,6 +54,36 @@ impl Script {
     }
 }
 
+/// A scripted answer that is this JSON value.
+pub fn out(value: Value) -> Script {
+    Script::Output(value.to_string())
+}
+
+/// The planner's answers: `route` says question, `plan_step` calls a tool or is done.
+pub mod planner {
+    use super::{out, Script};
+    use serde_json::{json, Value};
+
+    pub fn question() -> Script {
+        out(json!({"intent": "question", "confidence": 0.9}))
+    }
+
+    pub fn call(tool: &str, args: Value) -> Script {
+        out(json!({"action": "call_tool", "tool": tool, "args": args}))
+    }
+
+    pub fn done() -> Script {
+        out(json!({"action": "done"}))
+    }
+}
+
+/// Whether a message of `role` contains `words`, among (role, content) pairs.
+pub fn in_role(messages: &[(String, String)], role: &str, words: &str) -> bool {
+    messages
+        .iter()
+        .any(|(who, content)| who == role && content.contains(words))
+}
+
 #[derive(Debug, Default)]
 struct State {
     queue: VecDeque<Script>,
@@ -131,6 +161,33 @@ impl FakeLlm {
     }
 
     /// (path, JSON body) of every request so far.
+    /// The messages of request `index` among the calls titled `title`: (role, content).
+    pub fn messages_of(&self, title: &str, index: usize) -> Vec<(String, String)> {
+        let titled: Vec<Value> = self
+            .requests()
+            .into_iter()
+            .map(|(_, body)| body)
+            .filter(|body| schema_title(body).as_deref() == Some(title))
+            .collect();
+        titled
+            .get(index)
+            .and_then(|body| body["messages"].as_array().cloned())
+            .unwrap_or_default()
+            .iter()
+            .map(|message| {
+                (
+                    message["role"].as_str().unwrap_or_default().to_string(),
+                    message["content"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect()
+    }
+
+    /// How many calls titled `title` were made.
+    pub fn count(&self, title: &str) -> usize {
+        self.titles().iter().filter(|t| t.as_str() == title).count()
+    }
+
     pub fn requests(&self) -> Vec<(String, Value)> {
         self.state.lock().requests.clone()
     }
