@@ -33,6 +33,8 @@ fn main() {
         })
         .collect();
     let context = ChatContext {
+        actions: Vec::new(),
+        open_tasks: Vec::new(),
         pinned: Some(TaskFacts {
             title: "Renew passport".into(),
             status: "backlog".into(),

@@ -5,6 +5,7 @@ pub mod actions;
 pub mod app;
 pub mod automations;
 pub mod capture;
+pub mod chat_actions;
 pub mod cli;
 pub mod clock;
 pub mod config;

@@ -186,3 +186,55 @@ fn a_model_server_over_https_is_checked_without_a_crash() {
     );
     assert!(output.status.success(), "{output:?}");
 }
+
+#[test]
+fn a_chat_actions_file_without_a_safety_level_stops_check_config_naming_the_key() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let shipped = include_str!("../config/chat_actions.yaml");
+    // (the file's change, what the message must say)
+    let table = [
+        (
+            shipped.replace(
+                "    safety: write\n    description: Mark a task as completed.",
+                "    description: Mark a task as completed.",
+            ),
+            "actions.mark_done.safety: missing",
+        ),
+        (
+            shipped.replace(
+                "  cancel_task:\n    safety: confirm",
+                "  cancel_task:\n    safety: sometimes",
+            ),
+            "actions.cancel_task.safety: unknown level \"sometimes\"",
+        ),
+        (
+            shipped.replace(
+                "  query_tasks:\n    safety: read",
+                "  query_tasks:\n    safety: write\n    flavour: mild",
+            ),
+            "actions.query_tasks",
+        ),
+    ];
+    for (actions, expected) in table {
+        assert_ne!(actions, shipped, "the change applies: {expected}");
+        write(dir.path(), "chat_actions.yaml", &actions);
+        let config = write(
+            dir.path(),
+            "donna.yaml",
+            "llm:\n  provider: none\nchat_actions_file: chat_actions.yaml\n",
+        );
+        let output = check_file(Some(&config), &[]);
+        let stderr = text(&output.stderr);
+        assert!(!output.status.success(), "{expected}: {stderr}");
+        assert!(stderr.contains("chat_actions"), "{stderr}");
+        assert!(stderr.contains(expected), "{expected}: {stderr}");
+    }
+    write(dir.path(), "chat_actions.yaml", shipped);
+    let config = write(
+        dir.path(),
+        "donna.yaml",
+        "llm:\n  provider: none\nchat_actions_file: chat_actions.yaml\n",
+    );
+    let output = check_file(Some(&config), &[]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+}

@@ -7,7 +7,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::fake_llm::{out, start_fake_llm, Script};
+use common::fake_llm::{out, schema_title, start_fake_llm, Script};
 use common::{start_bot, Bot};
 use serde_json::json;
 
@@ -126,7 +126,7 @@ async fn the_models_answers_are_validated_before_anything_is_created() {
 }
 
 #[actix_rt::test]
-async fn route_sees_the_last_exchanges_and_unbuilt_intents_get_an_honest_answer() {
+async fn route_sees_the_last_exchanges_and_each_intent_goes_to_its_room() {
     let fake = start_fake_llm();
     let bot = start_bot(&format!(
         "planner:\n  history_exchanges: 1\n{}",
@@ -149,11 +149,13 @@ async fn route_sees_the_last_exchanges_and_unbuilt_intents_get_an_honest_answer(
     fake.push_for("chat", out(json!({"reply_to_user": "Nothing to report."})));
     let asked = bot.say(&thread, "something about question").await;
     assert_eq!(asked["path"], "answer", "{asked}");
-    // Chat is answered by the chat room now (issue 14; tests/chat.rs).
+    // Chat and task talk are answered by the chat room now (issue 14; tests/chat.rs,
+    // tests/chat_actions.rs).
     fake.push_for("chat", out(json!({"reply_to_user": "Happy to chat."})));
+    fake.push_for("chat", out(json!({"reply_to_user": "Which task?"})));
     for (intent, path, words) in [
         ("chat", "chat", "Happy to chat."),
-        ("task_action", "unhandled", "change tasks"),
+        ("task_action", "chat", "Which task?"),
     ] {
         fake.push_for("route", out(json!({"intent": intent, "confidence": 0.9})));
         let result = bot.say(&thread, &format!("something about {intent}")).await;
@@ -166,7 +168,9 @@ async fn route_sees_the_last_exchanges_and_unbuilt_intents_get_an_honest_answer(
     // Only the last exchange (one message and its answer) went to the last route call.
     let requests = fake.requests();
     let last = requests
-        .last()
+        .iter()
+        .rev()
+        .find(|(_, body)| schema_title(body).as_deref() == Some("route"))
         .map(|(_, body)| body.to_string())
         .unwrap_or_default();
     assert!(last.contains("something about chat"), "{last}");

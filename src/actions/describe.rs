@@ -61,6 +61,33 @@ pub fn describe(
             }
         }
         HandlerKind::CreateAutomation => super::automation::describe(action, env.now),
+        HandlerKind::UpdateTask => {
+            let mut changes = Vec::new();
+            for (name, shown) in [
+                ("title", "title"),
+                ("description", "description"),
+                ("domain", "domain"),
+                ("priority", "priority"),
+            ] {
+                match action.params.get(name) {
+                    Some(Value::String(text)) => changes.push(format!("{shown} '{text}'")),
+                    Some(Value::Number(number)) => changes.push(format!("{shown} {number}")),
+                    _ => {}
+                }
+            }
+            format!("update {title}: {}", changes.join(", "))
+        }
+        HandlerKind::StopAutomation => {
+            let id = param("automation_id");
+            let automation = crate::automations::repo::get(conn, id)?;
+            match automation {
+                Some(automation) => format!(
+                    "stop reminding you to '{}' ({})",
+                    automation.title, automation.schedule.words
+                ),
+                None => "stop a reminder that no longer exists".to_string(),
+            }
+        }
         HandlerKind::CreateTask => {
             let domain = param("domain");
             let priority = action

@@ -70,8 +70,9 @@ pub fn execute_all(
                     .map_err(|e| StoreError::Corrupt(e.to_string()))?;
                 conn.prepare_cached(
                     "INSERT INTO action_log (thread_id, task_id, action, params_json, plan_id, plan_index, \
-                     before_json, created_task_id, summary, created_at, created_automation_id) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                     before_json, created_task_id, summary, created_at, created_automation_id, \
+                     stopped_automation_id) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                 )?
                 .execute(params![
                         thread_id,
@@ -85,6 +86,7 @@ pub fn execute_all(
                         effect.summary,
                         to_db(env.now),
                         effect.created_automation_id,
+                        effect.stopped_automation_id,
                     ],
                 )?;
                 conn.execute_batch("RELEASE donna_action")?;
@@ -187,7 +189,7 @@ pub fn undo_last(
     let last = conn
         .prepare_cached(
             "SELECT id, task_id, before_json, created_task_id, summary, created_at, \
-             created_automation_id FROM action_log \
+             created_automation_id, stopped_automation_id FROM action_log \
              WHERE thread_id = ?1 AND undone_at IS NULL ORDER BY id DESC LIMIT 1",
         )?
         .query_row([thread_id], |row| {
@@ -199,17 +201,34 @@ pub fn undo_last(
                 row.get::<_, String>(4)?,
                 row.get::<_, String>(5)?,
                 row.get::<_, Option<String>>(6)?,
+                row.get::<_, Option<String>>(7)?,
             ))
         })
         .optional()?;
-    let Some((id, _task_id, before_json, created_task_id, summary, created_at, automation)) = last
+    let Some((
+        id,
+        _task_id,
+        before_json,
+        created_task_id,
+        summary,
+        created_at,
+        automation,
+        stopped,
+    )) = last
     else {
         return Ok(UndoOutcome::Nothing);
     };
     if now - from_db(&created_at)? > window {
         return Ok(UndoOutcome::TooLate(summary));
     }
-    let restored = if let Some(automation) = automation {
+    let restored = if let Some(stopped) = stopped {
+        // A stopped automation: running again (occurrences missed meanwhile: only the latest).
+        crate::automations::repo::resume(conn, &stopped)?;
+        let title = crate::automations::repo::get(conn, &stopped)?
+            .map(|a| a.title)
+            .unwrap_or_default();
+        format!("Undone: I'll remind you to '{title}' again.")
+    } else if let Some(automation) = automation {
         // A confirmed automation: removed again (the tasks it already made stay, like any task).
         let title = crate::automations::repo::get(conn, &automation)?
             .map(|a| a.title)

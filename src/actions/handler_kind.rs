@@ -19,6 +19,12 @@ pub enum HandlerKind {
     /// from the person's own words (`actions::automation::proposal_action`); no actions file
     /// may name it, so a model can never propose it.
     CreateAutomation,
+    /// Changes a task's title, description, domain or priority (the chat's `update_task`).
+    /// Internal: only the chat actions (config/chat_actions.yaml) name it.
+    UpdateTask,
+    /// Stops a recurring reminder so undo can resume it (the chat's `stop_automation`).
+    /// Internal: only the chat actions name it.
+    StopAutomation,
 }
 
 impl HandlerKind {
@@ -31,8 +37,13 @@ impl HandlerKind {
         HandlerKind::CancelTask,
     ];
 
-    /// Handlers only Donna's own rules use; the registry refuses an action that names one.
-    pub const INTERNAL: [HandlerKind; 1] = [HandlerKind::CreateAutomation];
+    /// Handlers the reply actions file may not name: Donna's own (`create_automation`) and the
+    /// chat's (config/chat_actions.yaml, with their safety levels); the registry refuses them.
+    pub const INTERNAL: [HandlerKind; 3] = [
+        HandlerKind::CreateAutomation,
+        HandlerKind::UpdateTask,
+        HandlerKind::StopAutomation,
+    ];
 
     pub fn is_internal(self) -> bool {
         Self::INTERNAL.contains(&self)
@@ -47,6 +58,8 @@ impl HandlerKind {
             HandlerKind::Snooze => "snooze",
             HandlerKind::CancelTask => "cancel_task",
             HandlerKind::CreateAutomation => "create_automation",
+            HandlerKind::UpdateTask => "update_task",
+            HandlerKind::StopAutomation => "stop_automation",
         }
     }
 
@@ -61,6 +74,8 @@ impl HandlerKind {
             HandlerKind::CreateAutomation => {
                 &["title", "rrule", "dtstart", "timezone", "schedule_words"]
             }
+            HandlerKind::UpdateTask => &["task_id"],
+            HandlerKind::StopAutomation => &["automation_id"],
         }
     }
 

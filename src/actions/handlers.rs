@@ -1,8 +1,12 @@
 //! The built-in action handlers. Each runs inside the turn's transaction on the store writer
 //! and answers with one short, specific sentence ("Marked 'Pay rent' as done.").
 //!
+//! The chat's own handlers are here too: `update_task` (title, description, domain, priority)
+//! and `stop_automation` (a recurring reminder stopped so that undo can resume it).
+//!
 //! Invariants: a handler changes only the task it was bound to (its `task_id` came from the
-//! thread), and returns the task as it was before, so the change can be undone.
+//! thread, or from Donna's own resolution of a task named in chat, never from the model), and
+//! returns the task as it was before, so the change can be undone.
 
 use std::time::Duration;
 
@@ -39,6 +43,8 @@ pub struct Effect {
     pub created_task_id: Option<String>,
     /// The automation a create_automation stored (undo removes it).
     pub created_automation_id: Option<String>,
+    /// The automation a stop_automation stopped (undo resumes it).
+    pub stopped_automation_id: Option<String>,
 }
 
 /// Why an action did nothing.
@@ -102,6 +108,8 @@ pub fn run(
         HandlerKind::Snooze => snooze(conn, env, params),
         HandlerKind::CancelTask => cancel_task(conn, env, params),
         HandlerKind::CreateAutomation => create_automation(conn, env, action),
+        HandlerKind::UpdateTask => update_task(conn, env, params),
+        HandlerKind::StopAutomation => stop_automation(conn, env, params),
     }
 }
 
@@ -112,6 +120,7 @@ fn changed(before: Task, summary: String) -> Effect {
         before: Some(before),
         created_task_id: None,
         created_automation_id: None,
+        stopped_automation_id: None,
     }
 }
 
@@ -300,6 +309,7 @@ fn create_task(
         task_id: Some(task.id.clone()),
         created_task_id: Some(task.id),
         created_automation_id: None,
+        stopped_automation_id: None,
     })
 }
 
@@ -319,6 +329,7 @@ fn create_automation(
         task_id: None,
         created_task_id: None,
         created_automation_id: Some(created.automation_id),
+        stopped_automation_id: None,
     })
 }
 
@@ -378,4 +389,72 @@ fn cancel_task(
         before.clone(),
         format!("Cancelled '{}'.", before.title),
     ))
+}
+
+/// The chat's `update_task`: title, description, domain or priority of one task.
+fn update_task(
+    conn: &Connection,
+    env: &ActionEnv,
+    params: &Map<String, Value>,
+) -> Result<Effect, ActionError> {
+    let before = task_of(conn, params)?;
+    let mut task = before.clone();
+    let mut said = Vec::new();
+    if let Some(title) = text(params, "title") {
+        task.title = clean_title(title)?;
+        if task.title != before.title {
+            said.push(format!("renamed it to '{}'", task.title));
+        }
+    }
+    if let Some(description) = text(params, "description") {
+        task.description = Some(description.trim().to_string());
+        said.push("set its description".to_string());
+    }
+    if let Some(domain) = text(params, "domain") {
+        check_domain(domain)?;
+        task.domain = domain.to_string();
+        said.push(format!("moved it to {domain}"));
+    }
+    if let Some(priority) = params.get("priority").and_then(Value::as_i64) {
+        check_priority(priority)?;
+        task.priority = priority;
+        said.push(format!("set priority {priority}"));
+    }
+    if task == before {
+        return Err(ActionError::Refused(format!(
+            "'{}' already is like that.",
+            before.title
+        )));
+    }
+    repo::save(conn, &task, env.now)?;
+    let summary = format!("Updated '{}': {}.", before.title, said.join(", "));
+    Ok(changed(before, summary))
+}
+
+/// The chat's `stop_automation`: stopped so that undo can resume it.
+fn stop_automation(
+    conn: &Connection,
+    env: &ActionEnv,
+    params: &Map<String, Value>,
+) -> Result<Effect, ActionError> {
+    let id = text(params, "automation_id").unwrap_or_default();
+    let Some(automation) = crate::automations::repo::get(conn, id)? else {
+        return Err(ActionError::Refused(
+            "That reminder does not exist any more.".into(),
+        ));
+    };
+    if !crate::automations::repo::stop(conn, id, env.now)? {
+        return Err(ActionError::Refused(format!(
+            "'{}' is already stopped.",
+            automation.title
+        )));
+    }
+    Ok(Effect {
+        summary: format!("Stopped reminding you to '{}'.", automation.title),
+        before: None,
+        task_id: None,
+        created_task_id: None,
+        created_automation_id: None,
+        stopped_automation_id: Some(automation.id),
+    })
 }

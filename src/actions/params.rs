@@ -82,7 +82,7 @@ pub enum ParamError {
 }
 
 /// Checks a value against its definition; strings are trimmed and must not be empty.
-pub(super) fn normalize(def: &ParamDef, value: &Value) -> Result<Value, ParamError> {
+pub fn normalize(def: &ParamDef, value: &Value) -> Result<Value, ParamError> {
     let value = match (def.kind, value) {
         (ParamType::String, Value::String(text)) => {
             let text = text.trim();
@@ -109,7 +109,7 @@ pub(super) fn normalize(def: &ParamDef, value: &Value) -> Result<Value, ParamErr
 }
 
 /// Checks a value against a definition's enum and range.
-pub(super) fn check_value(def: &ParamDef, value: &Value) -> Result<(), ParamError> {
+pub fn check_value(def: &ParamDef, value: &Value) -> Result<(), ParamError> {
     if let Some(allowed) = &def.allowed {
         if !allowed.contains(value) {
             let listed: Vec<String> = allowed.iter().map(|v| v.to_string()).collect();

@@ -119,8 +119,9 @@ impl ActionRegistry {
                 return Err(invalid(
                     format!("{key}.handler"),
                     format!(
-                        "{} is Donna's own handler (she proposes it from the person's words and \
-                         it runs only after a yes); an action cannot name it",
+                        "{} is Donna's own handler (proposed from the person's words, or a chat \
+                         action with its safety level in chat_actions.yaml); a reply action \
+                         cannot name it",
                         handler.as_str()
                     ),
                 ));

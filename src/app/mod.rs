@@ -177,6 +177,7 @@ impl App {
             &model_status,
         );
         let chat_sessions = spawner.chat_sessions(&store, &clock, llm.clone(), &config);
+        let chat_actions = Arc::new(rules.chat_actions);
         let executor = spawner.action_executor(Arc::new(rules.actions));
         let gate_metrics = Arc::new(GateMetrics::default());
         let rate_cap = spawner.rate_cap(&store, &clock, &config, &gate_metrics);
@@ -198,6 +199,7 @@ impl App {
                 events: events.clone(),
                 thinking: thinking.clone(),
                 replays: replays.clone(),
+                chat_actions: chat_actions.clone(),
             },
             gate_metrics.clone(),
             metrics.clone(),

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use crate::actions::ActionRegistry;
+use crate::chat_actions::ChatActions;
 use crate::config::{Env, LlmProvider, LoadedConfig};
 use crate::replies::intents::IntentsConfig;
 
@@ -16,6 +17,8 @@ use super::error::StartError;
 pub struct Rules {
     pub intents: IntentsConfig,
     pub actions: ActionRegistry,
+    /// The chat's actions (chat_actions.yaml) with their safety levels.
+    pub chat_actions: ChatActions,
 }
 
 impl Rules {
@@ -83,7 +86,21 @@ impl Rules {
                 });
             }
         }
-        Ok(Self { intents, actions })
+        let (chat_text, chat_name) = read(
+            &config.chat_actions_file,
+            include_str!("../../config/chat_actions.yaml"),
+            "chat_actions_file",
+        )?;
+        let chat_actions =
+            ChatActions::from_yaml(&chat_text).map_err(|error| StartError::Rules {
+                file: chat_name,
+                reason: error.to_string(),
+            })?;
+        Ok(Self {
+            intents,
+            actions,
+            chat_actions,
+        })
     }
 }
 

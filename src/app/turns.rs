@@ -40,6 +40,8 @@ pub struct TurnActors {
     pub thinking: crate::turn::thinking::Thinking,
     /// Recordings turns answer from (`donna replay`; empty in the bot).
     pub replays: crate::llm::journal::Replays,
+    /// The chat's actions and their safety levels.
+    pub chat_actions: Arc<crate::chat_actions::ChatActions>,
 }
 
 /// What a turn reads from the config.
@@ -91,6 +93,7 @@ pub fn start_conversations(
         events: actors.events,
         thinking: actors.thinking,
         replays: actors.replays,
+        chat_actions: actors.chat_actions,
     });
     let runtime = &config.runtime;
     let router = KeyedRouter::new(

@@ -90,10 +90,10 @@ pub fn get(conn: &Connection, id: &str) -> Result<Option<Automation>, StoreError
     }
 }
 
-/// Every automation, oldest first (the order the console numbers them in).
+/// Every automation not stopped, oldest first (the order the console numbers them in).
 pub fn list(conn: &Connection) -> Result<Vec<Automation>, StoreError> {
     let mut statement = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM automation ORDER BY created_at, id"
+        "SELECT {COLUMNS} FROM automation WHERE stopped_at IS NULL ORDER BY created_at, id"
     ))?;
     let mut rows = statement.query([])?;
     let mut all = Vec::new();
@@ -109,6 +109,25 @@ pub fn delete(conn: &Connection, id: &str) -> Result<bool, StoreError> {
         .prepare_cached("DELETE FROM automation WHERE id = ?1")?
         .execute([id])?;
     Ok(removed > 0)
+}
+
+/// Stops an automation so that "undo" can resume it (chat's `stop_automation`): the runner and
+/// every listing skip it from now on. False when there is no such running automation.
+pub fn stop(conn: &Connection, id: &str, now: DateTime<Utc>) -> Result<bool, StoreError> {
+    let stopped = conn
+        .prepare_cached(
+            "UPDATE automation SET stopped_at = ?2 WHERE id = ?1 AND stopped_at IS NULL",
+        )?
+        .execute(params![id, to_db(now)])?;
+    Ok(stopped > 0)
+}
+
+/// Resumes a stopped automation (undo of a stop).
+pub fn resume(conn: &Connection, id: &str) -> Result<bool, StoreError> {
+    let resumed = conn
+        .prepare_cached("UPDATE automation SET stopped_at = NULL WHERE id = ?1")?
+        .execute([id])?;
+    Ok(resumed > 0)
 }
 
 pub fn set_last_occurrence(

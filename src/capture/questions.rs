@@ -77,19 +77,24 @@ pub fn answer(
     if tasks.is_empty() {
         return Ok(none.to_string());
     }
+    Ok(listing(heading, &tasks, &ctx))
+}
+
+/// "Heading (N):" and one numbered line per task with its time, at most [`MAX_LISTED`].
+pub fn listing(heading: &str, tasks: &[Task], ctx: &WhenContext) -> String {
     let mut lines = vec![format!("{heading} ({}):", tasks.len())];
     for (index, task) in tasks.iter().take(MAX_LISTED).enumerate() {
         lines.push(format!(
             "{}. {}{}",
             index + 1,
             task.title,
-            timing(task, &ctx)
+            timing(task, ctx)
         ));
     }
     if tasks.len() > MAX_LISTED {
         lines.push(format!("...and {} more.", tasks.len() - MAX_LISTED));
     }
-    Ok(lines.join("\n"))
+    lines.join("\n")
 }
 
 fn when_of(task: &Task) -> Option<DateTime<Utc>> {
@@ -100,7 +105,7 @@ fn when_of(task: &Task) -> Option<DateTime<Utc>> {
 }
 
 /// " (due Friday 27 Nov at 09:00)", " (overdue since ...)" or " (Friday 27 Nov at 09:00)".
-fn timing(task: &Task, ctx: &WhenContext) -> String {
+pub fn timing(task: &Task, ctx: &WhenContext) -> String {
     match (task.deadline, task.scheduled_start) {
         (Some(deadline), _) if deadline <= ctx.now => {
             format!(" (overdue since {})", describe_past(deadline, ctx))
@@ -178,6 +183,7 @@ fn waiting_on(
                 None => "a time".to_string(),
             },
             DraftKind::Clarify => "what you meant".to_string(),
+            DraftKind::WhichTask => "which task you meant".to_string(),
         };
         lines.push(format!(
             "- your answer {}: {about} ({} left)",

@@ -3,7 +3,7 @@
 //!
 //! Kinds: `what` ("What should I add?"), `time` (a capture whose time could not be read: which
 //! time?), `clarify` (the model's clarifying question; the answer is merged with the message
-//! and read again). A draft expires like a plan (`plans.expiry`) and holds at most
+//! and read again), `which_task` (a chat action named a task Donna could not settle on). A draft expires like a plan (`plans.expiry`) and holds at most
 //! [`MAX_QUESTIONS`] questions; then Donna gives up.
 
 use chrono::{DateTime, Utc};
@@ -21,6 +21,9 @@ pub enum DraftKind {
     What,
     Time,
     Clarify,
+    /// A chat answer's actions name a task (or reminder) Donna could not settle on: "which
+    /// one?"; `data` keeps the actions, the candidates and what was picked so far.
+    WhichTask,
 }
 
 impl DraftKind {
@@ -29,6 +32,7 @@ impl DraftKind {
             DraftKind::What => "what",
             DraftKind::Time => "time",
             DraftKind::Clarify => "clarify",
+            DraftKind::WhichTask => "which_task",
         }
     }
 
@@ -37,6 +41,7 @@ impl DraftKind {
             "what" => Some(DraftKind::What),
             "time" => Some(DraftKind::Time),
             "clarify" => Some(DraftKind::Clarify),
+            "which_task" => Some(DraftKind::WhichTask),
             _ => None,
         }
     }

@@ -3,8 +3,7 @@
 //! schema-constrained JSON whose schema `title` names the call, parsed strictly with one retry.
 //!
 //! The prompts are `chat_prompt`'s (persona, budget). Invariant: the answer's `actions` are
-//! returned as data and never run here (chat actions and their consent are another slice of
-//! issue 14).
+//! returned as data and never run here (`turn::chat_actions` checks them and decides consent).
 
 use serde_json::{json, Value};
 

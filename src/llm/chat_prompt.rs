@@ -43,9 +43,22 @@ pub struct ChatLine {
     pub text: String,
 }
 
+/// One chat action as the system message lists it (Donna's own config, not the person's words).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ActionLine {
+    pub name: String,
+    pub description: String,
+    /// "task (string), when (string, optional)".
+    pub params: String,
+}
+
 /// Everything a chat prompt is built from.
 #[derive(Debug, Clone)]
 pub struct ChatContext {
+    /// The actions the model may propose (config/chat_actions.yaml).
+    pub actions: Vec<ActionLine>,
+    /// Open tasks, one line each ("title (due ...)"), when the person talks about tasks.
+    pub open_tasks: Vec<String>,
     /// The task the chat is pinned to.
     pub pinned: Option<TaskFacts>,
     /// Summaries of earlier sessions, oldest first (already bounded by the caller).
@@ -82,7 +95,11 @@ impl ChatPrompts {
         let templates = strict_templates(&TEMPLATES)?;
         let prompts = Self { templates, persona };
         for persona in [Persona::Donna, Persona::Neutral] {
-            let sample = json!({ "now": "2026-01-01T08:00:00+00:00", "timezone": "UTC" });
+            let sample = json!({
+                "now": "2026-01-01T08:00:00+00:00",
+                "timezone": "UTC",
+                "actions": sample_context().actions,
+            });
             prompts.render(&format!("chat_{}", persona.as_str()), &sample)?;
         }
         prompts.messages(&sample_context())?;
@@ -103,18 +120,26 @@ impl ChatPrompts {
     pub fn messages(&self, context: &ChatContext) -> Result<Vec<ChatMessage>, PromptError> {
         let system = self.render(
             &format!("chat_{}", self.persona.as_str()),
-            &json!({ "now": context.now, "timezone": context.timezone }),
+            &json!({
+                "now": context.now,
+                "timezone": context.timezone,
+                "actions": context.actions,
+            }),
         )?;
         let mut head = vec![ChatMessage::system(system)];
-        if context.pinned.is_some() || !context.summaries.is_empty() {
+        let remembered = context.pinned.is_some()
+            || !context.summaries.is_empty()
+            || !context.open_tasks.is_empty();
+        if remembered {
             let pinned = context.pinned.as_ref().map(|task| TaskFacts {
                 title: quote(&task.title),
                 ..task.clone()
             });
             let summaries: Vec<String> = context.summaries.iter().map(|s| quote(s)).collect();
+            let tasks: Vec<String> = context.open_tasks.iter().map(|t| quote(t)).collect();
             head.push(ChatMessage::user(self.render(
                 "chat_context",
-                &json!({ "pinned": pinned, "summaries": summaries }),
+                &json!({ "pinned": pinned, "summaries": summaries, "tasks": tasks }),
             )?));
         }
         let current = ChatMessage::user(context.message.clone());
@@ -185,6 +210,12 @@ fn newest_that_fit(
 
 fn sample_context() -> ChatContext {
     ChatContext {
+        actions: vec![ActionLine {
+            name: "mark_done".into(),
+            description: "Mark a task as completed.".into(),
+            params: "task (string)".into(),
+        }],
+        open_tasks: vec!["Passport renewal (due Friday 27 Nov at 09:00)".into()],
         pinned: Some(TaskFacts {
             title: "Passport renewal".into(),
             status: "backlog".into(),

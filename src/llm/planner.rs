@@ -60,7 +60,7 @@ pub enum PlanStep {
     Done,
 }
 
-/// The composed answer. `actions` are kept as the model gave them, to be logged, never run.
+/// The composed answer. `actions` are kept as the model gave them: data for `turn::chat_actions`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChatAnswer {
     pub reply_to_user: String,

@@ -8,8 +8,8 @@ use serde_json::{json, Map, Value};
 
 use super::call::{ToolEnv, ToolError};
 use super::shown;
-use crate::capture::duplicates::normalise;
-use crate::tasks::{repo, Task};
+use crate::tasks::named::{self, Among};
+use crate::tasks::Task;
 
 /// Most candidates shown when several tasks match.
 pub const MAX_CANDIDATES: usize = 10;
@@ -25,35 +25,10 @@ pub fn schema() -> Value {
     })
 }
 
-/// The tasks `reference` names, by the first rule that finds any; open tasks first.
+/// The tasks `reference` names, by the first rule that finds any; open tasks first
+/// (`tasks::named`, shared with the chat's actions).
 pub fn resolve(conn: &Connection, reference: &str) -> Result<Vec<Task>, ToolError> {
-    if let Some(task) = repo::get(conn, reference.trim())? {
-        return Ok(vec![task]);
-    }
-    let wanted = normalise(reference);
-    if wanted.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut all = repo::list(conn, None)?;
-    // Open first (stable: newest first within each).
-    all.sort_by_key(|task| !task.status.is_open());
-    let exact: Vec<Task> = all
-        .iter()
-        .filter(|task| normalise(&task.title) == wanted)
-        .cloned()
-        .collect();
-    if !exact.is_empty() {
-        return Ok(exact);
-    }
-    let words: Vec<&str> = wanted.split(' ').collect();
-    Ok(all
-        .into_iter()
-        .filter(|task| {
-            let title = normalise(&task.title);
-            let title_words: Vec<&str> = title.split(' ').collect();
-            words.iter().all(|word| title_words.contains(word))
-        })
-        .collect())
+    Ok(named::candidates(conn, reference, Among::All)?)
 }
 
 pub fn run(

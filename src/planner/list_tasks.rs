@@ -8,8 +8,8 @@ use serde_json::{json, Map, Value};
 use super::call::{ToolEnv, ToolError};
 use super::{shown, time_arg};
 use crate::tasks::model::DOMAINS;
-use crate::tasks::repo;
 use crate::tasks::status::ALL_STATUSES;
+use crate::tasks::{repo, Task};
 
 pub const DEFAULT_LIMIT: i64 = 20;
 pub const MAX_LIMIT: i64 = 50;
@@ -31,11 +31,12 @@ pub fn schema() -> Value {
     })
 }
 
-pub fn run(
+/// The tasks the arguments select, soonest first (tasks without a time last).
+pub fn matching(
     conn: &Connection,
     args: &Map<String, Value>,
     env: &ToolEnv,
-) -> Result<Value, ToolError> {
+) -> Result<Vec<Task>, ToolError> {
     let text = |field: &str| args.get(field).and_then(Value::as_str);
     let before = text("due_before")
         .map(|words| time_arg::read("due_before", words, env))
@@ -45,10 +46,6 @@ pub fn run(
         .transpose()?;
     let status = text("status").unwrap_or("open");
     let overdue = args.get("overdue").and_then(Value::as_bool);
-    let limit = args
-        .get("limit")
-        .and_then(Value::as_i64)
-        .unwrap_or(DEFAULT_LIMIT);
     let mut tasks: Vec<_> = repo::list(conn, None)?
         .into_iter()
         .filter(|task| match status {
@@ -73,6 +70,19 @@ pub fn run(
         let due = shown::due_time(task);
         (due.is_none(), due, task.created_at)
     });
+    Ok(tasks)
+}
+
+pub fn run(
+    conn: &Connection,
+    args: &Map<String, Value>,
+    env: &ToolEnv,
+) -> Result<Value, ToolError> {
+    let tasks = matching(conn, args, env)?;
+    let limit = args
+        .get("limit")
+        .and_then(Value::as_i64)
+        .unwrap_or(DEFAULT_LIMIT);
     let total = tasks.len();
     let listed: Vec<Value> = tasks
         .iter()

@@ -1,6 +1,7 @@
 //! Tasks: the record, its state machine, its SQL, and reading times from replies.
 
 pub mod model;
+pub mod named;
 pub mod preferences;
 pub mod repo;
 pub mod status;

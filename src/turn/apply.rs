@@ -6,21 +6,20 @@
 //! Invariant: nothing here awaits; it runs on the writer's thread inside its transaction, so a
 //! turn's effects are all there or none are.
 
-use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 
-use crate::actions::{self, journal, ActionEnv, ActionResult, BoundAction, UndoOutcome};
+use crate::actions::{self, journal, ActionEnv, BoundAction, UndoOutcome};
 use crate::conversation::chat_sessions;
 use crate::conversation::memory::{self, Kind, Role};
 use crate::conversation::plans::{self, Plan, PlanStatus};
 use crate::conversation::turn_journal::{self, TurnCalls};
-use crate::conversation::{inbox, outbox, Channel};
 use crate::events::Payload;
 use crate::store::StoreError;
 use crate::tasks::repo;
 
 use super::changes;
 use super::draft_step::{self, DraftStep};
+use super::finish::{finish, summarize};
 pub use super::proposal::{propose, Proposal};
 use super::result::{PlannerStep, ShownAction, TurnPath, TurnResult};
 use super::texts;
@@ -47,6 +46,17 @@ pub enum Work {
         actions: Vec<BoundAction>,
         preamble: Option<String>,
         path: TurnPath,
+        /// The planner's tool calls when the plan follows them (the result's `steps`).
+        steps: Vec<PlannerStep>,
+    },
+    /// A chat answer's actions that run at once (they may be none: reads only): the reply is
+    /// `said` (reads, the planner's answer) followed by what ran; the chat session slides.
+    ChatActions {
+        run: Vec<BoundAction>,
+        said: String,
+        path: TurnPath,
+        session: Option<i64>,
+        steps: Vec<PlannerStep>,
     },
     /// Donna answers with this text and does nothing else.
     Say {
@@ -203,7 +213,9 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
             actions: bound,
             preamble,
             path,
+            steps,
         } => {
+            result.steps = steps;
             let proposal = Proposal {
                 thread_id,
                 requester_id: &inbound.user_id,
@@ -222,6 +234,25 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
         Work::Say { path, text } => {
             result.path = path;
             text
+        }
+        Work::ChatActions {
+            run,
+            said,
+            path,
+            session,
+            steps,
+        } => {
+            chat_sessions::record_turn(conn, thread_id, session, now)?;
+            let results = actions::execute_all(conn, thread_id, &env, &run, None)?;
+            (result.path, result.steps) = (path, steps);
+            result.actions = run.iter().map(ShownAction::from).collect();
+            let done = summarize(&results);
+            result.results = results;
+            [said, done]
+                .into_iter()
+                .filter(|text| !text.trim().is_empty())
+                .collect::<Vec<_>>()
+                .join("\n\n")
         }
         Work::Chat { text, session } => {
             chat_sessions::record_turn(conn, thread_id, session, now)?;
@@ -247,46 +278,4 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
         changes::changed_tasks(conn, journal::journaled_after(conn, journal_mark)?, undone)?;
     finish(conn, &inbound, &mut result, Some(reply), reply_kind, now)?;
     Ok(Committed { result, tasks })
-}
-
-/// Records Donna's reply (if any), queues it for delivery and marks the message done.
-pub fn finish(
-    conn: &Connection,
-    inbound: &Inbound,
-    result: &mut TurnResult,
-    reply: Option<String>,
-    reply_kind: Kind,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    let reply = reply.filter(|text| !text.trim().is_empty());
-    if let Some(text) = &reply {
-        memory::append(
-            conn,
-            &inbound.thread_id,
-            Role::Donna,
-            reply_kind,
-            None,
-            text,
-            now,
-        )?;
-        let delivered = inbound.channel == Channel::Local;
-        let channel = inbound.channel.as_str();
-        let entry = outbox::enqueue(conn, &inbound.thread_id, channel, text, now, delivered)?;
-        if let (Kind::Plan, Some(plan)) = (reply_kind, &result.pending_plan_id) {
-            // The channel may put buttons bound to exactly this plan under the proposal.
-            outbox::set_plan(conn, entry, plan)?;
-        }
-    }
-    result.reply = reply;
-    let json = serde_json::to_string(&*result).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    inbox::complete(conn, inbound, &json)?;
-    Ok(())
-}
-
-fn summarize(results: &[ActionResult]) -> String {
-    results
-        .iter()
-        .map(|result| result.message.trim().to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }

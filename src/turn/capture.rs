@@ -75,7 +75,8 @@ impl Pipeline {
                 ));
             }
         }
-        self.capture_work(context, capture, now).await
+        self.capture_work(context, capture, now, TaskSource::Capture)
+            .await
     }
 
     /// The answer to "when should it be?": a time on its own ("friday 9am", "by monday").
@@ -120,16 +121,20 @@ impl Pipeline {
                 ));
             }
         }
-        self.capture_work(context, capture, now).await
+        self.capture_work(context, capture, now, TaskSource::Capture)
+            .await
     }
 
     /// The turn's work for a capture: the task created at once, or proposed when it looks like
     /// one already open.
+    /// `source`: `capture` for the person's own words, `chat` for a chat answer's
+    /// `create_task` (DESIGN.md "Task capture").
     pub(super) async fn capture_work(
         &self,
         context: &TurnContext,
         capture: Capture,
         now: DateTime<Utc>,
+        source: TaskSource,
     ) -> Result<(Work, DraftStep), TurnError> {
         let capture = match capture.checked() {
             Ok(capture) => capture,
@@ -149,12 +154,7 @@ impl Pipeline {
             })
             .await?;
         let origin = Some(context.thread.id.as_str());
-        let action = capture.action(
-            TaskSource::Capture,
-            origin,
-            &learned,
-            self.settings.timezone,
-        );
+        let action = capture.action(source, origin, &learned, self.settings.timezone);
         let Some(existing) = duplicate else {
             return Ok((Work::Capture(Box::new(action)), DraftStep::Keep));
         };
@@ -169,6 +169,7 @@ impl Pipeline {
                 actions: vec![action],
                 preamble: Some(texts::duplicate(&existing.title, timing)),
                 path: TurnPath::Duplicate,
+                steps: Vec::new(),
             },
             DraftStep::Keep,
         ))

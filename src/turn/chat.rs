@@ -8,24 +8,31 @@
 //! Sessions (`conversation::chat_sessions`): the thread's newest session is live while its last
 //! chat turn is at most `chat.session_ttl` old; otherwise this turn opens a new one. The commit
 //! slides the live session or opens the new one in the turn's transaction (`Work::Chat`).
+//! The system message lists the chat actions (config/chat_actions.yaml); a message `route`
+//! calls task talk (`task_action`, [`Talk::Tasks`]) also shows the open tasks as quoted data.
+//! An answer that proposes actions goes to `turn::chat_actions` (consent, tasks named in chat).
+//!
 //! Invariants:
-//! - The answer's `actions` are logged and dropped, as the planner does: chat actions with
-//!   their safety levels and consent are another slice of issue 14, not built here.
 //! - Any model call failing: `llm_unavailable` (the failure contract), and the turn stores
 //!   nothing but its memory rows: no session is opened or slid.
 //! - Earlier sessions reach the prompt only as summaries, never as their messages.
 
 use chrono::{DateTime, Utc};
 
+use crate::capture::questions::timing;
 use crate::conversation::chat_sessions;
 use crate::conversation::memory::Role;
 use crate::conversation::pins;
-use crate::llm::chat_prompt::{ChatContext, ChatLine};
+use crate::llm::chat_prompt::{ActionLine, ChatContext, ChatLine};
 use crate::llm::prompts::TaskFacts;
+use crate::store::StoreError;
 use crate::subsystems::llm_classifier::LlmMsg;
 use crate::tasks::repo;
+use crate::tasks::when::WhenContext;
 
 use super::apply::Work;
+use super::chat_actions::Proposed;
+use super::context::TurnContext;
 use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::free_model::{ask_model, model_down};
@@ -36,6 +43,18 @@ use super::Inbound;
 /// How many earlier sessions' summaries a chat prompt shows (the newest ones).
 pub const SUMMARIES_SHOWN: usize = 3;
 
+/// Most open tasks a task-talk prompt lists (soonest first).
+pub const OPEN_TASKS_SHOWN: usize = 30;
+
+/// What the person is talking about, as `route` read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Talk {
+    /// Small talk, venting: no task list in the prompt.
+    Chat,
+    /// Changing tasks in plain words: the open tasks are in the prompt.
+    Tasks,
+}
+
 /// What the chat room reads from the store, in one read.
 struct Remembered {
     /// The live session, if the thread has one.
@@ -43,18 +62,42 @@ struct Remembered {
     pinned: Option<crate::tasks::Task>,
     summaries: Vec<String>,
     history: Vec<ChatLine>,
+    open_tasks: Vec<String>,
 }
 
 impl Pipeline {
+    /// Small talk, venting: `route` said chat.
     pub(super) async fn chat(
         &self,
+        turn: &TurnContext,
         inbound: &Inbound,
         now: DateTime<Utc>,
+    ) -> Result<(Work, DraftStep), TurnError> {
+        self.converse(turn, inbound, now, Talk::Chat).await
+    }
+
+    /// Changing tasks in plain words: `route` said task_action; the open tasks are shown.
+    pub(super) async fn task_talk(
+        &self,
+        turn: &TurnContext,
+        inbound: &Inbound,
+        now: DateTime<Utc>,
+    ) -> Result<(Work, DraftStep), TurnError> {
+        self.converse(turn, inbound, now, Talk::Tasks).await
+    }
+
+    async fn converse(
+        &self,
+        turn: &TurnContext,
+        inbound: &Inbound,
+        now: DateTime<Utc>,
+        talk: Talk,
     ) -> Result<(Work, DraftStep), TurnError> {
         let Some(llm) = &self.llm else {
             return Ok(model_down());
         };
-        let remembered = self.remembered(&inbound.thread_id, now).await?;
+        let remembered = self.remembered(&inbound.thread_id, now, talk).await?;
+        let pinned_id = remembered.pinned.as_ref().map(|task| task.id.clone());
         let tz = self.settings.timezone;
         let show = |at: DateTime<Utc>| {
             at.with_timezone(&tz)
@@ -62,6 +105,8 @@ impl Pipeline {
                 .to_string()
         };
         let context = ChatContext {
+            actions: self.action_lines(),
+            open_tasks: remembered.open_tasks,
             pinned: remembered.pinned.map(|task| TaskFacts {
                 title: task.title,
                 status: task.status.as_str().replace('_', " "),
@@ -88,11 +133,13 @@ impl Pipeline {
             Err(answer) => return Ok(answer),
         };
         if !answer.actions.is_empty() {
-            // Chat actions (safety levels, consent) are another slice of issue 14: not run.
-            tracing::info!(
-                actions = answer.actions.len(),
-                "the chat answer proposed actions; not run (chat actions are not built)"
-            );
+            let proposed = Proposed {
+                actions: answer.actions,
+                planner: None,
+                session: remembered.live,
+                pinned: pinned_id,
+            };
+            return self.chat_actions(turn, inbound, proposed, now).await;
         }
         Ok((
             Work::Chat {
@@ -109,7 +156,9 @@ impl Pipeline {
         &self,
         thread_id: &str,
         now: DateTime<Utc>,
+        talk: Talk,
     ) -> Result<Remembered, TurnError> {
+        let when = self.capture_when(now);
         let thread_id = thread_id.to_string();
         let ttl = chrono_duration(self.settings.session_ttl);
         // Characters are at least tokens: no more text than this can fit the budget.
@@ -139,7 +188,12 @@ impl Pipeline {
                     live.as_ref().map(|session| session.id),
                     SUMMARIES_SHOWN,
                 )?;
+                let open_tasks = match talk {
+                    Talk::Chat => Vec::new(),
+                    Talk::Tasks => open_task_lines(conn, &when)?,
+                };
                 Ok(Remembered {
+                    open_tasks,
                     live: live.map(|session| session.id),
                     pinned,
                     summaries,
@@ -154,4 +208,46 @@ impl Pipeline {
             })
             .await?)
     }
+}
+
+impl Pipeline {
+    /// The chat actions as the system message lists them.
+    fn action_lines(&self) -> Vec<ActionLine> {
+        self.chat_actions
+            .iter()
+            .map(|action| ActionLine {
+                name: action.name.clone(),
+                description: action.description.clone(),
+                params: action
+                    .params
+                    .iter()
+                    .map(|(name, def)| {
+                        let optional = if def.optional { ", optional" } else { "" };
+                        format!("{name} ({}{optional})", def.kind.as_str())
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+            .collect()
+    }
+}
+
+/// The open tasks, soonest first, one line each: "Pay rent (due Friday 27 Nov at 09:00)".
+fn open_task_lines(
+    conn: &rusqlite::Connection,
+    when: &WhenContext,
+) -> Result<Vec<String>, StoreError> {
+    let mut open: Vec<_> = repo::list(conn, None)?
+        .into_iter()
+        .filter(|task| task.status.is_open())
+        .collect();
+    open.sort_by_key(|task| {
+        let due = task.deadline.or(task.scheduled_start);
+        (due.is_none(), due, task.created_at)
+    });
+    Ok(open
+        .iter()
+        .take(OPEN_TASKS_SHOWN)
+        .map(|task| format!("{}{}", task.title, timing(task, when)))
+        .collect())
 }

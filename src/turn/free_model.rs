@@ -31,6 +31,7 @@ use crate::llm::prompts::HistoryLine;
 use crate::llm::LlmError;
 use crate::subsystems::llm_classifier::{journaled, LlmMsg};
 use crate::tasks::when::TimeAnchor;
+use crate::tasks::TaskSource;
 use actors::{ChildRef, Reply};
 
 use super::apply::Work;
@@ -82,15 +83,9 @@ impl Pipeline {
                     .unwrap_or_else(|| texts::CLARIFY.to_string());
                 Ok(ask(DraftKind::Clarify, &inbound.text, 1, &question))
             }
-            RouteIntent::Question => self.planner(inbound, now).await,
-            RouteIntent::Chat => self.chat(inbound, now).await,
-            RouteIntent::TaskAction => Ok((
-                say(
-                    TurnPath::Unhandled,
-                    &texts::free_text_not_yet("change tasks from here in plain words"),
-                ),
-                DraftStep::Keep,
-            )),
+            RouteIntent::Question => self.planner(context, inbound, now).await,
+            RouteIntent::Chat => self.chat(context, inbound, now).await,
+            RouteIntent::TaskAction => self.task_talk(context, inbound, now).await,
         }
     }
 
@@ -131,6 +126,7 @@ impl Pipeline {
                             actions: vec![proposal_action(&draft, Some(&context.thread.id))],
                             preamble: None,
                             path: TurnPath::AutomationProposed,
+                            steps: Vec::new(),
                         },
                         DraftStep::Remove,
                     ),
@@ -183,7 +179,8 @@ impl Pipeline {
                 }
             }
         }
-        self.capture_work(context, capture, now).await
+        self.capture_work(context, capture, now, TaskSource::Capture)
+            .await
     }
 
     /// One free-text model call on `text`. Err: the turn's answer when no usable reply comes

@@ -60,6 +60,7 @@ impl Pipeline {
                         actions: vec![action],
                         preamble: None,
                         path: TurnPath::AutomationProposed,
+                        steps: Vec::new(),
                     },
                     step,
                 ));
@@ -110,6 +111,7 @@ impl Pipeline {
                 self.capture_with_time_answer(context, draft, &inbound.text, now)
                     .await?
             }
+            DraftKind::WhichTask => self.answer_which(context, inbound, draft, now).await?,
             DraftKind::Clarify => {
                 let merged = format!("{}\n{}", draft.text, inbound.text);
                 self.parse_and_capture(context, inbound, &merged, draft.questions, now)

@@ -77,6 +77,7 @@ impl Pipeline {
                 actions: vec![action],
                 preamble: None,
                 path: TurnPath::Fast,
+                steps: Vec::new(),
             },
             Ok(BoundIntent {
                 action,

@@ -130,6 +130,7 @@ impl Pipeline {
             actions: review.kept,
             preamble: everything_kept.then_some(classification.reply_to_user),
             path: TurnPath::Llm,
+            steps: Vec::new(),
         })
     }
 

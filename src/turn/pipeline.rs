@@ -67,6 +67,8 @@ pub struct Pipeline {
     pub thinking: super::thinking::Thinking,
     /// Recordings a turn answers its model and tool calls from (`donna replay` only).
     pub replays: Replays,
+    /// The chat's actions and their safety levels (config/chat_actions.yaml).
+    pub chat_actions: Arc<crate::chat_actions::ChatActions>,
 }
 
 impl Pipeline {

@@ -11,8 +11,8 @@
 //!   its own memory rows and result, committed by the pipeline in one transaction.
 //! - Each result enters the later prompts cut to `planner.tool_result_chars`, as quoted data in
 //!   a user-role message (`llm::planner`), never in the system message.
-//! - Writes are not tools: actions in the composed answer are never run here (they are logged
-//!   and dropped; chat actions and their consent are issue 14's).
+//! - Writes are not tools: actions in the composed answer go to `turn::chat_actions`, which
+//!   makes them ONE plan whenever a tool ran (DESIGN.md "Consent").
 //! - Any model call failing (timeout, refused, garbage after one retry): `llm_unavailable`,
 //!   the tool results dropped (DESIGN.md's failure contract).
 
@@ -24,6 +24,8 @@ use crate::planner::{self, Observation, ToolCall, ToolEnv};
 use crate::subsystems::llm_classifier::LlmMsg;
 
 use super::apply::Work;
+use super::chat_actions::Proposed;
+use super::context::TurnContext;
 use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::free_model::{ask_model, model_down};
@@ -34,6 +36,7 @@ use super::Inbound;
 impl Pipeline {
     pub(super) async fn planner(
         &self,
+        turn: &TurnContext,
         inbound: &Inbound,
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
@@ -80,14 +83,7 @@ impl Pipeline {
             Ok(answer) => answer,
             Err(answer) => return Ok(answer),
         };
-        if !answer.actions.is_empty() {
-            // Writes are not tools, and an answer composed after tools never acts at once.
-            tracing::info!(
-                actions = answer.actions.len(),
-                "the planner's answer proposed actions; not run (writes are not tools)"
-            );
-        }
-        let steps = context
+        let steps: Vec<PlannerStep> = context
             .observations
             .iter()
             .map(|observation| PlannerStep {
@@ -96,6 +92,16 @@ impl Pipeline {
                 ok: observation.ok,
             })
             .collect();
+        if !answer.actions.is_empty() {
+            // Writes are not tools: after tools, the answer's actions are one plan (consent).
+            let proposed = Proposed {
+                actions: answer.actions,
+                planner: Some((answer.reply_to_user, steps)),
+                session: None,
+                pinned: None,
+            };
+            return self.chat_actions(turn, inbound, proposed, now).await;
+        }
         Ok((Work::Answer(answer.reply_to_user, steps), DraftStep::Keep))
     }
 
