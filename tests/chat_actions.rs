@@ -424,3 +424,38 @@ async fn a_stopped_reminder_waits_for_a_yes_and_undo_brings_it_back() {
     assert_eq!(undone["path"], "undone", "{undone}");
     assert_eq!(running(bot.get("/api/automations").await.1), 1);
 }
+
+#[actix_rt::test]
+async fn a_correction_in_chat_teaches_a_preference_like_an_edit_does() {
+    let fake = start_fake_llm();
+    let bot = bot(&fake).await;
+    let thread = free_thread(&bot).await;
+    let captured = bot.say(&thread, "add send weekly report").await;
+    assert_eq!(captured["path"], "task_created", "{captured}");
+    let fixed = said(
+        &bot,
+        &fake,
+        &thread,
+        "the weekly report is work, and urgent",
+        json!([{"name": "update_task",
+            "params": {"task": "weekly report", "domain": "work", "priority": 1}}]),
+    )
+    .await;
+    assert_eq!(fixed["path"], "chat", "{fixed}");
+    let later = bot.say(&thread, "add send monthly report").await;
+    let id = later["results"][0]["task_id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let task = bot.task_json(&id).await;
+    assert_eq!(
+        (task["domain"].clone(), task["priority"].clone()),
+        (json!("work"), json!(1)),
+        "{task}"
+    );
+    assert_eq!(
+        task["applied_preferences"].as_array().map(Vec::len),
+        Some(2),
+        "{task}"
+    );
+}

@@ -426,7 +426,9 @@ fn update_task(
             before.title
         )));
     }
-    repo::save(conn, &task, env.now)?;
+    let task = repo::save(conn, &task, env.now)?;
+    // A correction of a captured task teaches a preference, as an edit through the API does.
+    crate::tasks::preferences::learn(conn, &before, &task, env.now)?;
     let summary = format!("Updated '{}': {}.", before.title, said.join(", "));
     Ok(changed(before, summary))
 }

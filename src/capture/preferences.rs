@@ -8,50 +8,17 @@
 //! Invariants: never applied to a field the person gave explicitly; every application is listed
 //! in the task's `applied_preferences` with its reason.
 
-use chrono::{DateTime, Duration, Utc};
 use rusqlite::Connection;
 
 use super::duplicates::{jaccard, normalise};
 use crate::store::StoreError;
 use crate::tasks::preferences as stored;
-use crate::tasks::{AppliedPreference, Task, TaskSource};
+use crate::tasks::AppliedPreference;
 
-/// How long after a capture a change still teaches a preference.
-pub fn learning_window() -> Duration {
-    Duration::days(1)
-}
+pub use crate::tasks::preferences::{learn, learning_window};
 
 /// The least share of common words for a learned title to apply.
 pub const SIMILAR_TITLE_JACCARD: f64 = 0.5;
-
-/// Learns from a change of `before` into `after`, if it is one (a captured task, changed within
-/// a day, in its domain or priority).
-pub fn learn(
-    conn: &Connection,
-    before: &Task,
-    after: &Task,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    if before.source != TaskSource::Capture || now - before.created_at > learning_window() {
-        return Ok(());
-    }
-    let key = normalise(&after.title);
-    if key.is_empty() {
-        return Ok(());
-    }
-    let mut changes = Vec::new();
-    if before.domain != after.domain {
-        changes.push(("domain", after.domain.clone()));
-    }
-    if before.priority != after.priority {
-        changes.push(("priority", after.priority.to_string()));
-    }
-    for (field, value) in changes {
-        stored::remember(conn, &key, field, &value, &after.id, now)?;
-        tracing::info!(field, value = %value, title = %key, "learned a preference");
-    }
-    Ok(())
-}
 
 /// What learned preferences say about a new capture titled `title`, for each `field` the
 /// person did not give.

@@ -1,11 +1,16 @@
 //! The `preference` table: learned values (domain, priority) by the normalised title they were
-//! learned from. The logic (when a change teaches one, which applies) is `capture::preferences`.
+//! learned from, and `learn`: when a change of a captured task teaches one (here, below the
+//! actions, so the chat's `update_task` learns like an API edit). Which preference applies to
+//! a new capture is `capture::preferences`.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Duration, Utc};
 use rusqlite::{params, Connection};
 
 use crate::store::time::to_db;
 use crate::store::StoreError;
+
+use super::title_words::normalise;
+use super::{Task, TaskSource};
 
 /// Remembers `value` for `field` of titles like `title_key` (the latest lesson wins).
 pub fn remember(
@@ -35,4 +40,38 @@ pub fn all(conn: &Connection) -> Result<Vec<(String, String, String)>, StoreErro
         .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
         .collect::<Result<Vec<(String, String, String)>, _>>()?;
     Ok(learned)
+}
+
+/// How long after a capture a change still teaches a preference.
+pub fn learning_window() -> Duration {
+    Duration::days(1)
+}
+
+/// Learns from a change of `before` into `after`, if it is one (a captured task, changed within
+/// a day, in its domain or priority).
+pub fn learn(
+    conn: &Connection,
+    before: &Task,
+    after: &Task,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    if before.source != TaskSource::Capture || now - before.created_at > learning_window() {
+        return Ok(());
+    }
+    let key = normalise(&after.title);
+    if key.is_empty() {
+        return Ok(());
+    }
+    let mut changes = Vec::new();
+    if before.domain != after.domain {
+        changes.push(("domain", after.domain.clone()));
+    }
+    if before.priority != after.priority {
+        changes.push(("priority", after.priority.to_string()));
+    }
+    for (field, value) in changes {
+        remember(conn, &key, field, &value, &after.id, now)?;
+        tracing::info!(field, value = %value, title = %key, "learned a preference");
+    }
+    Ok(())
 }
