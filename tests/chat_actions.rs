@@ -144,6 +144,13 @@ async fn cancelling_two_tasks_or_a_task_the_message_does_not_name_waits_for_a_ye
     assert_eq!(confirmed["path"], "plan_confirmed", "{confirmed}");
     assert_eq!(status(&bot, &passport).await, "done");
     assert_eq!(status(&bot, &rent).await, "done");
+    // A confirmed plan is one action: one "undo" takes back both.
+    let undone = bot.say(&thread, "undo").await;
+    assert_eq!(undone["path"], "undone", "{undone}");
+    assert_eq!(status(&bot, &passport).await, "backlog", "{undone}");
+    assert_eq!(status(&bot, &rent).await, "backlog", "{undone}");
+    let again = bot.say(&thread, "undo").await;
+    assert_eq!(again["path"], "unhandled", "nothing older to undo: {again}");
 }
 
 #[actix_rt::test]

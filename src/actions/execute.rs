@@ -1,4 +1,5 @@
-//! Running bound actions inside the turn's transaction, journaling them, and undoing the last.
+//! Running bound actions inside the turn's transaction and journaling them (undo reads the
+//! journal: `undo`).
 //!
 //! Invariants:
 //! - Each action runs in a savepoint of its own: a failing action changes nothing and the
@@ -6,18 +7,16 @@
 //! - A confirmed plan runs all or none ([`execute_plan`]): one refused step rolls back the
 //!   steps before it, and none after it stays applied.
 //! - Every applied action is journaled in `action_log` with the task as it was before, which is
-//!   what `undo_last` restores. A plan's step is journaled with (plan id, index) at most once, so
+//!   what `undo::undo_last` restores. A plan's step is journaled with (plan id, index) at most once, so
 //!   re-running a plan after a crash skips the steps already applied.
 
-use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use super::bind::BoundAction;
 use super::handlers::{self, ActionEnv, ActionError};
-use crate::store::time::{from_db, to_db};
+use crate::store::time::to_db;
 use crate::store::StoreError;
-use crate::tasks::{repo, Task};
 
 /// The outcome of one action, as reported to the person and in the API.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -169,107 +168,4 @@ pub fn execute_plan(
         applied: false,
         results,
     })
-}
-
-/// What `undo_last` did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum UndoOutcome {
-    Undone(String),
-    Nothing,
-    TooLate(String),
-}
-
-/// Reverts the thread's last applied action if it happened within `window`.
-pub fn undo_last(
-    conn: &Connection,
-    thread_id: &str,
-    now: DateTime<Utc>,
-    window: chrono::Duration,
-) -> Result<UndoOutcome, StoreError> {
-    let last = conn
-        .prepare_cached(
-            "SELECT id, task_id, before_json, created_task_id, summary, created_at, \
-             created_automation_id, stopped_automation_id FROM action_log \
-             WHERE thread_id = ?1 AND undone_at IS NULL ORDER BY id DESC LIMIT 1",
-        )?
-        .query_row([thread_id], |row| {
-            Ok((
-                row.get::<_, i64>(0)?,
-                row.get::<_, Option<String>>(1)?,
-                row.get::<_, Option<String>>(2)?,
-                row.get::<_, Option<String>>(3)?,
-                row.get::<_, String>(4)?,
-                row.get::<_, String>(5)?,
-                row.get::<_, Option<String>>(6)?,
-                row.get::<_, Option<String>>(7)?,
-            ))
-        })
-        .optional()?;
-    let Some((
-        id,
-        _task_id,
-        before_json,
-        created_task_id,
-        summary,
-        created_at,
-        automation,
-        stopped,
-    )) = last
-    else {
-        return Ok(UndoOutcome::Nothing);
-    };
-    if now - from_db(&created_at)? > window {
-        return Ok(UndoOutcome::TooLate(summary));
-    }
-    let restored = if let Some(stopped) = stopped {
-        // A stopped automation: running again (occurrences missed meanwhile: only the latest).
-        crate::automations::repo::resume(conn, &stopped)?;
-        let title = crate::automations::repo::get(conn, &stopped)?
-            .map(|a| a.title)
-            .unwrap_or_default();
-        format!("Undone: I'll remind you to '{title}' again.")
-    } else if let Some(automation) = automation {
-        // A confirmed automation: removed again (the tasks it already made stay, like any task).
-        let title = crate::automations::repo::get(conn, &automation)?
-            .map(|a| a.title)
-            .unwrap_or_default();
-        crate::automations::repo::delete(conn, &automation)?;
-        format!("Undone: I won't remind you to '{title}' any more.")
-    } else if let Some(created) = created_task_id {
-        let title = repo::get(conn, &created)?
-            .map(|t| t.title)
-            .unwrap_or_default();
-        // A created task that a thread now refers to is kept: deleting it would orphan it.
-        let referenced: bool = conn
-            .prepare_cached("SELECT EXISTS(SELECT 1 FROM thread WHERE task_id = ?1)")?
-            .query_row([&created], |row| row.get(0))?;
-        if referenced {
-            return Ok(UndoOutcome::TooLate(summary));
-        }
-        repo::delete(conn, &created)?;
-        format!("Undone: '{title}' is deleted again.")
-    } else if let Some(before) = before_json {
-        let task: Task =
-            serde_json::from_str(&before).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-        repo::save(conn, &task, now).map_err(|error| match error {
-            repo::TaskChangeError::Store(error) => error,
-            other => StoreError::Corrupt(other.to_string()),
-        })?;
-        format!(
-            "Undone: '{}' is back to {}.",
-            task.title,
-            describe_state(&task)
-        )
-    } else {
-        return Ok(UndoOutcome::Nothing);
-    };
-    conn.execute(
-        "UPDATE action_log SET undone_at = ?2 WHERE id = ?1",
-        params![id, to_db(now)],
-    )?;
-    Ok(UndoOutcome::Undone(restored))
-}
-
-fn describe_state(task: &Task) -> String {
-    task.status.as_str().replace('_', " ")
 }

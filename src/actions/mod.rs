@@ -20,10 +20,12 @@ pub mod registry;
 pub mod reply_time;
 pub mod review;
 pub mod snooze_length;
+pub mod undo;
 
 pub use bind::{bind_intent, BindContext, BindError, BoundAction, BoundIntent, TimeReading};
-pub use execute::{execute_all, execute_plan, undo_last, ActionResult, PlanOutcome, UndoOutcome};
+pub use execute::{execute_all, execute_plan, ActionResult, PlanOutcome};
 pub use handler_kind::HandlerKind;
 pub use handlers::ActionEnv;
 pub use params::{ParamDef, ParamError, ParamType};
 pub use registry::{ActionRegistry, ActionRequest};
+pub use undo::{undo_last, UndoOutcome};
