@@ -568,6 +568,7 @@ fn done_turn(floor: &Floor, conn: &Connection, thread_id: &str) -> Result<(), St
         undo_window: floor.undo_window,
         plan_expiry: floor.plan_expiry,
         journal: Default::default(),
+        write_inbox_row: None,
         inbound,
     };
     let result = apply::commit(conn, turn)?.result;

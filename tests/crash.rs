@@ -1,6 +1,9 @@
 //! `donna run` killed with SIGKILL at random points, 20 times, under a scripted load whose
 //! clients retry with the same message ids: no message lost, none applied twice, none out of
-//! order, and plans proposed before the crashes are still confirmable afterwards.
+//! order, and plans proposed before the crashes are still confirmable afterwards. And the
+//! one-write path (messages without ids to idle threads, whose inbox row is written with the
+//! turn): killed under load, every answered message is there once, and any message is there
+//! with all its effects or not at all.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -233,6 +236,158 @@ fn sigkill_at_random_points_loses_nothing_and_applies_nothing_twice() {
         .unwrap_or_default();
     assert_eq!(snoozes as usize, total);
     assert_eq!(cancels as usize, PLANS);
+    let integrity: String = db
+        .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+        .unwrap_or_default();
+    assert_eq!(integrity, "ok");
+}
+
+/// One message without an id; Ok(true) when answered 2xx, Ok(false) when refused, Err when
+/// the server went away (the message may or may not have been handled).
+fn send_once(port: u16, thread: &str, text: &str) -> Result<bool, String> {
+    let body = json!({"thread_id": thread, "user_id": "owner", "text": text});
+    http(port, "POST", "/api/messages", Some(&body)).map(|(status, _)| (200..300).contains(&status))
+}
+
+#[test]
+fn sigkill_under_load_without_message_ids_keeps_each_turn_whole() {
+    const ID_LESS_CLIENTS: usize = 6;
+    const ID_LESS_KILLS: usize = 6;
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.path().join("intents.yaml"), INTENTS).unwrap_or_else(|e| panic!("{e}"));
+    let config = dir.path().join("donna.yaml");
+    std::fs::write(
+        &config,
+        format!("data_dir: data\nintents_file: intents.yaml\nllm:\n  provider: none\nhttp:\n  bind: 127.0.0.1:{port}\nshutdown:\n  grace: 2s\n"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut child = start(&config);
+    wait_healthy(port);
+    let mut threads = Vec::new();
+    for i in 0..ID_LESS_CLIENTS {
+        let task = until_ok(
+            port,
+            "POST",
+            "/api/tasks",
+            Some(&json!({"title": format!("Task {i}")})),
+        );
+        let task_id = task["id"].as_str().unwrap_or_default().to_string();
+        let nudge = until_ok(
+            port,
+            "POST",
+            "/api/nudges",
+            Some(&json!({"task_id": task_id})),
+        );
+        threads.push(nudge["thread_id"].as_str().unwrap_or_default().to_string());
+    }
+    let kills_done = Arc::new(AtomicBool::new(false));
+    // Each client sends "busy 000", "busy 001", ... once each, never retried (no id to retry
+    // safely with): (answered numbers, the last number sent).
+    let clients: Vec<_> = threads
+        .iter()
+        .map(|thread| {
+            let (thread, kills_done) = (thread.clone(), kills_done.clone());
+            std::thread::spawn(move || {
+                let (mut answered, mut sent) = (Vec::new(), 0usize);
+                while !kills_done.load(Ordering::Acquire) {
+                    match send_once(port, &thread, &format!("busy {sent:03}")) {
+                        Ok(true) => answered.push(sent),
+                        Ok(false) => {}
+                        Err(_) => std::thread::sleep(Duration::from_millis(20)),
+                    }
+                    sent += 1;
+                }
+                (answered, sent)
+            })
+        })
+        .collect();
+    let mut rng = rand::thread_rng();
+    for _ in 0..ID_LESS_KILLS {
+        std::thread::sleep(Duration::from_millis(rng.gen_range(60..400)));
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+        child = start(&config);
+        wait_healthy(port);
+    }
+    kills_done.store(true, Ordering::Release);
+    let results: Vec<(Vec<usize>, usize)> = clients
+        .into_iter()
+        .map(|client| {
+            client
+                .join()
+                .unwrap_or_else(|_| panic!("a client panicked"))
+        })
+        .collect();
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    assert_eq!(child.wait().ok().and_then(|s| s.code()), Some(0));
+
+    let db = rusqlite::Connection::open(dir.path().join("data").join("donna.db"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let count = |sql: &str, thread: &str| -> i64 {
+        db.query_row(sql, [thread], |row| row.get(0))
+            .unwrap_or_else(|e| panic!("{sql}: {e}"))
+    };
+    let mut answered_total = 0;
+    for (thread, (answered, sent)) in threads.iter().zip(&results) {
+        answered_total += answered.len();
+        let mut statement = db
+            .prepare(
+                "SELECT content FROM memory WHERE thread_id = ?1 AND role = 'user' ORDER BY id",
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        let said: Vec<String> = statement
+            .query_map([thread], |row| row.get(0))
+            .and_then(|rows| rows.collect())
+            .unwrap_or_else(|e| panic!("{e}"));
+        // In the order sent, each at most once, every answered one there.
+        let numbers: Vec<usize> = said
+            .iter()
+            .filter_map(|text| text.strip_prefix("busy ").and_then(|n| n.parse().ok()))
+            .collect();
+        assert_eq!(numbers.len(), said.len(), "{thread}: {said:?}");
+        assert!(
+            numbers.windows(2).all(|pair| pair[0] < pair[1]),
+            "{thread}: {numbers:?}"
+        );
+        assert!(numbers.iter().all(|n| n < sent), "{thread}");
+        for n in answered {
+            assert!(
+                numbers.contains(n),
+                "{thread}: answered 'busy {n:03}' is missing"
+            );
+        }
+        // Whole turns only: each recorded message has its inbox row done and its one snooze;
+        // nothing is left pending.
+        let messages = said.len() as i64;
+        let done = count(
+            "SELECT COUNT(*) FROM inbox WHERE thread_id = ?1 AND status = 'done'",
+            thread,
+        );
+        let pending = count(
+            "SELECT COUNT(*) FROM inbox WHERE thread_id = ?1 AND status <> 'done'",
+            thread,
+        );
+        let snoozes = count(
+            "SELECT COUNT(*) FROM action_log WHERE thread_id = ?1 AND action = 'snooze'",
+            thread,
+        );
+        assert_eq!(
+            (done, pending, snoozes),
+            (messages, 0, messages),
+            "{thread}"
+        );
+    }
+    eprintln!("{answered_total} answered messages without ids across {ID_LESS_KILLS} kills");
+    assert!(
+        answered_total >= ID_LESS_CLIENTS * ID_LESS_KILLS,
+        "the load was too thin"
+    );
     let integrity: String = db
         .query_row("PRAGMA integrity_check", [], |row| row.get(0))
         .unwrap_or_default();

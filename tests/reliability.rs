@@ -1,6 +1,8 @@
-//! Reliability under failure: recovery of accepted messages after a restart, and a load of
-//! 20,000 messages over 500 threads with panics injected into every turn actor, checked for
-//! zero lost messages, zero duplicated effects and zero per-thread order violations.
+//! Reliability under failure: recovery of accepted messages after a restart, the one-write path
+//! (a message without an id to an idle thread: its inbox row goes in with its turn, or before
+//! the turn waits for a model), and a load of 20,000 messages over 500 threads with panics
+//! injected into every turn actor, checked for zero lost messages, zero duplicated effects and
+//! zero per-thread order violations.
 
 mod common;
 
@@ -44,6 +46,115 @@ async fn a_message_whose_turn_failed_is_finished_at_the_next_start() {
     assert_eq!(result["reply"], "Marked 'Pay rent' as done.");
     let (_, history) = again.get(&format!("/api/threads/{thread}/messages")).await;
     assert_eq!(history.as_array().map(Vec::len), Some(3));
+}
+
+#[actix_rt::test]
+async fn a_turn_that_awaits_nothing_is_one_store_write_and_a_failed_one_is_kept_for_a_retry() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let bot = start_bot_in(dir, "", TestEnv(Vec::new())).await;
+    let (task, thread) = bot.nudged_task("Pay rent").await;
+    // Without an id, to an idle thread: the 1st write is the turn itself (inbox row and all).
+    bot.app.store.writer().inject_panic_on_nth(1);
+    let (status, _) = bot
+        .post(
+            "/api/messages",
+            serde_json::json!({"thread_id": thread, "user_id": "owner", "text": "done"}),
+        )
+        .await;
+    assert_eq!(status, 500);
+    assert_eq!(
+        bot.task_json(&task).await["status"],
+        "backlog",
+        "nothing half-applied"
+    );
+    let pending = bot
+        .app
+        .store
+        .read(donna::conversation::inbox::unfinished)
+        .await
+        .unwrap_or_default();
+    assert_eq!(
+        pending.len(),
+        1,
+        "the failed turn's message is kept for the next start"
+    );
+    bot.stop().await;
+    let common::Bot { dir, app, .. } = bot;
+    drop(app);
+    let again = start_bot_in(dir, "", TestEnv(Vec::new())).await;
+    assert_eq!(again.app.recover().await.unwrap_or_default(), 1);
+    assert!(
+        common::eventually(Duration::from_secs(5), || async {
+            again.task_json(&task).await["status"] == "done"
+        })
+        .await
+    );
+    // And one that works: one write for the whole turn (the writer's processed count).
+    let other = again.task(serde_json::json!({"title": "Call mum"})).await;
+    let other_thread = again.nudge(&other).await;
+    let writes = || async {
+        let (_, health) = again.get("/health").await;
+        health["actors"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|actor| actor["name"] == "store_writer")
+            .and_then(|actor| actor["processed"].as_u64())
+            .unwrap_or_default()
+    };
+    let before = writes().await;
+    let done = again.say(&other_thread, "done").await;
+    assert_eq!(done["path"], "fast", "{done}");
+    assert_eq!(writes().await - before, 1, "one store write for the turn");
+    // With an id of its own the inbox row is written first (a retry may repeat it): two.
+    let third = again
+        .task(serde_json::json!({"title": "Water plants"}))
+        .await;
+    let third_thread = again.nudge(&third).await;
+    let before = writes().await;
+    let (status, _) = again.say_with_id(&third_thread, "done", "m-2").await;
+    assert_eq!(status, 200);
+    assert_eq!(writes().await - before, 2);
+}
+
+#[actix_rt::test]
+async fn a_message_waiting_for_the_model_is_in_the_inbox_meanwhile() {
+    let fake = common::fake_llm::start_fake_llm();
+    let bot = start_bot(&fake.config("ollama", "10s", 2)).await;
+    let (_, body) = bot.post("/api/threads", serde_json::json!({})).await;
+    let thread = body["thread_id"].as_str().unwrap_or_default().to_string();
+    fake.push_for(
+        "route",
+        common::fake_llm::Script::Delay(
+            Duration::from_millis(600),
+            Box::new(common::fake_llm::out(
+                serde_json::json!({"intent": "chat", "confidence": 0.9}),
+            )),
+        ),
+    );
+    fake.push_for(
+        "chat",
+        common::fake_llm::out(serde_json::json!({"reply_to_user": "Hi there."})),
+    );
+    let turn = {
+        let (bot, thread) = (&bot, thread.clone());
+        async move { bot.say(&thread, "how was your weekend").await }
+    };
+    let watch = async {
+        assert!(
+            common::eventually(Duration::from_secs(5), || async { fake.in_flight() == 1 }).await,
+            "the model call started"
+        );
+        bot.app
+            .store
+            .read(donna::conversation::inbox::unfinished)
+            .await
+            .unwrap_or_default()
+    };
+    let (result, waiting) = futures_util::join!(turn, watch);
+    assert_eq!(result["path"], "chat", "{result}");
+    assert_eq!(waiting.len(), 1, "durable while the model thinks");
+    assert_eq!(waiting[0].text, "how was your weekend");
 }
 
 const THREADS: usize = 500;

@@ -90,6 +90,9 @@ pub struct TurnWork {
     pub plan_expiry: chrono::Duration,
     /// The turn's model and tool calls, in call order (stored with the turn).
     pub journal: TurnCalls,
+    /// The message's inbox row is written here, with the turn (received at this time): the
+    /// one-write path (`turn::receipt`).
+    pub write_inbox_row: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 /// A committed turn: its result and the `task` events its changes make (published by the
@@ -111,9 +114,13 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
         undo_window,
         plan_expiry,
         journal: calls,
+        write_inbox_row,
     } = turn;
     let now = env.now;
     let thread_id = inbound.thread_id.as_str();
+    if let Some(received_at) = write_inbox_row {
+        crate::conversation::inbox::accept(conn, &inbound, received_at)?;
+    }
     turn_journal::insert(conn, thread_id, &inbound.message_id, &calls, now)?;
     memory::append(
         conn,

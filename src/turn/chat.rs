@@ -128,7 +128,7 @@ impl Pipeline {
             context: Box::new(context),
             reply,
         };
-        let answer = match ask_model(llm, "chat", call).await {
+        let answer = match ask_model(llm, "chat", call).await? {
             Ok(answer) => answer,
             Err(answer) => return Ok(answer),
         };

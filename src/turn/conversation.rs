@@ -11,11 +11,14 @@ use actors::{Behaviour, CellCtx, Handled, Reply};
 
 use super::error::TurnError;
 use super::pipeline::Pipeline;
+use super::receipt::LateReceipt;
 use super::result::TurnResult;
 use super::Inbound;
 
 pub struct TurnMsg {
     pub inbound: Inbound,
+    /// Set when the message's inbox row is still to be written (`receipt`).
+    pub late: Option<Arc<LateReceipt>>,
     pub reply: Reply<Result<TurnResult, TurnError>>,
 }
 
@@ -35,8 +38,12 @@ impl Behaviour for Conversation {
     fn handle(&mut self, message: TurnMsg, _ctx: &mut CellCtx<Self>) -> Handled {
         let pipeline = self.pipeline.clone();
         Handled::wait(async move {
-            let TurnMsg { inbound, reply } = message;
-            reply.send(pipeline.run(inbound).await);
+            let TurnMsg {
+                inbound,
+                late,
+                reply,
+            } = message;
+            reply.send(pipeline.run(inbound, late).await);
         })
     }
 }

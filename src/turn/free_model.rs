@@ -41,6 +41,7 @@ use super::error::TurnError;
 use super::free_text::{ask, ask_with, say};
 use super::history::Speakers;
 use super::pipeline::Pipeline;
+use super::receipt;
 use super::result::TurnPath;
 use super::texts;
 use super::Inbound;
@@ -203,7 +204,7 @@ impl Pipeline {
         }
         let free = self.free_text_context(inbound, text, now).await?;
         self.thinking.notify(inbound);
-        Ok(ask_model(llm, "free text", |reply| message(Box::new(free), reply)).await)
+        ask_model(llm, "free text", |reply| message(Box::new(free), reply)).await
     }
 
     /// What the free-text prompts show: the last `planner.history_exchanges` exchanges.
@@ -261,13 +262,15 @@ fn given(text: &str, parsed: &ParsedTask, field: &str) -> Option<String> {
 }
 
 /// One model call of a turn, journaled with it; a failure (logged, naming `call`) is the
-/// failure contract's answer (`model_down`): the room returns it as the turn's work.
+/// failure contract's answer (`model_down`): the room returns it as the turn's work. The
+/// message is made durable before the wait (`receipt`); only that failing fails the turn.
 pub(super) async fn ask_model<T: Send + 'static>(
     llm: &ChildRef<LlmMsg>,
     call: &'static str,
     message: impl FnOnce(Reply<Result<T, LlmError>>) -> LlmMsg,
-) -> Result<T, (Work, DraftStep)> {
-    match llm.ask(|reply| journaled(message(reply))).await {
+) -> Result<Result<T, (Work, DraftStep)>, TurnError> {
+    receipt::before_waiting().await?;
+    Ok(match llm.ask(|reply| journaled(message(reply))).await {
         Ok(Ok(answer)) => Ok(answer),
         Ok(Err(error)) => {
             tracing::debug!(%error, call, "a model call failed for this turn");
@@ -277,7 +280,7 @@ pub(super) async fn ask_model<T: Send + 'static>(
             tracing::warn!(%error, call, "model actor unavailable for this turn");
             Err(model_down())
         }
-    }
+    })
 }
 
 pub(super) fn model_down() -> (Work, DraftStep) {

@@ -24,6 +24,7 @@ use super::decide::Next;
 use super::error::TurnError;
 use super::history::Speakers;
 use super::pipeline::Pipeline;
+use super::receipt;
 use super::Inbound;
 
 impl Pipeline {
@@ -92,6 +93,7 @@ impl Pipeline {
             author: inbound.user_id.clone(),
             message: inbound.text.clone(),
         };
+        receipt::before_waiting().await?;
         let decision = llm
             .ask(|reply| {
                 journaled(LlmMsg::Gate {

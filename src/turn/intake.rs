@@ -1,16 +1,22 @@
 //! Intake: where a message from any channel (local API, console, Discord) enters the pipeline.
 //!
-//! Owns: input validation, the durable inbox write, and routing to the thread's Conversation.
+//! Owns: input validation, the durable inbox write, which threads have a message in flight,
+//! and routing to the thread's Conversation.
 //! Invariants:
 //! - Invalid input is refused before anything is recorded.
-//! - A message is in the inbox before its turn starts; if its thread's queue is full the inbox
-//!   row is removed again and the sender is told to retry (nothing recorded, nothing lost).
+//! - A message is in the inbox before its turn starts, or (the one-write path, `receipt`)
+//!   before its turn waits for anything but the store: a message without an id of its own, to
+//!   a thread with nothing in flight, has its row written by its turn (with its effects, or
+//!   before its first model call). If its thread's queue is full the inbox row is removed
+//!   again and the sender is told to retry (nothing recorded, nothing lost).
 //! - The same message id again in the same thread (or Discord channel) returns the first
 //!   result and applies nothing; in another thread it is another message.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use actors::{AskError, KeyedRouter};
+use parking_lot::Mutex;
 use tokio::sync::Semaphore;
 
 use crate::clock::SharedClock;
@@ -20,6 +26,7 @@ use crate::store::{Store, StoreError};
 
 use super::conversation::{Conversation, TurnMsg};
 use super::error::TurnError;
+use super::receipt::LateReceipt;
 use super::result::TurnResult;
 use super::Inbound;
 
@@ -72,6 +79,41 @@ pub struct Intake {
     router: KeyedRouter<String, Conversation>,
     /// Turns accepted and not yet answered, across all threads (the global bound).
     in_flight: Arc<Semaphore>,
+    /// Messages accepted and not yet answered, per thread: a thread not in here is idle.
+    busy: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+/// A message in flight in its thread, until dropped (when its turn is answered or refused).
+struct InFlight {
+    busy: Arc<Mutex<HashMap<String, usize>>>,
+    thread_id: String,
+}
+
+impl InFlight {
+    /// Counts the message in; also says whether its thread was idle.
+    fn enter(busy: &Arc<Mutex<HashMap<String, usize>>>, thread_id: &str) -> (Self, bool) {
+        let mut threads = busy.lock();
+        let count = threads.entry(thread_id.to_string()).or_insert(0);
+        *count += 1;
+        let idle = *count == 1;
+        let guard = Self {
+            busy: busy.clone(),
+            thread_id: thread_id.to_string(),
+        };
+        (guard, idle)
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        let mut threads = self.busy.lock();
+        if let Some(count) = threads.get_mut(&self.thread_id) {
+            *count -= 1;
+            if *count == 0 {
+                threads.remove(&self.thread_id);
+            }
+        }
+    }
 }
 
 fn check_id(name: &str, value: &str) -> Result<(), IntakeError> {
@@ -120,6 +162,7 @@ impl Intake {
             clock,
             router,
             in_flight: Arc::new(Semaphore::new(max_in_flight)),
+            busy: Arc::default(),
         }
     }
 
@@ -145,6 +188,9 @@ impl Intake {
         let Ok(turn_slot) = self.in_flight.clone().try_acquire_owned() else {
             return Err(IntakeError::Busy);
         };
+        let (in_thread, idle) = InFlight::enter(&self.busy, &incoming.thread_id);
+        // No id of its own (nothing can repeat it) and nothing ahead of it in its thread.
+        let one_write = idle && incoming.message_id.is_none() && incoming.answers_plan.is_none();
         let inbound = Inbound {
             channel: incoming.channel,
             message_id: incoming
@@ -155,8 +201,16 @@ impl Intake {
             text: incoming.text,
             answers_plan: incoming.answers_plan,
         };
-        let row = inbound.clone();
         let now = self.clock.now();
+        if one_write {
+            let late = LateReceipt::new(self.store.clone(), inbound.clone(), now);
+            let result = self.route_with(inbound, Some(Arc::new(late)), false);
+            return Ok(Box::pin(async move {
+                let _held = (turn_slot, in_thread);
+                result.await
+            }));
+        }
+        let row = inbound.clone();
         let accepted = self
             .store
             .write(move |conn| {
@@ -177,8 +231,8 @@ impl Intake {
         };
         let result = self.route(inbound, matches!(accepted, Accepted::New { .. }));
         Ok(Box::pin(async move {
-            // The slot is held until the turn is answered.
-            let _turn_slot = turn_slot;
+            // The slot (and the thread's in-flight count) is held until the turn is answered.
+            let _held = (turn_slot, in_thread);
             result.await
         }))
     }
@@ -190,8 +244,21 @@ impl Intake {
         inbound: Inbound,
         remove_if_refused: bool,
     ) -> impl std::future::Future<Output = Result<TurnResult, IntakeError>> {
+        self.route_with(inbound, None, remove_if_refused)
+    }
+
+    fn route_with(
+        &self,
+        inbound: Inbound,
+        late: Option<Arc<LateReceipt>>,
+        remove_if_refused: bool,
+    ) -> impl std::future::Future<Output = Result<TurnResult, IntakeError>> {
         let (message, key) = (inbound.clone(), inbound.thread_id.clone());
-        let answer = self.router.ask(key, |reply| TurnMsg { inbound, reply });
+        let answer = self.router.ask(key, |reply| TurnMsg {
+            inbound,
+            late,
+            reply,
+        });
         let store = self.store.clone();
         async move {
             match answer.await {

@@ -30,6 +30,7 @@ pub mod model;
 pub mod pipeline;
 pub mod planner;
 pub mod proposal;
+pub mod receipt;
 pub mod result;
 pub mod settings;
 pub mod texts;

@@ -26,6 +26,7 @@ use super::context::TurnContext;
 use super::error::TurnError;
 use super::history::Speakers;
 use super::pipeline::Pipeline;
+use super::receipt;
 use super::result::TurnPath;
 use super::texts;
 use super::Inbound;
@@ -60,6 +61,7 @@ impl Pipeline {
         let history = self.history(&inbound.thread_id, Speakers::Roles).await?;
         let classify = self.classify_context(context, task, history, inbound, now);
         self.thinking.notify(inbound);
+        receipt::before_waiting().await?;
         let answer = llm
             .ask(|reply| {
                 journaled(LlmMsg::Classify {

@@ -41,6 +41,7 @@ use super::context::{self, TurnContext};
 use super::decide::{decide, pin_to_plan, Next, PlanStep};
 use super::draft_step::DraftStep;
 use super::error::TurnError;
+use super::receipt::{self, LateReceipt};
 use super::result::{TurnPath, TurnResult};
 use super::settings::{chrono_duration, TurnSettings};
 use super::Inbound;
@@ -73,14 +74,26 @@ pub struct Pipeline {
 
 impl Pipeline {
     /// Runs one turn, in a span carrying the thread id.
-    pub async fn run(&self, inbound: Inbound) -> Result<TurnResult, TurnError> {
+    pub async fn run(
+        &self,
+        inbound: Inbound,
+        late: Option<Arc<LateReceipt>>,
+    ) -> Result<TurnResult, TurnError> {
         let span = tracing::info_span!("turn", thread_id = %inbound.thread_id, message_id = %inbound.message_id);
         let started = Instant::now();
         // Every model and tool call of the turn goes into its journal, committed with it.
         let journal = self
             .replays
             .journal_for(&inbound.thread_id, &inbound.message_id);
-        let outcome = journal::within(Some(journal), self.run_steps(inbound))
+        let steps = async {
+            let outcome = self.run_steps(inbound).await;
+            if matches!(&outcome, Err(error) if !matches!(error, TurnError::NoThread(_))) {
+                // Kept for the next start, like a message written at intake.
+                receipt::after_failure().await;
+            }
+            outcome
+        };
+        let outcome = receipt::within(late, journal::within(Some(journal), steps))
             .instrument(span.clone())
             .await;
         match &outcome {
@@ -239,6 +252,7 @@ impl Pipeline {
             journal: journal::current()
                 .map(|journal| journal.calls())
                 .unwrap_or_default(),
+            write_inbox_row: receipt::still_to_write(),
             inbound,
         };
         let committed = self

@@ -57,7 +57,7 @@ impl Pipeline {
                 context: asked,
                 reply,
             };
-            let step = match ask_model(llm, "plan_step", call).await {
+            let step = match ask_model(llm, "plan_step", call).await? {
                 Ok(step) => step,
                 // The gathered results are dropped with the failed turn.
                 Err(answer) => return Ok(answer),
@@ -79,7 +79,7 @@ impl Pipeline {
             context: asked,
             reply,
         };
-        let answer = match ask_model(llm, "planner chat", call).await {
+        let answer = match ask_model(llm, "planner chat", call).await? {
             Ok(answer) => answer,
             Err(answer) => return Ok(answer),
         };
