@@ -582,10 +582,18 @@ fn done_turn(floor: &Floor, conn: &Connection, thread_id: &str) -> Result<(), St
 
 /// (a) One transaction per turn. Returns turns/s.
 fn floor_per_turn(durability: Durability) -> f64 {
+    floor_per_turn_latencies(durability).turns_per_sec
+}
+
+/// (a) with each turn's latency: a turn's own SQL (inbox row and all) in one transaction, one
+/// at a time: what the one-write path costs with no actors, no HTTP.
+fn floor_per_turn_latencies(durability: Durability) -> sequential::Sequential {
     let mut floor = Floor::new(durability);
     let threads = std::mem::take(&mut floor.threads);
+    let mut latencies = Vec::with_capacity(threads.len());
     let started = Instant::now();
     for thread_id in &threads {
+        let turn_started = Instant::now();
         let transaction = floor
             .conn
             .unchecked_transaction()
@@ -594,8 +602,9 @@ fn floor_per_turn(durability: Durability) -> f64 {
         transaction
             .commit()
             .unwrap_or_else(|e| panic!("commit: {e}"));
+        latencies.push(turn_started.elapsed());
     }
-    rate(threads.len(), started.elapsed())
+    sequential::Sequential::from(latencies, started.elapsed())
 }
 
 /// (b) Every turn in one transaction. Returns turns/s.
@@ -758,17 +767,27 @@ fn sequential_bench(only: &Only, commit: Option<sequential::Sequential>) {
         ms(commit.p50),
         ms(commit.p99)
     );
+    // The same turn's SQL with no runtime around it: what the turn must write costs this much.
+    let floor = floor_per_turn_latencies(Durability::Full);
+    println!(
+        "  one \"done\" turn's own SQL in one transaction, one at a time (the per-turn floor (a)), \
+         this run: p50 {:.3} ms, p99 {:.3} ms",
+        ms(floor.p50),
+        ms(floor.p99)
+    );
     println!(
         "  beside them: {ORIGINAL_SEQUENTIAL_TURNS_PER_SEC:.0} turns/s, p50 \
          {ORIGINAL_SEQUENTIAL_P50_MS:.2} ms in-process ({ORIGINAL})"
     );
     let show = |name: &str, figures: &sequential::Sequential| {
         println!(
-            "  {name}: {:>6.0} turns/s, p50 {:.3} ms, p99 {:.3} ms; p50 = {:.2}x one commit's p50",
+            "  {name}: {:>6.0} turns/s, p50 {:.3} ms, p99 {:.3} ms; p50 = {:.2}x one commit's p50, \
+             {:.2}x the per-turn floor's p50",
             figures.turns_per_sec,
             ms(figures.p50),
             ms(figures.p99),
-            figures.p50.as_secs_f64() / commit.p50.as_secs_f64().max(1e-9)
+            figures.p50.as_secs_f64() / commit.p50.as_secs_f64().max(1e-9),
+            figures.p50.as_secs_f64() / floor.p50.as_secs_f64().max(1e-9)
         );
     };
     if only.runs("seq", Durability::Full) {
