@@ -466,3 +466,34 @@ async fn a_correction_in_chat_teaches_a_preference_like_an_edit_does() {
         "{task}"
     );
 }
+
+#[actix_rt::test]
+async fn undo_refuses_when_the_task_changed_since() {
+    let fake = start_fake_llm();
+    let bot = bot(&fake).await;
+    let passport = bot.task(json!({"title": "Renew passport"})).await;
+    let thread = free_thread(&bot).await;
+    let moved = said(
+        &bot,
+        &fake,
+        &thread,
+        "move the passport thing to friday 9am",
+        json!([{"name": "reschedule_task", "params": {"task": "passport", "when": "friday 9am"}}]),
+    )
+    .await;
+    assert_eq!(moved["path"], "chat", "{moved}");
+    // Changed by hand since: undo would throw that change away, so it says so instead.
+    let (status, _) = bot
+        .patch(
+            &format!("/api/tasks/{passport}"),
+            json!({"title": "Renew passport (urgent)"}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let refused = bot.say(&thread, "undo").await;
+    assert_eq!(refused["path"], "unhandled", "{refused}");
+    assert!(reply(&refused).contains("has changed since"), "{refused}");
+    let task = bot.task_json(&passport).await;
+    assert_eq!(task["title"], "Renew passport (urgent)");
+    assert_eq!(task["scheduled_start"], "2026-11-27T09:00:00+00:00");
+}

@@ -67,11 +67,19 @@ pub fn execute_all(
                     .map(serde_json::to_string)
                     .transpose()
                     .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+                // The task as the action left it: undo refuses once it has changed since.
+                let after = match &effect.task_id {
+                    Some(id) => crate::tasks::repo::get(conn, id)?
+                        .map(|task| serde_json::to_string(&task))
+                        .transpose()
+                        .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+                    None => None,
+                };
                 conn.prepare_cached(
                     "INSERT INTO action_log (thread_id, task_id, action, params_json, plan_id, plan_index, \
                      before_json, created_task_id, summary, created_at, created_automation_id, \
-                     stopped_automation_id) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                     stopped_automation_id, after_json) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
                 )?
                 .execute(params![
                         thread_id,
@@ -86,6 +94,7 @@ pub fn execute_all(
                         to_db(env.now),
                         effect.created_automation_id,
                         effect.stopped_automation_id,
+                        after,
                     ],
                 )?;
                 conn.execute_batch("RELEASE donna_action")?;

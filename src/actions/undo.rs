@@ -6,6 +6,10 @@
 //! a created task (deleted, unless a thread now refers to it), a confirmed automation
 //! (removed), a stopped automation (running again).
 //!
+//! Refused, with the reason, when a task is no longer as the action left it (changed by hand,
+//! through the API or by a later turn; Donna's own bookkeeping such as nudge counts does not
+//! count) or no longer exists.
+//!
 //! Invariant: runs inside the turn's transaction; an undo that cannot revert every step of its
 //! action changes nothing (a savepoint) and says why. Undo never crosses threads.
 
@@ -22,6 +26,8 @@ pub enum UndoOutcome {
     Undone(String),
     Nothing,
     TooLate(String),
+    /// A task changed since the action (or is gone): the sentence saying so.
+    Changed(String),
 }
 
 /// One journaled action.
@@ -34,10 +40,11 @@ struct Logged {
     created_at: String,
     created_automation: Option<String>,
     stopped_automation: Option<String>,
+    after_json: Option<String>,
 }
 
 const COLUMNS: &str = "id, plan_id, before_json, created_task_id, summary, created_at, \
-    created_automation_id, stopped_automation_id";
+    created_automation_id, stopped_automation_id, after_json";
 
 fn logged(row: &Row<'_>) -> rusqlite::Result<Logged> {
     Ok(Logged {
@@ -49,6 +56,7 @@ fn logged(row: &Row<'_>) -> rusqlite::Result<Logged> {
         created_at: row.get(5)?,
         created_automation: row.get(6)?,
         stopped_automation: row.get(7)?,
+        after_json: row.get(8)?,
     })
 }
 
@@ -84,6 +92,11 @@ pub fn undo_last(
         }
         None => vec![last],
     };
+    for step in &steps {
+        if let Some(reason) = changed_since(conn, step)? {
+            return Ok(UndoOutcome::Changed(reason));
+        }
+    }
     conn.execute_batch("SAVEPOINT donna_undo")?;
     let mut said = Vec::new();
     for step in &steps {
@@ -163,4 +176,24 @@ fn revert(
         params![step.id, to_db(now)],
     )?;
     Ok(Some(restored))
+}
+
+/// Why a step's task is no longer as the step left it, if it is not.
+fn changed_since(conn: &Connection, step: &Logged) -> Result<Option<String>, StoreError> {
+    let Some(after) = &step.after_json else {
+        return Ok(None);
+    };
+    let after: Task =
+        serde_json::from_str(after).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    Ok(match repo::get(conn, &after.id)? {
+        None => Some(format!(
+            "'{}' no longer exists, so there is nothing to undo.",
+            after.title
+        )),
+        Some(now) if !now.looks_the_same_as(&after) => Some(format!(
+            "'{}' has changed since, so I left it as it is.",
+            after.title
+        )),
+        Some(_) => None,
+    })
 }

@@ -49,6 +49,28 @@ pub struct Task {
     pub occurrence_at: Option<DateTime<Utc>>,
 }
 
+impl Task {
+    /// Whether the two are the same task as the person sees it: title, description, domain,
+    /// priority, status, times, estimate and tags (not Donna's bookkeeping: nudge counts,
+    /// snoozes, `updated_at`). "undo" refuses when a task is no longer as the action left it.
+    pub fn looks_the_same_as(&self, other: &Task) -> bool {
+        let shown = |task: &Task| {
+            (
+                task.title.clone(),
+                task.description.clone(),
+                task.domain.clone(),
+                task.priority,
+                task.status,
+                task.estimated_duration_minutes,
+                task.deadline,
+                task.scheduled_start,
+                task.tags.clone(),
+            )
+        };
+        self.id == other.id && shown(self) == shown(other)
+    }
+}
+
 /// Where a task came from (DESIGN.md, "Free text").
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

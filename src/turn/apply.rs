@@ -193,6 +193,7 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
             }
             UndoOutcome::Nothing => texts::NOTHING_TO_UNDO.to_string(),
             UndoOutcome::TooLate(summary) => texts::too_late_to_undo(&summary),
+            UndoOutcome::Changed(reason) => reason,
         },
         Work::Execute(bound) => {
             let results = actions::execute_all(conn, thread_id, &env, &bound, None)?;
