@@ -49,6 +49,9 @@ pub const MAX_REPLY_CHARS: usize = 4_000;
 #[derive(Debug, Clone)]
 pub struct PlannerContext {
     pub question: FreeTextContext,
+    /// The chat actions the composed answer may propose (each becomes part of ONE plan that
+    /// waits for the person's yes).
+    pub actions: Vec<super::chat_prompt::ActionLine>,
     pub observations: Vec<Observation>,
     pub calls_left: usize,
 }
@@ -87,6 +90,11 @@ impl PlannerModel {
         let templates = strict_templates(&TEMPLATES)?;
         let model = Self { client, templates };
         let sample = PlannerContext {
+            actions: vec![super::chat_prompt::ActionLine {
+                name: "mark_done".into(),
+                description: "Mark a task as completed.".into(),
+                params: "task (string)".into(),
+            }],
             question: FreeTextContext {
                 history: Vec::new(),
                 message: "when is the dentist?".into(),
@@ -135,7 +143,10 @@ impl PlannerModel {
         let question =
             serde_json::to_value(&question).map_err(|e| template_error("planner_question", e))?;
         let mut messages = vec![
-            ChatMessage::system(self.render(system, &json!({ "tools": tools }))?),
+            ChatMessage::system(self.render(
+                system,
+                &json!({ "tools": tools, "actions": context.actions }),
+            )?),
             ChatMessage::user(self.render("planner_question", &question)?),
         ];
         for (index, observation) in context.observations.iter().enumerate() {

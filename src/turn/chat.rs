@@ -211,8 +211,8 @@ impl Pipeline {
 }
 
 impl Pipeline {
-    /// The chat actions as the system message lists them.
-    fn action_lines(&self) -> Vec<ActionLine> {
+    /// The chat actions as the system message lists them (the chat room's and the planner's).
+    pub(super) fn action_lines(&self) -> Vec<ActionLine> {
         self.chat_actions
             .iter()
             .map(|action| ActionLine {
