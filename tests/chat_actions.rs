@@ -370,6 +370,8 @@ async fn after_planner_tools_the_answers_actions_are_one_plan() {
         "backlog",
         "nothing ran before the yes"
     );
+    // The composing prompt offered the chat actions (Donna's config, in the system message).
+    assert!(in_role(&fake.messages_of("chat", 0), "system", "mark_done"));
     let confirmed = bot.say(&thread, "yes").await;
     assert_eq!(confirmed["path"], "plan_confirmed", "{confirmed}");
     assert_eq!(status(&bot, &rent).await, "done");
