@@ -22,7 +22,7 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(2_000);
-    let prompts = ChatPrompts::new(Persona::Donna).unwrap_or_else(|e| panic!("chat prompts: {e}"));
+    let prompts = ChatPrompts::new().unwrap_or_else(|e| panic!("chat prompts: {e}"));
     let history: Vec<ChatLine> = (0..MESSAGES)
         .map(|n| ChatLine {
             from_person: n % 2 == 0,
@@ -33,6 +33,7 @@ fn main() {
         })
         .collect();
     let context = ChatContext {
+        persona: Persona::Donna,
         actions: Vec::new(),
         open_tasks: Vec::new(),
         pinned: Some(TaskFacts {

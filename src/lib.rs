@@ -15,6 +15,7 @@ pub mod discord;
 pub mod events;
 pub mod http;
 pub mod ids;
+pub mod live;
 pub mod llm;
 pub mod log_limit;
 pub mod metrics;

@@ -238,3 +238,56 @@ fn a_chat_actions_file_without_a_safety_level_stops_check_config_naming_the_key(
     let output = check_file(Some(&config), &[]);
     assert!(output.status.success(), "{}", text(&output.stderr));
 }
+
+#[test]
+fn donna_run_reads_the_config_again_on_sighup_and_when_the_file_changes() {
+    use common::process::{health, start};
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let running = start(dir.path());
+    let until = |what: &str, check: &dyn Fn(&serde_json::Value) -> bool| {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            if let Some((_, body)) = health(running.port) {
+                if check(&body["config"]) {
+                    return body["config"].clone();
+                }
+            }
+            assert!(Instant::now() < deadline, "{what}: timed out");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let first = until("up", &|config| config["loaded_at"].is_string());
+    // SIGHUP reads it again though nothing changed: the time it was loaded moves (sent again
+    // on each look, in case the first came within the same millisecond).
+    let loaded_at = first["loaded_at"].clone();
+    let pid = running.child.id().to_string();
+    until("SIGHUP", &|config| {
+        let moved = config["loaded_at"] != loaded_at;
+        if !moved {
+            let _ = std::process::Command::new("kill")
+                .args(["-HUP", &pid])
+                .status();
+        }
+        moved
+    });
+    // An invalid edit is seen within the poll interval, refused and named.
+    let yaml = std::fs::read_to_string(&running.config).unwrap_or_default();
+    std::fs::write(&running.config, format!("{yaml}chat:\n  persona: pirate\n"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let refused = until("the edit", &|config| config["error"].is_string());
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("chat.persona"),
+        "{refused}"
+    );
+    // Fixed: in force, the error gone.
+    std::fs::write(
+        &running.config,
+        format!("{yaml}chat:\n  persona: neutral\n"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    until("the fix", &|config| config["error"].is_null());
+}

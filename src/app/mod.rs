@@ -16,6 +16,7 @@
 mod discord;
 mod error;
 mod model;
+pub mod reload;
 mod rules;
 mod spawn;
 mod turns;
@@ -33,8 +34,10 @@ use crate::clock::{SharedClock, SystemClock};
 use crate::config::{Config, Env, LoadedConfig, ProcessEnv};
 use crate::discord::{DiscordMsg, GatewayShared};
 use crate::events::EventBus;
+use crate::live::Live;
 use crate::llm::probe::ModelStatus;
 use crate::metrics::{LlmMetrics, NudgeMetrics, TurnMetrics};
+use crate::replies::matcher::FastPath;
 use crate::store::{self, DataDirLock, Durability, Store, StoreError};
 use crate::subsystems::action_executor::ExecutorMsg;
 use crate::subsystems::chat_sessions::SessionsMsg;
@@ -59,11 +62,17 @@ const STORE_STOP_LIMIT: Duration = Duration::from_secs(5);
 pub use crate::tls::install_crypto_provider;
 
 /// Loads the config file (or every default) and starts the app inside the current actix
-/// system, with the process's environment.
+/// system, with the process's environment, watching the file for hot reload (`donna chat`).
 pub fn launch(config_file: Option<&Path>) -> Result<Arc<App>, LaunchError> {
     let loaded = LoadedConfig::load(config_file)?;
     match App::start(&loaded, &ProcessEnv, StartOptions::default()) {
-        Ok(app) => Ok(Arc::new(app)),
+        Ok(app) => {
+            let app = Arc::new(app);
+            if let Some(path) = config_file {
+                app.watch_config(path);
+            }
+            Ok(app)
+        }
         // Said once as a config error, not "cannot start: config error: ...".
         Err(StartError::Config(error)) => Err(LaunchError::Config(error)),
         Err(error) => Err(LaunchError::Start(error)),
@@ -89,6 +98,9 @@ impl Default for StartOptions {
 /// The running bot's handles.
 #[derive(Debug)]
 pub struct App {
+    /// The config file's hot reload (`reload`).
+    reloader: Arc<reload::Reloader>,
+    /// The config as started (keys other than `chat.*` and the rule files need a restart).
     pub config: Arc<Config>,
     pub clock: SharedClock,
     pub store: Store,
@@ -166,7 +178,17 @@ impl App {
         let clock = options.clock.clone();
         let memory = spawner.thread_memory(&store, &clock, &config);
         let plans = spawner.pending_plans(&store, &clock, &config);
-        let fast_path = spawner.fast_path(&rules.intents);
+        // What a hot reload may replace (`reload`), each read once per turn or call.
+        let lives = reload::Lives {
+            matcher: Live::new(FastPath::new(&rules.intents)),
+            registry: Live::new(rules.actions),
+            chat_actions: Live::new(rules.chat_actions),
+            chat: Live::new(config.chat.clone()),
+            classifier: models
+                .as_ref()
+                .map(|models| (models.classifier(), models.client().clone())),
+        };
+        let fast_path = spawner.fast_path(lives.matcher.clone());
         let llm_metrics = Arc::new(LlmMetrics::default());
         let (model_status, prober) = model::model_status(&config, models.as_ref(), &clock);
         let llm = spawner.llm_classifier(
@@ -176,9 +198,9 @@ impl App {
             &llm_metrics,
             &model_status,
         );
-        let chat_sessions = spawner.chat_sessions(&store, &clock, llm.clone(), &config);
-        let chat_actions = Arc::new(rules.chat_actions);
-        let executor = spawner.action_executor(Arc::new(rules.actions));
+        let chat_sessions =
+            spawner.chat_sessions(&store, &clock, llm.clone(), &config, lives.chat.clone());
+        let executor = spawner.action_executor(lives.registry.clone());
         let gate_metrics = Arc::new(GateMetrics::default());
         let rate_cap = spawner.rate_cap(&store, &clock, &config, &gate_metrics);
         let metrics = Arc::new(TurnMetrics::default());
@@ -199,7 +221,8 @@ impl App {
                 events: events.clone(),
                 thinking: thinking.clone(),
                 replays: replays.clone(),
-                chat_actions: chat_actions.clone(),
+                chat_actions: lives.chat_actions.clone(),
+                chat: lives.chat.clone(),
             },
             gate_metrics.clone(),
             metrics.clone(),
@@ -230,7 +253,9 @@ impl App {
         let api_token = config.api_token(env);
         let mut arbiters = conversation_arbiters;
         arbiters.push(store_arbiter);
+        let reloader = Arc::new(reload::Reloader::new(lives, config.clone(), clock.clone()));
         Ok(Self {
+            reloader,
             config: Arc::new(config),
             clock,
             store,
@@ -262,6 +287,26 @@ impl App {
             arbiters,
             _lock: lock,
         })
+    }
+
+    /// Watches the config file `donna` started with (and the rule files it names): an edit is
+    /// checked and put in force within `reload::POLL_INTERVAL` (`reload`).
+    pub fn watch_config(&self, path: &Path) {
+        self.reloader.watch(path);
+        actix_rt::spawn(reload::poll(Arc::downgrade(&self.reloader)));
+    }
+
+    /// Reads the watched config again now (SIGHUP), or `path` (tests).
+    pub fn reload_config(&self, path: Option<&Path>) {
+        match path {
+            Some(path) => self.reloader.reload_from(path),
+            None => self.reloader.reload(),
+        }
+    }
+
+    /// When the config in force was loaded, and why the last edit was refused (/health).
+    pub fn config_status(&self) -> reload::ConfigStatus {
+        self.reloader.status()
     }
 
     /// The first step of a stop: no new message is taken (and the HTTP API answers 503), while

@@ -17,6 +17,7 @@ use tokio::sync::Semaphore;
 use crate::actions::ActionRegistry;
 use crate::clock::SharedClock;
 use crate::config::{Config, Env, LlmProvider};
+use crate::live::Live;
 use crate::llm::chat::ChatModel;
 use crate::llm::chat_prompt::ChatPrompts;
 use crate::llm::classify::Classifier;
@@ -34,7 +35,9 @@ use super::spawn::Spawner;
 /// The model layer, built and checked, not yet running.
 #[derive(Debug)]
 pub struct ModelClients {
-    classifier: Arc<Classifier>,
+    /// The nudge-reply classifier, whose prompt and schema come from the reply actions file
+    /// (replaced by a hot reload of that file).
+    classifier: Live<Classifier>,
     /// The free-text calls (`route`, `parse_task`), same client.
     free_text: Arc<FreeTextModel>,
     /// The planner's calls (`plan_step`, `chat`), same client.
@@ -73,16 +76,28 @@ impl ModelClients {
         let classifier = Classifier::new(client.clone(), registry).map_err(StartError::Prompts)?;
         let free_text = FreeTextModel::new(client.clone()).map_err(StartError::Prompts)?;
         let planner = PlannerModel::new(client.clone()).map_err(StartError::Prompts)?;
-        let chat_prompts = ChatPrompts::new(config.chat.persona).map_err(StartError::Prompts)?;
+        let chat_prompts = ChatPrompts::new().map_err(StartError::Prompts)?;
         let chat = ChatModel::new(client.clone(), chat_prompts);
         Ok(Some(Self {
-            classifier: Arc::new(classifier),
+            classifier: Live::new(classifier),
             free_text: Arc::new(free_text),
             planner: Arc::new(planner),
             chat: Arc::new(chat),
             gate,
             client,
         }))
+    }
+}
+
+impl ModelClients {
+    /// Where a hot reload puts a classifier built for the new actions file.
+    pub fn classifier(&self) -> Live<Classifier> {
+        self.classifier.clone()
+    }
+
+    /// The classifier's client (a reloaded classifier uses the same one).
+    pub fn client(&self) -> &LlmClient {
+        &self.client
     }
 }
 

@@ -16,9 +16,9 @@ use crate::automations::{AutomationRunner, AutomationsMsg};
 use crate::clock::SharedClock;
 use crate::config::{Config, RuntimeConfig};
 use crate::events::EventBus;
+use crate::live::Live;
 use crate::metrics::NudgeMetrics;
 use crate::nudges::NudgeSink;
-use crate::replies::intents::IntentsConfig;
 use crate::replies::matcher::FastPath;
 use crate::store::{Durability, WriterMsg};
 use crate::store::{ReadPool, Store, StoreWriter};
@@ -114,13 +114,12 @@ impl<'a> Spawner<'a> {
         clock: &SharedClock,
         llm: Option<ChildRef<LlmMsg>>,
         config: &Config,
+        chat: Live<crate::config::ChatConfig>,
     ) -> ChildRef<SessionsMsg> {
         let (store, clock) = (store.clone(), clock.clone());
         let settings = SweepSettings {
-            ttl: config.chat.session_ttl.get(),
             interval: config.memory.prune_interval.get(),
-            summary_on_close: config.chat.summary_on_close,
-            budget_tokens: config.chat.context_budget_tokens,
+            chat,
         };
         self.spawn(ChildSpec::new("chat_sessions", move || {
             Ok(ChatSessions::new(
@@ -145,14 +144,13 @@ impl<'a> Spawner<'a> {
         }))
     }
 
-    pub fn fast_path(&self, intents: &IntentsConfig) -> ChildRef<FastPathMsg> {
-        let matcher = Arc::new(FastPath::new(intents));
+    pub fn fast_path(&self, matcher: Live<FastPath>) -> ChildRef<FastPathMsg> {
         self.spawn(ChildSpec::new("fast_path", move || {
             Ok(FastPathActor::new(matcher.clone()))
         }))
     }
 
-    pub fn action_executor(&self, registry: Arc<ActionRegistry>) -> ChildRef<ExecutorMsg> {
+    pub fn action_executor(&self, registry: Live<ActionRegistry>) -> ChildRef<ExecutorMsg> {
         self.spawn(ChildSpec::new("action_executor", move || {
             Ok(ActionExecutor::new(registry.clone()))
         }))

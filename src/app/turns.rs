@@ -40,8 +40,10 @@ pub struct TurnActors {
     pub thinking: crate::turn::thinking::Thinking,
     /// Recordings turns answer from (`donna replay`; empty in the bot).
     pub replays: crate::llm::journal::Replays,
-    /// The chat's actions and their safety levels.
-    pub chat_actions: Arc<crate::chat_actions::ChatActions>,
+    /// The chat's actions and their safety levels (hot reloaded).
+    pub chat_actions: crate::live::Live<crate::chat_actions::ChatActions>,
+    /// The chat config in force (hot reloaded).
+    pub chat: crate::live::Live<crate::config::ChatConfig>,
 }
 
 /// What a turn reads from the config.
@@ -58,8 +60,6 @@ pub fn turn_settings(config: &Config) -> TurnSettings {
         history_exchanges: config.planner.history_exchanges,
         max_tool_calls: config.planner.max_tool_calls,
         tool_result_chars: config.planner.tool_result_chars,
-        session_ttl: config.chat.session_ttl.get(),
-        context_budget_tokens: config.chat.context_budget_tokens,
         gate: config.reply_decision.enabled.then_some(GateSettings {
             group_only: config.reply_decision.group_only,
         }),
@@ -94,6 +94,7 @@ pub fn start_conversations(
         thinking: actors.thinking,
         replays: actors.replays,
         chat_actions: actors.chat_actions,
+        chat: actors.chat,
     });
     let runtime = &config.runtime;
     let router = KeyedRouter::new(

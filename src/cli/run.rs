@@ -96,6 +96,11 @@ pub(super) fn run(path: Option<PathBuf>) -> ExitCode {
         let server_task = actix_rt::spawn(server);
         crate::service_manager::ready(&address.to_string());
         crate::service_manager::spawn_watchdog();
+        if let Some(path) = path.as_deref() {
+            // Hot reload: the chat config and the rule files, on change and on SIGHUP.
+            app.watch_config(path);
+            spawn_reload_on_sighup(app.clone());
+        }
         startup_summary(&app, path.as_deref(), &loaded.data_dir(), address).await;
         let reason = wait_for_stop(&app, &mut signals).await;
         crate::service_manager::stopping();
@@ -147,6 +152,26 @@ enum Stop {
 /// SIGTERM and SIGINT, listened for from the first moment of `run`: a signal that arrives while
 /// Donna is still starting (or waiting for the model's first answer) stops her cleanly once she
 /// is up, instead of killing the process with the signal's default action.
+/// SIGHUP: read the config again now (`app::reload`).
+fn spawn_reload_on_sighup(app: Arc<App>) {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let Ok(mut hangups) = signal(SignalKind::hangup()) else {
+            tracing::warn!("cannot listen for SIGHUP; the config is still re-read on change");
+            return;
+        };
+        actix_rt::spawn(async move {
+            while hangups.recv().await.is_some() {
+                tracing::info!("SIGHUP: reading the config again");
+                app.reload_config(None);
+            }
+        });
+    }
+    #[cfg(not(unix))]
+    let _ = app;
+}
+
 struct StopSignals {
     #[cfg(unix)]
     streams: Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>,

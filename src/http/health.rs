@@ -65,6 +65,14 @@ struct HealthView {
     dead_letters: u64,
     reply_gate: ReplyGateView,
     model: ModelView,
+    config: ConfigView,
+}
+
+/// The config in force (hot reload): when it was loaded and why the last edit was refused.
+#[derive(Debug, Serialize)]
+struct ConfigView {
+    loaded_at: String,
+    error: Option<String>,
 }
 
 fn model_view(status: &ModelStatus) -> ModelView {
@@ -109,8 +117,15 @@ pub async fn health(app: web::Data<App>) -> HttpResponse {
     let model = model_view(&app.model_status);
     let whole = snapshot.actors.iter().all(|actor| actor.degraded.is_none())
         && !app.model_status.state().is_degraded();
+    let status = app.config_status();
     let view = HealthView {
         model,
+        config: ConfigView {
+            loaded_at: status
+                .loaded_at
+                .to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+            error: status.error,
+        },
         status: if ok && whole { "ok" } else { "degraded" },
         actors: snapshot
             .actors

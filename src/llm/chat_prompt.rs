@@ -55,6 +55,8 @@ pub struct ActionLine {
 /// Everything a chat prompt is built from.
 #[derive(Debug, Clone)]
 pub struct ChatContext {
+    /// The voice (`chat.persona` in force when the turn started).
+    pub persona: Persona,
     /// The actions the model may propose (config/chat_actions.yaml).
     pub actions: Vec<ActionLine>,
     /// Open tasks, one line each ("title (due ...)"), when the person talks about tasks.
@@ -86,14 +88,13 @@ pub fn tokens(text: &str) -> usize {
 #[derive(Debug)]
 pub struct ChatPrompts {
     templates: Handlebars<'static>,
-    persona: Persona,
 }
 
 impl ChatPrompts {
     /// Registers and renders every template once with a sample, so a broken one stops startup.
-    pub fn new(persona: Persona) -> Result<Self, PromptError> {
+    pub fn new() -> Result<Self, PromptError> {
         let templates = strict_templates(&TEMPLATES)?;
-        let prompts = Self { templates, persona };
+        let prompts = Self { templates };
         for persona in [Persona::Donna, Persona::Neutral] {
             let sample = json!({
                 "now": "2026-01-01T08:00:00+00:00",
@@ -119,7 +120,7 @@ impl ChatPrompts {
     /// The chat call's messages, within the budget (see the module header).
     pub fn messages(&self, context: &ChatContext) -> Result<Vec<ChatMessage>, PromptError> {
         let system = self.render(
-            &format!("chat_{}", self.persona.as_str()),
+            &format!("chat_{}", context.persona.as_str()),
             &json!({
                 "now": context.now,
                 "timezone": context.timezone,
@@ -210,6 +211,7 @@ fn newest_that_fit(
 
 fn sample_context() -> ChatContext {
     ChatContext {
+        persona: Persona::Donna,
         actions: vec![ActionLine {
             name: "mark_done".into(),
             description: "Mark a task as completed.".into(),
@@ -285,8 +287,9 @@ mod tests {
 
     #[test]
     fn the_current_message_is_last_even_when_nothing_else_fits() {
-        let prompts = ChatPrompts::new(Persona::Neutral).unwrap_or_else(|e| panic!("{e}"));
+        let prompts = ChatPrompts::new().unwrap_or_else(|e| panic!("{e}"));
         let mut context = sample_context();
+        context.persona = Persona::Neutral;
         context.budget_tokens = 1;
         context.message = "{{persona}} {{> chat_donna}}".into();
         let messages = prompts.messages(&context).unwrap_or_else(|e| panic!("{e}"));

@@ -9,7 +9,7 @@
 //! kept; context parameters come from the thread; for a keyword intent, the reply's own words
 //! fill an action's optional `when` parameter (so "push it to friday" reschedules to Friday).
 
-use std::sync::Arc;
+use crate::live::Live;
 
 use actors::{Behaviour, CellCtx, Handled, Reply};
 
@@ -55,11 +55,12 @@ pub enum ExecutorMsg {
 }
 
 pub struct ActionExecutor {
-    registry: Arc<ActionRegistry>,
+    /// The registry in force (replaced by a hot reload of the actions file).
+    registry: Live<ActionRegistry>,
 }
 
 impl ActionExecutor {
-    pub fn new(registry: Arc<ActionRegistry>) -> Self {
+    pub fn new(registry: Live<ActionRegistry>) -> Self {
         Self { registry }
     }
 }
@@ -71,10 +72,11 @@ impl ActionExecutor {
         context: &BindContext,
         facts: &ProposalFacts,
     ) -> Proposal {
+        let registry = self.registry.get();
         let mut invalid = Vec::new();
         let mut bound = Vec::new();
         for request in requests {
-            match self.registry.bind(request, context) {
+            match registry.bind(request, context) {
                 Ok(action) => bound.push(action),
                 Err(error) => invalid.push(error),
             }
@@ -86,7 +88,7 @@ impl ActionExecutor {
         };
         // A usable time only: "yesterday" or "feb 30" is no ground for moving a task.
         let names_a_time = || matches!(find_when(&facts.reply, &context.when), Ok(Some(_)));
-        let review = review_plan(&self.registry, bound, input, names_a_time);
+        let review = review_plan(&registry, bound, input, names_a_time);
         Proposal { invalid, review }
     }
 }
@@ -101,7 +103,7 @@ impl Behaviour for ActionExecutor {
                 text,
                 context,
                 reply,
-            } => reply.send(bind_intent(&self.registry, &intent, &text, &context)),
+            } => reply.send(bind_intent(&self.registry.get(), &intent, &text, &context)),
             ExecutorMsg::Propose {
                 requests,
                 context,

@@ -17,8 +17,10 @@ use actors::{Behaviour, CellCtx, ChildRef, Handled, Reply};
 use chrono::{DateTime, Utc};
 
 use crate::clock::SharedClock;
+use crate::config::ChatConfig;
 use crate::conversation::chat_sessions::{self, Session};
 use crate::conversation::memory::Role;
+use crate::live::Live;
 use crate::llm::chat_prompt::{ChatLine, SummaryContext};
 use crate::store::{Store, StoreError};
 use crate::subsystems::llm_classifier::LlmMsg;
@@ -33,13 +35,20 @@ pub enum SessionsMsg {
     },
 }
 
-/// What the sweeper reads from the config.
+/// What the sweeper reads from the config: its interval, and the chat config in force (hot
+/// reloaded; each sweep reads it once).
 #[derive(Debug, Clone)]
 pub struct SweepSettings {
-    pub ttl: Duration,
     pub interval: Duration,
-    pub summary_on_close: bool,
-    pub budget_tokens: usize,
+    pub chat: Live<ChatConfig>,
+}
+
+/// The chat keys one sweep works with.
+#[derive(Debug, Clone)]
+struct SweepRules {
+    ttl: Duration,
+    summary_on_close: bool,
+    budget_tokens: usize,
 }
 
 pub struct ChatSessions {
@@ -76,10 +85,16 @@ impl Behaviour for ChatSessions {
 
     fn handle(&mut self, message: SessionsMsg, _ctx: &mut CellCtx<Self>) -> Handled {
         let SessionsMsg::Sweep { reply } = message;
+        let chat = self.settings.chat.get();
+        let settings = SweepRules {
+            ttl: chat.session_ttl.get(),
+            summary_on_close: chat.summary_on_close,
+            budget_tokens: chat.context_budget_tokens,
+        };
         let sweep = Sweep {
             store: self.store.clone(),
-            llm: self.llm.clone().filter(|_| self.settings.summary_on_close),
-            settings: self.settings.clone(),
+            llm: self.llm.clone().filter(|_| settings.summary_on_close),
+            settings,
             now: self.clock.now(),
         };
         Handled::wait(async move {
@@ -101,7 +116,7 @@ struct Sweep {
     store: Store,
     /// The model for summaries: None without one or with `chat.summary_on_close` off.
     llm: Option<ChildRef<LlmMsg>>,
-    settings: SweepSettings,
+    settings: SweepRules,
     now: DateTime<Utc>,
 }
 

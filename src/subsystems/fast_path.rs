@@ -7,8 +7,7 @@
 //! the time reader sits above the keyword layer, so the two meet in this actor.
 //! Invariant: pure; no I/O, so it answers in microseconds.
 
-use std::sync::Arc;
-
+use crate::live::Live;
 use actors::{Behaviour, CellCtx, Handled, Reply};
 
 use crate::replies::analysis::{analyze, Analysis};
@@ -23,11 +22,12 @@ pub enum FastPathMsg {
 }
 
 pub struct FastPathActor {
-    matcher: Arc<FastPath>,
+    /// The compiled intents in force (replaced by a hot reload of the intents file).
+    matcher: Live<FastPath>,
 }
 
 impl FastPathActor {
-    pub fn new(matcher: Arc<FastPath>) -> Self {
+    pub fn new(matcher: Live<FastPath>) -> Self {
         Self { matcher }
     }
 }
@@ -85,7 +85,7 @@ impl Behaviour for FastPathActor {
     fn handle(&mut self, message: FastPathMsg, _ctx: &mut CellCtx<Self>) -> Handled {
         match message {
             FastPathMsg::Analyze { text, reply } => {
-                reply.send(analyze_reply(&self.matcher, &text));
+                reply.send(analyze_reply(&self.matcher.get(), &text));
             }
         }
         Handled::Done

@@ -19,6 +19,7 @@ use std::sync::Arc;
 use actors::{ActorHealth, Behaviour, CellCtx, Handled, Reply};
 use tokio::sync::Semaphore;
 
+use crate::live::Live;
 use crate::llm::chat::ChatModel;
 use crate::llm::chat_prompt::{ChatContext, SummaryContext};
 use crate::llm::classify::Classifier;
@@ -93,7 +94,8 @@ pub fn journaled(message: LlmMsg) -> LlmMsg {
 }
 
 pub struct LlmClassifier {
-    classifier: Arc<Classifier>,
+    /// The classifier in force (replaced by a hot reload of the reply actions file).
+    classifier: Live<Classifier>,
     free_text: Arc<FreeTextModel>,
     planner: Arc<PlannerModel>,
     chat: Arc<ChatModel>,
@@ -108,7 +110,7 @@ pub struct LlmClassifier {
 impl LlmClassifier {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        classifier: Arc<Classifier>,
+        classifier: Live<Classifier>,
         free_text: Arc<FreeTextModel>,
         planner: Arc<PlannerModel>,
         chat: Arc<ChatModel>,
@@ -147,7 +149,7 @@ impl LlmClassifier {
         match message {
             LlmMsg::Journaled { journal, message } => self.dispatch(*message, Some(journal)),
             LlmMsg::Classify { context, reply } => {
-                let classifier = self.classifier.clone();
+                let classifier = self.classifier.get();
                 self.call(CallKind::Classify, reply, journal, async move {
                     classifier.classify(&context).await
                 });
@@ -263,7 +265,7 @@ impl LlmClassifier {
             return;
         }
         let (classifier, slots, metrics) = (
-            self.classifier.clone(),
+            self.classifier.get(),
             self.slots.clone(),
             self.metrics.clone(),
         );

@@ -20,6 +20,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::capture::questions::timing;
+use crate::config::ChatConfig;
 use crate::conversation::chat_sessions;
 use crate::conversation::memory::Role;
 use crate::conversation::pins;
@@ -96,7 +97,11 @@ impl Pipeline {
         let Some(llm) = &self.llm else {
             return Ok(model_down());
         };
-        let remembered = self.remembered(&inbound.thread_id, now, talk).await?;
+        // The chat config in force when the turn started (a reload meanwhile waits its turn).
+        let chat = self.chat.get();
+        let remembered = self
+            .remembered(&inbound.thread_id, now, talk, &chat)
+            .await?;
         let pinned_id = remembered.pinned.as_ref().map(|task| task.id.clone());
         let tz = self.settings.timezone;
         let show = |at: DateTime<Utc>| {
@@ -105,6 +110,7 @@ impl Pipeline {
                 .to_string()
         };
         let context = ChatContext {
+            persona: chat.persona,
             actions: self.action_lines(),
             open_tasks: remembered.open_tasks,
             pinned: remembered.pinned.map(|task| TaskFacts {
@@ -121,7 +127,7 @@ impl Pipeline {
             message: inbound.text.clone(),
             now: show(now),
             timezone: tz.name().to_string(),
-            budget_tokens: self.settings.context_budget_tokens,
+            budget_tokens: chat.context_budget_tokens,
         };
         self.thinking.notify(inbound);
         let call = |reply| LlmMsg::Converse {
@@ -157,12 +163,13 @@ impl Pipeline {
         thread_id: &str,
         now: DateTime<Utc>,
         talk: Talk,
+        chat: &ChatConfig,
     ) -> Result<Remembered, TurnError> {
         let when = self.capture_when(now);
         let thread_id = thread_id.to_string();
-        let ttl = chrono_duration(self.settings.session_ttl);
+        let ttl = chrono_duration(chat.session_ttl.get());
         // Characters are at least tokens: no more text than this can fit the budget.
-        let max_chars = self.settings.context_budget_tokens.saturating_mul(4);
+        let max_chars = chat.context_budget_tokens.saturating_mul(4);
         Ok(self
             .store
             .read(move |conn| {
@@ -214,6 +221,7 @@ impl Pipeline {
     /// The chat actions as the system message lists them (the chat room's and the planner's).
     pub(super) fn action_lines(&self) -> Vec<ActionLine> {
         self.chat_actions
+            .get()
             .iter()
             .map(|action| ActionLine {
                 name: action.name.clone(),

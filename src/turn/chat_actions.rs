@@ -76,7 +76,7 @@ impl Pipeline {
         let mut refused = Vec::new();
         for value in proposed.actions {
             match serde_json::from_value::<ActionRequest>(value) {
-                Ok(request) => match self.chat_actions.check_request(&request) {
+                Ok(request) => match self.chat_actions.get().check_request(&request) {
                     Ok(_) => requests.push(request),
                     Err(reason) => refused.push(reason.to_string()),
                 },
@@ -177,10 +177,11 @@ impl Pipeline {
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
         // Checked again: the actions file may have changed while a question was waiting.
+        let chat_actions = self.chat_actions.get();
         let requests: Vec<_> = waiting
             .requests
             .iter()
-            .filter_map(|request| self.chat_actions.check_request(request).ok())
+            .filter_map(|request| chat_actions.check_request(request).ok())
             .collect();
         let env = ToolEnv {
             now,

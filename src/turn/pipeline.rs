@@ -68,8 +68,10 @@ pub struct Pipeline {
     pub thinking: super::thinking::Thinking,
     /// Recordings a turn answers its model and tool calls from (`donna replay` only).
     pub replays: Replays,
-    /// The chat's actions and their safety levels (config/chat_actions.yaml).
-    pub chat_actions: Arc<crate::chat_actions::ChatActions>,
+    /// The chat's actions and their safety levels (config/chat_actions.yaml), hot reloaded.
+    pub chat_actions: crate::live::Live<crate::chat_actions::ChatActions>,
+    /// The chat config in force (`chat.*`), hot reloaded: a turn reads it once.
+    pub chat: crate::live::Live<crate::config::ChatConfig>,
 }
 
 impl Pipeline {

@@ -24,11 +24,6 @@ pub struct TurnSettings {
     pub max_tool_calls: usize,
     /// Longest tool result a prompt quotes, in characters (`planner.tool_result_chars`).
     pub tool_result_chars: usize,
-    /// A chat message this long after the session's last one opens a new session
-    /// (`chat.session_ttl`).
-    pub session_ttl: Duration,
-    /// The most a chat prompt holds, in estimated tokens (`chat.context_budget_tokens`).
-    pub context_budget_tokens: usize,
     /// The group-chat reply gate; None when `reply_decision.enabled` is false.
     pub gate: Option<GateSettings>,
 }
