@@ -242,3 +242,42 @@ fn a_nudge_the_scheduler_sends_while_the_console_runs_is_printed() {
     chat.say("done", "donna: ");
     assert_eq!(chat.end_input(), Some(0));
 }
+
+#[actix_rt::test]
+async fn free_lines_go_to_the_chat_engine_and_a_nudge_reply_still_acts_on_its_task() {
+    use common::fake_llm::{out, start_fake_llm};
+    let fake = start_fake_llm();
+    for answer in ["Sounds like a long day.", "Glad that one is off your list."] {
+        fake.push_for("route", out(json!({"intent": "chat", "confidence": 0.9})));
+        fake.push_for("chat", out(json!({"reply_to_user": answer, "actions": []})));
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().join("chat.yaml");
+    std::fs::write(
+        &path,
+        format!(
+            "data_dir: data\nnudges:\n  quiet_hours: \"00:00-00:00\"\n{}",
+            fake.config("ollama", "10s", 2)
+        ),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    // The console blocks on its pipes: off the runtime that serves the fake model.
+    let (vented, done, after) = actix_rt::task::spawn_blocking(move || {
+        let mut chat = Chat::start(&path);
+        let vented = chat.say("ugh, what a day", "donna: ");
+        chat.say("add Pay rent", "(nudge 1 to talk about it)");
+        chat.say("nudge 1", "Time for 'Pay rent'");
+        let done = chat.say("done", "donna: ");
+        // Back to the console's own chat (the nudge opened the task's thread).
+        chat.say("use console", "console> ");
+        let after = chat.say("that felt good", "donna: ");
+        assert_eq!(chat.end_input(), Some(0));
+        (vented, done, after)
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(vented.contains("Sounds like a long day."), "{vented}");
+    assert!(done.contains("Pay rent"), "{done}");
+    assert!(after.contains("Glad that one is off your list."), "{after}");
+    assert_eq!(fake.count("chat"), 2, "the nudge reply took no model");
+}
