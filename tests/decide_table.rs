@@ -175,6 +175,7 @@ fn context(situation: Situation) -> TurnContext {
         _ => 11,
     };
     TurnContext {
+        interrupted: None,
         author_id: match situation {
             FreeLivePlanOfSomeoneElse => "guest".into(),
             _ => OWNER.into(),

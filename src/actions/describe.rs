@@ -77,6 +77,17 @@ pub fn describe(
             }
             format!("update {title}: {}", changes.join(", "))
         }
+        HandlerKind::Escalate => {
+            let estimate = action
+                .params
+                .get("estimate_micros")
+                .and_then(Value::as_i64)
+                .unwrap_or_default();
+            format!(
+                "ask the bigger model (about ${:.4})",
+                estimate as f64 / 1_000_000.0
+            )
+        }
         HandlerKind::StopAutomation => {
             let id = param("automation_id");
             let automation = crate::automations::repo::get(conn, id)?;

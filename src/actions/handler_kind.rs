@@ -25,6 +25,9 @@ pub enum HandlerKind {
     /// Stops a recurring reminder so undo can resume it (the chat's `stop_automation`).
     /// Internal: only the chat actions name it.
     StopAutomation,
+    /// An offer to ask the bigger model (escalation): its yes runs `turn::escalation`, never a
+    /// handler. Internal: Donna proposes it when the local model asks for it.
+    Escalate,
 }
 
 impl HandlerKind {
@@ -39,10 +42,11 @@ impl HandlerKind {
 
     /// Handlers the reply actions file may not name: Donna's own (`create_automation`) and the
     /// chat's (config/chat_actions.yaml, with their safety levels); the registry refuses them.
-    pub const INTERNAL: [HandlerKind; 3] = [
+    pub const INTERNAL: [HandlerKind; 4] = [
         HandlerKind::CreateAutomation,
         HandlerKind::UpdateTask,
         HandlerKind::StopAutomation,
+        HandlerKind::Escalate,
     ];
 
     pub fn is_internal(self) -> bool {
@@ -60,6 +64,7 @@ impl HandlerKind {
             HandlerKind::CreateAutomation => "create_automation",
             HandlerKind::UpdateTask => "update_task",
             HandlerKind::StopAutomation => "stop_automation",
+            HandlerKind::Escalate => "escalate",
         }
     }
 
@@ -76,6 +81,7 @@ impl HandlerKind {
             }
             HandlerKind::UpdateTask => &["task_id"],
             HandlerKind::StopAutomation => &["automation_id"],
+            HandlerKind::Escalate => &["message", "estimate_micros"],
         }
     }
 

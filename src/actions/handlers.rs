@@ -110,6 +110,10 @@ pub fn run(
         HandlerKind::CreateAutomation => create_automation(conn, env, action),
         HandlerKind::UpdateTask => update_task(conn, env, params),
         HandlerKind::StopAutomation => stop_automation(conn, env, params),
+        // Its yes is the escalation room's (two commits around a model call), never a handler.
+        HandlerKind::Escalate => Err(ActionError::Refused(
+            "Asking the bigger model is not something a plan step can do.".into(),
+        )),
     }
 }
 

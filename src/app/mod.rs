@@ -158,6 +158,9 @@ impl App {
         install_crypto_provider();
         let rules = Rules::load(loaded)?;
         let models = ModelClients::build(&config, env, &rules.actions)?;
+        let escalation = crate::llm::escalation::Escalation::build(&config, env)
+            .map_err(StartError::Model)?
+            .map(Arc::new);
         let data_dir = loaded.data_dir();
         let lock = DataDirLock::acquire(&data_dir)?;
         let database = store::prepare(&data_dir)?;
@@ -223,6 +226,7 @@ impl App {
                 replays: replays.clone(),
                 chat_actions: lives.chat_actions.clone(),
                 chat: lives.chat.clone(),
+                escalation: escalation.clone(),
             },
             gate_metrics.clone(),
             metrics.clone(),

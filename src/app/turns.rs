@@ -44,6 +44,8 @@ pub struct TurnActors {
     pub chat_actions: crate::live::Live<crate::chat_actions::ChatActions>,
     /// The chat config in force (hot reloaded).
     pub chat: crate::live::Live<crate::config::ChatConfig>,
+    /// The bigger model, when escalation is on.
+    pub escalation: Option<Arc<crate::llm::escalation::Escalation>>,
 }
 
 /// What a turn reads from the config.
@@ -95,6 +97,7 @@ pub fn start_conversations(
         replays: actors.replays,
         chat_actions: actors.chat_actions,
         chat: actors.chat,
+        escalation: actors.escalation,
     });
     let runtime = &config.runtime;
     let router = KeyedRouter::new(

@@ -7,7 +7,9 @@
 
 mod chat;
 mod duration;
+mod escalation;
 mod messages;
+mod provider;
 mod quiet_hours;
 mod schema;
 
@@ -16,6 +18,7 @@ use std::path::{Path, PathBuf};
 
 pub use chat::{ChatConfig, Persona};
 pub use duration::ConfigDuration;
+pub use escalation::EscalationConfig;
 pub use quiet_hours::QuietHours;
 pub use schema::*;
 
@@ -150,6 +153,9 @@ impl Config {
                     self.http.api_token_env
                 ),
             ));
+        }
+        if let Some((key, reason)) = self.escalation.problem() {
+            return Err(ConfigError::invalid(key, reason));
         }
         if !(0.0..=1.0).contains(&self.capture.min_confidence) {
             return Err(ConfigError::invalid(

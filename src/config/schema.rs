@@ -9,6 +9,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use super::chat::ChatConfig;
 use super::duration::ConfigDuration;
+use super::escalation::EscalationConfig;
+pub use super::provider::LlmProvider;
 use super::quiet_hours::QuietHours;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -29,6 +31,7 @@ pub struct Config {
     pub capture: CaptureConfig,
     pub planner: PlannerConfig,
     pub chat: ChatConfig,
+    pub escalation: EscalationConfig,
     pub discord: DiscordConfig,
     pub nudges: NudgesConfig,
     pub reply_decision: ReplyDecisionConfig,
@@ -54,6 +57,7 @@ impl Default for Config {
             capture: CaptureConfig::default(),
             planner: PlannerConfig::default(),
             chat: ChatConfig::default(),
+            escalation: EscalationConfig::default(),
             discord: DiscordConfig::default(),
             nudges: NudgesConfig::default(),
             reply_decision: ReplyDecisionConfig::default(),
@@ -80,17 +84,6 @@ impl Default for HttpConfig {
             max_body: 64 * 1024,
         }
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LlmProvider {
-    /// Ollama's native /api/chat.
-    Ollama,
-    /// Any OpenAI-compatible /v1/chat/completions.
-    Openai,
-    /// No model: replies the keywords cannot take get an honest "unhandled" answer.
-    None,
 }
 
 /// How the output schema is sent to an OpenAI-compatible server.

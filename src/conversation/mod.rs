@@ -5,6 +5,7 @@
 
 pub mod chat_sessions;
 pub mod drafts;
+pub mod escalation_ledger;
 pub mod inbox;
 pub mod memory;
 pub mod memory_search;

@@ -70,6 +70,12 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// Whether this plan is an offer to ask the bigger model (one internal `escalate` step):
+    /// its yes is the escalation room's, not a plan step's.
+    pub fn is_escalation_offer(&self) -> bool {
+        matches!(self.actions.as_slice(), [step] if step.handler == crate::actions::HandlerKind::Escalate)
+    }
+
     /// Pending and not past its expiry.
     pub fn is_live(&self, now: DateTime<Utc>) -> bool {
         self.status == PlanStatus::Pending && now < self.expires_at

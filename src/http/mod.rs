@@ -17,6 +17,7 @@ mod json;
 mod metrics;
 mod openapi;
 mod probes;
+mod spend;
 mod tasks;
 mod threads;
 
@@ -207,7 +208,8 @@ fn routes(cfg: &mut ServiceConfig) {
                 .service(threads::post_message)
                 .service(events::events)
                 .service(automations::list)
-                .service(automations::remove),
+                .service(automations::remove)
+                .service(spend::spend),
         );
 }
 

@@ -43,6 +43,16 @@ pub struct LlmClient {
     response_format: ResponseFormat,
     keep_alive: String,
     system_role: SystemRole,
+    /// The most an answer may hold, in tokens (sent as `max_tokens` / `num_predict`).
+    max_output_tokens: u32,
+}
+
+/// The tokens a server says a call used (OpenAI `usage`, Ollama `prompt_eval_count` and
+/// `eval_count`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Usage {
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
 }
 
 impl LlmClient {
@@ -78,7 +88,17 @@ impl LlmClient {
             response_format: config.response_format,
             keep_alive: config.keep_alive.clone(),
             system_role: config.system_role,
+            max_output_tokens: MAX_OUTPUT_TOKENS,
         })
+    }
+
+    /// The same client with another bound on the answer's length (escalation's
+    /// `max_output_tokens`).
+    pub fn with_max_output_tokens(self, max_output_tokens: u32) -> Self {
+        Self {
+            max_output_tokens,
+            ..self
+        }
     }
 
     /// The same server, key and connection pool, asking another model (the reply gate's).
@@ -157,7 +177,7 @@ impl LlmClient {
                     "model": self.model,
                     "messages": messages,
                     "stream": false,
-                    "options": { "temperature": self.temperature, "num_predict": MAX_OUTPUT_TOKENS },
+                    "options": { "temperature": self.temperature, "num_predict": self.max_output_tokens },
                     "keep_alive": self.keep_alive,
                 });
                 if let Some(schema) = schema {
@@ -170,7 +190,7 @@ impl LlmClient {
                     "model": self.model,
                     "messages": messages,
                     "temperature": self.temperature,
-                    "max_tokens": MAX_OUTPUT_TOKENS,
+                    "max_tokens": self.max_output_tokens,
                     "stream": false,
                 });
                 if let Some(schema) = schema {
@@ -209,11 +229,44 @@ impl LlmClient {
         outcome
     }
 
+    /// `complete`, and the usage the server reported (None when it reported none, or when a
+    /// replayed turn answered from its recording).
+    pub async fn complete_with_usage(
+        &self,
+        messages: &[ChatMessage],
+        schema: Option<&Value>,
+    ) -> Result<(String, Option<Usage>), LlmError> {
+        let Some(journal) = journal::current() else {
+            return self.send_with_usage(messages, schema).await;
+        };
+        let title = journal::call_title(schema);
+        let outcome = match journal.replayed_answer(&title) {
+            Some(recorded) => recorded.map(|text| (text, None)),
+            None => self.send_with_usage(messages, schema).await,
+        };
+        let text = outcome
+            .as_ref()
+            .map(|(text, _)| text.clone())
+            .map_err(Clone::clone);
+        journal.record_model(&title, messages, &text);
+        outcome
+    }
+
     async fn send(
         &self,
         messages: &[ChatMessage],
         schema: Option<&Value>,
     ) -> Result<String, LlmError> {
+        self.send_with_usage(messages, schema)
+            .await
+            .map(|(text, _)| text)
+    }
+
+    async fn send_with_usage(
+        &self,
+        messages: &[ChatMessage],
+        schema: Option<&Value>,
+    ) -> Result<(String, Option<Usage>), LlmError> {
         if !self.is_enabled() {
             return Err(LlmError::Disabled);
         }
@@ -258,13 +311,31 @@ impl LlmClient {
         };
         let value: Value = serde_json::from_slice(&body)
             .map_err(|e| LlmError::BadResponse(format!("not JSON: {e}")))?;
-        let content = match self.provider {
-            LlmProvider::Ollama => value.pointer("/message/content"),
-            _ => value.pointer("/choices/0/message/content"),
+        let (content, prompt, completion) = match self.provider {
+            LlmProvider::Ollama => (
+                value.pointer("/message/content"),
+                value.pointer("/prompt_eval_count"),
+                value.pointer("/eval_count"),
+            ),
+            _ => (
+                value.pointer("/choices/0/message/content"),
+                value.pointer("/usage/prompt_tokens"),
+                value.pointer("/usage/completion_tokens"),
+            ),
+        };
+        let usage = match (
+            prompt.and_then(Value::as_u64),
+            completion.and_then(Value::as_u64),
+        ) {
+            (Some(prompt_tokens), Some(completion_tokens)) => Some(Usage {
+                prompt_tokens,
+                completion_tokens,
+            }),
+            _ => None,
         };
         content
             .and_then(Value::as_str)
-            .map(str::to_string)
+            .map(|text| (text.to_string(), usage))
             .ok_or_else(|| LlmError::BadResponse("no message content in the answer".into()))
     }
 

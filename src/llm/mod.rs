@@ -9,6 +9,7 @@ pub mod chat;
 pub mod chat_prompt;
 pub mod classify;
 pub mod client;
+pub mod escalation;
 pub mod free_text;
 pub mod gate;
 pub mod journal;

@@ -8,92 +8,23 @@
 
 use rusqlite::Connection;
 
-use crate::actions::{self, journal, ActionEnv, BoundAction, UndoOutcome};
+use crate::actions::{self, journal, UndoOutcome};
 use crate::conversation::chat_sessions;
+use crate::conversation::escalation_ledger;
 use crate::conversation::memory::{self, Kind, Role};
-use crate::conversation::plans::{self, Plan, PlanStatus};
-use crate::conversation::turn_journal::{self, TurnCalls};
+use crate::conversation::plans::{self, PlanStatus};
+use crate::conversation::turn_journal;
 use crate::events::Payload;
 use crate::store::StoreError;
 use crate::tasks::repo;
 
 use super::changes;
-use super::draft_step::{self, DraftStep};
+use super::draft_step;
 use super::finish::{finish, summarize};
 pub use super::proposal::{propose, Proposal};
-use super::result::{PlannerStep, ShownAction, TurnPath, TurnResult};
+use super::result::{ShownAction, TurnPath, TurnResult};
 use super::texts;
-use super::Inbound;
-
-/// The resolved work of a turn (actions already validated and bound).
-#[derive(Debug, Clone)]
-pub enum Work {
-    ConfirmPlan(Plan),
-    RejectPlan(Plan),
-    /// A yes or no meant for an older plan: say which plan is waiting now, change nothing.
-    PlanReplaced(Plan),
-    PlanGone {
-        expired: bool,
-    },
-    NothingToConfirm,
-    Undo,
-    Execute(Vec<BoundAction>),
-    /// A capture: run its `create_task` at once (the person plainly asked for exactly it).
-    Capture(Box<BoundAction>),
-    /// Save a plan of these actions; the reply is `preamble` (the model's answer, if any)
-    /// followed by the plan's own wording.
-    Propose {
-        actions: Vec<BoundAction>,
-        preamble: Option<String>,
-        path: TurnPath,
-        /// The planner's tool calls when the plan follows them (the result's `steps`).
-        steps: Vec<PlannerStep>,
-    },
-    /// A chat answer's actions that run at once (they may be none: reads only): the reply is
-    /// `said` (reads, the planner's answer) followed by what ran; the chat session slides.
-    ChatActions {
-        run: Vec<BoundAction>,
-        said: String,
-        path: TurnPath,
-        session: Option<i64>,
-        steps: Vec<PlannerStep>,
-    },
-    /// Donna answers with this text and does nothing else.
-    Say {
-        path: TurnPath,
-        text: String,
-    },
-    /// The chat room's answer (path `chat`): the turn slides the live session `session`, or
-    /// opens a new one when there is none (or it closed meanwhile).
-    Chat {
-        text: String,
-        session: Option<i64>,
-    },
-    /// The planner's answer (path `answer`) and its tool calls (the result's `steps`).
-    Answer(String, Vec<PlannerStep>),
-    /// Donna stays quiet: the message is recorded, nothing is sent.
-    Silent {
-        path: TurnPath,
-    },
-}
-
-/// Everything `commit` needs.
-#[derive(Debug, Clone)]
-pub struct TurnWork {
-    pub inbound: Inbound,
-    pub task_id: Option<String>,
-    pub cancel_plan: Option<Plan>,
-    pub work: Work,
-    pub draft: DraftStep,
-    pub env: ActionEnv,
-    pub undo_window: chrono::Duration,
-    pub plan_expiry: chrono::Duration,
-    /// The turn's model and tool calls, in call order (stored with the turn).
-    pub journal: TurnCalls,
-    /// The message's inbox row is written here, with the turn (received at this time): the
-    /// one-write path (`turn::receipt`).
-    pub write_inbox_row: Option<chrono::DateTime<chrono::Utc>>,
-}
+pub use super::work::{TurnWork, Work};
 
 /// A committed turn: its result and the `task` events its changes make (published by the
 /// caller once the transaction is durable).
@@ -261,6 +192,25 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
                 .filter(|text| !text.trim().is_empty())
                 .collect::<Vec<_>>()
                 .join("\n\n")
+        }
+        Work::Escalation {
+            settle,
+            interrupted,
+            text,
+            path,
+            session,
+        } => {
+            if let Some(settle) = settle {
+                escalation_ledger::settle(conn, &settle, now)?;
+            }
+            if let Some(offer_id) = interrupted {
+                escalation_ledger::interrupted(conn, &offer_id, now)?;
+            }
+            if path == TurnPath::Escalated {
+                chat_sessions::record_turn(conn, thread_id, session, now)?;
+            }
+            result.path = path;
+            text
         }
         Work::Chat { text, session } => {
             chat_sessions::record_turn(conn, thread_id, session, now)?;

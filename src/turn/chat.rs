@@ -47,9 +47,16 @@ pub const SUMMARIES_SHOWN: usize = 3;
 /// Most open tasks a task-talk prompt lists (soonest first).
 pub const OPEN_TASKS_SHOWN: usize = 30;
 
+/// A chat prompt's context, with the live session and the pinned task's id.
+pub(super) struct ChatPrompt {
+    pub context: ChatContext,
+    pub session: Option<i64>,
+    pub pinned: Option<String>,
+}
+
 /// What the person is talking about, as `route` read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Talk {
+pub(super) enum Talk {
     /// Small talk, venting: no task list in the prompt.
     Chat,
     /// Changing tasks in plain words: the open tasks are in the prompt.
@@ -97,11 +104,60 @@ impl Pipeline {
         let Some(llm) = &self.llm else {
             return Ok(model_down());
         };
+        let ChatPrompt {
+            context,
+            session,
+            pinned,
+        } = self
+            .chat_prompt(&inbound.thread_id, &inbound.text, now, talk)
+            .await?;
+        self.thinking.notify(inbound);
+        let asked = context.clone();
+        let call = |reply| LlmMsg::Converse {
+            context: Box::new(context),
+            reply,
+        };
+        let answer = match ask_model(llm, "chat", call).await? {
+            Ok(answer) => answer,
+            Err(answer) => return Ok(answer),
+        };
+        if answer.needs_escalation && self.escalation.is_some() {
+            // The local model says it is out of its depth: offer the bigger one.
+            return self
+                .offer_escalation(inbound, answer, asked, session, now)
+                .await;
+        }
+        if !answer.actions.is_empty() {
+            let proposed = Proposed {
+                actions: answer.actions,
+                planner: None,
+                session,
+                pinned,
+            };
+            return self.chat_actions(turn, inbound, proposed, now).await;
+        }
+        Ok((
+            Work::Chat {
+                text: answer.reply_to_user,
+                session,
+            },
+            DraftStep::Keep,
+        ))
+    }
+
+    /// The chat prompt's context for `message` in `thread_id` (the persona in force, the
+    /// session, the pinned task, summaries, the actions; the open tasks for task talk), the
+    /// live session and the pinned task's id. Also what the bigger model is asked with.
+    pub(super) async fn chat_prompt(
+        &self,
+        thread_id: &str,
+        message: &str,
+        now: DateTime<Utc>,
+        talk: Talk,
+    ) -> Result<ChatPrompt, TurnError> {
         // The chat config in force when the turn started (a reload meanwhile waits its turn).
         let chat = self.chat.get();
-        let remembered = self
-            .remembered(&inbound.thread_id, now, talk, &chat)
-            .await?;
+        let remembered = self.remembered(thread_id, now, talk, &chat).await?;
         let pinned_id = remembered.pinned.as_ref().map(|task| task.id.clone());
         let tz = self.settings.timezone;
         let show = |at: DateTime<Utc>| {
@@ -124,36 +180,16 @@ impl Pipeline {
             }),
             summaries: remembered.summaries,
             history: remembered.history,
-            message: inbound.text.clone(),
+            message: message.to_string(),
             now: show(now),
             timezone: tz.name().to_string(),
             budget_tokens: chat.context_budget_tokens,
         };
-        self.thinking.notify(inbound);
-        let call = |reply| LlmMsg::Converse {
-            context: Box::new(context),
-            reply,
-        };
-        let answer = match ask_model(llm, "chat", call).await? {
-            Ok(answer) => answer,
-            Err(answer) => return Ok(answer),
-        };
-        if !answer.actions.is_empty() {
-            let proposed = Proposed {
-                actions: answer.actions,
-                planner: None,
-                session: remembered.live,
-                pinned: pinned_id,
-            };
-            return self.chat_actions(turn, inbound, proposed, now).await;
-        }
-        Ok((
-            Work::Chat {
-                text: answer.reply_to_user,
-                session: remembered.live,
-            },
-            DraftStep::Keep,
-        ))
+        Ok(ChatPrompt {
+            context,
+            session: remembered.live,
+            pinned: pinned_id,
+        })
     }
 
     /// The live session's messages (bounded by the budget), the pinned task and the summaries

@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 
 use crate::conversation::drafts::{self, Draft};
+use crate::conversation::escalation_ledger::{self, Reserved};
 use crate::conversation::inbox::{self, Accepted, Inbound};
 use crate::conversation::memory::{self, Kind};
 use crate::conversation::plans::{self, Plan};
@@ -24,6 +25,9 @@ pub struct TurnContext {
     pub last_donna: Option<(DateTime<Utc>, Kind)>,
     /// This message's inbox state (Done when it was handled before).
     pub inbox: Option<Accepted>,
+    /// This message's escalation reservation still open: a restart cut off the call it made
+    /// (`turn::escalation`).
+    pub interrupted: Option<Reserved>,
     /// The question Donna is waiting to have answered here, in a free thread (the free-text
     /// room checks it is still live at the turn's `now`).
     pub draft: Option<Draft>,
@@ -102,6 +106,7 @@ pub fn load(conn: &Connection, inbound: &Inbound) -> Result<TurnContext, Context
         latest_plan: plans::latest(conn, thread_id)?,
         last_donna: memory::last_donna(conn, thread_id)?,
         inbox: inbox::state(conn, inbound)?,
+        interrupted: escalation_ledger::reserved_for(conn, thread_id, &inbound.message_id)?,
         thread,
         task,
     })

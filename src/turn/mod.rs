@@ -19,6 +19,8 @@ pub mod conversation;
 pub mod decide;
 pub mod draft_step;
 pub mod error;
+pub mod escalation;
+pub mod escalation_call;
 pub mod finish;
 pub mod free_model;
 pub mod free_text;
@@ -35,5 +37,6 @@ pub mod result;
 pub mod settings;
 pub mod texts;
 pub mod thinking;
+pub mod work;
 
 pub use crate::conversation::inbox::Inbound;

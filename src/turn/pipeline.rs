@@ -72,6 +72,8 @@ pub struct Pipeline {
     pub chat_actions: crate::live::Live<crate::chat_actions::ChatActions>,
     /// The chat config in force (`chat.*`), hot reloaded: a turn reads it once.
     pub chat: crate::live::Live<crate::config::ChatConfig>,
+    /// The bigger model (`escalation.*`); None when it is off.
+    pub escalation: Option<Arc<crate::llm::escalation::Escalation>>,
 }
 
 impl Pipeline {
@@ -184,6 +186,14 @@ impl Pipeline {
             _ => context,
         };
         let work = match next {
+            // A restart found this message's escalation cut off: say so, never call again.
+            _ if context.interrupted.is_some() => match &context.interrupted {
+                Some(reserved) => self.escalation_interrupted(reserved),
+                None => Work::NothingToConfirm,
+            },
+            Next::ConfirmPlan(plan) if plan.is_escalation_offer() => {
+                self.escalation_confirmed(&inbound, plan, now).await?
+            }
             Next::ConfirmPlan(plan) => Work::ConfirmPlan(plan),
             Next::RejectPlan(plan) => Work::RejectPlan(plan),
             Next::PlanReplaced(plan) => Work::PlanReplaced(plan),

@@ -185,3 +185,19 @@ pub fn duplicate(title: &str, when: Option<String>) -> String {
         None => format!("You already have '{title}'. Add another?"),
     }
 }
+
+pub const ESCALATION_OVER_BUDGET: &str =
+    "(This would need the bigger model, but today's budget for it is spent, so that is my own answer.)";
+pub const ESCALATION_UNAFFORDABLE: &str =
+    "Today's budget for the bigger model cannot cover that any more, so I did not ask it. Ask me again tomorrow, or let me try on my own.";
+pub const ESCALATION_INTERRUPTED: &str =
+    "The bigger model's answer was interrupted when I restarted. I won't ask it again for that; its cost stays counted in today's budget. Ask again if you still want it.";
+pub const ESCALATION_OFF: &str = "The bigger model is not set up any more, so I did not ask it.";
+
+/// The offer to ask the bigger model, with its reason and cost.
+pub fn escalation_offer(reason: &str, estimate_usd: f64) -> String {
+    format!(
+        "This needs a bigger model ({}). Asking it costs about ${estimate_usd:.4}.",
+        reason.trim().trim_end_matches('.')
+    )
+}

@@ -97,6 +97,8 @@ struct State {
     /// The models the list routes name (None: the default, ["fake-model"]).
     models: Option<Vec<String>>,
     list_requests: usize,
+    /// The usage every answer reports (prompt, completion tokens); None: none reported.
+    usage: Option<(u64, u64)>,
 }
 
 #[derive(Clone)]
@@ -206,6 +208,11 @@ impl FakeLlm {
     }
 
     /// The models `/api/tags` and `/v1/models` list from now on.
+    /// Every answer from now on reports this usage (OpenAI `usage`, Ollama eval counts).
+    pub fn set_usage(&self, prompt_tokens: u64, completion_tokens: u64) {
+        self.state.lock().usage = Some((prompt_tokens, completion_tokens));
+    }
+
     pub fn set_models(&self, models: &[&str]) {
         self.state.lock().models = Some(models.iter().map(|m| m.to_string()).collect());
     }
@@ -255,12 +262,25 @@ async fn chat(
                 return HttpResponse::build(status).body("scripted failure");
             }
             Script::Output(text) => {
-                state.lock().in_flight -= 1;
-                let body = if path.starts_with("/v1") {
+                let usage = {
+                    let mut state = state.lock();
+                    state.in_flight -= 1;
+                    state.usage
+                };
+                let mut body = if path.starts_with("/v1") {
                     json!({"id": "x", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]})
                 } else {
                     json!({"model": "fake-model", "message": {"role": "assistant", "content": text}, "done": true})
                 };
+                if let Some((prompt, completion)) = usage {
+                    if path.starts_with("/v1") {
+                        body["usage"] =
+                            json!({"prompt_tokens": prompt, "completion_tokens": completion});
+                    } else {
+                        body["prompt_eval_count"] = json!(prompt);
+                        body["eval_count"] = json!(completion);
+                    }
+                }
                 return HttpResponse::Ok().json(body);
             }
             Script::Stream {

@@ -1,0 +1,154 @@
+//! The call to the bigger model after a yes (or under the auto-approve threshold): the first of
+//! the escalation's two commits (the offer consumed and the estimate reserved within the day's
+//! budget, `conversation::escalation_ledger`), the call, and what the turn's commit settles
+//! (`Work::Escalation`). See `turn::escalation` for the whole flow.
+//!
+//! Invariant: the message is durable before the reservation, and nothing is sent before the
+//! reservation is committed.
+
+use chrono::{DateTime, Utc};
+
+use crate::conversation::escalation_ledger::{self, Reservation, Settlement};
+use crate::conversation::plans::{self, Plan, PlanStatus};
+use crate::llm::escalation::micros;
+use crate::llm::LlmError;
+
+use super::apply::Work;
+use super::draft_step::DraftStep;
+use super::error::TurnError;
+use super::escalation::day_of;
+use super::free_text::say;
+use super::pipeline::Pipeline;
+use super::receipt;
+use super::result::TurnPath;
+use super::texts;
+use super::Inbound;
+
+impl Pipeline {
+    /// Reserves (consuming `offer` when there is one), calls, and returns the turn's work.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn escalate(
+        &self,
+        inbound: &Inbound,
+        offer_id: &str,
+        offer: Option<Plan>,
+        estimate: i64,
+        messages: Vec<crate::llm::ChatMessage>,
+        session: Option<i64>,
+        now: DateTime<Utc>,
+    ) -> Result<(Work, DraftStep), TurnError> {
+        let Some(escalation) = self.escalation.clone() else {
+            return Ok((
+                say(TurnPath::Unhandled, texts::ESCALATION_OFF),
+                DraftStep::Keep,
+            ));
+        };
+        // The yes must be durable before the first commit: a crash after it re-runs this turn.
+        receipt::before_waiting().await?;
+        let (thread, message_id, day) = (
+            inbound.thread_id.clone(),
+            inbound.message_id.clone(),
+            day_of(now, self.settings.timezone),
+        );
+        let (offer_id, budget) = (
+            offer_id.to_string(),
+            micros(escalation.settings.daily_budget_usd),
+        );
+        let reserved = self
+            .store
+            .write(move |conn| {
+                if let Some(plan) = &offer {
+                    if !plans::resolve(conn, &plan.id, PlanStatus::Confirmed, now)? {
+                        return Ok(None);
+                    }
+                }
+                escalation_ledger::reserve(
+                    conn,
+                    &offer_id,
+                    &thread,
+                    &message_id,
+                    &day,
+                    estimate,
+                    budget,
+                    now,
+                )
+                .map(|outcome| Some((outcome, offer_id)))
+            })
+            .await?;
+        let (offer_id, work) = match reserved {
+            None => return Ok((Work::PlanGone { expired: true }, DraftStep::Keep)),
+            Some((Reservation::OverBudget, _)) => {
+                return Ok((
+                    say(TurnPath::Chat, texts::ESCALATION_UNAFFORDABLE),
+                    DraftStep::Keep,
+                ))
+            }
+            Some((Reservation::Reserved, offer_id)) => {
+                self.thinking.notify(inbound);
+                let outcome = escalation.answer(messages).await;
+                (offer_id, outcome)
+            }
+        };
+        let (settle, text, path) = match work {
+            Ok((answer, usage)) => {
+                if !answer.actions.is_empty() {
+                    tracing::info!(
+                        actions = answer.actions.len(),
+                        "the bigger model proposed actions; not run"
+                    );
+                }
+                let spent = match usage {
+                    Some(usage) => escalation.cost(usage),
+                    None => {
+                        tracing::info!(
+                            "the bigger model reported no usage; settled at the estimate"
+                        );
+                        estimate
+                    }
+                };
+                let tokens = usage.map(|u| (u.prompt_tokens, u.completion_tokens));
+                (
+                    Some(Settlement {
+                        offer_id,
+                        spent,
+                        tokens,
+                    }),
+                    answer.reply_to_user,
+                    TurnPath::Escalated,
+                )
+            }
+            // No answer at all: what it cost is unknown, so the reservation stays counted.
+            Err(error @ LlmError::Timeout(_)) => {
+                tracing::warn!(%error, "the bigger model did not answer; its reservation stays");
+                (
+                    None,
+                    texts::free_text_model_down(),
+                    TurnPath::LlmUnavailable,
+                )
+            }
+            Err(error) => {
+                tracing::warn!(%error, "the bigger model answered with an error; settled at 0");
+                let settle = Settlement {
+                    offer_id,
+                    spent: 0,
+                    tokens: None,
+                };
+                (
+                    Some(settle),
+                    texts::free_text_model_down(),
+                    TurnPath::LlmUnavailable,
+                )
+            }
+        };
+        Ok((
+            Work::Escalation {
+                settle,
+                interrupted: None,
+                text,
+                path,
+                session,
+            },
+            DraftStep::Keep,
+        ))
+    }
+}

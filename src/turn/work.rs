@@ -1,0 +1,93 @@
+//! What a turn resolved to, before its commit: [`Work`] (which room's outcome: a plan
+//! answered, actions to run, a proposal, an answer, ...) and [`TurnWork`] (that and everything
+//! else `apply::commit` writes in the turn's one transaction).
+//!
+//! Pure data: built by the rooms and `Pipeline::commit`, consumed by `apply::commit`.
+
+use crate::actions::{ActionEnv, BoundAction};
+use crate::conversation::escalation_ledger;
+use crate::conversation::plans::Plan;
+use crate::conversation::turn_journal::TurnCalls;
+
+use super::draft_step::DraftStep;
+use super::result::{PlannerStep, TurnPath};
+use super::Inbound;
+
+/// The resolved work of a turn (actions already validated and bound).
+#[derive(Debug, Clone)]
+pub enum Work {
+    ConfirmPlan(Plan),
+    RejectPlan(Plan),
+    /// A yes or no meant for an older plan: say which plan is waiting now, change nothing.
+    PlanReplaced(Plan),
+    PlanGone {
+        expired: bool,
+    },
+    NothingToConfirm,
+    Undo,
+    Execute(Vec<BoundAction>),
+    /// A capture: run its `create_task` at once (the person plainly asked for exactly it).
+    Capture(Box<BoundAction>),
+    /// Save a plan of these actions; the reply is `preamble` (the model's answer, if any)
+    /// followed by the plan's own wording.
+    Propose {
+        actions: Vec<BoundAction>,
+        preamble: Option<String>,
+        path: TurnPath,
+        /// The planner's tool calls when the plan follows them (the result's `steps`).
+        steps: Vec<PlannerStep>,
+    },
+    /// A chat answer's actions that run at once (they may be none: reads only): the reply is
+    /// `said` (reads, the planner's answer) followed by what ran; the chat session slides.
+    ChatActions {
+        run: Vec<BoundAction>,
+        said: String,
+        path: TurnPath,
+        session: Option<i64>,
+        steps: Vec<PlannerStep>,
+    },
+    /// Donna answers with this text and does nothing else.
+    Say {
+        path: TurnPath,
+        text: String,
+    },
+    /// The chat room's answer (path `chat`): the turn slides the live session `session`, or
+    /// opens a new one when there is none (or it closed meanwhile).
+    Chat {
+        text: String,
+        session: Option<i64>,
+    },
+    /// The escalation room's end (`turn::escalation`): the reservation settled (or marked
+    /// interrupted), the answer or the honest failure, the chat session slid.
+    Escalation {
+        settle: Option<escalation_ledger::Settlement>,
+        interrupted: Option<String>,
+        text: String,
+        path: TurnPath,
+        session: Option<i64>,
+    },
+    /// The planner's answer (path `answer`) and its tool calls (the result's `steps`).
+    Answer(String, Vec<PlannerStep>),
+    /// Donna stays quiet: the message is recorded, nothing is sent.
+    Silent {
+        path: TurnPath,
+    },
+}
+
+/// Everything `commit` needs.
+#[derive(Debug, Clone)]
+pub struct TurnWork {
+    pub inbound: Inbound,
+    pub task_id: Option<String>,
+    pub cancel_plan: Option<Plan>,
+    pub work: Work,
+    pub draft: DraftStep,
+    pub env: ActionEnv,
+    pub undo_window: chrono::Duration,
+    pub plan_expiry: chrono::Duration,
+    /// The turn's model and tool calls, in call order (stored with the turn).
+    pub journal: TurnCalls,
+    /// The message's inbox row is written here, with the turn (received at this time): the
+    /// one-write path (`turn::receipt`).
+    pub write_inbox_row: Option<chrono::DateTime<chrono::Utc>>,
+}

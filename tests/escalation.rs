@@ -1,0 +1,314 @@
+//! Escalation to a bigger model (issue 14 item 4; DESIGN.md "Escalation"), with two fake model
+//! servers on loopback: the local one says it needs the bigger one, the bigger one answers
+//! and reports its usage. What the person would notice: Donna offers the bigger model with its
+//! cost and sends nothing before their yes; the yes is used once and only theirs counts; the
+//! day's budget is never passed, not even by 20 yeses at once, and survives a restart; a call
+//! that failed costs nothing, and one cut off by a restart is never made again.
+
+mod common;
+
+use std::time::Duration;
+
+use common::fake_llm::{out, start_fake_llm, FakeLlm, Script};
+use common::{start_bot, start_bot_in, Bot, TestEnv};
+use serde_json::{json, Value};
+
+const QUESTION: &str = "what are the tax rules for a freelancer in France?";
+
+fn config(local: &FakeLlm, big: &FakeLlm, extra: &str) -> String {
+    format!(
+        "{}escalation:\n  base_url: {}\n  model: big-model\n  max_output_tokens: 1000\n{extra}",
+        local.config("ollama", "10s", 8),
+        big.openai_url()
+    )
+}
+
+/// The local model routes to chat and says it needs the bigger one.
+fn local_needs_help(local: &FakeLlm) {
+    local.push_for("route", out(json!({"intent": "chat", "confidence": 0.9})));
+    local.push_for(
+        "chat",
+        out(
+            json!({"reply_to_user": "That one is beyond me.", "needs_escalation": true,
+            "escalation_reason": "it needs current tax law"}),
+        ),
+    );
+}
+
+fn big_answers(big: &FakeLlm, text: &str) {
+    big.push_for("chat", out(json!({"reply_to_user": text})));
+}
+
+async fn free_thread(bot: &Bot, group: bool) -> String {
+    let (_, body) = bot.post("/api/threads", json!({"is_group": group})).await;
+    body["thread_id"].as_str().unwrap_or_default().to_string()
+}
+
+async fn spend(bot: &Bot) -> Value {
+    bot.get("/api/spend").await.1
+}
+
+fn estimate_of(offer: &Value) -> i64 {
+    offer["actions"][0]["params"]["estimate_micros"]
+        .as_i64()
+        .unwrap_or_default()
+}
+
+async fn say_as(bot: &Bot, thread: &str, user: &str, text: &str) -> Value {
+    let (status, body) = bot
+        .post(
+            "/api/messages",
+            json!({"thread_id": thread, "user_id": user, "text": text}),
+        )
+        .await;
+    assert_eq!(status, 200, "{text}: {body}");
+    body
+}
+
+#[actix_rt::test]
+async fn an_offer_names_its_cost_sends_nothing_before_yes_and_is_settled_once_from_usage() {
+    let (local, big) = (start_fake_llm(), start_fake_llm());
+    let bot = start_bot(&config(&local, &big, "")).await;
+    let thread = free_thread(&bot, false).await;
+    local_needs_help(&local);
+    let offer = bot.say(&thread, QUESTION).await;
+    assert_eq!(offer["path"], "escalation_proposed", "{offer}");
+    assert!(offer["pending_plan_id"].is_string(), "{offer}");
+    let reply = offer["reply"].as_str().unwrap_or_default();
+    assert!(
+        reply.contains("bigger model") && reply.contains("$0.0"),
+        "{reply}"
+    );
+    assert!(reply.contains("current tax law"), "{reply}");
+    assert_eq!(big.count("chat"), 0, "nothing sent before the yes");
+    let before = spend(&bot).await;
+    assert_eq!(
+        (before["spent_usd"].as_f64(), before["calls"].as_i64()),
+        (Some(0.0), Some(0))
+    );
+    assert_eq!(before["budget_usd"], 2.0);
+    // Someone else in the chat cannot say yes for the person who asked.
+    let group = free_thread(&bot, true).await;
+    local_needs_help(&local);
+    let theirs = say_as(&bot, &group, "owner", QUESTION).await;
+    assert_eq!(theirs["path"], "escalation_proposed", "{theirs}");
+    let other = say_as(&bot, &group, "someone-else", "yes").await;
+    assert_eq!(other["path"], "unhandled", "{other}");
+    assert_eq!(big.count("chat"), 0);
+
+    big.set_usage(1_000, 200);
+    big_answers(&big, "Here is what French law says, in short.");
+    let answered = bot.say(&thread, "yes").await;
+    assert_eq!(answered["path"], "escalated", "{answered}");
+    assert_eq!(answered["reply"], "Here is what French law says, in short.");
+    assert_eq!(big.count("chat"), 1);
+    // The bigger model got the question, as the chat room would have asked it.
+    let asked = big.messages_of("chat", 0);
+    assert_eq!(asked.last().map(|(_, text)| text.as_str()), Some(QUESTION));
+    // Settled from the reported usage: 1,000 x $3 + 200 x $15 per million tokens.
+    let after = spend(&bot).await;
+    assert_eq!(after["spent_usd"], 0.006, "{after}");
+    assert_eq!(after["reserved_usd"], 0.0, "{after}");
+    assert_eq!(after["calls"], 1, "{after}");
+    // Single use: another yes sends nothing.
+    let again = bot.say(&thread, "yes").await;
+    assert_ne!(again["path"], "escalated", "{again}");
+    assert_eq!(big.count("chat"), 1);
+
+    // The budget survives a restart.
+    bot.stop().await;
+    let Bot { dir, app, .. } = bot;
+    drop(app);
+    let again = start_bot_in(dir, &config(&local, &big, ""), TestEnv(Vec::new())).await;
+    assert_eq!(spend(&again).await["spent_usd"], 0.006);
+}
+
+#[actix_rt::test]
+async fn over_the_budget_nothing_is_offered_and_a_yes_no_longer_affordable_spends_nothing() {
+    let (local, big) = (start_fake_llm(), start_fake_llm());
+    // Room for one call's estimate (about $0.017), not two.
+    let bot = start_bot(&config(&local, &big, "  daily_budget_usd: 0.02\n")).await;
+    let (first, second) = (
+        free_thread(&bot, false).await,
+        free_thread(&bot, false).await,
+    );
+    local_needs_help(&local);
+    let offer = bot.say(&first, QUESTION).await;
+    let estimate = estimate_of(&offer);
+    assert!(estimate <= 20_000 && 2 * estimate > 20_000, "{offer}");
+    local_needs_help(&local);
+    assert_eq!(
+        bot.say(&second, QUESTION).await["path"],
+        "escalation_proposed"
+    );
+    // Both say yes while the first call is still out: the second no longer fits.
+    big.set_usage(1_000, 200);
+    big.push_for(
+        "chat",
+        Script::Delay(
+            Duration::from_millis(500),
+            Box::new(out(json!({"reply_to_user": "Answer one."}))),
+        ),
+    );
+    let one = bot.say(&first, "yes");
+    let two = async {
+        assert!(
+            common::eventually(Duration::from_secs(5), || async { big.in_flight() == 1 }).await
+        );
+        bot.say(&second, "yes").await
+    };
+    let (one, two) = futures_util::join!(one, two);
+    assert_eq!(one["path"], "escalated", "{one}");
+    assert_eq!(two["path"], "chat", "{two}");
+    assert!(
+        two["reply"].as_str().unwrap_or_default().contains("budget"),
+        "{two}"
+    );
+    assert_eq!(big.count("chat"), 1, "the unaffordable yes sent nothing");
+    let day = spend(&bot).await;
+    assert_eq!(
+        (day["spent_usd"].clone(), day["calls"].clone()),
+        (json!(0.006), json!(1)),
+        "{day}"
+    );
+    // $0.006 spent + another estimate > $0.02: no offer, the local answer and why.
+    local_needs_help(&local);
+    let refused = bot.say(&first, QUESTION).await;
+    assert_eq!(refused["path"], "chat", "{refused}");
+    assert_eq!(refused["pending_plan_id"], Value::Null);
+    let reply = refused["reply"].as_str().unwrap_or_default();
+    assert!(
+        reply.contains("That one is beyond me.") && reply.contains("budget"),
+        "{reply}"
+    );
+    assert_eq!(big.count("chat"), 1);
+}
+
+#[actix_rt::test]
+async fn twenty_yeses_at_once_never_pass_the_budget() {
+    let (local, big) = (start_fake_llm(), start_fake_llm());
+    let bot = start_bot(&config(&local, &big, "  daily_budget_usd: 0.1\n")).await;
+    let mut offers = Vec::new();
+    for n in 0..20 {
+        let thread = free_thread(&bot, false).await;
+        local_needs_help(&local);
+        let offer = bot.say(&thread, &format!("{QUESTION} ({n:02})")).await;
+        assert_eq!(offer["path"], "escalation_proposed", "{offer}");
+        offers.push((thread, estimate_of(&offer)));
+    }
+    let estimate = offers[0].1;
+    assert!(estimate > 0 && offers.iter().all(|(_, e)| *e == estimate));
+    // Slow answers: every reservation is made before any call is settled.
+    big.always(Script::Delay(
+        Duration::from_millis(400),
+        Box::new(out(json!({"reply_to_user": "The bigger answer."}))),
+    ));
+    let yeses = offers.iter().map(|(thread, _)| bot.say(thread, "yes"));
+    let results = futures_util::future::join_all(yeses).await;
+    let escalated = results.iter().filter(|r| r["path"] == "escalated").count();
+    let fits = (100_000 / estimate) as usize;
+    assert_eq!(escalated, fits, "exactly what the budget holds");
+    assert!(results
+        .iter()
+        .filter(|r| r["path"] != "escalated")
+        .all(|r| r["path"] == "chat"));
+    assert_eq!(big.count("chat"), fits);
+    let day = spend(&bot).await;
+    let total =
+        day["spent_usd"].as_f64().unwrap_or(1.0) + day["reserved_usd"].as_f64().unwrap_or(1.0);
+    assert!(total <= 0.1, "{day}");
+    assert_eq!(day["calls"], fits as i64);
+}
+
+#[actix_rt::test]
+async fn under_the_auto_approve_threshold_it_is_asked_at_once_and_an_error_costs_nothing() {
+    let (local, big) = (start_fake_llm(), start_fake_llm());
+    let bot = start_bot(&config(&local, &big, "  auto_approve_under_usd: 1.0\n")).await;
+    let thread = free_thread(&bot, false).await;
+    local_needs_help(&local);
+    big_answers(&big, "Straight from the bigger model.");
+    let answered = bot.say(&thread, QUESTION).await;
+    assert_eq!(answered["path"], "escalated", "{answered}");
+    assert_eq!(answered["pending_plan_id"], Value::Null);
+    // No usage reported: settled at the estimate, never less.
+    let day = spend(&bot).await;
+    assert!(
+        day["spent_usd"].as_f64().unwrap_or_default() > 0.015,
+        "{day}"
+    );
+    // An error answer: the failure contract, settled at 0.
+    let before = day["spent_usd"].clone();
+    local_needs_help(&local);
+    big.push_for("chat", Script::Status(500));
+    let failed = bot.say(&thread, QUESTION).await;
+    assert_eq!(failed["path"], "llm_unavailable", "{failed}");
+    let after = spend(&bot).await;
+    assert_eq!(
+        (after["spent_usd"].clone(), after["reserved_usd"].clone()),
+        (before, json!(0.0))
+    );
+    assert_eq!(after["calls"], 2);
+}
+
+#[actix_rt::test]
+async fn a_call_cut_off_by_a_restart_is_never_made_again_and_stays_counted() {
+    let (local, big) = (start_fake_llm(), start_fake_llm());
+    let extra = "shutdown:\n  grace: 200ms\n";
+    let bot = start_bot(&format!("{extra}{}", config(&local, &big, ""))).await;
+    let thread = free_thread(&bot, false).await;
+    local_needs_help(&local);
+    let offer = bot.say(&thread, QUESTION).await;
+    let estimate = estimate_of(&offer);
+    big.push_for(
+        "chat",
+        Script::Delay(
+            Duration::from_secs(30),
+            Box::new(out(json!({"reply_to_user": "late"}))),
+        ),
+    );
+    let base = bot.base.clone();
+    let client = bot.client.clone();
+    let body = json!({"thread_id": thread, "user_id": "owner", "text": "yes"});
+    let pending = actix_rt::spawn(async move {
+        client
+            .post(format!("{base}/api/messages"))
+            .json(&body)
+            .send()
+            .await
+    });
+    assert!(
+        common::eventually(Duration::from_secs(5), || async { big.in_flight() == 1 }).await,
+        "the call started"
+    );
+    bot.stop().await;
+    pending.abort();
+    let Bot { dir, app, .. } = bot;
+    drop(app);
+    let again = start_bot_in(
+        dir,
+        &format!("{extra}{}", config(&local, &big, "")),
+        TestEnv(Vec::new()),
+    )
+    .await;
+    assert_eq!(again.app.recover().await.unwrap_or_default(), 1);
+    let path = format!("/api/threads/{thread}/messages");
+    let interrupted = || async {
+        again.get(&path).await.1.as_array().is_some_and(|messages| {
+            messages.iter().any(|m| {
+                m["text"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .contains("interrupted")
+            })
+        })
+    };
+    assert!(common::eventually(Duration::from_secs(5), interrupted).await);
+    assert_eq!(big.count("chat"), 1, "never asked again");
+    let day = spend(&again).await;
+    assert_eq!(
+        day["reserved_usd"].as_f64(),
+        Some(estimate as f64 / 1_000_000.0),
+        "{day}"
+    );
+    assert_eq!(day["calls"], 1);
+}
