@@ -5,9 +5,30 @@
 //! many runs; no model, no store (the session read is one indexed SQLite query, measured by the
 //! turn benches).
 //!
-//! Run: `cargo bench --bench chat` (release). `DONNA_BENCH_RUNS=N` sets the number of runs.
+//! And (issue 14) **200 chat sessions at once** against a fake model answering every call in
+//! 2 s (`llm.max_concurrency: 200` for the run, synchronous=FULL): nudge "done" replies on
+//! other threads, one at a time: their p50/p99 of those replies with the chat
+//! load next to the same replies with no load, measured in the same run (target: p99 < 5 ms).
+//!
+//! Run: `cargo bench --bench chat` (release). `DONNA_BENCH_RUNS=N` sets the number of runs;
+//! `DONNA_BENCH_ONLY=assembly` or `load` runs one part.
 
+#[path = "../tests/common/fake_llm.rs"]
+mod fake_llm;
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use donna::app::{App, StartOptions};
+use donna::clock::SystemClock;
+use donna::config::{parse_yaml, Env, LoadedConfig};
+use donna::conversation::Channel;
+use donna::store::Durability;
+use donna::tasks::{repo, NewTask};
+use donna::turn::intake::Incoming;
+use fake_llm::{out, start_fake_llm, Script};
+use serde_json::json;
 
 use donna::config::Persona;
 use donna::llm::chat_prompt::{tokens, ChatContext, ChatLine, ChatPrompts};
@@ -17,7 +38,27 @@ use donna::llm::prompts::TaskFacts;
 const MESSAGES: usize = 600;
 const BUDGET: usize = 24_000;
 
+/// Chat sessions running at once, and the "done" replies measured in each phase.
+const SESSIONS: usize = 200;
+/// Enough back-to-back replies (a few ms each) for the measured window to span several
+/// waves of chat turns finishing (each takes two 2 s model calls).
+const DONE_REPLIES: usize = 3_000;
+const MODEL_DELAY: Duration = Duration::from_secs(2);
+
+fn only(part: &str) -> bool {
+    std::env::var("DONNA_BENCH_ONLY").map_or(true, |only| only.split(',').any(|p| p == part))
+}
+
 fn main() {
+    if only("assembly") {
+        assembly();
+    }
+    if only("load") {
+        sessions_load();
+    }
+}
+
+fn assembly() {
     let runs: usize = std::env::var("DONNA_BENCH_RUNS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -73,4 +114,171 @@ fn main() {
         at(0.99),
         at(1.0)
     );
+}
+
+struct NoEnv;
+impl Env for NoEnv {
+    fn var(&self, _: &str) -> Option<String> {
+        None
+    }
+}
+
+fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
+    let rank = ((sorted.len() as f64 - 1.0) * fraction).round() as usize;
+    sorted.get(rank).copied().unwrap_or_default()
+}
+
+/// `count` "done" replies, one at a time, each to its own nudge thread: sorted latencies.
+async fn done_replies(app: &App, threads: &[String]) -> Vec<Duration> {
+    let mut latencies = Vec::with_capacity(threads.len());
+    for thread_id in threads {
+        let started = Instant::now();
+        let result = app
+            .intake
+            .submit(Incoming {
+                channel: Channel::Local,
+                thread_id: thread_id.clone(),
+                user_id: "owner".into(),
+                text: "done".into(),
+                message_id: None,
+                answers_plan: None,
+            })
+            .await
+            .unwrap_or_else(|e| panic!("done turn: {e}"));
+        latencies.push(started.elapsed());
+        assert!(
+            result.results.iter().all(|r| r.ok) && !result.results.is_empty(),
+            "a done turn did not mark its task: {result:?}"
+        );
+    }
+    latencies.sort_unstable();
+    latencies
+}
+
+/// 200 chat sessions against a model answering in 2 s, and "done" replies beside them.
+fn sessions_load() {
+    actix_rt::System::new().block_on(async {
+        let fake = start_fake_llm();
+        // One answer that reads as a `route` (chat) and as a `chat` reply: unknown fields are
+        // ignored by both parsers.
+        fake.always(Script::Delay(
+            MODEL_DELAY,
+            Box::new(out(json!({
+                "intent": "chat", "confidence": 0.9,
+                "reply_to_user": "I hear you.", "actions": []
+            }))),
+        ));
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+        let yaml = format!(
+            "data_dir: {}\n{}chat:\n  summary_on_close: false\n",
+            dir.path().join("data").display(),
+            fake.config("ollama", "30s", SESSIONS)
+        );
+        let loaded = LoadedConfig {
+            config: parse_yaml(&yaml).unwrap_or_else(|e| panic!("config: {e}")),
+            base_dir: dir.path().to_path_buf(),
+        };
+        let options = StartOptions {
+            clock: Arc::new(SystemClock),
+            durability: Durability::Full,
+        };
+        let app = Arc::new(App::start(&loaded, &NoEnv, options).unwrap_or_else(|e| panic!("start: {e}")));
+        let now = app.clock.now();
+        let (nudged, chats) = app
+            .store
+            .write(move |conn| {
+                let mut nudged = Vec::new();
+                for index in 0..2 * DONE_REPLIES {
+                    let task_id = donna::ids::new_id("tsk");
+                    repo::insert(conn, &task_id, &NewTask::titled(format!("Task {index}")), now)?;
+                    let opened = donna::nudges::open(conn, &task_id, None, Channel::Local, || donna::ids::new_id("thr"), now)
+                        .map_err(|e| donna::store::StoreError::Transaction(e.to_string()))?;
+                    nudged.push(opened.thread_id);
+                }
+                let mut chats = Vec::new();
+                for _ in 0..SESSIONS {
+                    let thread = donna::nudges::open_free_thread(conn, donna::ids::new_id("thr"), None, false, Channel::Local, now)?;
+                    chats.push(thread.id);
+                }
+                Ok((nudged, chats))
+            })
+            .await
+            .unwrap_or_else(|e| panic!("threads: {e}"));
+        let (quiet_threads, loaded_threads) = nudged.split_at(DONE_REPLIES);
+        // Warm-up, then the baseline: no chat load, the same pace.
+        let _ = done_replies(&app, &quiet_threads[..20]).await;
+        let quiet = done_replies(&app, &quiet_threads[20..]).await;
+
+        // 200 sessions, each sending its next message as soon as the last was answered.
+        let stop = Arc::new(AtomicBool::new(false));
+        let chat_turns = Arc::new(AtomicUsize::new(0));
+        let refused = Arc::new(AtomicUsize::new(0));
+        for (session, thread_id) in chats.into_iter().enumerate() {
+            let (app, stop, chat_turns, refused) =
+                (app.clone(), stop.clone(), chat_turns.clone(), refused.clone());
+            actix_rt::spawn(async move {
+                let mut n = 0;
+                while !stop.load(Ordering::Acquire) {
+                    let outcome = app
+                        .intake
+                        .submit(Incoming {
+                            channel: Channel::Local,
+                            thread_id: thread_id.clone(),
+                            user_id: "owner".into(),
+                            text: format!("session {session}: long day, message {n}"),
+                            message_id: None,
+                            answers_plan: None,
+                        })
+                        .await;
+                    match outcome {
+                        Ok(_) => chat_turns.fetch_add(1, Ordering::Relaxed),
+                        Err(_) => refused.fetch_add(1, Ordering::Relaxed),
+                    };
+                    n += 1;
+                }
+            });
+        }
+        // Measure once the first wave of chat turns has been answered: from then on sessions
+        // wait on the model and commit their turns all the time.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while chat_turns.load(Ordering::Relaxed) < SESSIONS && Instant::now() < deadline {
+            actix_rt::time::sleep(Duration::from_millis(50)).await;
+        }
+        let in_flight = fake.in_flight();
+        let before = chat_turns.load(Ordering::Relaxed);
+        let started = Instant::now();
+        let loaded = done_replies(&app, loaded_threads).await;
+        let took = started.elapsed();
+        let during = chat_turns.load(Ordering::Relaxed) - before;
+        let peak = fake.peak();
+        stop.store(true, Ordering::Release);
+        let (turns, refusals) = (chat_turns.load(Ordering::Relaxed), refused.load(Ordering::Relaxed));
+        println!(
+            "200 chat sessions against a model answering in {MODEL_DELAY:?} (llm.max_concurrency {SESSIONS}, synchronous=FULL):"
+        );
+        println!(
+            "  model calls in flight when measuring began: {in_flight} (peak {peak}); chat turns answered: {turns} ({during} during the measured {:.1} s), refused: {refusals}",
+            took.as_secs_f64()
+        );
+        let show = |name: &str, latencies: &[Duration]| {
+            println!(
+                "  nudge \"done\" replies, {name}: {} turns, p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
+                latencies.len(),
+                percentile(latencies, 0.5).as_secs_f64() * 1e3,
+                percentile(latencies, 0.99).as_secs_f64() * 1e3,
+                percentile(latencies, 1.0).as_secs_f64() * 1e3,
+            );
+        };
+        show("no chat load", &quiet);
+        show("beside the 200 sessions", &loaded);
+        let p99 = percentile(&loaded, 0.99);
+        println!(
+            "  under load over {:.1} s: p99 {:.3} ms = {:.2}x the unloaded p99 (issue 14 target p99 < 5 ms: {})",
+            took.as_secs_f64(),
+            p99.as_secs_f64() * 1e3,
+            p99.as_secs_f64() / percentile(&quiet, 0.99).as_secs_f64().max(1e-9),
+            if p99 < Duration::from_millis(5) { "met" } else { "MISSED" }
+        );
+        app.shutdown(Duration::from_secs(5)).await;
+    });
 }
