@@ -50,8 +50,9 @@ fn reply(result: &Value) -> String {
     result["reply"].as_str().unwrap_or_default().to_string()
 }
 
-#[actix_rt::test]
-async fn a_write_on_the_task_the_person_named_runs_at_once_and_undo_takes_it_back() {
+/// "Renew passport", moved at once by "move the passport thing to friday 9am": (the fake,
+/// the bot, the task, the chat, the result).
+async fn passport_moved() -> (FakeLlm, Bot, String, String, Value) {
     let fake = start_fake_llm();
     let bot = bot(&fake).await;
     let passport = bot.task(json!({"title": "Renew passport"})).await;
@@ -65,6 +66,12 @@ async fn a_write_on_the_task_the_person_named_runs_at_once_and_undo_takes_it_bac
     )
     .await;
     assert_eq!(moved["path"], "chat", "{moved}");
+    (fake, bot, passport, thread, moved)
+}
+
+#[actix_rt::test]
+async fn a_write_on_the_task_the_person_named_runs_at_once_and_undo_takes_it_back() {
+    let (fake, bot, passport, thread, moved) = passport_moved().await;
     assert_eq!(moved["pending_plan_id"], Value::Null);
     assert_eq!(moved["results"][0]["ok"], true, "{moved}");
     assert_eq!(moved["results"][0]["task_id"], passport);
@@ -471,19 +478,7 @@ async fn a_correction_in_chat_teaches_a_preference_like_an_edit_does() {
 
 #[actix_rt::test]
 async fn undo_refuses_when_the_task_changed_since() {
-    let fake = start_fake_llm();
-    let bot = bot(&fake).await;
-    let passport = bot.task(json!({"title": "Renew passport"})).await;
-    let thread = free_thread(&bot).await;
-    let moved = said(
-        &bot,
-        &fake,
-        &thread,
-        "move the passport thing to friday 9am",
-        json!([{"name": "reschedule_task", "params": {"task": "passport", "when": "friday 9am"}}]),
-    )
-    .await;
-    assert_eq!(moved["path"], "chat", "{moved}");
+    let (_fake, bot, passport, thread, _moved) = passport_moved().await;
     // Changed by hand since: undo would throw that change away, so it says so instead.
     let (status, _) = bot
         .patch(

@@ -25,8 +25,7 @@ use crate::capture::request::Capture;
 use crate::capture::time_words::{self, CaptureTime};
 use crate::planner::ToolEnv;
 use crate::store::StoreError;
-use crate::tasks::named::{self, significant_words, Among};
-use crate::tasks::title_words::normalise;
+use crate::tasks::named::{self, named_among, Among};
 use crate::tasks::when::{find_when, TimeAnchor, WhenContext};
 use crate::tasks::Task;
 
@@ -365,28 +364,10 @@ pub fn automations_named(
     conn: &Connection,
     reference: &str,
 ) -> Result<Vec<automations::Automation>, StoreError> {
-    let all = automations::list(conn)?;
-    if let Some(one) = all.iter().find(|a| a.id == reference.trim()) {
-        return Ok(vec![one.clone()]);
-    }
-    let wanted = normalise(reference);
-    let exact: Vec<_> = all
-        .iter()
-        .filter(|a| !wanted.is_empty() && normalise(&a.title) == wanted)
-        .cloned()
-        .collect();
-    if !exact.is_empty() {
-        return Ok(exact);
-    }
-    let words = significant_words(reference);
-    if words.is_empty() {
-        return Ok(Vec::new());
-    }
-    Ok(all
-        .into_iter()
-        .filter(|a| {
-            let title = significant_words(&a.title);
-            words.iter().all(|word| title.contains(word))
-        })
-        .collect())
+    Ok(named_among(
+        automations::list(conn)?,
+        reference,
+        |automation| &automation.id,
+        |automation| &automation.title,
+    ))
 }

@@ -62,38 +62,58 @@ pub fn candidates(
             Vec::new()
         });
     }
-    let wanted = normalise(reference);
-    if wanted.is_empty() {
-        return Ok(Vec::new());
-    }
     let mut all: Vec<Task> = repo::list(conn, None)?
         .into_iter()
         .filter(|task| usable(task))
         .collect();
     // Open first (stable: newest first within each).
     all.sort_by_key(|task| !task.status.is_open());
-    let exact: Vec<Task> = all
-        .iter()
-        .filter(|task| normalise(&task.title) == wanted)
-        .cloned()
-        .collect();
+    Ok(named_among(
+        all,
+        reference,
+        |task| &task.id,
+        |task| &task.title,
+    ))
+}
+
+/// The items `reference` names, by the first rule that finds any: exact id, exact normalised
+/// title, then titles holding every significant word of the reference. `items` come in the
+/// order candidates are shown (tasks: open first; reminders: oldest first).
+pub fn named_among<T>(
+    items: Vec<T>,
+    reference: &str,
+    id: impl Fn(&T) -> &str,
+    title: impl Fn(&T) -> &str,
+) -> Vec<T> {
+    let (by_id, rest): (Vec<T>, Vec<T>) = items
+        .into_iter()
+        .partition(|item| id(item) == reference.trim());
+    if !by_id.is_empty() {
+        return by_id;
+    }
+    let wanted = normalise(reference);
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let (exact, rest): (Vec<T>, Vec<T>) = rest
+        .into_iter()
+        .partition(|item| normalise(title(item)) == wanted);
     if !exact.is_empty() {
-        return Ok(exact);
+        return exact;
     }
     let words = significant_words(reference);
     if words.is_empty() {
-        return Ok(Vec::new());
+        return Vec::new();
     }
-    Ok(all
-        .into_iter()
-        .filter(|task| {
-            let title = normalise(&task.title);
-            let title_words: Vec<&str> = title.split(' ').collect();
+    rest.into_iter()
+        .filter(|item| {
+            let normalised = normalise(title(item));
+            let title_words: Vec<&str> = normalised.split(' ').collect();
             words
                 .iter()
                 .all(|word| title_words.contains(&word.as_str()))
         })
-        .collect())
+        .collect()
 }
 
 /// One task, several, or none.
