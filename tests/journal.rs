@@ -179,7 +179,9 @@ async fn failed_model_calls_and_their_retries_are_stored_too() {
         steps
             .into_iter()
             .for_each(|script| fake.push_for("plan_step", script));
-        let (_, result) = bot.say_with_id(&thread, "what is due?", message).await;
+        let (_, result) = bot
+            .say_with_id(&thread, &format!("what is due? ({message})"), message)
+            .await;
         assert_eq!(result["path"], "llm_unavailable", "{message}: {result}");
         let journal = journal_of(&bot, &thread, message).await;
         let found: Vec<Call> = journal
@@ -221,7 +223,9 @@ async fn a_turns_journal_is_pruned_with_its_memory_and_a_recent_one_stays() {
         fake.push_for("route", question());
         fake.push_for("plan_step", done());
         fake.push_for("chat", out(json!({"reply_to_user": "Nothing is due."})));
-        let (_, result) = bot.say_with_id(&thread, "what is due?", message).await;
+        let (_, result) = bot
+            .say_with_id(&thread, &format!("what is due? ({message})"), message)
+            .await;
         assert_eq!(result["path"], "answer", "{result}");
         assert_eq!(journal_of(&bot, &thread, message).await.len(), 3);
     }
@@ -236,5 +240,30 @@ async fn a_turns_journal_is_pruned_with_its_memory_and_a_recent_one_stays() {
     let path = format!("/api/threads/{thread}/messages");
     let left = bot.get(&path).await.1;
     assert_eq!(left.as_array().map(Vec::len), Some(2), "{left}");
-    assert_eq!(journal_of(&bot, &thread, "new").await.len(), 3);
+    let kept = journal_of(&bot, &thread, "new").await;
+    assert_eq!(kept.len(), 3);
+    assert!(
+        sent(&kept[0]).iter().any(|text| text.contains("(new)")),
+        "the kept turn's request reads back whole: {kept:?}"
+    );
+    // The message texts are stored once each (`journal_texts`): those only the pruned turn
+    // sent go with it (none is left that no entry refers to); the kept turn's stay.
+    let unused_texts = || {
+        bot.app.store.read(|conn| {
+            Ok(conn.query_row(
+                "SELECT COUNT(*) FROM journal_text WHERE hash NOT IN \
+                 (SELECT json_extract(value, '$.text') FROM turn_journal, json_each(turn_journal.request) \
+                  WHERE request_refs = 1)",
+                [],
+                |row| row.get::<_, i64>(0),
+            )?)
+        })
+    };
+    assert!(
+        eventually(Duration::from_secs(5), || async {
+            unused_texts().await.ok() == Some(0)
+        })
+        .await,
+        "the pruned turn's own texts stayed"
+    );
 }

@@ -7,6 +7,7 @@ pub mod chat_sessions;
 pub mod drafts;
 pub mod escalation_ledger;
 pub mod inbox;
+pub mod journal_texts;
 pub mod memory;
 pub mod memory_search;
 pub mod outbox;

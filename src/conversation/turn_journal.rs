@@ -6,14 +6,19 @@
 //! Also the two steps `donna replay` takes on its COPY of the database: read a stored turn
 //! (its inbox row, result and journal) and rewind the copy to just before that turn's commit.
 //!
-//! Invariants: each text is cut at `MAX_TEXT_BYTES` (64 KiB, on a character boundary) before it
-//! is stored, so a turn's journal is bounded by its call count; `rewind` is never called on the
-//! live database (only `cli::replay` calls it, on its temporary copy).
+//! A model request's messages are stored once each (`journal_texts`, migration 0012): the entry
+//! keeps references, `read` gives the request back whole.
+//!
+//! Invariants: each text (a message, an answer, a tool's output, a request stored whole) is cut
+//! at `MAX_TEXT_BYTES` (64 KiB, on a character boundary) before it is stored, so a turn's
+//! journal is bounded by its calls and their messages; `rewind` is never called on the live
+//! database (only `cli::replay` calls it, on its temporary copy).
 
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::inbox::Inbound;
+use super::journal_texts;
 use super::threads::Channel;
 use crate::store::time::{from_db, to_db};
 use crate::store::StoreError;
@@ -84,8 +89,8 @@ pub fn insert(
     at: DateTime<Utc>,
 ) -> Result<(), StoreError> {
     let mut statement = conn.prepare_cached(
-        "INSERT INTO turn_journal (thread_id, message_id, position, kind, name, request, response, ok, error, decided_at, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        "INSERT INTO turn_journal (thread_id, message_id, position, kind, name, request, response, ok, error, decided_at, created_at, request_refs) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?;
     // To the nanosecond (not `to_db`'s microseconds): the prompts show this time in full, and a
     // replay must show the same.
@@ -94,18 +99,27 @@ pub fn insert(
         .unwrap_or(at)
         .to_rfc3339_opts(chrono::SecondsFormat::Nanos, true);
     for (position, entry) in calls.entries.iter().enumerate() {
+        let references = match entry.kind {
+            EntryKind::Model => journal_texts::stored_form(conn, &entry.request, at)?,
+            EntryKind::Tool => None,
+        };
+        let (request, request_refs) = match references {
+            Some(references) => (references, true),
+            None => (cut(&entry.request), false),
+        };
         statement.execute(params![
             thread_id,
             message_id,
             i64::try_from(position).unwrap_or(i64::MAX),
             entry.kind.as_str(),
             entry.name,
-            cut(&entry.request),
+            request,
             entry.response.as_deref().map(cut),
             entry.ok,
             entry.error.as_deref().map(cut),
             decided_at,
             to_db(at),
+            request_refs,
         ])?;
     }
     Ok(())
@@ -118,13 +132,15 @@ pub fn read(
     message_id: &str,
 ) -> Result<Vec<JournalEntry>, StoreError> {
     let mut statement = conn.prepare_cached(
-        "SELECT kind, name, request, response, ok, error FROM turn_journal \
+        "SELECT kind, name, request, response, ok, error, request_refs FROM turn_journal \
          WHERE thread_id = ?1 AND message_id = ?2 ORDER BY position",
     )?;
     let mut rows = statement.query(params![thread_id, message_id])?;
     let mut entries = Vec::new();
     while let Some(row) = rows.next()? {
         let kind: String = row.get(0)?;
+        let request: String = row.get(2)?;
+        let request_refs: bool = row.get(6)?;
         entries.push(JournalEntry {
             kind: if kind == "tool" {
                 EntryKind::Tool
@@ -132,7 +148,11 @@ pub fn read(
                 EntryKind::Model
             },
             name: row.get(1)?,
-            request: row.get(2)?,
+            request: if request_refs {
+                journal_texts::expand(conn, &request)?
+            } else {
+                request
+            },
             response: row.get(3)?,
             ok: row.get(4)?,
             error: row.get(5)?,
@@ -142,12 +162,14 @@ pub fn read(
 }
 
 /// Deletes the journals of turns committed before `cutoff` (with the memory rows, by the same
-/// retention prune); returns how many entries.
+/// retention prune) and the stored texts only they used; returns how many entries.
 pub fn prune(conn: &Connection, cutoff: DateTime<Utc>) -> Result<usize, StoreError> {
-    Ok(conn.execute(
+    let entries = conn.execute(
         "DELETE FROM turn_journal WHERE created_at < ?1",
         [to_db(cutoff)],
-    )?)
+    )?;
+    journal_texts::prune(conn, cutoff)?;
+    Ok(entries)
 }
 
 /// A finished turn as stored: its message, when it arrived, its result and its journal.
