@@ -38,11 +38,15 @@ use donna::llm::prompts::TaskFacts;
 const MESSAGES: usize = 600;
 const BUDGET: usize = 24_000;
 
-/// Chat sessions running at once, and the "done" replies measured in each phase.
+/// Chat sessions running at once, and the "done" replies measured with no load.
 const SESSIONS: usize = 200;
-/// Enough back-to-back replies (a few ms each) for the measured window to span several
-/// waves of chat turns finishing (each takes two 2 s model calls).
 const DONE_REPLIES: usize = 3_000;
+/// Under load, replies go on (at least `DONE_REPLIES` of them) until this many chat turns have
+/// committed during the measured window: the sessions move in waves (each turn is two 2 s model
+/// calls, so every session commits at about the same moment every 4 s), and a window that falls
+/// between two waves would measure nothing. At most `LOADED_REPLIES_MAX` replies.
+const CHAT_TURNS_MEASURED: usize = 2 * SESSIONS;
+const LOADED_REPLIES_MAX: usize = 9_000;
 const MODEL_DELAY: Duration = Duration::from_secs(2);
 
 fn only(part: &str) -> bool {
@@ -128,10 +132,18 @@ fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
     sorted.get(rank).copied().unwrap_or_default()
 }
 
-/// `count` "done" replies, one at a time, each to its own nudge thread: sorted latencies.
-async fn done_replies(app: &App, threads: &[String]) -> Vec<Duration> {
+/// "done" replies, one at a time, each to its own nudge thread, while `more(replies so far)`
+/// says so (and threads are left): sorted latencies.
+async fn done_replies(
+    app: &App,
+    threads: &[String],
+    more: impl Fn(usize) -> bool,
+) -> Vec<Duration> {
     let mut latencies = Vec::with_capacity(threads.len());
     for thread_id in threads {
+        if !more(latencies.len()) {
+            break;
+        }
         let started = Instant::now();
         let result = app
             .intake
@@ -188,7 +200,7 @@ fn sessions_load() {
             .store
             .write(move |conn| {
                 let mut nudged = Vec::new();
-                for index in 0..2 * DONE_REPLIES {
+                for index in 0..DONE_REPLIES + LOADED_REPLIES_MAX {
                     let task_id = donna::ids::new_id("tsk");
                     repo::insert(conn, &task_id, &NewTask::titled(format!("Task {index}")), now)?;
                     let opened = donna::nudges::open(conn, &task_id, None, Channel::Local, || donna::ids::new_id("thr"), now)
@@ -206,8 +218,8 @@ fn sessions_load() {
             .unwrap_or_else(|e| panic!("threads: {e}"));
         let (quiet_threads, loaded_threads) = nudged.split_at(DONE_REPLIES);
         // Warm-up, then the baseline: no chat load, the same pace.
-        let _ = done_replies(&app, &quiet_threads[..20]).await;
-        let quiet = done_replies(&app, &quiet_threads[20..]).await;
+        let _ = done_replies(&app, &quiet_threads[..20], |_| true).await;
+        let quiet = done_replies(&app, &quiet_threads[20..], |_| true).await;
 
         // 200 sessions, each sending its next message as soon as the last was answered.
         let stop = Arc::new(AtomicBool::new(false));
@@ -231,8 +243,23 @@ fn sessions_load() {
                         })
                         .await;
                     match outcome {
-                        Ok(_) => chat_turns.fetch_add(1, Ordering::Relaxed),
-                        Err(_) => refused.fetch_add(1, Ordering::Relaxed),
+                        Ok(result) if result.reply.as_deref() == Some("I hear you.") => {
+                            chat_turns.fetch_add(1, Ordering::Relaxed)
+                        }
+                        Ok(result) => {
+                            // Not the model's answer: a failure reply (the breaker open, a
+                            // timeout). Counted apart, and the first one shown.
+                            if refused.fetch_add(1, Ordering::Relaxed) == 0 {
+                                println!("  a chat turn not answered by the model: {:?} {:?}", result.path, result.reply);
+                            }
+                            0
+                        }
+                        Err(error) => {
+                            if refused.fetch_add(1, Ordering::Relaxed) == 0 {
+                                println!("  a chat turn refused: {error}");
+                            }
+                            0
+                        }
                     };
                     n += 1;
                 }
@@ -247,7 +274,11 @@ fn sessions_load() {
         let in_flight = fake.in_flight();
         let before = chat_turns.load(Ordering::Relaxed);
         let started = Instant::now();
-        let loaded = done_replies(&app, loaded_threads).await;
+        let loaded = done_replies(&app, loaded_threads, |replies| {
+            replies < DONE_REPLIES
+                || chat_turns.load(Ordering::Relaxed) - before < CHAT_TURNS_MEASURED
+        })
+        .await;
         let took = started.elapsed();
         let during = chat_turns.load(Ordering::Relaxed) - before;
         let peak = fake.peak();
@@ -257,7 +288,7 @@ fn sessions_load() {
             "200 chat sessions against a model answering in {MODEL_DELAY:?} (llm.max_concurrency {SESSIONS}, synchronous=FULL):"
         );
         println!(
-            "  model calls in flight when measuring began: {in_flight} (peak {peak}); chat turns answered: {turns} ({during} during the measured {:.1} s), refused: {refusals}",
+            "  model calls in flight when measuring began: {in_flight} (peak {peak}); chat turns answered by the model: {turns} ({during} during the measured {:.1} s), not answered by it: {refusals}",
             took.as_secs_f64()
         );
         let show = |name: &str, latencies: &[Duration]| {
@@ -278,6 +309,34 @@ fn sessions_load() {
             p99.as_secs_f64() * 1e3,
             p99.as_secs_f64() / percentile(&quiet, 0.99).as_secs_f64().max(1e-9),
             if p99 < Duration::from_millis(5) { "met" } else { "MISSED" }
+        );
+        // The journal's model requests: as stored (texts once each, `journal_texts`) and as
+        // they would be stored whole.
+        let (whole, stored) = app
+            .store
+            .read(|conn| {
+                let whole: i64 = conn.query_row(
+                    "SELECT COALESCE(SUM(LENGTH(t.text)), 0) FROM turn_journal j, json_each(j.request) m \
+                     JOIN journal_text t ON t.hash = json_extract(m.value, '$.text') WHERE j.request_refs = 1",
+                    [],
+                    |row| row.get(0),
+                )?;
+                let stored: i64 = conn.query_row(
+                    "SELECT (SELECT COALESCE(SUM(LENGTH(text)), 0) FROM journal_text) \
+                          + (SELECT COALESCE(SUM(LENGTH(request)), 0) FROM turn_journal WHERE request_refs = 1)",
+                    [],
+                    |row| row.get(0),
+                )?;
+                Ok((whole, stored))
+            })
+            .await
+            .unwrap_or_else(|e| panic!("journal sizes: {e}"));
+        let per_turn = |bytes: i64| bytes as f64 / turns.max(1) as f64 / 1024.0;
+        println!(
+            "  turn journal, model requests per chat turn: {:.1} KiB stored (texts once each) vs {:.1} KiB whole ({:.1}x less)",
+            per_turn(stored),
+            per_turn(whole),
+            whole as f64 / stored.max(1) as f64
         );
         app.shutdown(Duration::from_secs(5)).await;
     });

@@ -13,7 +13,8 @@
 //!   together); turns/s and p50/p99 latency, in 3 rounds of 1,000 fresh threads, with
 //!   `Durability::Full` (synchronous=FULL, the default) and `Durability::Normal` (WAL NORMAL),
 //!   each on a fresh data dir. Baselines, same durability, each on a fresh data dir, one
-//!   connection opened with `store::open_connection` (same pragmas), no actors:
+//!   connection opened with `store::open_connection` (same pragmas, and no checkpoint inside a
+//!   commit, as the app's store writer), no actors:
 //!   - commit floor: a one-row INSERT per transaction (what one fsync'd commit costs here);
 //!   - (a) per-turn floor: the same per-turn work run directly in a loop, one transaction per
 //!     turn: the intake's thread check and inbox insert, the context read, `analyze`,
@@ -483,6 +484,10 @@ impl Floor {
         let path = store::prepare(&data_dir).unwrap_or_else(|e| panic!("prepare: {e}"));
         let mut conn = store::open_connection(&path, false, durability)
             .unwrap_or_else(|e| panic!("open: {e}"));
+        // The turn's SQL alone: no checkpoint inside its commits (the app's store writer has
+        // none either: its checkpointer copies the WAL on a thread of its own).
+        conn.pragma_update(None, "wal_autocheckpoint", 0)
+            .unwrap_or_else(|e| panic!("wal_autocheckpoint: {e}"));
         let now = Utc::now();
         let transaction = conn.transaction().unwrap_or_else(|e| panic!("begin: {e}"));
         let threads = open_nudge_threads(&transaction, TURNS, 0, now)

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::bind::BoundAction;
 use super::handlers::{self, ActionEnv, ActionError};
 use crate::store::time::to_db;
-use crate::store::StoreError;
+use crate::store::{execute_cached, StoreError};
 
 /// The outcome of one action, as reported to the person and in the API.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,7 +58,7 @@ pub fn execute_all(
                 continue;
             }
         }
-        conn.execute_batch("SAVEPOINT donna_action")?;
+        execute_cached(conn, "SAVEPOINT donna_action")?;
         match handlers::run(conn, env, action) {
             Ok(effect) => {
                 let before = effect
@@ -97,7 +97,7 @@ pub fn execute_all(
                         after,
                     ],
                 )?;
-                conn.execute_batch("RELEASE donna_action")?;
+                execute_cached(conn, "RELEASE donna_action")?;
                 results.push(ActionResult {
                     name: action.name.clone(),
                     ok: true,
@@ -106,7 +106,8 @@ pub fn execute_all(
                 });
             }
             Err(error) => {
-                conn.execute_batch("ROLLBACK TO donna_action; RELEASE donna_action")?;
+                execute_cached(conn, "ROLLBACK TO donna_action")?;
+                execute_cached(conn, "RELEASE donna_action")?;
                 match error {
                     ActionError::Refused(message) => results.push(ActionResult {
                         name: action.name.clone(),
@@ -143,22 +144,24 @@ pub fn execute_plan(
     actions: &[BoundAction],
     plan_id: &str,
 ) -> Result<PlanOutcome, StoreError> {
-    conn.execute_batch("SAVEPOINT donna_plan")?;
+    execute_cached(conn, "SAVEPOINT donna_plan")?;
     let results = match execute_all(conn, thread_id, env, actions, Some(plan_id)) {
         Ok(results) => results,
         Err(error) => {
-            conn.execute_batch("ROLLBACK TO donna_plan; RELEASE donna_plan")?;
+            execute_cached(conn, "ROLLBACK TO donna_plan")?;
+            execute_cached(conn, "RELEASE donna_plan")?;
             return Err(error);
         }
     };
     if results.iter().all(|result| result.ok) {
-        conn.execute_batch("RELEASE donna_plan")?;
+        execute_cached(conn, "RELEASE donna_plan")?;
         return Ok(PlanOutcome {
             applied: true,
             results,
         });
     }
-    conn.execute_batch("ROLLBACK TO donna_plan; RELEASE donna_plan")?;
+    execute_cached(conn, "ROLLBACK TO donna_plan")?;
+    execute_cached(conn, "RELEASE donna_plan")?;
     let results = results
         .into_iter()
         .map(|result| {

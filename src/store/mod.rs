@@ -14,6 +14,7 @@
 
 pub mod backup;
 mod check;
+mod checkpointer;
 mod connection;
 mod error;
 mod lock;
@@ -29,7 +30,7 @@ use std::sync::Arc;
 use actors::ChildRef;
 use rusqlite::Connection;
 
-pub use connection::{open_connection, Durability};
+pub use connection::{execute_cached, open_connection, Durability};
 pub use error::{MigrationError, Refusal, StoreError};
 pub use lock::DataDirLock;
 pub use read_pool::ReadPool;

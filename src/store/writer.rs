@@ -15,6 +15,9 @@
 //!   the process exits 1): that batch is rolled back and nothing more is written into the file.
 //! - A write that finds no space (SQLITE_FULL) marks the writer degraded with the reason until a
 //!   batch commits a change again.
+//! - It never checkpoints inside a commit: its `Checkpointer` copies the WAL into the database
+//!   file on a thread of its own after writes (SQLite's automatic checkpoint stays only as a
+//!   backstop, at `checkpointer::BACKSTOP_PAGES`).
 //! - At a clean stop, after the last queued unit, it checkpoints the WAL into the database file
 //!   and empties it (`checkpoint`), so `donna.db` alone holds everything; a reader's snapshot
 //!   that blocks it is waited out for at most `CHECKPOINT_LIMIT`, never longer.
@@ -26,6 +29,7 @@ use std::time::{Duration, Instant};
 use actors::{Behaviour, CellCtx, Handled, Reply};
 use rusqlite::Connection;
 
+use super::checkpointer::{Checkpointer, BACKSTOP_PAGES};
 use super::connection::{open_connection, Durability};
 use super::error::StoreError;
 use super::read_pool::panic_text;
@@ -145,19 +149,23 @@ struct Batch {
 /// One unit's answer, ready to send.
 type Answer = Box<dyn FnOnce() + Send>;
 
-/// The writer's state: its connection.
+/// The writer's state: its connection and its checkpointer.
 pub struct StoreWriter {
     conn: Connection,
     path: PathBuf,
     batch_max: usize,
+    checkpointer: Checkpointer,
 }
 
 impl StoreWriter {
     pub fn open(path: &Path, durability: Durability, batch_max: usize) -> Result<Self, StoreError> {
+        let conn = open_connection(path, false, durability)?;
+        conn.pragma_update(None, "wal_autocheckpoint", BACKSTOP_PAGES)?;
         Ok(Self {
-            conn: open_connection(path, false, durability)?,
+            conn,
             path: path.to_path_buf(),
             batch_max: batch_max.max(1),
+            checkpointer: Checkpointer::start(path, durability)?,
         })
     }
 
@@ -312,6 +320,9 @@ impl Behaviour for StoreWriter {
             None if batch.wrote => ctx.degraded(None),
             None => {}
         }
+        if batch.wrote {
+            self.checkpointer.wrote();
+        }
         // Health first, then the answers: a caller that hears "saved" or "disk full" and then
         // asks /health sees the same.
         for answer in batch.answers {
@@ -322,6 +333,7 @@ impl Behaviour for StoreWriter {
 
     /// The last step of a clean stop: everything queued has been committed.
     fn stopping(&mut self) {
+        self.checkpointer.stop();
         checkpoint(&self.conn);
     }
 }

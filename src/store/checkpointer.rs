@@ -1,0 +1,175 @@
+//! The WAL checkpointer: copies committed pages from the WAL into the database file on a
+//! thread of its own, so no turn waits for it.
+//!
+//! Why: SQLite's automatic checkpoint runs inside the commit that makes the WAL pass 1,000
+//! pages, on the writer's thread, and every unit queued behind that commit waited for a copy and
+//! an fsync of the database file (BENCHMARKS.md, the 200-session chat load). Here the writer
+//! only says "I wrote" (`wrote`, a non-blocking signal) and this thread runs
+//! `PRAGMA wal_checkpoint(PASSIVE)` on its own connection, at most once per `INTERVAL`.
+//!
+//! Owned by the `StoreWriter` (started with it, stopped with it on every restart and at the
+//! clean stop, before the writer's last TRUNCATE checkpoint).
+//!
+//! Invariants:
+//! - PASSIVE never waits for readers or the writer and never blocks them: a reader's snapshot
+//!   only limits how much it copies this time.
+//! - The writer keeps SQLite's automatic checkpoint as a backstop at `BACKSTOP_PAGES`, so a
+//!   checkpointer that falls behind (or fails) cannot let the WAL grow without bound.
+//! - It never outlives its writer: `stop` (or drop) ends and joins the thread.
+
+use std::path::Path;
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use rusqlite::Connection;
+
+use super::connection::{open_connection, Durability};
+use super::error::StoreError;
+use crate::log_limit::WarnLimiter;
+
+/// The least time between two checkpoints.
+const INTERVAL: Duration = Duration::from_secs(1);
+/// The writer's own automatic checkpoint, kept as a backstop: pages in the WAL (about 40 MiB).
+pub const BACKSTOP_PAGES: i64 = 10_000;
+
+static FAILED: WarnLimiter = WarnLimiter::new(5);
+
+/// The checkpointer thread and the signal that wakes it.
+#[derive(Debug)]
+pub struct Checkpointer {
+    wake: Option<SyncSender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Checkpointer {
+    /// Opens its own connection to `path` and starts the thread.
+    pub fn start(path: &Path, durability: Durability) -> Result<Self, StoreError> {
+        let conn = open_connection(path, false, durability)?;
+        // Only this thread's explicit PASSIVE checkpoints: none of its own on commit (it
+        // commits nothing anyway).
+        conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        let (wake, woken) = sync_channel(1);
+        let thread = std::thread::Builder::new()
+            .name("wal-checkpoint".into())
+            .spawn(move || run(&conn, &woken))
+            .map_err(|e| StoreError::Transaction(format!("cannot start the checkpointer: {e}")))?;
+        Ok(Self {
+            wake: Some(wake),
+            thread: Some(thread),
+        })
+    }
+
+    /// The writer committed a change: a checkpoint is due (at most once per `INTERVAL`).
+    /// Never blocks: a wake-up already pending covers this one.
+    pub fn wrote(&self) {
+        if let Some(wake) = &self.wake {
+            match wake.try_send(()) {
+                Ok(()) | Err(TrySendError::Full(())) => {}
+                Err(TrySendError::Disconnected(())) => {
+                    tracing::warn!("the WAL checkpointer stopped; SQLite's own checkpoint remains")
+                }
+            }
+        }
+    }
+
+    /// Ends the thread once its current checkpoint (if any) is done.
+    pub fn stop(&mut self) {
+        self.wake = None;
+        if let Some(thread) = self.thread.take() {
+            if thread.join().is_err() {
+                tracing::warn!("the WAL checkpointer panicked");
+            }
+        }
+    }
+}
+
+impl Drop for Checkpointer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Waits for a write, checkpoints, rests until `INTERVAL` has passed; ends when the writer
+/// lets go of the signal.
+fn run(conn: &Connection, woken: &Receiver<()>) {
+    while woken.recv().is_ok() {
+        let started = Instant::now();
+        checkpoint(conn);
+        while let Some(left) = INTERVAL.checked_sub(started.elapsed()) {
+            match woken.recv_timeout(left) {
+                // Writes during the rest are covered by the next checkpoint.
+                Ok(()) => {}
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        }
+        // A write signalled during the rest is still pending in the channel (or comes later):
+        // the next `recv` picks it up.
+    }
+}
+
+fn checkpoint(conn: &Connection) {
+    let outcome = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
+        Ok((row.get::<_, i64>(1)?, row.get::<_, i64>(2)?))
+    });
+    match outcome {
+        Ok((in_wal, copied)) => tracing::trace!(in_wal, copied, "WAL checkpoint"),
+        Err(error) => {
+            if let crate::log_limit::Verdict::Log { suppressed_before } = FAILED.check() {
+                tracing::warn!(%error, suppressed_before, "WAL checkpoint failed; retried after the next write");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file_len(path: &Path) -> u64 {
+        std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+    }
+
+    #[test]
+    fn committed_pages_reach_the_database_file_without_the_writer_checkpointing() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("donna.db");
+        let writer =
+            open_connection(&path, false, Durability::Full).unwrap_or_else(|e| panic!("{e}"));
+        // The writer itself never checkpoints here: only the checkpointer can copy the pages.
+        assert!(writer.pragma_update(None, "wal_autocheckpoint", 0).is_ok());
+        let checkpointer =
+            Checkpointer::start(&path, Durability::Full).unwrap_or_else(|e| panic!("{e}"));
+        let wrote = writer.execute_batch(
+            "CREATE TABLE filler (data BLOB); \
+             INSERT INTO filler (data) VALUES (zeroblob(1000000));",
+        );
+        assert!(wrote.is_ok(), "{wrote:?}");
+        assert!(
+            file_len(&path) < 1_000_000,
+            "the megabyte is in the WAL only"
+        );
+        checkpointer.wrote();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while file_len(&path) < 1_000_000 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(
+            file_len(&path) >= 1_000_000,
+            "the checkpointer copied the committed pages into the database file"
+        );
+    }
+
+    #[test]
+    fn stopping_ends_the_thread_and_later_writes_are_harmless() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("donna.db");
+        let mut checkpointer =
+            Checkpointer::start(&path, Durability::Full).unwrap_or_else(|e| panic!("{e}"));
+        checkpointer.wrote();
+        checkpointer.stop();
+        assert!(checkpointer.thread.is_none());
+        checkpointer.wrote();
+    }
+}
