@@ -266,3 +266,56 @@ pub fn rewind(conn: &Connection, turn: &StoredTurn) -> Result<(), StoreError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn migrated() -> Connection {
+        let mut conn = Connection::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+        crate::store::migrations::apply(&mut conn).unwrap_or_else(|e| panic!("{e}"));
+        conn
+    }
+
+    fn model_call(request: String) -> JournalEntry {
+        JournalEntry {
+            kind: EntryKind::Model,
+            name: "chat".into(),
+            request,
+            response: Some("{\"reply_to_user\":\"ok\"}".into()),
+            ok: true,
+            error: None,
+        }
+    }
+
+    #[test]
+    fn a_request_larger_than_one_texts_bound_reads_back_whole() {
+        let conn = migrated();
+        let at = DateTime::parse_from_rfc3339("2026-11-23T09:00:00Z")
+            .map(|at| at.with_timezone(&Utc))
+            .unwrap_or_default();
+        // Three messages of 50 KB: 150 KB of request, each message under the 64 KiB bound.
+        let messages: Vec<String> = ["system", "user", "user"]
+            .iter()
+            .enumerate()
+            .map(|(n, role)| {
+                format!(
+                    r#"{{"role":"{role}","content":"{}"}}"#,
+                    n.to_string().repeat(50_000)
+                )
+            })
+            .collect();
+        let request = format!("[{}]", messages.join(","));
+        assert!(request.len() > MAX_TEXT_BYTES);
+        let calls = TurnCalls {
+            decided_at: Some(at),
+            entries: vec![model_call(request.clone()), model_call("not a list".into())],
+        };
+        assert!(insert(&conn, "thr-1", "m-1", &calls, at).is_ok());
+        let read = read(&conn, "thr-1", "m-1").unwrap_or_default();
+        assert_eq!(read.len(), 2);
+        // Compared without printing 150 KB on failure.
+        assert!(read[0].request == request, "the whole request comes back");
+        assert_eq!(read[1].request, "not a list", "stored whole as before");
+    }
+}
