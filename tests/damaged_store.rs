@@ -15,13 +15,25 @@ use common::process::{
 use common::{eventually, start_bot, Bot};
 use serde_json::{json, Value};
 
-/// Moves everything into the database file (no WAL left), as after a clean stop.
+/// Moves everything into the database file (no WAL left), as after a clean stop. A running
+/// Donna's own checkpointer may hold the checkpoint lock for a moment (a PASSIVE checkpoint
+/// after a write): then this one reports busy and is tried again, for up to 5 s.
 fn checkpoint(db: &Path) {
     let conn = rusqlite::Connection::open(db).unwrap_or_else(|e| panic!("{e}"));
-    let busy: i64 = conn
-        .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get(0))
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(busy, 0, "checkpoint blocked");
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let busy: i64 = conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get(0))
+            .unwrap_or_else(|e| panic!("{e}"));
+        if busy == 0 {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "checkpoint blocked for 5 s"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 fn page_size(db: &Path) -> u64 {

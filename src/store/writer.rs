@@ -17,7 +17,8 @@
 //!   batch commits a change again.
 //! - It never checkpoints inside a commit: its `Checkpointer` copies the WAL into the database
 //!   file on a thread of its own after writes (SQLite's automatic checkpoint stays only as a
-//!   backstop, at `checkpointer::BACKSTOP_PAGES`).
+//!   backstop, at `checkpointer::BACKSTOP_PAGES`). If that thread cannot start, SQLite's own
+//!   checkpoint stays at its default (inside commits, every 1,000 pages) and writes go on.
 //! - At a clean stop, after the last queued unit, it checkpoints the WAL into the database file
 //!   and empties it (`checkpoint`), so `donna.db` alone holds everything; a reader's snapshot
 //!   that blocks it is waited out for at most `CHECKPOINT_LIMIT`, never longer.
@@ -154,18 +155,29 @@ pub struct StoreWriter {
     conn: Connection,
     path: PathBuf,
     batch_max: usize,
-    checkpointer: Checkpointer,
+    /// None when it could not start: SQLite then checkpoints inside commits, as it does by
+    /// default (slower at the tail, never unbounded).
+    checkpointer: Option<Checkpointer>,
 }
 
 impl StoreWriter {
     pub fn open(path: &Path, durability: Durability, batch_max: usize) -> Result<Self, StoreError> {
         let conn = open_connection(path, false, durability)?;
-        conn.pragma_update(None, "wal_autocheckpoint", BACKSTOP_PAGES)?;
+        let checkpointer = match Checkpointer::start(path, durability) {
+            Ok(checkpointer) => {
+                conn.pragma_update(None, "wal_autocheckpoint", BACKSTOP_PAGES)?;
+                Some(checkpointer)
+            }
+            Err(error) => {
+                tracing::warn!(%error, "the WAL checkpointer did not start; SQLite checkpoints inside commits instead");
+                None
+            }
+        };
         Ok(Self {
             conn,
             path: path.to_path_buf(),
             batch_max: batch_max.max(1),
-            checkpointer: Checkpointer::start(path, durability)?,
+            checkpointer,
         })
     }
 
@@ -320,8 +332,8 @@ impl Behaviour for StoreWriter {
             None if batch.wrote => ctx.degraded(None),
             None => {}
         }
-        if batch.wrote {
-            self.checkpointer.wrote();
+        if let (true, Some(checkpointer)) = (batch.wrote, &self.checkpointer) {
+            checkpointer.wrote();
         }
         // Health first, then the answers: a caller that hears "saved" or "disk full" and then
         // asks /health sees the same.
@@ -333,7 +345,9 @@ impl Behaviour for StoreWriter {
 
     /// The last step of a clean stop: everything queued has been committed.
     fn stopping(&mut self) {
-        self.checkpointer.stop();
+        if let Some(checkpointer) = &mut self.checkpointer {
+            checkpointer.stop();
+        }
         checkpoint(&self.conn);
     }
 }
