@@ -113,12 +113,7 @@ pub fn prune(conn: &Connection, cutoff: DateTime<Utc>) -> Result<usize, StoreErr
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn migrated() -> Connection {
-        let mut conn = Connection::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
-        crate::store::migrations::apply(&mut conn).unwrap_or_else(|e| panic!("{e}"));
-        conn
-    }
+    use crate::store::migrations::migrated_in_memory as migrated;
 
     /// A fixed moment (tests take no time from the wall clock).
     fn monday() -> DateTime<Utc> {

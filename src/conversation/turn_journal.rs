@@ -270,12 +270,7 @@ pub fn rewind(conn: &Connection, turn: &StoredTurn) -> Result<(), StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn migrated() -> Connection {
-        let mut conn = Connection::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
-        crate::store::migrations::apply(&mut conn).unwrap_or_else(|e| panic!("{e}"));
-        conn
-    }
+    use crate::store::migrations::migrated_in_memory as migrated;
 
     fn model_call(request: String) -> JournalEntry {
         JournalEntry {

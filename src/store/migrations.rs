@@ -167,6 +167,15 @@ fn clip(text: &str) -> String {
     text.chars().take(REASON_CHARS).collect()
 }
 
+/// An in-memory database with every migration applied: for the unit tests of the modules that
+/// own SQL (`conversation`, `tasks`, ...).
+#[cfg(test)]
+pub fn migrated_in_memory() -> Connection {
+    let mut conn = Connection::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+    apply(&mut conn).unwrap_or_else(|e| panic!("{e}"));
+    conn
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
