@@ -4,9 +4,10 @@
 //! here, written the first time it is seen. Plain SQL on the caller's connection: the writes run
 //! inside the turn's commit, the reads inside `turn_journal::read`.
 //!
-//! Why: storing every request whole made each chat turn's commit carry kilobytes the single
-//! writer had already written, and that queued the quick turns of other threads behind it
-//! (BENCHMARKS.md, the 200-session chat load).
+//! Why: stored whole, every call of a chat session wrote its system prompt and its whole history
+//! again (up to the context budget, ~96 KB a call at the default), and a request over 64 KiB was
+//! cut into JSON that replay could not read. (It was not what held up other threads' turns
+//! under chat load: BENCHMARKS.md section 7 measured that; the inline WAL checkpoint was.)
 //!
 //! Invariants:
 //! - A request read back is the request stored, byte for byte (`expand` rebuilds the same JSON

@@ -90,22 +90,28 @@ impl Drop for Checkpointer {
     }
 }
 
-/// Waits for a write, checkpoints, rests until `INTERVAL` has passed; ends when the writer
-/// lets go of the signal.
+/// Waits for a write, checkpoints, rests until `INTERVAL` has passed, and checkpoints again at
+/// once if a write came during the rest (its signal was taken there, so waiting for another
+/// would leave those pages in the WAL until some later write); ends when the writer lets go of
+/// the signal.
 fn run(conn: &Connection, woken: &Receiver<()>) {
-    while woken.recv().is_ok() {
+    if woken.recv().is_err() {
+        return;
+    }
+    loop {
         let started = Instant::now();
         checkpoint(conn);
+        let mut wrote_meanwhile = false;
         while let Some(left) = INTERVAL.checked_sub(started.elapsed()) {
             match woken.recv_timeout(left) {
-                // Writes during the rest are covered by the next checkpoint.
-                Ok(()) => {}
+                Ok(()) => wrote_meanwhile = true,
                 Err(RecvTimeoutError::Timeout) => break,
                 Err(RecvTimeoutError::Disconnected) => return,
             }
         }
-        // A write signalled during the rest is still pending in the channel (or comes later):
-        // the next `recv` picks it up.
+        if !wrote_meanwhile && woken.recv().is_err() {
+            return;
+        }
     }
 }
 
@@ -158,6 +164,39 @@ mod tests {
         assert!(
             file_len(&path) >= 1_000_000,
             "the checkpointer copied the committed pages into the database file"
+        );
+    }
+
+    /// Waits (up to 10 s) until the database file holds at least `bytes`.
+    fn file_reaches(path: &Path, bytes: u64) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while file_len(path) < bytes && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        file_len(path) >= bytes
+    }
+
+    #[test]
+    fn a_write_signalled_while_it_rests_is_checkpointed_after_the_rest_without_another_signal() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("donna.db");
+        let writer =
+            open_connection(&path, false, Durability::Full).unwrap_or_else(|e| panic!("{e}"));
+        assert!(writer.pragma_update(None, "wal_autocheckpoint", 0).is_ok());
+        let checkpointer =
+            Checkpointer::start(&path, Durability::Full).unwrap_or_else(|e| panic!("{e}"));
+        let megabyte = "INSERT INTO filler (data) VALUES (zeroblob(1000000));";
+        let first = writer.execute_batch(&format!("CREATE TABLE filler (data BLOB); {megabyte}"));
+        assert!(first.is_ok(), "{first:?}");
+        checkpointer.wrote();
+        assert!(file_reaches(&path, 1_000_000), "the first megabyte");
+        // The checkpoint just ran, so this write lands within its one-second rest: its signal
+        // arrives while it rests, and no write comes after it.
+        assert!(writer.execute_batch(megabyte).is_ok());
+        checkpointer.wrote();
+        assert!(
+            file_reaches(&path, 2_000_000),
+            "the second megabyte stayed in the WAL: its signal was swallowed during the rest"
         );
     }
 
