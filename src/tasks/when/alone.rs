@@ -31,7 +31,7 @@ pub fn names_only_a_time(text: &str) -> bool {
     {
         return false;
     }
-    let pieces = scan(&tokens);
+    let pieces = scan(text, &tokens);
     if !pieces.iter().any(|piece| !piece.parts.is_empty()) {
         return false;
     }
