@@ -112,11 +112,11 @@ async fn amounts_and_times_alone_reschedule_and_unreadable_ones_ask() {
             "to today at 13:00.",
             StartsAt("2026-11-23T13:00:00+00:00"),
         ),
-        // ... never words Donna could not read: she asks (no model here).
+        // ... never words Donna could not read: she asks (no model here), naming them.
         (
-            "postpone a fortnight",
+            "push it a week and a bit",
             "clarify",
-            "I couldn't tell when you mean, so 'Task 8' stays as it was.",
+            "(I can't read \"and a bit\"), so 'Task 8' stays as it was.",
             Nothing,
         ),
         (
@@ -126,9 +126,9 @@ async fn amounts_and_times_alone_reschedule_and_unreadable_ones_ask() {
             Nothing,
         ),
         (
-            "move it to the 5th",
+            "push it to sometime next year",
             "clarify",
-            "Say a time like 'friday 3pm'",
+            "(I can't read \"next year\")",
             Nothing,
         ),
         // 3. A time on its own answers the nudge.
@@ -395,7 +395,7 @@ async fn with_a_model_an_impossible_time_is_still_the_readers_reason_and_an_uncl
     );
     // Words the reader could not place go to the model, never to "later".
     let (task, thread) = bot.nudged_task("Taxes").await;
-    let asked = bot.say(&thread, "postpone a fortnight").await;
+    let asked = bot.say(&thread, "push it a week and a bit").await;
     assert_eq!(asked["path"], "llm", "{asked}");
     assert_eq!(asked["reply"], "When would suit you?");
     assert_eq!(fake.requests().len(), 1);
