@@ -141,12 +141,12 @@ pub use describe::{describe, describe_absolute};
 pub use error::WhenError;
 pub use past::find_past;
 pub use spans::{TimeAnchor, WhenSpan};
-pub use words::{weekday_name, weekday_word};
+pub use words::{month_number, weekday_name, weekday_word};
 
 use calendar::ensure_ahead;
 use parts::Part;
 use resolve::{resolve, time_of_day_only};
-use scan::{scan, Piece};
+use scan::{scan, scan_outside, Piece};
 use words::{tokenize, Token};
 
 /// Finds a time expression anywhere in `text`. Ok(None): the text names no time at all.
@@ -271,7 +271,8 @@ pub fn find_time_of_day(text: &str, skip: &[Range<usize>]) -> Result<Option<Time
                 | Part::Invalid(_)
         )
     };
-    let pieces: Vec<Piece> = scan(text, &tokens)
+    let skipped: Vec<bool> = (0..tokens.len()).map(in_skip).collect();
+    let pieces: Vec<Piece> = scan_outside(text, &tokens, &skipped)
         .into_iter()
         .filter(|p| !(p.first..p.first + p.len).any(in_skip))
         .filter(|p| !p.parts.is_empty() && p.parts.iter().all(of_the_day))

@@ -137,6 +137,17 @@ impl Around<'_> {
             || (word == "clock" && prev == "o")
             || word == "oclock"
             || word == "ish"
+            // "pst-ish", "noonish", "5pm-ish": a time made vague is still a time word.
+            || word
+                .strip_suffix("ish")
+                .map(|stem| stem.trim_end_matches('-'))
+                .is_some_and(|stem| {
+                    !stem.is_empty()
+                        && (looks_like_zone(stem)
+                            || TIME_WORDS.contains(&stem)
+                            || compact(stem)
+                            || is_digits(stem))
+                })
             || (word == "thing" && prev == "first")
             || (word == "first" && next == "thing")
             || compact(word)

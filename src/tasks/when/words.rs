@@ -137,6 +137,11 @@ pub fn weekday_name(day: Weekday) -> &'static str {
     }
 }
 
+/// The month a word names ("jan", "january"), 1..=12.
+pub fn month_number(word: &str) -> Option<u32> {
+    month_word(word)
+}
+
 pub(super) fn month_word(word: &str) -> Option<u32> {
     Some(match word {
         "jan" | "january" => 1,

@@ -79,7 +79,13 @@ pub(super) struct Piece {
 /// ("from friday", "not tomorrow") has no parts: it says nothing about the new time; neither
 /// has a phrase written as a name ([`written_as_a_name`]).
 pub(super) fn scan(text: &str, tokens: &[Token]) -> Vec<Piece> {
-    let mut pieces = phrases(tokens);
+    scan_outside(text, tokens, &[])
+}
+
+/// [`scan`], with no phrase starting at a word `skip` marks (words another reader took, such as
+/// a recurrence's "every evening"); they still count as the context of their neighbours.
+pub(super) fn scan_outside(text: &str, tokens: &[Token], skip: &[bool]) -> Vec<Piece> {
+    let mut pieces = phrases(tokens, skip);
     for piece in &mut pieces {
         if written_as_a_name(text, tokens, piece) {
             piece.parts.clear();
@@ -105,11 +111,15 @@ fn written_as_a_name(text: &str, tokens: &[Token], piece: &Piece) -> bool {
     phrase.len() >= 2 && phrase.iter().all(capital) && lower_elsewhere
 }
 
-fn phrases(tokens: &[Token]) -> Vec<Piece> {
+fn phrases(tokens: &[Token], skip: &[bool]) -> Vec<Piece> {
     let words = Words { tokens };
     let mut pieces: Vec<Piece> = Vec::new();
     let mut i = 0;
     while i < tokens.len() {
+        if skip.get(i).copied().unwrap_or(false) {
+            i += 1;
+            continue;
+        }
         let after_a_time = pieces
             .last()
             .is_some_and(|p| p.first + p.len == i && !p.parts.is_empty());
