@@ -456,3 +456,93 @@ async fn a_time_alone_answers_a_nudge_delivered_into_a_free_chat() {
     assert_ne!(answer["path"], "fast", "{answer}");
     assert!(bot.task_json(&task).await["scheduled_start"].is_null());
 }
+
+/// Issue 28, item 12 in a reply to a nudge: a time that cannot be used is answered with its
+/// reason and nothing changes; a negative amount is refused, never read as the positive one.
+/// Issue 30, item 2: the new kinds of time answer a nudge like any other time.
+#[actix_rt::test]
+async fn unusable_and_negative_times_are_refused_and_new_kinds_of_time_reschedule() {
+    let bot = start_bot("").await;
+    let rows: &[Row] = &[
+        (
+            "give me -3 hours",
+            "clarify",
+            "can't be a negative amount (\"-3 hours\")",
+            Nothing,
+        ),
+        (
+            "snooze -10 min",
+            "clarify",
+            "can't be a negative amount (\"-10 min\")), so nothing changed",
+            Nothing,
+        ),
+        (
+            "push it -2 days",
+            "clarify",
+            "can't be a negative amount (\"-2 days\")",
+            Nothing,
+        ),
+        (
+            "in -5 days",
+            "clarify",
+            "can't be a negative amount (\"-5 days\")",
+            Nothing,
+        ),
+        (
+            "push it to 23:59:60",
+            "clarify",
+            "(there is no 23:59:60)",
+            Nothing,
+        ),
+        (
+            "push it 99999999 years",
+            "clarify",
+            "(that is too far ahead (more than 5 years))",
+            Nothing,
+        ),
+        ("move it to 13pm", "clarify", "(there is no 13pm)", Nothing),
+        (
+            "in an hour and a half",
+            "fast",
+            "to today at 11:30.",
+            StartsAt("2026-11-23T11:30:00+00:00"),
+        ),
+        (
+            "push it to the 5th",
+            "fast",
+            "to Saturday 5 Dec at 09:00.",
+            StartsAt("2026-12-05T09:00:00+00:00"),
+        ),
+        (
+            "end of the week",
+            "fast",
+            "to Friday 27 Nov at 17:00.",
+            StartsAt("2026-11-27T17:00:00+00:00"),
+        ),
+        (
+            "next working day",
+            "fast",
+            "to tomorrow at 09:00.",
+            StartsAt("2026-11-24T09:00:00+00:00"),
+        ),
+        (
+            "tonight at midnight",
+            "fast",
+            "to tonight at midnight (00:00 Tue 24 Nov).",
+            StartsAt("2026-11-24T00:00:00+00:00"),
+        ),
+        (
+            "3pm PST",
+            "fast",
+            "to today at 23:00.",
+            StartsAt("2026-11-23T23:00:00+00:00"),
+        ),
+        (
+            "a week before the 20th",
+            "fast",
+            "to Sunday 13 Dec at 09:00.",
+            StartsAt("2026-12-13T09:00:00+00:00"),
+        ),
+    ];
+    run_rows(&bot, plain_task, rows).await;
+}
