@@ -620,7 +620,14 @@ async fn an_automation_is_proposed_in_words_and_stored_only_after_a_yes() {
 async fn each_kind_of_time_is_captured_with_the_time_said_and_a_clean_title() {
     let bot = start_bot(PARIS).await;
     // (sentence, title, deadline, start, what the reply says)
-    let table: &[(&str, &str, Option<&str>, Option<&str>, &str)] = &[
+    type Row = (
+        &'static str,
+        &'static str,
+        Option<&'static str>,
+        Option<&'static str>,
+        &'static str,
+    );
+    let table: &[Row] = &[
         (
             "remind me in an hour and a half to call mom",
             "Call mom",

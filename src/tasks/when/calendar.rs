@@ -189,7 +189,7 @@ impl<'a> Calendar<'a> {
             Day::Overmorrow => self.plus_days(self.today, 2),
             Day::Explicit { year, month, day } => self.explicit(year, month, day),
             Day::InMonth { month, day } => self.in_month(month, day),
-            Day::NextWorkingDay => self.next_working_day(),
+            Day::NextWeekday => self.next_working_day(),
             // Only asked when several days are named: a past or a week-bound day next to
             // another one is two different answers.
             Day::Past | Day::Weekend { .. } | Day::EndOfWeek => Err(WhenError::Conflicting),

@@ -86,8 +86,8 @@ pub(super) enum Day {
     },
     /// This week's Friday while it is still ahead, else next week's.
     EndOfWeek,
-    /// The next Monday to Friday after today.
-    NextWorkingDay,
+    /// The next working day: Monday to Friday, after today.
+    NextWeekday,
 }
 
 /// An amount of time; months and days move the local calendar, working days skip Saturdays and

@@ -9,7 +9,7 @@
 //! - Spelled-out counts need "in"/"by"/"within", "from now" or a moving verb before them, so
 //!   "what a day" and "I'll do it one day" name no time; digits need nothing ("snooze 20 min").
 
-use super::{Match, Words};
+use super::cursor::{Match, Words};
 use crate::tasks::when::error::WhenError;
 use crate::tasks::when::parts::{Day, Part, Span};
 use crate::tasks::when::words::{count_at, decimal, unit_word, Unit};
@@ -311,7 +311,7 @@ pub(super) fn duration(w: &Words, i: usize) -> Option<Match> {
     }
     // "8 hours of sleep", "a 30 minute walk", "2 day trip": an amount that describes a thing.
     let next = w.at(i + len);
-    if !introduced_as_time && !(next.is_empty() || AFTER_AN_AMOUNT.contains(&next)) {
+    if !(introduced_as_time || next.is_empty() || AFTER_AN_AMOUNT.contains(&next)) {
         return None;
     }
     let part = match span {

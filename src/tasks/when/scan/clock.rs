@@ -8,7 +8,7 @@
 //! - A time that does not exist ("25:00", "13pm", "23:59:60") is read as such, with its reason.
 //! - A time with "ish" ("5ish") is read as what it is: words to ask about, never a guess.
 
-use super::{one, Match, Words};
+use super::cursor::{one, Match, Words};
 use crate::tasks::when::error::WhenError;
 use crate::tasks::when::parts::{clock_part, hm, Part};
 use crate::tasks::when::words::{count_word, is_digits, meridiem, small_number};

@@ -10,7 +10,7 @@
 //!   21st chapter" are no dates).
 
 use super::clock::clock_fields;
-use super::{Match, Words};
+use super::cursor::{Match, Words};
 use crate::tasks::when::error::WhenError;
 use crate::tasks::when::parts::{clock_part, explicit_part, Day, MonthDay, MonthRef, Part};
 use crate::tasks::when::words::{
@@ -179,7 +179,7 @@ pub(super) fn day_of_month(w: &Words, i: usize) -> Option<Match> {
     };
     let introduced = INTRODUCES.contains(&w.before(i)) || w.before(i) == "to";
     // "the first" alone is too often something else ("do the first one").
-    if !(with_the || introduced) || (spelled && !introduced) {
+    if !(introduced || (with_the && !spelled)) {
         return None;
     }
     let mut end = at + used;

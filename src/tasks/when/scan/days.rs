@@ -7,7 +7,7 @@
 
 use chrono::Weekday;
 
-use super::{one, Match, Words};
+use super::cursor::{one, Match, Words};
 use crate::tasks::when::error::WhenError;
 use crate::tasks::when::parts::{Day, MonthDay, MonthRef, Part, Period, Span};
 use crate::tasks::when::words::{
@@ -125,9 +125,9 @@ fn next_day(w: &Words, i: usize) -> Option<Match> {
             day: MonthDay::Nth(1),
         }),
         "weekend" => Part::Day(Day::Weekend { next: true }),
-        "weekday" | "workday" | "working-day" | "business-day" => Part::Day(Day::NextWorkingDay),
+        "weekday" | "workday" | "working-day" | "business-day" => Part::Day(Day::NextWeekday),
         "working" | "business" | "work" if w.at(i + 2) == "day" => {
-            return Some((3, vec![Part::Day(Day::NextWorkingDay)]))
+            return Some((3, vec![Part::Day(Day::NextWeekday)]))
         }
         // A year away is no day anyone can be reminded on: asked, not guessed.
         "year" => return unread(w, i, 2),

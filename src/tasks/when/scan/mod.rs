@@ -14,58 +14,17 @@
 
 mod amount;
 mod clock;
+mod cursor;
 mod dates;
 mod days;
 mod points;
 mod relative;
 
+use cursor::{Match, Words};
+
 use super::parts::Part;
 use super::words::Token;
 use super::zones::zone_at;
-
-struct Words<'a> {
-    tokens: &'a [Token],
-}
-
-impl Words<'_> {
-    fn at(&self, i: usize) -> &str {
-        self.tokens.get(i).map_or("", |t| t.word.as_str())
-    }
-
-    fn before(&self, i: usize) -> &str {
-        i.checked_sub(1).map(|j| self.at(j)).unwrap_or("")
-    }
-
-    /// The words `from..from + len` as written (lowercased), for a message.
-    fn written(&self, from: usize, len: usize) -> String {
-        (from..from + len)
-            .map(|i| self.at(i))
-            .filter(|w| !w.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    /// Whether the phrase starting at `start` follows "from" or a negation (skipping
-    /// "on"/"at"/"the"): that is the time being moved away from.
-    fn moved_away_from(&self, start: usize) -> bool {
-        let mut j = start;
-        while let Some(prev) = j.checked_sub(1) {
-            match self.at(prev) {
-                "on" | "at" | "the" => j = prev,
-                // "t" is what is left of "can't" / "won't" once the apostrophe splits it.
-                "from" | "not" | "t" | "cannot" => return true,
-                _ => return false,
-            }
-        }
-        false
-    }
-}
-
-type Match = (usize, Vec<Part>);
-
-fn one(part: Part) -> Option<Match> {
-    Some((1, vec![part]))
-}
 
 /// One phrase the scan read: the words it covers (`first`, `len` words) and what it says.
 #[derive(Debug, Clone)]
@@ -169,25 +128,4 @@ fn match_at(w: &Words, i: usize) -> Option<Match> {
         .or_else(|| clock::past_the_hour(w, i))
         .or_else(|| amount::duration(w, i))
         .or_else(|| clock::bare_hour(w, i))
-}
-
-/// A phrase that can be the other end of a relative time ("before the 20th", "after
-/// tuesday"): anything but an amount of time or another relative time.
-fn anchor_at(w: &Words, i: usize) -> Option<Match> {
-    days::overmorrow(w, i)
-        .or_else(|| points::named_point(w, i))
-        .or_else(|| days::keyword(w, i))
-        .or_else(|| days::weekday(w, i))
-        .or_else(|| dates::iso_date(w.at(i)))
-        .or_else(|| dates::numeric_date(w, i))
-        .or_else(|| dates::month_day(w, i))
-        .or_else(|| dates::day_of_month(w, i))
-        .or_else(|| dates::holiday(w, i))
-        .or_else(|| clock::day_time(w, i))
-        .or_else(|| clock::clock(w, i))
-        .filter(|(_, parts)| {
-            !parts
-                .iter()
-                .any(|p| matches!(p, Part::FromNow(_) | Part::FromStart(_) | Part::Later))
-        })
 }

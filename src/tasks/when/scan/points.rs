@@ -9,7 +9,7 @@
 
 use chrono::Weekday;
 
-use super::{Match, Words};
+use super::cursor::{Match, Words};
 use crate::tasks::when::parts::{hm, Day, MonthDay, MonthRef, Part};
 use crate::tasks::when::words::month_word;
 

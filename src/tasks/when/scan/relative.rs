@@ -9,7 +9,11 @@
 //!   earlier") is words to ask about, with the thing named, never an amount from now.
 
 use super::amount::amount;
-use super::{anchor_at, Match, Words};
+use super::clock;
+use super::cursor::{Match, Words};
+use super::dates;
+use super::days;
+use super::points;
 use crate::tasks::when::error::WhenError;
 use crate::tasks::when::parts::{Part, Span};
 use crate::tasks::when::words::Unit;
@@ -92,4 +96,25 @@ fn unread(w: &Words, i: usize, len: usize) -> Option<Match> {
         len,
         vec![Part::Invalid(WhenError::Unread(w.written(i, len)))],
     ))
+}
+
+/// A phrase that can be the other end of a relative time ("before the 20th", "after
+/// tuesday"): anything but an amount of time or another relative time.
+fn anchor_at(w: &Words, i: usize) -> Option<Match> {
+    days::overmorrow(w, i)
+        .or_else(|| points::named_point(w, i))
+        .or_else(|| days::keyword(w, i))
+        .or_else(|| days::weekday(w, i))
+        .or_else(|| dates::iso_date(w.at(i)))
+        .or_else(|| dates::numeric_date(w, i))
+        .or_else(|| dates::month_day(w, i))
+        .or_else(|| dates::day_of_month(w, i))
+        .or_else(|| dates::holiday(w, i))
+        .or_else(|| clock::day_time(w, i))
+        .or_else(|| clock::clock(w, i))
+        .filter(|(_, parts)| {
+            !parts
+                .iter()
+                .any(|p| matches!(p, Part::FromNow(_) | Part::FromStart(_) | Part::Later))
+        })
 }
