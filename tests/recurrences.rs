@@ -147,10 +147,108 @@ fn recurrences_donna_cannot_use_are_asked_about() {
         ("remind me to call mom every monday tomorrow", "tomorrow"),
         ("every day at 9am IST remind me to call the team", "India, Israel or Irish"),
         ("every year on 30 february remind me to laugh", "Which day of the year"),
+        ("every day for 99999999999 weeks remind me to breathe", "ten years at most"),
+        ("every monday for 20 years remind me to stretch", "ten years at most"),
+        ("every monday 5000 times remind me to stretch", "at most 1000 times"),
     ] {
         match read(text, monday_10am(), Paris) {
             AutomationReading::Unreadable(question) => assert!(question.contains(asked), "{text:?}: {question:?}"),
             other => panic!("{text:?}: expected a question, got {other:?}"),
+        }
+    }
+}
+
+/// Random sentences from the vocabulary of recurrences and times: nothing panics, and every
+/// draft has a rule that expands, a first run after now and a title without time words beside
+/// its schedule.
+#[test]
+fn random_recurrences_never_panic() {
+    const VOCABULARY: &[&str] = &[
+        "every",
+        "each",
+        "other",
+        "second",
+        "last",
+        "first",
+        "5th",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "weekend",
+        "weekends",
+        "weekday",
+        "mondays",
+        "monday",
+        "friday",
+        "sat",
+        "on",
+        "the",
+        "of",
+        "at",
+        "9",
+        "9am",
+        "7:30",
+        "25",
+        "noon",
+        "midnight",
+        "evening",
+        "until",
+        "till",
+        "for",
+        "from",
+        "starting",
+        "march",
+        "1",
+        "feb",
+        "30",
+        "times",
+        "10",
+        "99999999999",
+        "remind",
+        "me",
+        "to",
+        "call",
+        "mom",
+        "pst",
+        "ist",
+        "and",
+        "a",
+        "half",
+        "-5",
+        "3/12",
+        "tomorrow",
+        "next",
+        "end",
+        "31st",
+        "daily",
+        "monthly",
+        "🙂",
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..5_000 {
+        let words = 1 + next() % 9;
+        let mut text = String::new();
+        for _ in 0..words {
+            text.push_str(VOCABULARY[(next() as usize) % VOCABULARY.len()]);
+            text.push(' ');
+        }
+        if let AutomationReading::Draft(draft) = read(&text, monday_10am(), Paris) {
+            let first = draft.schedule.first_run_after(monday_10am());
+            assert!(
+                matches!(first, Ok(Some(at)) if at > monday_10am()),
+                "{text:?}: {draft:?} has no first run after now: {first:?}"
+            );
+            assert!(!draft.title.is_empty(), "{text:?}");
         }
     }
 }

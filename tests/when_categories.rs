@@ -142,6 +142,10 @@ fn compound_and_fractional_durations() {
     check("in 2 years", NOW, At("Mon 2028-11-27 10:00"));
     check("within 2 hours", NOW, At("Fri 2026-11-27 12:00"));
     check("2.5 hours from now", NOW, At("Fri 2026-11-27 12:30"));
+    // Across Berlin's spring change (Sun 2027-03-28): days keep the wall time, hours elapse.
+    check("in 2 weeks", "Fri 2027-03-19 10:00", At("Fri 2027-04-02 10:00"));
+    check("in 336 hours", "Fri 2027-03-19 10:00", At("Fri 2027-04-02 11:00"));
+    check("in a day and a half", "Sat 2027-03-27 10:00", At("Sun 2027-03-28 22:00"));
     // Words to ask about, never a guess.
     check("in several days", NOW, unread("several days"));
     check("in 1.5 months", NOW, unread("1.5 months"));

@@ -54,16 +54,20 @@ const ENDS_A_DATE: [&str; 14] = [
 /// The most occurrences a count may ask for.
 const MAX_COUNT: u32 = 1_000;
 
+/// A count in words or digits; a number too big for a count saturates (and is refused later as
+/// too long or too many), so it is never dropped into the title.
 fn number(word: &str) -> Option<u32> {
     let words = [
         "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
         "twelve",
     ];
-    words
-        .iter()
-        .position(|w| *w == word)
-        .and_then(|i| u32::try_from(i + 1).ok())
-        .or_else(|| word.parse().ok())
+    if let Some(i) = words.iter().position(|w| *w == word) {
+        return u32::try_from(i + 1).ok();
+    }
+    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(word.parse().unwrap_or(u32::MAX))
 }
 
 /// The longest run of words after the bound word at `at` that is nothing but a time, read as
@@ -220,8 +224,21 @@ pub(super) fn find_bounds(
     Ok(bounds)
 }
 
-/// The last local day a reminder that runs for `length` from `first` may fire on.
+/// The longest a bounded reminder may run: ten years.
+const MAX_LENGTH_DAYS: u64 = 3_660;
+
+/// The last local day a reminder that runs for `length` from `first` may fire on; None when
+/// that is further than ten years (or no calendar date).
 pub(super) fn last_day(first: NaiveDate, length: Length) -> Option<NaiveDate> {
+    let days = match length {
+        Length::Days(n) => u64::from(n),
+        Length::Weeks(n) => u64::from(n) * 7,
+        Length::Months(n) => u64::from(n) * 28,
+        Length::Years(n) => u64::from(n) * 365,
+    };
+    if days > MAX_LENGTH_DAYS {
+        return None;
+    }
     let end = match length {
         Length::Days(n) => first.checked_add_days(Days::new(u64::from(n))),
         Length::Weeks(n) => first.checked_add_days(Days::new(u64::from(n) * 7)),

@@ -76,11 +76,14 @@ impl SchedulePlan {
         if let (Some(start), None) = (self.bounds.starting, self.from_anchor) {
             words.push_str(&format!(", starting {}", day_words(start, self.today)));
         }
-        let until = self.bounds.until.or_else(|| {
-            self.bounds
-                .length
-                .and_then(|length| last_day(first_day, length))
-        });
+        let until = match (self.bounds.until, self.bounds.length) {
+            (Some(until), _) => Some(until),
+            (None, Some(length)) => Some(last_day(first_day, length).ok_or(
+                "That is longer than I can plan a reminder for (ten years at most). How long \
+                 should it run?",
+            )?),
+            (None, None) => None,
+        };
         if let Some(last) = until {
             if last < first_day {
                 return Err(format!(
