@@ -200,3 +200,38 @@ async fn route_sees_the_last_exchanges_and_each_intent_goes_to_its_room() {
     );
     assert_eq!(task_count(&bot).await, 1);
 }
+
+/// Issue 28 item 13: with the model's slots full, a turn's second call (the chat room's, after
+/// `route`) is served before other turns' first calls, so the first people get their answers
+/// while later ones are still being routed: ten chats at once on two slots, the first answer's
+/// `chat` call reaches the model before the last `route` does.
+#[actix_rt::test]
+async fn a_turns_later_call_does_not_wait_behind_every_other_turns_first_call() {
+    let fake = start_fake_llm();
+    let bot = start_bot(&fake.config("ollama", "10s", 2)).await;
+    const CHATS: usize = 10;
+    let slow =
+        |value: serde_json::Value| Script::Delay(Duration::from_millis(50), Box::new(out(value)));
+    for _ in 0..CHATS {
+        fake.push_for("route", slow(json!({"intent": "chat", "confidence": 0.9})));
+        fake.push_for("chat", slow(json!({"reply_to_user": "Hi there."})));
+    }
+    let mut threads = Vec::new();
+    for _ in 0..CHATS {
+        threads.push(free_thread(&bot).await);
+    }
+    let turns = threads
+        .iter()
+        .map(|thread| bot.say(thread, "how are you doing today?"));
+    let results = futures_util::future::join_all(turns).await;
+    for result in &results {
+        assert_eq!(result["path"], "chat", "{result}");
+    }
+    let titles = fake.titles();
+    let first_chat = titles.iter().position(|t| t == "chat");
+    let last_route = titles.iter().rposition(|t| t == "route");
+    assert!(
+        first_chat < last_route,
+        "every second call waited behind every first call: {titles:?}"
+    );
+}
