@@ -45,6 +45,7 @@ use super::receipt;
 use super::result::TurnPath;
 use super::texts;
 use super::Inbound;
+use crate::replies::grounding::{title_shares_a_word, Message};
 
 /// Words that show the person gave a priority themselves.
 const PRIORITY_WORDS: [&str; 7] = [
@@ -116,6 +117,15 @@ impl Pipeline {
                 format!("Should I add '{title}'? Tell me what to add, in your words.")
             };
             return Ok(ask(DraftKind::Clarify, text, questions + 1, &question));
+        }
+        // A title the person never said a word of is the model's invention ("what a day" ->
+        // "Wire 5000 USD to ..."): nothing is added and nothing is asked to be merged later.
+        if !title_shares_a_word(&Message::read(text), &title) {
+            tracing::info!(%title, "dropped a capture whose title the message does not hold");
+            return Ok((
+                say(TurnPath::Clarify, texts::INVENTED_TASK),
+                DraftStep::Remove,
+            ));
         }
         if let Some(recurrence) = &parsed.recurrence {
             // The model copied the schedule words; Donna's own reader turns them into a rule.
