@@ -508,6 +508,18 @@ async fn unusable_and_negative_times_are_refused_and_new_kinds_of_time_reschedul
             StartsAt("2026-11-23T11:30:00+00:00"),
         ),
         (
+            "in half an hour",
+            "fast",
+            "to today at 10:30.",
+            StartsAt("2026-11-23T10:30:00+00:00"),
+        ),
+        (
+            "half past 3 in the afternoon",
+            "fast",
+            "to today at 15:30.",
+            StartsAt("2026-11-23T15:30:00+00:00"),
+        ),
+        (
             "push it to the 5th",
             "fast",
             "to Saturday 5 Dec at 09:00.",
