@@ -126,7 +126,7 @@ async fn amounts_and_times_alone_reschedule_and_unreadable_ones_ask() {
             Nothing,
         ),
         (
-            "push it to sometime next year",
+            "push it to next year",
             "clarify",
             "(I can't read \"next year\")",
             Nothing,

@@ -320,6 +320,12 @@ fn day_part_words() {
     check("at five pm", NOW, At("Fri 2026-11-27 17:00"));
     check("at 15h30", NOW, At("Fri 2026-11-27 15:30"));
     check("this morning", NOW, Fails(WhenError::PastTime));
+    // h:mm without am/pm is read like a bare hour: the morning for 7..=11, asked for 1..=6.
+    check("at 3:15", NOW, Fails(WhenError::AmbiguousTime("3:15".into())));
+    check("tonight at 9:30", NOW, At("Fri 2026-11-27 21:30"));
+    check("at 7:30", NOW, At("Sat 2026-11-28 07:30"));
+    check("at 03:15", NOW, At("Sat 2026-11-28 03:15"));
+    check("at 3:15pm", NOW, At("Fri 2026-11-27 15:15"));
     check("half past 3", NOW, Fails(WhenError::AmbiguousHour(3)));
     check("tomorrow at 5ish", NOW, unread("5ish"));
     check("tomorrow before lunch", NOW, unread("before lunch"));
@@ -480,6 +486,10 @@ fn never_a_half_read_in_a_capture() {
     cap("call mom at 5 or 6pm", NOW, "Call mom", Fails(WhenError::Conflicting));
     cap("call mom in -5 days", NOW, "Call mom", Fails(WhenError::Negative("-5 days".into())));
     cap("call mom at 23:59:60", NOW, "Call mom", Fails(WhenError::NoSuchTime("23:59:60".into())));
+    cap("pick up the kids at 3:15", NOW, "Pick up the kids", Fails(WhenError::AmbiguousTime("3:15".into())));
+    cap("prepare for the meeting the day before", NOW, "Prepare for the meeting", unread("the day before"));
+    cap("call the plumber in 10", NOW, "Call the plumber", unread("in 10"));
+    cap("call mom sometime next week", NOW, "Call mom", unread("sometime"));
     cap("call mom in 99999999 years", NOW, "Call mom", Fails(WhenError::TooFar));
     cap("call mom on 30 february", NOW, "Call mom", Fails(WhenError::NoSuchDate { day: 30, month: "February" }));
 }
@@ -506,6 +516,11 @@ fn titles_keep_their_own_numbers_and_day_words() {
     cap("reply to the 3rd email", NOW, "Reply to the 3rd email", Nothing);
     cap("buy 1/2 cup of sugar", NOW, "Buy 1/2 cup of sugar", Nothing);
     cap("move the meeting from friday to monday", NOW, "Move the meeting from friday to", At("Mon 2026-11-30 09:00"));
+    cap("plan the 4th of july party", NOW, "Plan the 4th of july party", Nothing);
+    cap("buy tickets for the 7pm show", NOW, "Buy tickets for the 7pm show", Nothing);
+    cap("book the 10am slot", NOW, "Book the 10am slot", Nothing);
+    cap("leave work early on friday", NOW, "Leave work early", At("Fri 2026-12-04 09:00"));
+    cap("submit the form ASAP", NOW, "Submit the form ASAP", Nothing);
 }
 
 /// A capture's anchor: "before the 20th" is a deadline like "by friday"; a relative time is a

@@ -143,7 +143,7 @@ fn daylight_saving_changes() {
     check("in 2 hours", "Sun 2026-03-29 01:30", At("Sun 2026-03-29 04:30 +02:00"));
     check("in 1 day", "Sat 2026-03-28 10:00", At("Sun 2026-03-29 10:00 +02:00"));
     check("in 3 days", FRI, At("Mon 2026-03-30 10:00 +02:00"));
-    check("at 2:30", "Sat 2026-03-28 10:00", At("Sun 2026-03-29 03:00 +02:00"));
+    check("at 02:30", "Sat 2026-03-28 10:00", At("Sun 2026-03-29 03:00 +02:00"));
 }
 
 #[rustfmt::skip]

@@ -200,6 +200,14 @@ pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> AutomationReading {
                 hour + 12
             ))
         }
+        Err(WhenError::AmbiguousTime(clock)) => {
+            let (hour, minute) = clock.split_once(':').unwrap_or((clock.as_str(), "00"));
+            let hour: u32 = hour.parse().unwrap_or(0);
+            return AutomationReading::Unreadable(format!(
+                "At {clock} in the morning ({hour:02}:{minute}) or in the afternoon ({:02}:{minute})?",
+                hour + 12
+            ));
+        }
         Err(error) => {
             return AutomationReading::Unreadable(format!(
                 "I couldn't read the time in that ({error}). At what time should I remind you?"

@@ -19,6 +19,9 @@ pub enum WhenError {
     NoSuchTime(String),
     #[error("did you mean {0}am or {0}pm?")]
     AmbiguousHour(u32),
+    /// A time with minutes and no am or pm whose hour could be either ("3:15").
+    #[error("did you mean {0}am or {0}pm?")]
+    AmbiguousTime(String),
     #[error("{date} is a {actual}, not a {said}")]
     WeekdayMismatch {
         date: String,

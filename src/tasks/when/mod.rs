@@ -83,8 +83,12 @@
 //!   Months end-clamp (31 Jan + 1 month is 28/29 Feb); a part of a month is asked about.
 //! - A bare number is a time only after "at" or "around" (or with "o'clock"): 0 and 13..=23
 //!   read as 24-hour time and 12 as noon. 7..=11 without am/pm or a part of day is morning;
-//!   1..=6 is asked back ([`WhenError::AmbiguousHour`]). "h:mm" is always 24-hour; "h.mm" only
+//!   1..=6 is asked back ([`WhenError::AmbiguousHour`]). "h:mm" follows the same rule ("7:30"
+//!   is the morning, "3:15" is asked: [`WhenError::AmbiguousTime`]) unless written with a
+//!   leading zero or an hour from 13 ("03:15", "15:15" are the 24-hour clock); "h.mm" only
 //!   counts with am/pm. A date in numbers that reads two ways ("3/12") is asked about.
+//! - A time or date that describes a thing ("the 7pm show", "the 4th of july party") is part of
+//!   the title, not a time; so is a phrase written as a name ("watch The Day After Tomorrow").
 //! - A zone named after a time ("9am PST") sets the clock and the calendar the time is read
 //!   on; the answer is said in the person's zone. See `zones` for the abbreviations; an
 //!   ambiguous one ("IST") is asked about.

@@ -111,7 +111,8 @@ impl Gathered {
                 Some(period) if period.is_pm() => hour + 12,
                 Some(_) => hour,
                 None if MORNING_BARE_HOURS.contains(&hour) => hour,
-                None => return Err(WhenError::AmbiguousHour(hour)),
+                None if minute == 0 => return Err(WhenError::AmbiguousHour(hour)),
+                None => return Err(WhenError::AmbiguousTime(format!("{hour}:{minute:02}"))),
             };
             return hm(hour, minute)
                 .map(Some)

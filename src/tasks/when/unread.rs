@@ -55,7 +55,7 @@ const LEADS: [&str; 23] = [
 ];
 
 /// Words that are a time on their own, whatever is around them.
-const TIME_WORDS: [&str; 27] = [
+const TIME_WORDS: [&str; 31] = [
     "today",
     "tonight",
     "tomorrow",
@@ -83,7 +83,15 @@ const TIME_WORDS: [&str; 27] = [
     "sunrise",
     "sunset",
     "ago",
+    "sometime",
+    "anytime",
+    "whenever",
+    "asap",
 ];
+
+/// Words that are part of a time only right beside it ("late tonight", "tomorrow early"); with
+/// a word between ("leave work early on friday") they are the task's own.
+const ONLY_RIGHT_BESIDE: [&str; 4] = ["early", "late", "earlier", "sooner"];
 
 /// Meals and work, which are a time after a preposition ("after lunch", "before work").
 const DAY_EVENTS: [&str; 6] = ["breakfast", "brunch", "lunch", "dinner", "supper", "work"];
@@ -247,7 +255,8 @@ pub(super) fn unread_runs(
                 j += 1;
                 continue;
             }
-            if around.time_like(j, 2) {
+            let beside_only = ONLY_RIGHT_BESIDE.contains(&around.at(j)) && skipped > 0;
+            if around.time_like(j, 2) && !beside_only {
                 let mut to = j + 1;
                 while free(to)
                     && !sentence_break(text, tokens, to - 1, to)
@@ -274,7 +283,8 @@ pub(super) fn unread_runs(
                 j = k;
                 continue;
             }
-            if around.time_like(k, 2) {
+            let beside_only = ONLY_RIGHT_BESIDE.contains(&around.at(k)) && skipped > 0;
+            if around.time_like(k, 2) && !beside_only {
                 let mut from = k;
                 while let Some(m) = from.checked_sub(1).filter(|&m| free(m)) {
                     if sentence_break(text, tokens, m, m + 1)

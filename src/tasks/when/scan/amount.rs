@@ -238,6 +238,32 @@ pub(super) fn amount(w: &Words, i: usize) -> Option<Amount> {
     Some(Amount { span, len, digits })
 }
 
+/// "in 10", "in a few": an amount after "in" with no unit (minutes? hours?): asked.
+fn missing_unit(w: &Words, i: usize) -> Option<Match> {
+    if !matches!(w.before(i), "in" | "within") {
+        return None;
+    }
+    let len = match (w.at(i), w.at(i + 1)) {
+        ("a", "few" | "couple" | "bit") => 2,
+        (word, _) if decimal(word).is_some() || count_at(word, "").is_some() => 1,
+        _ => return None,
+    };
+    let next = w.at(i + len);
+    if !(next.is_empty() || matches!(next, "to" | "please" | "pls" | "then" | "and" | "or")) {
+        return None;
+    }
+    if w.at(i) == "a" && w.at(i + 1) == "bit" {
+        return None;
+    }
+    Some((
+        len,
+        vec![Part::Invalid(WhenError::Unread(format!(
+            "in {}",
+            w.written(i, len)
+        )))],
+    ))
+}
+
 /// Words that may follow an amount written with digits and nothing before it ("snooze 20 min
 /// please", "20 min then"): anything else makes it describe a thing ("8 hours of sleep").
 const AFTER_AN_AMOUNT: [&str; 18] = [
@@ -289,11 +315,14 @@ pub(super) fn duration(w: &Words, i: usize) -> Option<Match> {
     if matches!(introduced, "at" | "around") {
         return None;
     }
-    let Amount {
+    let Some(Amount {
         span,
         mut len,
         digits,
-    } = amount(w, i)?;
+    }) = amount(w, i)
+    else {
+        return missing_unit(w, i);
+    };
     if let Err(error @ WhenError::Negative(_)) = span {
         return Some((len, vec![Part::Invalid(error)]));
     }

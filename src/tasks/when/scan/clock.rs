@@ -5,6 +5,9 @@
 //!
 //! # Invariants
 //! - A number without am/pm, a colon or "at"/"around" before it is not a time ("buy 8 eggs").
+//! - "3:15" without am/pm is read like "at 3": a part of day decides, 7..=11 are the morning,
+//!   1..=6 are asked; "03:15" and "15:15" are the 24-hour clock.
+//! - A time that describes a thing ("the 7pm show", "a 10am slot") is no time.
 //! - A time that does not exist ("25:00", "13pm", "23:59:60") is read as such, with its reason.
 //! - A time with "ish" ("5ish") is read as what it is: words to ask about, never a guess.
 
@@ -41,6 +44,30 @@ fn hour_word(word: &str) -> Option<u32> {
 /// "5pm", "5 pm", "5:30pm", "5.30 p.m.", "five pm", "17:30", "15h30" after "at". A number
 /// without am/pm or a colon is not a clock time here.
 pub(super) fn clock(w: &Words, i: usize) -> Option<Match> {
+    let found = clock_words(w, i)?;
+    // "the 7pm show", "a 10am slot": a time that describes a thing, part of the title.
+    let describes = matches!(w.before(i), "the" | "a" | "an")
+        && w.at(i + found.0)
+            .chars()
+            .next()
+            .is_some_and(char::is_alphabetic)
+        && !matches!(
+            w.at(i + found.0),
+            "on" | "tomorrow"
+                | "today"
+                | "tonight"
+                | "and"
+                | "then"
+                | "please"
+                | "or"
+                | "in"
+                | "at"
+                | "by"
+        );
+    (!describes).then_some(found)
+}
+
+fn clock_words(w: &Words, i: usize) -> Option<Match> {
     let word = w.at(i);
     if let (Some(hour), Some(pm)) = (
         hour_word(word).filter(|_| !is_digits(word)),
@@ -75,6 +102,11 @@ pub(super) fn clock(w: &Words, i: usize) -> Option<Match> {
     };
     let (hour, minute) = match pm {
         None => match clock_fields(body)? {
+            // "3:15" without am/pm: as ambiguous as "at 3" (a leading zero, "03:15", is the
+            // 24-hour clock); "7:30" is the morning, like "at 7".
+            (hour @ 1..=11, minute, true) if !body.starts_with('0') && minute < 60 => {
+                return one(Part::BareHour { hour, minute })
+            }
             (hour, minute, true) => (hour, minute),
             _ => return one(Part::Invalid(WhenError::NoSuchTime(written))),
         },

@@ -154,6 +154,10 @@ pub(super) fn month_day(w: &Words, i: usize) -> Option<Match> {
     let day = day_number(w.at(i))?;
     let at = if w.at(i + 1) == "of" { i + 2 } else { i + 1 };
     let month = month_word(w.at(at))?;
+    // "the 4th of july party": a date that names a thing, part of the title.
+    if w.before(i) == "the" && !closes_date(w, at + 1) && year_number(w.at(at + 1)).is_none() {
+        return None;
+    }
     with_year(month, day, at + 1 - i)
 }
 

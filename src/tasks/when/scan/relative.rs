@@ -64,8 +64,18 @@ pub(super) fn relative(w: &Words, i: usize) -> Option<Match> {
         at += used;
     }
     if anchor.is_empty() && bare {
-        // "the day after was better": no time at all.
-        return None;
+        // "prepare for it the day before": before what? Asked. "the day after was better":
+        // no time at all.
+        let ends = w.at(at).is_empty() || JOINS.contains(&w.at(at));
+        return ends.then(|| {
+            (
+                at - i,
+                vec![Part::Invalid(WhenError::Unread(format!(
+                    "the {}",
+                    w.written(i, at - i)
+                )))],
+            )
+        });
     }
     if anchor.is_empty() {
         // "a day before the trip", "2 days after she lands": the thing it counts from (a few
