@@ -72,6 +72,10 @@ fn nth_and_last_weekdays_and_the_last_day_of_the_month() {
         ("remind me to back up the laptop on the last day of every month", "Back up the laptop", "every month on the last day at 09:00", "FREQ=MONTHLY;BYMONTHDAY=-1;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "Mon 30 Nov 2026 09:00"),
         ("every month on the last day remind me to send the invoices", "Send the invoices", "every month on the last day at 09:00", "FREQ=MONTHLY;BYMONTHDAY=-1;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "Mon 30 Nov 2026 09:00"),
         ("every last day of the month at 17:00 remind me to do the timesheet", "Do the timesheet", "every month on the last day at 17:00", "FREQ=MONTHLY;BYMONTHDAY=-1;BYHOUR=17;BYMINUTE=0;BYSECOND=0", "Mon 30 Nov 2026 17:00"),
+        ("every last weekday of the month remind me to submit expenses", "Submit expenses", "every month on the last working day at 09:00", "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "Mon 30 Nov 2026 09:00"),
+        ("on the first working day of every month remind me to run payroll", "Run payroll", "every month on the first working day at 09:00", "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=1;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "Tue 1 Dec 2026 09:00"),
+        ("remind me every first of the month to pay rent", "Pay rent", "every month on the 1st at 09:00", "FREQ=MONTHLY;BYMONTHDAY=1;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "Tue 1 Dec 2026 09:00"),
+        ("every 15th remind me to pay the card", "Pay the card", "every month on the 15th at 09:00", "FREQ=MONTHLY;BYMONTHDAY=15;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "Tue 15 Dec 2026 09:00"),
         ("every month on the 31st remind me to back up the phone", "Back up the phone", "every month on the 31st (or the month's last day) at 09:00", "FREQ=MONTHLY;BYMONTHDAY=28,29,30,31;BYSETPOS=-1;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "Mon 30 Nov 2026 09:00"),
     ]);
 }
@@ -85,6 +89,7 @@ fn every_few_weeks_or_months_without_a_day_counts_from_today() {
         ("every week remind me to clean the flat", "Clean the flat", "every week from today, Monday 23 Nov, at 09:00", "FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "Mon 30 Nov 2026 09:00"),
         ("every 2 months remind me to change the water filter", "Change the water filter", "every other month from today, on the 23rd, at 09:00", "FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=23;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "Sat 23 Jan 2027 09:00"),
         ("every month at noon remind me to pay rent", "Pay rent", "every month from today, on the 23rd, at 12:00", "FREQ=MONTHLY;BYMONTHDAY=23;BYHOUR=12;BYMINUTE=0;BYSECOND=0", "Mon 23 Nov 2026 12:00"),
+        ("remind me every quarter to file the vat return", "File the vat return", "every 3 months from today, on the 23rd, at 09:00", "FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=23;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "Tue 23 Feb 2027 09:00"),
         ("every year remind me to renew the car insurance", "Renew the car insurance", "every year from today, on 23 November, at 09:00", "FREQ=YEARLY;BYMONTH=11;BYMONTHDAY=23;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "Tue 23 Nov 2027 09:00"),
         ("every 2 weeks starting next monday remind me to review the budget", "Review the budget", "every other week from Monday 30 Nov, at 09:00", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "Mon 30 Nov 2026 09:00"),
     ]);
@@ -147,6 +152,9 @@ fn recurrences_donna_cannot_use_are_asked_about() {
         ("remind me to call mom every monday tomorrow", "tomorrow"),
         ("every day at 9am IST remind me to call the team", "India, Israel or Irish"),
         ("every year on 30 february remind me to laugh", "Which day of the year"),
+        ("remind me every year on my birthday to call my aunt", "Which day of the year"),
+        ("remind me every week on payday to save", "Which day of the week"),
+        ("remind me every month on payday to save", "Which day of the month"),
         ("every day for 99999999999 weeks remind me to breathe", "ten years at most"),
         ("every monday for 20 years remind me to stretch", "ten years at most"),
         ("every monday 5000 times remind me to stretch", "at most 1000 times"),

@@ -45,6 +45,10 @@ pub(super) enum MonthlyOn {
         nth: i8,
         day: Weekday,
     },
+    /// The first (1) or last (-1) working day (Monday to Friday) of the month.
+    WorkingDay {
+        nth: i8,
+    },
     /// Today's day of the month, from today.
     FromToday,
 }
@@ -157,6 +161,15 @@ fn weekdays_from(words: &[&str], at: usize) -> Option<(Vec<Weekday>, usize)> {
     Some((days, end))
 }
 
+/// "weekday", "working day", "business day", "workday" at `at`: the words it took.
+fn working_day_at(words: &[&str], at: usize) -> Option<usize> {
+    match (words.get(at).copied()?, words.get(at + 1).copied()) {
+        ("weekday" | "workday", _) => Some(1),
+        ("working" | "business", Some("day")) => Some(2),
+        _ => None,
+    }
+}
+
 /// "of the month", "of every month", "of each month" at `at`: the index after it.
 fn of_the_month(words: &[&str], at: usize) -> Option<usize> {
     if words.get(at) != Some(&"of") {
@@ -181,6 +194,9 @@ fn month_day_from(words: &[&str], at: usize) -> Option<Result<(MonthlyOn, usize)
     let word = *words.get(index)?;
     if let (Some(nth), Some(day)) = (nth(word), words.get(index + 1).and_then(|w| weekday(w))) {
         return Some(Ok((MonthlyOn::Weekday { nth, day }, index + 2)));
+    }
+    if let (Some(n @ (1 | -1)), Some(used)) = (nth(word), working_day_at(words, index + 1)) {
+        return Some(Ok((MonthlyOn::WorkingDay { nth: n }, index + 1 + used)));
     }
     if word == "last" && matches!(words.get(index + 1), Some(&"day" | &"of")) {
         let end = index + 1 + usize::from(words.get(index + 1) == Some(&"day"));
@@ -215,9 +231,32 @@ fn every_from(words: &[&str], at: usize) -> Option<Found> {
         "weekend" | "weekends" => return weekend(at, next + 1),
         "week" => return Some(weekly_on(words, at, next + 1, 1)),
         "month" => return Some(monthly_on(words, at, next + 1, 1)),
+        "quarter" => return found(at, next + 1, monthly(3, MonthlyOn::FromToday)),
         "year" => return Some(yearly_on(words, at, next + 1)),
         "hour" | "minute" | "hours" | "minutes" => return Some(too_often()),
         _ => {}
+    }
+    // "every first weekday of the month", "every last working day of the month"
+    if let (Some(n @ (1 | -1)), Some(used)) = (nth(word), working_day_at(words, next + 1)) {
+        let end = of_the_month(words, next + 1 + used).unwrap_or(next + 1 + used);
+        return found(at, end, monthly(1, MonthlyOn::WorkingDay { nth: n }));
+    }
+    // "every first of the month", "every 15th of the month", "every 15th"
+    // (an ordinal said as one: "15th", "first"; a plain number is a count, "every 2 weeks")
+    let said_as_ordinal = !word.bytes().all(|b| b.is_ascii_digit());
+    if let Some(day) = ordinal(word)
+        .filter(|_| said_as_ordinal && (nth(word).is_none() || words.get(next + 1) == Some(&"of")))
+    {
+        let digits = word.starts_with(|c: char| c.is_ascii_digit());
+        match of_the_month(words, next + 1) {
+            Some(end) if (1..=31).contains(&day) => {
+                return found(at, end, monthly(1, MonthlyOn::Day(day)))
+            }
+            None if digits && (1..=31).contains(&day) && words.get(next + 1) != Some(&"day") => {
+                return found(at, next + 1, monthly(1, MonthlyOn::Day(day)))
+            }
+            _ => {}
+        }
     }
     if let Some((days, end)) = weekdays_from(words, next) {
         return found(at, end, weekly(1, days));
@@ -295,7 +334,14 @@ fn weekly_on(words: &[&str], start: usize, at: usize, interval: u32) -> Found {
     } else {
         at
     };
-    let (days, end) = weekdays_from(words, at).unwrap_or((Vec::new(), at));
+    let said_on = at > 0 && words.get(at - 1) == Some(&"on");
+    let Some((days, end)) = weekdays_from(words, at).or((!said_on).then_some((Vec::new(), at)))
+    else {
+        // "every week on payday": a day Donna cannot place.
+        return Found::Ask(
+            "Which day of the week should it be (e.g. 'every week on friday')?".into(),
+        );
+    };
     Found::Repeat {
         start,
         end,
@@ -314,6 +360,10 @@ fn monthly_on(words: &[&str], start: usize, at: usize, interval: u32) -> Found {
             hour: None,
         },
         Some(Err(question)) => Found::Ask(question),
+        // "every month on payday": a day Donna cannot place.
+        None if words.get(at) == Some(&"on") => Found::Ask(
+            "Which day of the month should it be (e.g. 'every month on the 1st')?".into(),
+        ),
         None => Found::Repeat {
             start,
             end: at,
@@ -352,6 +402,10 @@ fn yearly_on(words: &[&str], start: usize, at: usize) -> Found {
             hour: None,
         },
         Some(_) => {
+            Found::Ask("Which day of the year should it be (e.g. 'every year on 3 march')?".into())
+        }
+        // "every year on my birthday": a day Donna cannot place.
+        None if at > 0 && words.get(at - 1) == Some(&"on") => {
             Found::Ask("Which day of the year should it be (e.g. 'every year on 3 march')?".into())
         }
         None => Found::Repeat {

@@ -3,7 +3,7 @@
 //! 09:00", "every 3 weeks from today, Friday 27 Nov, at 09:00").
 //!
 //! Invariants: pure. The nth weekday is `BYDAY=2TU` (the last `BYDAY=-1FR`), the last day of
-//! the month `BYMONTHDAY=-1`. A day some months lack is never skipped silently: the 29th to
+//! the month `BYMONTHDAY=-1`, the first or last working day `BYDAY=MO,...,FR;BYSETPOS=1/-1`. A day some months lack is never skipped silently: the 29th to
 //! 31st fall on a short month's last day (the last of the days 28..=N, `BYSETPOS=-1`), said as
 //! "(or the month's last day)"; a fifth weekday, which some months lack, is said to be skipped
 //! in those months; 29 February is said to be only in leap years.
@@ -186,6 +186,10 @@ pub(super) fn rule_and_words(
                         ),
                     )
                 }
+                MonthlyOn::WorkingDay { nth } => (
+                    format!("BYDAY=MO,TU,WE,TH,FR;BYSETPOS={nth}"),
+                    format!("{months} on the {} working day {time}", nth_word(*nth)),
+                ),
                 MonthlyOn::FromToday => {
                     let (by, which) = month_day_rule(anchor.day());
                     (by, format!("{months} {from_day}, on {which}, {time}"))
