@@ -142,6 +142,16 @@ fn compound_and_fractional_durations() {
     check("in 2 years", NOW, At("Mon 2028-11-27 10:00"));
     check("within 2 hours", NOW, At("Fri 2026-11-27 12:00"));
     check("2.5 hours from now", NOW, At("Fri 2026-11-27 12:30"));
+    check("in 10 days time", NOW, At("Mon 2026-12-07 10:00"));
+    check("in two weeks' time", NOW, At("Fri 2026-12-11 10:00"));
+    check("in about an hour", NOW, At("Fri 2026-11-27 11:00"));
+    check("in like 20 mins", NOW, At("Fri 2026-11-27 10:20"));
+    check("in roughly 2 hours", NOW, At("Fri 2026-11-27 12:00"));
+    check("in 3/4 of an hour", NOW, At("Fri 2026-11-27 10:45"));
+    check("in 1 1/2 hours", NOW, At("Fri 2026-11-27 11:30"));
+    check("in 90 seconds", NOW, At("Fri 2026-11-27 10:01"));
+    check("remind me in 10", NOW, unread("in 10"));
+    check("call back in a few", NOW, unread("in a few"));
     // Across Berlin's spring change (Sun 2027-03-28): days keep the wall time, hours elapse.
     check("in 2 weeks", "Fri 2027-03-19 10:00", At("Fri 2027-04-02 10:00"));
     check("in 336 hours", "Fri 2027-03-19 10:00", At("Fri 2027-04-02 11:00"));
@@ -205,6 +215,12 @@ fn days_of_the_month() {
 #[test]
 fn named_points() {
     check("end of the day", NOW, At("Fri 2026-11-27 17:00"));
+    check("end of the working day", NOW, At("Fri 2026-11-27 17:00"));
+    check("this coming weekend", NOW, At("Sat 2026-11-28 10:00"));
+    check("the weekend after next", NOW, At("Sat 2026-12-05 10:00"));
+    check("the monday after next", NOW, At("Mon 2026-12-07 09:00"));
+    check("early december", NOW, unread("early december"));
+    check("late next month", NOW, unread("late next month"));
     check("by end of day", NOW, At("Fri 2026-11-27 17:00"));
     check("EOD", NOW, At("Fri 2026-11-27 17:00"));
     check("by COB", NOW, At("Fri 2026-11-27 17:00"));
@@ -279,6 +295,7 @@ fn relative_to_a_date() {
     check("a day before the trip", NOW, unread("a day before the trip"));
     check("2 days after she lands", NOW, unread("2 days after she lands"));
     check("a week earlier", NOW, unread("a week earlier"));
+    check("the day before my flight", NOW, unread("the day before my flight"));
     // Must not.
     check("read one chapter a day", NOW, Nothing);
     check("finish it before the deadline", NOW, Nothing);
@@ -326,7 +343,16 @@ fn day_part_words() {
     check("at 7:30", NOW, At("Sat 2026-11-28 07:30"));
     check("at 03:15", NOW, At("Sat 2026-11-28 03:15"));
     check("at 3:15pm", NOW, At("Fri 2026-11-27 15:15"));
-    check("half past 3", NOW, Fails(WhenError::AmbiguousHour(3)));
+    check("half past 3", NOW, Fails(WhenError::AmbiguousTime("3:30".into())));
+    check("wed eve", NOW, At("Wed 2026-12-02 18:00"));
+    check("tomorrow arvo", NOW, At("Sat 2026-11-28 14:00"));
+    check("at 17.30", NOW, At("Fri 2026-11-27 17:30"));
+    check("at 1730", NOW, At("Fri 2026-11-27 17:30"));
+    check("at 5.30", NOW, Fails(WhenError::AmbiguousTime("5:30".into())));
+    check("at 8 am sharp", NOW, At("Sat 2026-11-28 08:00"));
+    check("at about 5pm", NOW, At("Fri 2026-11-27 17:00"));
+    check("by around 6", NOW, Fails(WhenError::AmbiguousHour(6)));
+    check("tonight around 8", NOW, At("Fri 2026-11-27 20:00"));
     check("tomorrow at 5ish", NOW, unread("5ish"));
     check("tomorrow before lunch", NOW, unread("before lunch"));
     check("tomorrow after work", NOW, unread("after work"));
@@ -338,6 +364,12 @@ fn day_part_words() {
     check("eat lunch with anna", NOW, Nothing);
     check("lunch with anna tomorrow", NOW, At("Sat 2026-11-28 09:00"));
     check("the first thing I see", NOW, Nothing);
+    check("first thing I need is coffee", NOW, Nothing);
+    check("midnight snack", NOW, Nothing);
+    check("noon meeting notes", NOW, Nothing);
+    check("watch the 5 o'clock news", NOW, Nothing);
+    check("buy tickets for the 7pm show", NOW, Nothing);
+    check("tickets for sunday's matinee", NOW, At("Sun 2026-11-29 09:00"));
 }
 
 #[rustfmt::skip]

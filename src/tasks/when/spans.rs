@@ -51,6 +51,17 @@ const PREPOSITIONS: [&str; 12] = [
     "at", "on", "in", "by", "before", "after", "until", "till", "for", "around", "within", "from",
 ];
 const DEADLINE_MARKERS: [&str; 5] = ["by", "due", "before", "until", "till"];
+/// Words of approximation taken in with the preposition before them ("in about an hour").
+const HEDGES: [&str; 8] = [
+    "about",
+    "around",
+    "roughly",
+    "approximately",
+    "approx",
+    "like",
+    "circa",
+    "maybe",
+];
 /// Phrases that are said with "the" in front even without a preposition.
 const TAKES_THE: [&str; 13] = [
     "day",
@@ -88,6 +99,18 @@ fn with_markers<'t>(
         if takes_the {
             start = the;
         }
+    }
+    // "in about an hour", "at around 5pm": approximation between a preposition and its time.
+    let mut hedged = start;
+    while let Some(j) = hedged.checked_sub(1).filter(|&j| free(j, &HEDGES)) {
+        hedged = j;
+    }
+    if hedged < start
+        && hedged
+            .checked_sub(1)
+            .is_some_and(|j| free(j, &PREPOSITIONS))
+    {
+        start = hedged;
     }
     if let Some(j) = start.checked_sub(1).filter(|&j| free(j, &PREPOSITIONS)) {
         markers.push(word(j));

@@ -123,6 +123,28 @@ fn piece(w: &Words, i: usize) -> Option<Amount> {
     if let Some(negative) = negative(w, i) {
         return Some(negative);
     }
+    // "1/2 hour", "3/4 of an hour", "1 1/2 hours"
+    let (whole, fraction_at) = match decimal(word) {
+        Some((n, 1)) if w.at(i + 1).contains('/') => (n, i + 1),
+        _ => (0, i),
+    };
+    if let Some((top, bottom)) = vulgar_fraction(w.at(fraction_at)) {
+        let mut at = fraction_at + 1;
+        if w.at(at) == "of" {
+            at += 1;
+            if matches!(w.at(at), "a" | "an") {
+                at += 1;
+            }
+        }
+        let (unit, working, used) = unit_at(w, at)?;
+        let n = whole.saturating_mul(bottom).saturating_add(top);
+        return made(span_of(n, bottom, unit, working), at + used - i, true);
+    }
+    // "20 sec": seconds only with a number ("give me a sec" is no amount).
+    if decimal(word).is_some() && matches!(w.at(i + 1), "sec" | "secs") {
+        let (n, d) = decimal(word)?;
+        return made(Span::fraction(n, d, Unit::Second), 2, true);
+    }
     // "2 hours", "2.5 hours", "2 and a half hours", "two hours", "twenty five minutes",
     // "an hour and a half", "3 business days"
     let counted = decimal(word)
@@ -148,6 +170,14 @@ fn piece(w: &Words, i: usize) -> Option<Amount> {
         len: 1,
         digits: true,
     })
+}
+
+/// "1/2", "3/4", "1/4", "2/3": a fraction of a unit.
+fn vulgar_fraction(word: &str) -> Option<(u64, u64)> {
+    let (top, bottom) = word.split_once('/')?;
+    let top = top.parse::<u64>().ok()?;
+    let bottom = bottom.parse::<u64>().ok()?;
+    (matches!(bottom, 2..=4) && (1..bottom).contains(&top)).then_some((top, bottom))
 }
 
 /// "-5 days", "-10min", "minus 3 hours", "negative 2 days".
@@ -240,7 +270,7 @@ pub(super) fn amount(w: &Words, i: usize) -> Option<Amount> {
 
 /// "in 10", "in a few": an amount after "in" with no unit (minutes? hours?): asked.
 fn missing_unit(w: &Words, i: usize) -> Option<Match> {
-    if !matches!(w.before(i), "in" | "within") {
+    if !matches!(w.intro(i), "in" | "within") {
         return None;
     }
     let len = match (w.at(i), w.at(i + 1)) {
@@ -310,7 +340,7 @@ fn moves_by(w: &Words, i: usize) -> bool {
 /// "2 days ago", "postpone a week". Spelled-out counts need "in"/"by"/"within", "from now" or a
 /// moving verb before them ([`moves_by`]) so that "what a day" stays nothing.
 pub(super) fn duration(w: &Words, i: usize) -> Option<Match> {
-    let introduced = w.before(i);
+    let introduced = w.intro(i);
     // "at 15h" is a clock time in some countries, never an amount of time.
     if matches!(introduced, "at" | "around") {
         return None;
@@ -332,6 +362,10 @@ pub(super) fn duration(w: &Words, i: usize) -> Option<Match> {
     let from_now = w.at(i + len) == "from" && w.at(i + len + 1) == "now";
     if from_now {
         len += 2;
+    }
+    // "in 10 days time", "in two weeks' time"
+    if matches!(introduced, "in" | "within") && w.at(i + len) == "time" {
+        len += 1;
     }
     let introduced_as_time =
         from_now || moves_by(w, i) || matches!(introduced, "in" | "by" | "within");

@@ -14,7 +14,7 @@
 use super::cursor::{one, Match, Words};
 use crate::tasks::when::error::WhenError;
 use crate::tasks::when::parts::{clock_part, hm, Part};
-use crate::tasks::when::words::{count_word, is_digits, meridiem, small_number};
+use crate::tasks::when::words::{count_word, is_digits, meridiem, small_number, weekday_word};
 
 /// "14:00" or "14:00:00" as written numbers, range not yet checked; the flag is false when
 /// the seconds cannot be ("23:59:60").
@@ -44,27 +44,15 @@ fn hour_word(word: &str) -> Option<u32> {
 /// "5pm", "5 pm", "5:30pm", "5.30 p.m.", "five pm", "17:30", "15h30" after "at". A number
 /// without am/pm or a colon is not a clock time here.
 pub(super) fn clock(w: &Words, i: usize) -> Option<Match> {
-    let found = clock_words(w, i)?;
+    let (mut len, parts) = clock_words(w, i)?;
     // "the 7pm show", "a 10am slot": a time that describes a thing, part of the title.
-    let describes = matches!(w.before(i), "the" | "a" | "an")
-        && w.at(i + found.0)
-            .chars()
-            .next()
-            .is_some_and(char::is_alphabetic)
-        && !matches!(
-            w.at(i + found.0),
-            "on" | "tomorrow"
-                | "today"
-                | "tonight"
-                | "and"
-                | "then"
-                | "please"
-                | "or"
-                | "in"
-                | "at"
-                | "by"
-        );
-    (!describes).then_some(found)
+    if matches!(w.before(i), "the" | "a" | "an") && w.followed_by_a_thing(i + len) {
+        return None;
+    }
+    if w.at(i + len) == "sharp" {
+        len += 1;
+    }
+    Some((len, parts))
 }
 
 fn clock_words(w: &Words, i: usize) -> Option<Match> {
@@ -84,8 +72,8 @@ fn clock_words(w: &Words, i: usize) -> Option<Match> {
             return one(Part::Invalid(WhenError::Unread(word.to_owned())));
         }
     }
-    if matches!(w.before(i), "at" | "around" | "by") {
-        if let Some(found) = hours_h_minutes(word) {
+    if matches!(w.intro(i), "at" | "by") {
+        if let Some(found) = hours_h_minutes(word).or_else(|| dotted_or_military(word)) {
             return Some(found);
         }
     }
@@ -131,6 +119,25 @@ fn clock_words(w: &Words, i: usize) -> Option<Match> {
     Some((len, vec![part]))
 }
 
+/// "17.30", "5.30", "1730" after "at" or "by": the clock as written in much of Europe and in
+/// the military; "5.30" is read like "5:30" (its hour asked when it could be either).
+fn dotted_or_military(word: &str) -> Option<Match> {
+    let (hour, minute) = match word.split_once('.') {
+        Some((h, m)) if is_digits(h) && h.len() <= 2 && is_digits(m) && m.len() == 2 => (h, m),
+        Some(_) => return None,
+        None if is_digits(word) && word.len() == 4 => word.split_at(2),
+        None => return None,
+    };
+    let (hour, minute) = (small_number(hour)?, small_number(minute)?);
+    if minute >= 60 || hour > 23 {
+        return one(Part::Invalid(WhenError::NoSuchTime(word.to_owned())));
+    }
+    if (1..=11).contains(&hour) && !word.starts_with('0') && word.contains('.') {
+        return one(Part::BareHour { hour, minute });
+    }
+    one(clock_part(hour, minute, word))
+}
+
 /// "15h", "15h30", "9h00" after "at": the 24-hour clock as much of Europe writes it.
 fn hours_h_minutes(word: &str) -> Option<Match> {
     let (hour, minute) = word.split_once('h')?;
@@ -164,12 +171,35 @@ pub(super) fn day_time(w: &Words, i: usize) -> Option<Match> {
         "lunch" if matches!(w.before(i), "at" | "over" | "during" | "by" | "around") => {
             (1, Part::Clock(hm(12, 0)?))
         }
-        // "first thing tomorrow", not "the first thing I see".
+        // "first thing tomorrow", not "the first thing I see" or "first thing I need is ...".
         "first" if next == "thing" && !matches!(w.before(i), "the" | "a") => {
+            let after = w.at(i + 2);
+            let closes = after.is_empty()
+                || weekday_word(after).is_some()
+                || matches!(
+                    after,
+                    "tomorrow"
+                        | "tmrw"
+                        | "today"
+                        | "in"
+                        | "on"
+                        | "next"
+                        | "then"
+                        | "please"
+                        | "and"
+                )
+                || w.punctuation_after(i + 1);
+            if !closes {
+                return None;
+            }
             (2, Part::Clock(hm(9, 0)?))
         }
         _ => return None,
     };
+    // "midnight snack", "noon meeting notes": a time that describes a thing.
+    if word != "first" && w.followed_by_a_thing(i + lead + len) {
+        return None;
+    }
     Some((lead + len, vec![part]))
 }
 
@@ -213,7 +243,8 @@ pub(super) fn bare_hour(w: &Words, i: usize) -> Option<Match> {
         ("oclock" | "o'clock", _) => 1,
         _ => 0,
     };
-    if !matches!(w.before(i), "at" | "around") && o_clock == 0 {
+    let introduced = matches!(w.before(i), "at" | "around") || w.intro(i) == "at";
+    if !introduced && o_clock == 0 {
         return None;
     }
     let hour = if is_digits(word) {
@@ -225,5 +256,13 @@ pub(super) fn bare_hour(w: &Words, i: usize) -> Option<Match> {
         1..=11 => Part::BareHour { hour, minute: 0 },
         _ => clock_part(hour, 0, &format!("{hour}:00")),
     };
-    Some((1 + o_clock, vec![part]))
+    let mut len = 1 + o_clock;
+    // "the 5 o'clock news": a time that describes a thing.
+    if matches!(w.before(i), "the" | "a") && w.followed_by_a_thing(i + len) {
+        return None;
+    }
+    if w.at(i + len) == "sharp" {
+        len += 1;
+    }
+    Some((len, vec![part]))
 }

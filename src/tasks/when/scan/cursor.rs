@@ -3,13 +3,89 @@
 //! returns ([`Match`]: the words it took and what they say).
 
 use crate::tasks::when::parts::Part;
-use crate::tasks::when::words::Token;
+use crate::tasks::when::words::{month_word, weekday_word, Token};
+use crate::tasks::when::zones::looks_like_zone;
+
+/// Words of approximation between a preposition and its time ("in about an hour", "at around
+/// 5pm", "in like 20 mins"): the time is still the one meant, and the words are the time's.
+pub(super) const HEDGES: [&str; 8] = [
+    "about",
+    "around",
+    "roughly",
+    "approximately",
+    "approx",
+    "like",
+    "circa",
+    "maybe",
+];
+
+/// Words after a time that leave it a time ("noon tomorrow", "midnight tonight", "noon then").
+const AFTER_A_TIME: [&str; 34] = [
+    "", "at", "in", "on", "by", "and", "then", "please", "pls", "or", "if", "so", "but", "to",
+    "for", "is", "works", "would", "will", "should", "today", "tomorrow", "tonight", "tmrw",
+    "next", "this", "sharp", "latest", "instead", "ok", "remind", "ping", "nudge", "every",
+];
 
 pub(super) struct Words<'a> {
     pub(super) tokens: &'a [Token],
+    pub(super) text: &'a str,
 }
 
 impl Words<'_> {
+    /// The word before `i`, skipping words of approximation ("in about | an hour").
+    pub(super) fn intro(&self, i: usize) -> &str {
+        let mut j = i;
+        while let Some(k) = j.checked_sub(1) {
+            if !HEDGES.contains(&self.at(k)) {
+                break;
+            }
+            j = k;
+        }
+        self.before(j)
+    }
+
+    /// Whether punctuation stands between word `i` and the next ("noon: call mom").
+    pub(super) fn punctuation_after(&self, i: usize) -> bool {
+        match (self.tokens.get(i), self.tokens.get(i + 1)) {
+            (Some(a), Some(b)) => self
+                .text
+                .get(a.range.end..b.range.start)
+                .is_some_and(|gap| gap.chars().any(|c| !c.is_whitespace())),
+            _ => false,
+        }
+    }
+
+    /// Whether the word after a time phrase ending before `end` makes the phrase describe a
+    /// thing ("midnight snack", "the 7pm show", "noon meeting notes"): a plain word, not a time
+    /// word, a zone, a closing word or across punctuation.
+    pub(super) fn followed_by_a_thing(&self, end: usize) -> bool {
+        let next = self.at(end);
+        end > 0
+            && !self.punctuation_after(end - 1)
+            && next.chars().next().is_some_and(char::is_alphabetic)
+            && !AFTER_A_TIME.contains(&next)
+            && weekday_word(next).is_none()
+            && month_word(next).is_none()
+            && !looks_like_zone(next)
+            && !matches!(
+                next,
+                "morning"
+                    | "afternoon"
+                    | "evening"
+                    | "night"
+                    | "pacific"
+                    | "eastern"
+                    | "central"
+                    | "mountain"
+                    | "utc"
+                    | "gmt"
+                    | "et"
+                    | "pt"
+                    | "ct"
+                    | "mt"
+            )
+    }
+
     pub(super) fn at(&self, i: usize) -> &str {
         self.tokens.get(i).map_or("", |t| t.word.as_str())
     }

@@ -15,7 +15,7 @@ use crate::tasks::when::error::WhenError;
 use crate::tasks::when::parts::{clock_part, explicit_part, Day, MonthDay, MonthRef, Part};
 use crate::tasks::when::words::{
     day_number, is_digits, meridiem, month_name, month_word, small_number, spelled_ordinal,
-    year_number,
+    unit_word, year_number,
 };
 
 /// Words before a day of the month (without "the"), a month, a holiday or a date in numbers
@@ -116,6 +116,10 @@ pub(super) fn numeric_date(w: &Words, i: usize) -> Option<Match> {
         return None;
     }
     if !(INTRODUCES.contains(&w.before(i)) || closes_date(w, i + 1)) {
+        return None;
+    }
+    // "3/4 of an hour", "1/2 hour": a fraction, not a date.
+    if w.at(i + 1) == "of" || unit_word(w.at(i + 1)).is_some() {
         return None;
     }
     let year = year.filter(|y| (1..=9999).contains(y));

@@ -64,6 +64,11 @@ pub(super) fn keyword(w: &Words, i: usize) -> Option<Match> {
                 "evening" => vec![Part::Day(Day::Today), Part::Period(Period::Evening)],
                 "weekend" => vec![Part::Day(Day::Weekend { next: false })],
                 "time" => return this_time(w, i),
+                // "this coming weekend": the coming one.
+                "coming" => {
+                    let (len, parts) = next_day(w, i + 1)?;
+                    return Some((len + 1, parts));
+                }
                 "week" | "month" | "year" => return unread(w, i, 2),
                 other => vec![Part::Weekday(weekday_word(other)?)],
             };
@@ -74,8 +79,10 @@ pub(super) fn keyword(w: &Words, i: usize) -> Option<Match> {
         "tomorrow" | "tmrw" | "tmr" | "tomorow" | "tmw" | "2moro" | "2morrow" => {
             one(Part::Day(Day::Tomorrow))
         }
-        "weekend" => one(Part::Day(Day::Weekend { next: false })),
-        "morning" | "afternoon" | "evening" | "night" => period(w, i),
+        "weekend" => after_next(w, i, Part::Day(Day::Weekend { next: false }))
+            .or_else(|| one(Part::Day(Day::Weekend { next: false }))),
+        "week" if w.before(i) == "the" => after_next(w, i, Part::NextWeek),
+        "morning" | "afternoon" | "evening" | "night" | "eve" | "arvo" => period(w, i),
         "every" | "each" => every(w, i),
         _ => None,
     }
@@ -92,10 +99,17 @@ const BEFORE_A_PERIOD: [&str; 12] = [
 fn period(w: &Words, i: usize) -> Option<Match> {
     let part = match w.at(i) {
         "morning" => Period::Morning,
-        "afternoon" => Period::Afternoon,
-        "evening" => Period::Evening,
+        "afternoon" | "arvo" => Period::Afternoon,
+        "evening" | "eve" => Period::Evening,
         _ => Period::Night,
     };
+    // "eve" and "arvo" only right after a day ("wed eve", "tomorrow arvo").
+    if matches!(w.at(i), "eve" | "arvo")
+        && !(weekday_word(w.before(i)).is_some()
+            || matches!(w.before(i), "tomorrow" | "tmrw" | "today" | "this"))
+    {
+        return None;
+    }
     let before = w.before(i);
     let next = w.at(i + 1);
     // "the" only after a preposition: "in the morning", not "the night owl tour".
@@ -189,13 +203,29 @@ fn weekday_or_plural(word: &str) -> Option<Weekday> {
     })
 }
 
+/// "the monday after next", "the weekend after next", "the week after next": a week later
+/// than the coming one.
+fn after_next(w: &Words, i: usize, part: Part) -> Option<Match> {
+    if !(w.at(i + 1) == "after" && w.at(i + 2) == "next") {
+        return None;
+    }
+    Some((
+        3,
+        vec![Part::Relative {
+            span: Span::of(7, Unit::Day).ok()?,
+            after: true,
+            anchor: vec![part],
+        }],
+    ))
+}
+
 pub(super) fn weekday(w: &Words, i: usize) -> Option<Match> {
     let word = w.at(i);
     if let Some(day) = weekday_word(word) {
         if matches!(word, "sat" | "sun") && !names_a_day_ahead(w.before(i)) {
             return None;
         }
-        return one(Part::Weekday(day));
+        return after_next(w, i, Part::Weekday(day)).or_else(|| one(Part::Weekday(day)));
     }
     // "on mondays": every Monday, not one.
     let plural = word.strip_suffix('s').filter(|s| s.len() > 2)?;

@@ -44,7 +44,7 @@ pub(super) fn scan(text: &str, tokens: &[Token]) -> Vec<Piece> {
 /// [`scan`], with no phrase starting at a word `skip` marks (words another reader took, such as
 /// a recurrence's "every evening"); they still count as the context of their neighbours.
 pub(super) fn scan_outside(text: &str, tokens: &[Token], skip: &[bool]) -> Vec<Piece> {
-    let mut pieces = phrases(tokens, skip);
+    let mut pieces = phrases(text, tokens, skip);
     for piece in &mut pieces {
         if written_as_a_name(text, tokens, piece) {
             piece.parts.clear();
@@ -70,8 +70,8 @@ fn written_as_a_name(text: &str, tokens: &[Token], piece: &Piece) -> bool {
     phrase.len() >= 2 && phrase.iter().all(capital) && lower_elsewhere
 }
 
-fn phrases(tokens: &[Token], skip: &[bool]) -> Vec<Piece> {
-    let words = Words { tokens };
+fn phrases(text: &str, tokens: &[Token], skip: &[bool]) -> Vec<Piece> {
+    let words = Words { tokens, text };
     let mut pieces: Vec<Piece> = Vec::new();
     let mut i = 0;
     while i < tokens.len() {

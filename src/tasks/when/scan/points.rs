@@ -10,6 +10,7 @@
 use chrono::Weekday;
 
 use super::cursor::{Match, Words};
+use crate::tasks::when::error::WhenError;
 use crate::tasks::when::parts::{hm, Day, MonthDay, MonthRef, Part};
 use crate::tasks::when::words::month_word;
 
@@ -39,13 +40,15 @@ enum Whole {
 fn whole_at(w: &Words, i: usize) -> Option<(Whole, usize)> {
     let skip = usize::from(matches!(w.at(i), "the" | "this"));
     let at = i + skip;
-    let (whole, len) = match (w.at(at), w.at(at + 1)) {
+    let next = Some(w.at(at + 1)).filter(|n| !n.is_empty());
+    let (whole, len) = match (w.at(at), next) {
+        ("working" | "work" | "business", Some("day")) => (Whole::Day, 2),
         ("day", _) | ("business", _) | ("play", _) | ("workday", _) => (Whole::Day, 1),
         ("week", _) => (Whole::Week, 1),
         ("month", _) => (Whole::Month, 1),
         ("year", _) => (Whole::Year, 1),
-        ("next", "week") if skip == 0 => (Whole::NextWeek, 2),
-        ("next", "month") if skip == 0 => (Whole::NextMonth, 2),
+        ("next", Some("week")) if skip == 0 => (Whole::NextWeek, 2),
+        ("next", Some("month")) if skip == 0 => (Whole::NextMonth, 2),
         (name, _) if skip == 0 => (Whole::Named(month_word(name)?), 1),
         _ => return None,
     };
@@ -73,6 +76,18 @@ pub(super) fn named_point(w: &Words, i: usize) -> Option<Match> {
                 Weekday::Fri
             };
             Some((3, vec![Part::NextWeek, Part::Weekday(day)]))
+        }
+        // "early december", "late next month", "early next year": which day? Asked.
+        "early" | "late" => {
+            let len = match (next, w.at(i + 2)) {
+                (month, _) if month_word(month).is_some() => 2,
+                ("next" | "this", "month" | "year") => 3,
+                _ => return None,
+            };
+            Some((
+                len,
+                vec![Part::Invalid(WhenError::Unread(w.written(i, len)))],
+            ))
         }
         // "mid-january", "mid-month", "midweek"
         _ => {

@@ -67,15 +67,25 @@ pub(super) fn relative(w: &Words, i: usize) -> Option<Match> {
         // "prepare for it the day before": before what? Asked. "the day after was better":
         // no time at all.
         let ends = w.at(at).is_empty() || JOINS.contains(&w.at(at));
-        return ends.then(|| {
-            (
-                at - i,
-                vec![Part::Invalid(WhenError::Unread(format!(
-                    "the {}",
-                    w.written(i, at - i)
-                )))],
-            )
-        });
+        let thing = DETERMINERS.contains(&w.at(at)) && w.at(at) != "a";
+        if !(ends || thing) {
+            return None;
+        }
+        // "the day before my flight": the thing it counts from, named in the question.
+        let mut end = at;
+        if thing {
+            end += 1;
+            while end < at + 4 && !w.at(end).is_empty() && !JOINS.contains(&w.at(end)) {
+                end += 1;
+            }
+        }
+        return Some((
+            end - i,
+            vec![Part::Invalid(WhenError::Unread(format!(
+                "the {}",
+                w.written(i, end - i)
+            )))],
+        ));
     }
     if anchor.is_empty() {
         // "a day before the trip", "2 days after she lands": the thing it counts from (a few
