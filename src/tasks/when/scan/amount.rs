@@ -143,6 +143,10 @@ fn piece(w: &Words, i: usize) -> Option<Amount> {
     // "20 sec": seconds only with a number ("give me a sec" is no amount).
     if decimal(word).is_some() && matches!(w.at(i + 1), "sec" | "secs") {
         let (n, d) = decimal(word)?;
+        if n < 2 * d {
+            // "a sec", "one second": a moment, not an amount ("give me a sec").
+            return None;
+        }
         return made(Span::fraction(n, d, Unit::Second), 2, true);
     }
     // "2 hours", "2.5 hours", "2 and a half hours", "two hours", "twenty five minutes",
@@ -158,6 +162,10 @@ fn piece(w: &Words, i: usize) -> Option<Amount> {
             at += 3;
         }
         let (unit, working, used) = unit_at(w, at)?;
+        if unit == Unit::Second && n < 2 * d {
+            // "a second", "one second": a moment, not an amount ("give me a second").
+            return None;
+        }
         at += used;
         if and_a_half(w, at) {
             (n, d) = plus_half(n, d);
