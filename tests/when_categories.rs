@@ -553,6 +553,18 @@ fn titles_keep_their_own_numbers_and_day_words() {
     cap("book the 10am slot", NOW, "Book the 10am slot", Nothing);
     cap("leave work early on friday", NOW, "Leave work early", At("Fri 2026-12-04 09:00"));
     cap("submit the form ASAP", NOW, "Submit the form ASAP", Nothing);
+    cap("plan a weekend trip", NOW, "Plan a weekend trip", Nothing);
+    cap("discuss the end of year party", NOW, "Discuss the end of year party", Nothing);
+    cap("call the friday club", NOW, "Call the friday club", Nothing);
+    cap("visit the sunday market", NOW, "Visit the sunday market", Nothing);
+    cap("walk the dog for 30 minutes", NOW, "Walk the dog for 30 minutes", Nothing);
+    cap("sleep 8 hours", NOW, "Sleep 8 hours", Nothing);
+    cap("meditate for 10 minutes tomorrow morning", NOW, "Meditate for 10 minutes", At("Sat 2026-11-28 09:00"));
+    cap("read for an hour before bed", NOW, "Read for an hour before bed", Nothing);
+    cap("take the 8:15 train", NOW, "Take the 8:15 train", Nothing);
+    cap("catch the 7:40 bus tomorrow", NOW, "Catch the 7:40 bus", At("Sat 2026-11-28 09:00"));
+    cap("buy a 2 hour parking ticket", NOW, "Buy a 2 hour parking ticket", Nothing);
+    cap("midnight snack run", NOW, "Midnight snack run", Nothing);
 }
 
 /// A capture's anchor: "before the 20th" is a deadline like "by friday"; a relative time is a

@@ -309,6 +309,12 @@ const AFTER_AN_AMOUNT: [&str; 18] = [
     "later", "or", "if", "so", "is", "instead",
 ];
 
+/// Words before an amount written with digits that leave it an amount from now ("ok 20 min",
+/// "maybe 2 hours", "then 30 mins").
+const BEFORE_A_BARE_AMOUNT: [&str; 9] = [
+    "ok", "okay", "then", "maybe", "just", "yes", "yeah", "sure", "perhaps",
+];
+
 /// Verbs that move a task or put it off by an amount of time: "postpone a week", "push it two
 /// days", "give me an hour", "snooze for an hour", "busy for a day", "put it off a day".
 const MOVING_VERBS: [&str; 12] = [
@@ -377,12 +383,23 @@ pub(super) fn duration(w: &Words, i: usize) -> Option<Match> {
     }
     let introduced_as_time =
         from_now || moves_by(w, i) || matches!(introduced, "in" | "by" | "within");
+    // "walk the dog for 30 minutes", "study for 2 hours tonight": how long the task takes,
+    // read (so it is no unread time) but naming no time; it stays in the title.
+    if introduced == "for" && !introduced_as_time && span.is_ok() {
+        return Some((len, Vec::new()));
+    }
     if !digits && !introduced_as_time {
         return None;
     }
-    // "8 hours of sleep", "a 30 minute walk", "2 day trip": an amount that describes a thing.
+    // "8 hours of sleep", "a 30 minute walk", "2 day trip", "sleep 8 hours": an amount that
+    // describes a thing or a task's length. Digits with nothing before them ("20 min", "ok,
+    // 2 hours") are an amount from now.
     let next = w.at(i + len);
-    if !(introduced_as_time || next.is_empty() || AFTER_AN_AMOUNT.contains(&next)) {
+    let stands_alone =
+        i == 0 || w.punctuation_after(i - 1) || BEFORE_A_BARE_AMOUNT.contains(&introduced);
+    if !introduced_as_time
+        && !(stands_alone && (next.is_empty() || AFTER_AN_AMOUNT.contains(&next)))
+    {
         return None;
     }
     let part = match span {

@@ -20,10 +20,11 @@ pub(super) const HEDGES: [&str; 8] = [
 ];
 
 /// Words after a time that leave it a time ("noon tomorrow", "midnight tonight", "noon then").
-const AFTER_A_TIME: [&str; 34] = [
+const AFTER_A_TIME: [&str; 39] = [
     "", "at", "in", "on", "by", "and", "then", "please", "pls", "or", "if", "so", "but", "to",
     "for", "is", "works", "would", "will", "should", "today", "tomorrow", "tonight", "tmrw",
     "next", "this", "sharp", "latest", "instead", "ok", "remind", "ping", "nudge", "every",
+    "after", "before", "until", "till", "from",
 ];
 
 pub(super) struct Words<'a> {

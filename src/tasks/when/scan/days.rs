@@ -79,6 +79,8 @@ pub(super) fn keyword(w: &Words, i: usize) -> Option<Match> {
         "tomorrow" | "tmrw" | "tmr" | "tomorow" | "tmw" | "2moro" | "2morrow" => {
             one(Part::Day(Day::Tomorrow))
         }
+        // "plan a weekend trip": a weekend that describes a thing.
+        "weekend" if w.followed_by_a_thing(i + 1) && w.at(i + 1) != "after" => None,
         "weekend" => after_next(w, i, Part::Day(Day::Weekend { next: false }))
             .or_else(|| one(Part::Day(Day::Weekend { next: false }))),
         "week" if w.before(i) == "the" => after_next(w, i, Part::NextWeek),
@@ -223,6 +225,10 @@ pub(super) fn weekday(w: &Words, i: usize) -> Option<Match> {
     let word = w.at(i);
     if let Some(day) = weekday_word(word) {
         if matches!(word, "sat" | "sun") && !names_a_day_ahead(w.before(i)) {
+            return None;
+        }
+        // "call the friday club", "visit the sunday market": a day that describes a thing.
+        if matches!(w.before(i), "the" | "a") && w.followed_by_a_thing(i + 1) {
             return None;
         }
         return after_next(w, i, Part::Weekday(day)).or_else(|| one(Part::Weekday(day)));

@@ -113,7 +113,7 @@ fn phrases(text: &str, tokens: &[Token], skip: &[bool]) -> Vec<Piece> {
 /// The phrase starting at word `i`, if any. Order matters where phrases share a first word.
 fn match_at(w: &Words, i: usize) -> Option<Match> {
     days::overmorrow(w, i)
-        .or_else(|| points::named_point(w, i))
+        .or_else(|| points::named_point(w, i).filter(|(len, _)| !w.followed_by_a_thing(i + len)))
         .or_else(|| relative::relative(w, i))
         .or_else(|| days::keyword(w, i))
         .or_else(|| days::weekday(w, i))

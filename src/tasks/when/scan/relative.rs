@@ -30,6 +30,10 @@ const JOINS: [&str; 12] = [
 
 pub(super) fn relative(w: &Words, i: usize) -> Option<Match> {
     // "the day before friday": one day; the "the" is the marker's business.
+    // "read for an hour before bed": how long the task takes, not a time.
+    if w.before(i) == "for" {
+        return None;
+    }
     let bare = matches!(w.at(i), "day" | "week") && w.before(i) == "the";
     let (span, len) = if bare {
         let unit = if w.at(i) == "day" {
