@@ -141,6 +141,10 @@ fn compound_and_fractional_durations() {
     check("in a year", NOW, At("Sat 2027-11-27 10:00"));
     check("in 2 years", NOW, At("Mon 2028-11-27 10:00"));
     check("within 2 hours", NOW, At("Fri 2026-11-27 12:00"));
+    check("another hour", NOW, At("Fri 2026-11-27 11:00"));
+    check("2 more days", NOW, At("Sun 2026-11-29 10:00"));
+    check("an extra week", NOW, At("Fri 2026-12-04 10:00"));
+    check("buy another day pass", NOW, Nothing);
     check("2.5 hours from now", NOW, At("Fri 2026-11-27 12:30"));
     check("in 10 days time", NOW, At("Mon 2026-12-07 10:00"));
     check("in two weeks' time", NOW, At("Fri 2026-12-11 10:00"));
@@ -295,6 +299,10 @@ fn relative_to_a_date() {
     check("a day before the trip", NOW, unread("a day before the trip"));
     check("2 days after she lands", NOW, unread("2 days after she lands"));
     check("a week earlier", NOW, unread("a week earlier"));
+    check("after the weekend", NOW, At("Mon 2026-11-30 09:00"));
+    check("after christmas", NOW, unread("after christmas"));
+    check("after friday", NOW, unread("after friday"));
+    check("after 5pm", NOW, At("Fri 2026-11-27 17:00"));
     check("the day before my flight", NOW, unread("the day before my flight"));
     // Must not.
     check("read one chapter a day", NOW, Nothing);
@@ -433,6 +441,7 @@ fn zones_and_offsets_named_in_the_sentence() {
     check("3pm Tokyo time", NOW, At("Sat 2026-11-28 07:00"));
     check("9:30 UTC+5:30", NOW, At("Sat 2026-11-28 05:00"));
     check("friday 9am (PST)", NOW, At("Fri 2026-12-04 18:00"));
+    check("tomorrow at 3pm my time", NOW, At("Sat 2026-11-28 15:00"));
     // Across a daylight saving change: New York is on summer time, Berlin not yet.
     check("tomorrow 3pm ET", "Mon 2027-03-15 10:00", At("Tue 2027-03-16 20:00"));
     // Read in another person's zone: said in theirs.

@@ -873,6 +873,7 @@ fn a_reply_that_is_only_a_time() {
         "tonight", "feb 30", "25:00", "the day after tomorrow", "2026-12-03", "this weekend",
         "later this week", "tomorrow before lunch", "in an hour and a bit", "3pm PST",
         "in an hour and a half", "on the 21st", "end of the week", "next working day",
+        "after the weekend", "another hour", "2 more days",
     ];
     for text in only_a_time {
         assert!(names_only_a_time(text), "{text:?} is only a time");

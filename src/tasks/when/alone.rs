@@ -13,9 +13,9 @@ use super::words::tokenize;
 
 /// Words that may stand around a time without saying anything else: its prepositions, "the",
 /// and the politeness and hedging of a short answer ("maybe friday", "friday then, please").
-const CARRY_NOTHING: [&str; 18] = [
+const CARRY_NOTHING: [&str; 20] = [
     "at", "on", "in", "by", "for", "to", "until", "till", "around", "the", "of", "then", "please",
-    "pls", "maybe", "ok", "okay", "and",
+    "pls", "maybe", "ok", "okay", "and", "after", "before",
 ];
 
 /// Words that look back: "yesterday" or "2 days ago" on its own tells when something happened

@@ -272,6 +272,7 @@ pub fn find_time_of_day(text: &str, skip: &[Range<usize>]) -> Result<Option<Time
                 | Part::Midnight
                 | Part::EndOfDay
                 | Part::Zone(_)
+                | Part::ReadingZone
                 | Part::Invalid(_)
         )
     };

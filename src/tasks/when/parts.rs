@@ -232,6 +232,8 @@ pub(super) enum Part {
     },
     /// The time is said in this zone ("3pm PST", "9:00 UTC+2", "New York time").
     Zone(Tz),
+    /// The time is said in the reading zone ("3pm my time", "local time"): nothing to convert.
+    ReadingZone,
     Later,
     LaterToday,
     Invalid(WhenError),

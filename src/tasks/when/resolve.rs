@@ -68,8 +68,9 @@ impl Gathered {
                 Part::FromStart(span) => push_unique(&mut g.spans, (true, *span)),
                 Part::Later => g.later = true,
                 Part::LaterToday => g.later_today = true,
-                // Taken out by `resolve` before the parts are gathered.
-                Part::Relative { .. } | Part::Zone(_) => {}
+                // Taken out by `resolve` before the parts are gathered; the reading zone is the
+                // one the reading is made in already.
+                Part::Relative { .. } | Part::Zone(_) | Part::ReadingZone => {}
             }
         }
         if g.end_of_day {

@@ -110,6 +110,10 @@ fn zone(name: &str) -> Option<Tz> {
 /// time", "pacific standard time"); None when word `i` starts no zone.
 pub(super) fn zone_at(tokens: &[Token], i: usize) -> Option<(usize, Part)> {
     let first = word(tokens, i);
+    // "3pm my time", "9am local time": the reading zone, said.
+    if matches!(first, "my" | "local" | "our") && word(tokens, i + 1) == "time" {
+        return Some((2, Part::ReadingZone));
+    }
     let found = named(tokens, i)
         .or_else(|| offset_zone(tokens, i))
         .or_else(|| iana(first).map(|tz| (1, Part::Zone(tz))))

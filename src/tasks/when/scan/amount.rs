@@ -20,6 +20,8 @@ pub(super) struct Amount {
     pub(super) span: Result<Span, WhenError>,
     pub(super) len: usize,
     pub(super) digits: bool,
+    /// Said as more time ("another hour", "2 more days", "an extra week"): from now.
+    pub(super) more: bool,
 }
 
 /// A count followed by "and a half" (before or after the unit) is that much more: n/d + 1/2.
@@ -58,7 +60,12 @@ fn piece(w: &Words, i: usize) -> Option<Amount> {
             WhenError::Unread(_) => WhenError::Unread(w.written(i, len)),
             other => other,
         });
-        Some(Amount { span, len, digits })
+        Some(Amount {
+            span,
+            len,
+            digits,
+            more: false,
+        })
     };
     // "half an hour", "half a day", "a half hour", "half hour"
     let half_at = if word == "a" && w.at(i + 1) == "half" {
@@ -151,6 +158,17 @@ fn piece(w: &Words, i: usize) -> Option<Amount> {
     }
     // "2 hours", "2.5 hours", "2 and a half hours", "two hours", "twenty five minutes",
     // "an hour and a half", "3 business days"
+    // "another hour", "another 2 days"
+    if word == "another" {
+        let (n, d, at) = match decimal(w.at(i + 1)) {
+            Some((n, d)) => (n, d, i + 2),
+            None => (1, 1, i + 1),
+        };
+        let (unit, working, used) = unit_at(w, at)?;
+        let mut found = made(span_of(n, d, unit, working), at + used - i, false)?;
+        found.more = true;
+        return Some(found);
+    }
     let counted = decimal(word)
         .map(|(n, d)| (n, d, 1, true))
         .or_else(|| count_at(word, w.at(i + 1)).map(|(n, used)| (n, 1, used, false)));
@@ -160,6 +178,11 @@ fn piece(w: &Words, i: usize) -> Option<Amount> {
         if and_a_half(w, at) {
             (n, d) = plus_half(n, d);
             at += 3;
+        }
+        // "2 more days", "an extra week"
+        let more = matches!(w.at(at), "more" | "extra");
+        if more {
+            at += 1;
         }
         let (unit, working, used) = unit_at(w, at)?;
         if unit == Unit::Second && n < 2 * d {
@@ -171,12 +194,15 @@ fn piece(w: &Words, i: usize) -> Option<Amount> {
             (n, d) = plus_half(n, d);
             at += 3;
         }
-        return made(span_of(n, d, unit, working), at - i, digits);
+        let mut found = made(span_of(n, d, unit, working), at - i, digits)?;
+        found.more = more;
+        return Some(found);
     }
     compact(word).map(|span| Amount {
         span,
         len: 1,
         digits: true,
+        more: false,
     })
 }
 
@@ -219,6 +245,7 @@ fn negative(w: &Words, i: usize) -> Option<Amount> {
         span: Err(WhenError::Negative(written)),
         len,
         digits: true,
+        more: false,
     })
 }
 
@@ -258,7 +285,7 @@ fn compact(word: &str) -> Option<Result<Span, WhenError>> {
 /// weeks and 3 days").
 pub(super) fn amount(w: &Words, i: usize) -> Option<Amount> {
     let first = piece(w, i)?;
-    let (mut span, mut len, digits) = (first.span, first.len, first.digits);
+    let (mut span, mut len, digits, more) = (first.span, first.len, first.digits, first.more);
     loop {
         let next = if w.at(i + len) == "and" {
             i + len + 1
@@ -273,7 +300,12 @@ pub(super) fn amount(w: &Words, i: usize) -> Option<Amount> {
             None => break,
         }
     }
-    Some(Amount { span, len, digits })
+    Some(Amount {
+        span,
+        len,
+        digits,
+        more,
+    })
 }
 
 /// "in 10", "in a few": an amount after "in" with no unit (minutes? hours?): asked.
@@ -363,6 +395,7 @@ pub(super) fn duration(w: &Words, i: usize) -> Option<Match> {
         span,
         mut len,
         digits,
+        more,
     }) = amount(w, i)
     else {
         return missing_unit(w, i);
@@ -381,8 +414,10 @@ pub(super) fn duration(w: &Words, i: usize) -> Option<Match> {
     if matches!(introduced, "in" | "within") && w.at(i + len) == "time" {
         len += 1;
     }
+    let next_word = w.at(i + len);
+    let more = more && (next_word.is_empty() || AFTER_AN_AMOUNT.contains(&next_word));
     let introduced_as_time =
-        from_now || moves_by(w, i) || matches!(introduced, "in" | "by" | "within");
+        more || from_now || moves_by(w, i) || matches!(introduced, "in" | "by" | "within");
     // "walk the dog for 30 minutes", "study for 2 hours tonight": how long the task takes,
     // read (so it is no unread time) but naming no time; it stays in the title.
     if introduced == "for" && !introduced_as_time && span.is_ok() {

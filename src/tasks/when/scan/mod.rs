@@ -22,7 +22,8 @@ mod relative;
 
 use cursor::{Match, Words};
 
-use super::parts::Part;
+use super::error::WhenError;
+use super::parts::{Day, Part};
 use super::words::Token;
 use super::zones::zone_at;
 
@@ -49,8 +50,44 @@ pub(super) fn scan_outside(text: &str, tokens: &[Token], skip: &[bool]) -> Vec<P
         if written_as_a_name(text, tokens, piece) {
             piece.parts.clear();
         }
+        after_a_day(tokens, piece);
     }
     pieces
+}
+
+/// "after the weekend" is Monday; "after friday", "after christmas" (which day after?) are
+/// asked about, never read as that day itself. "after 5pm" stays 5pm.
+fn after_a_day(tokens: &[Token], piece: &mut Piece) {
+    let word = |i: usize| tokens.get(i).map_or("", |t| t.word.as_str());
+    let before = piece.first.checked_sub(1).map_or("", |i| word(i));
+    let before = if before == "the" {
+        piece.first.checked_sub(2).map_or("", |i| word(i))
+    } else {
+        before
+    };
+    let names_a_day = piece
+        .parts
+        .iter()
+        .any(|p| matches!(p, Part::Day(_) | Part::Weekday(_) | Part::NextWeek));
+    if before != "after" || !names_a_day {
+        return;
+    }
+    let weekend = piece
+        .parts
+        .iter()
+        .all(|p| matches!(p, Part::Day(Day::Weekend { .. })));
+    piece.parts = if weekend {
+        vec![Part::Weekday(chrono::Weekday::Mon)]
+    } else {
+        let phrase = tokens
+            .get(piece.first.saturating_sub(1)..piece.first + piece.len)
+            .unwrap_or_default()
+            .iter()
+            .map(|t| t.word.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        vec![Part::Invalid(WhenError::Unread(phrase))]
+    };
 }
 
 /// Whether a phrase of several words is written like a name in a sentence that is not: every
