@@ -14,6 +14,7 @@ pub mod repo;
 mod rule;
 pub mod runner;
 pub mod schedule;
+mod schedule_words;
 
 pub use command::{read, AutomationDraft, AutomationReading};
 pub use repo::Automation;
