@@ -8,6 +8,7 @@ pub mod drafts;
 pub mod escalation_ledger;
 pub mod inbox;
 pub mod journal_texts;
+pub mod list_cursors;
 pub mod memory;
 pub mod memory_search;
 pub mod outbox;

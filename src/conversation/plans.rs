@@ -216,6 +216,33 @@ pub fn live_proposals(
         .collect()
 }
 
+/// The live proposals made for `requester` (only their yes or no answers them), oldest first
+/// (the digest's "waiting for your answer").
+pub fn live_proposals_for(
+    conn: &Connection,
+    requester: &str,
+    now: DateTime<Utc>,
+) -> Result<Vec<LiveProposal>, StoreError> {
+    let rows: Vec<(String, String, String)> = conn
+        .prepare_cached(
+            "SELECT thread_id, reply_text, expires_at FROM plan \
+             WHERE status = 'pending' AND expires_at > ?1 AND requester_id = ?2 ORDER BY created_at",
+        )?
+        .query_map(params![to_db(now), requester], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+        })?
+        .collect::<Result<_, _>>()?;
+    rows.into_iter()
+        .map(|(thread_id, text, expires_at)| {
+            Ok(LiveProposal {
+                thread_id,
+                text,
+                expires_at: from_db(&expires_at)?,
+            })
+        })
+        .collect()
+}
+
 /// A proposal still waiting for its yes or no.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LiveProposal {

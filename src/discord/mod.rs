@@ -6,6 +6,7 @@
 pub mod buttons;
 pub mod gateway;
 pub mod hearing;
+pub mod more_button;
 pub mod nudge_sink;
 pub mod split;
 pub mod typing;

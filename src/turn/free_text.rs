@@ -5,7 +5,7 @@
 //! Order: a pending draft (the answer to Donna's question is merged with it and read again;
 //! "never mind" drops it; a question or a command is handled on its own and the draft stays),
 //! then an automation command (proposed as a plan), then the rules (captures, the common
-//! questions, greetings, thanks), then the model
+//! questions a page at a time and "more" (`lists`), the agenda, greetings, thanks), then the model
 //! (`free_model`), or without one an honest answer naming what works.
 //! Invariants: reached only through `decide`'s `Next::FreeText`, so a bare confirmation or
 //! "undo" never gets here; nothing here writes: the room returns the turn's work and what
@@ -15,8 +15,8 @@ use chrono::{DateTime, Utc};
 
 use crate::actions::automation::proposal_action;
 use crate::automations::command::{self as automation_command, AutomationReading};
-use crate::capture::questions;
-use crate::capture::rules::{self, Reading};
+use crate::capture::agenda;
+use crate::capture::rules::{self, Question, Reading};
 use crate::capture::sentence::{is_question, words};
 use crate::conversation::drafts::{Draft, DraftKind, MAX_QUESTIONS};
 
@@ -72,21 +72,20 @@ impl Pipeline {
         match reading {
             Reading::Capture { body } => self.capture_words(context, &body, 0, now).await,
             Reading::BareCapture => Ok(ask(DraftKind::What, "", 1, texts::ASK_WHAT)),
-            Reading::Question(question) => {
-                let timezone = self.settings.timezone;
-                let here = context.thread.id.clone();
+            Reading::Question(Question::Agenda) => {
+                let (timezone, here) = (self.settings.timezone, context.thread.id.clone());
+                let person = inbound.user_id.clone();
                 let text = self
                     .store
-                    .read(move |conn| questions::answer(conn, question, Some(&here), now, timezone))
-                    .await?;
-                Ok((
-                    Work::Say {
-                        path: TurnPath::Answer,
-                        text,
-                    },
-                    step,
-                ))
+                    .read(move |conn| agenda::compose(conn, &person, Some(&here), now, timezone))
+                    .await?
+                    .unwrap_or_else(|| agenda::NOTHING_TODAY.to_string());
+                Ok((say(TurnPath::Answer, &text), step))
             }
+            Reading::Question(question) => {
+                Ok((self.list_answer(context, question, now).await?, step))
+            }
+            Reading::More => Ok((self.next_page(context, now).await?, step)),
             Reading::Greeting => Ok((say(TurnPath::Chat, texts::GREETING), step)),
             Reading::Thanks => Ok((say(TurnPath::Chat, texts::THANKS), step)),
             Reading::NeverMind => Ok((say(TurnPath::Unhandled, texts::NOTHING_TO_DROP), step)),

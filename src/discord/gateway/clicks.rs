@@ -31,6 +31,7 @@ use super::inbound::InboundWork;
 use crate::conversation::plans::{self, PlanStatus};
 use crate::conversation::Channel;
 use crate::discord::buttons::{self, PlanButton, Refusal};
+use crate::discord::more_button;
 use crate::store::StoreError;
 use crate::turn::intake::Incoming;
 
@@ -55,6 +56,14 @@ impl InboundWork {
         ) else {
             return;
         };
+        if let Some(more) = more_button::parse(&custom_id) {
+            if self.settings.allowed_user_ids.contains(&user) {
+                self.more_click(&interaction, more).await;
+            } else {
+                respond(&self.http, &interaction, ephemeral(NOT_ALLOWED)).await;
+            }
+            return;
+        }
         let Some(button) = buttons::parse(&custom_id) else {
             respond(&self.http, &interaction, ephemeral(Refusal::Unknown.text())).await;
             return;
@@ -148,6 +157,9 @@ fn may_answer(
         }
     }))
 }
+
+/// Told to someone not in `discord.allowed_user_ids`.
+pub(super) const NOT_ALLOWED: &str = "I only work for the people I was set up for.";
 
 /// A message only the person who clicked (or typed the command) sees.
 pub(super) fn ephemeral(text: &str) -> InteractionResponse {

@@ -21,6 +21,7 @@ mod clicks;
 mod commands;
 mod delivery;
 mod inbound;
+mod list_pages;
 mod messages;
 mod nudge_threads;
 mod post;
