@@ -4,7 +4,7 @@
 //!
 //! Order: a pending draft (the answer to Donna's question is merged with it and read again;
 //! "never mind" drops it; a question or a command is handled on its own and the draft stays),
-//! then an automation command (proposed as a plan), then the rules (captures, the common
+//! then a digest or automation command (proposed as a plan), then the rules (captures, the common
 //! questions a page at a time and "more" (`lists`), the agenda, greetings, thanks), then the model
 //! (`free_model`), or without one an honest answer naming what works.
 //! Invariants: reached only through `decide`'s `Next::FreeText`, so a bare confirmation or
@@ -13,8 +13,9 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::actions::automation::proposal_action;
+use crate::actions::automation::{digest_proposal, proposal_action};
 use crate::automations::command::{self as automation_command, AutomationReading};
+use crate::automations::digest_command::{self, DigestReading};
 use crate::capture::agenda;
 use crate::capture::rules::{self, Question, Reading};
 use crate::capture::sentence::{is_question, words};
@@ -50,20 +51,23 @@ impl Pipeline {
             }
         }
         let step = DraftStep::Keep;
+        // "send me my agenda every day at 8am": a digest, proposed like any automation.
+        match digest_command::read(&inbound.text, now, self.settings.timezone) {
+            DigestReading::NotDigest => {}
+            DigestReading::Digest(schedule) => {
+                let action = digest_proposal(&schedule, &context.thread.id, &inbound.user_id);
+                return Ok((propose_automation(action), step));
+            }
+            DigestReading::Unreadable(question) => {
+                return Ok((say(TurnPath::Clarify, &question), step));
+            }
+        }
         // "every monday at 9 remind me to ...": proposed in words, stored only after a yes.
         match automation_command::read(&inbound.text, now, self.settings.timezone) {
             AutomationReading::NotAutomation => {}
             AutomationReading::Draft(draft) => {
                 let action = proposal_action(&draft, Some(&context.thread.id));
-                return Ok((
-                    Work::Propose {
-                        actions: vec![action],
-                        preamble: None,
-                        path: TurnPath::AutomationProposed,
-                        steps: Vec::new(),
-                    },
-                    step,
-                ));
+                return Ok((propose_automation(action), step));
             }
             AutomationReading::Unreadable(question) => {
                 return Ok((say(TurnPath::Clarify, &question), step));
@@ -123,6 +127,16 @@ impl Pipeline {
             other => other,
         };
         Ok((work, step))
+    }
+}
+
+/// An automation (or digest) proposed in words, stored only after a yes.
+fn propose_automation(action: crate::actions::BoundAction) -> Work {
+    Work::Propose {
+        actions: vec![action],
+        preamble: None,
+        path: TurnPath::AutomationProposed,
+        steps: Vec::new(),
     }
 }
 
