@@ -11,6 +11,8 @@ pub mod journal_texts;
 pub mod list_cursors;
 pub mod memory;
 pub mod memory_search;
+pub mod nudge_messages;
+pub mod nudge_records;
 pub mod outbox;
 pub mod pins;
 pub mod plans;

@@ -175,6 +175,7 @@ impl InboundWork {
                 text,
                 message_id: Some(interaction.id.get().to_string()),
                 answers_plan: None,
+                answers_nudge: None,
             })
             .await;
         let pending = match queued {

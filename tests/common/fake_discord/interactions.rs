@@ -152,6 +152,17 @@ impl FakeDiscord {
             .unwrap_or_default()
     }
 
+    /// The message interaction `id` is about: the one its component sits on, or the one its
+    /// answer (type 4) created.
+    pub fn interaction_message(&self, id: u64) -> Option<u64> {
+        self.shared
+            .lock()
+            .interactions
+            .iter()
+            .find(|i| i.id == id)
+            .and_then(|i| i.message_id)
+    }
+
     /// Whether the bot deleted the original response of interaction `id`.
     pub fn original_deleted(&self, id: u64) -> bool {
         self.shared
