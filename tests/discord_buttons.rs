@@ -535,3 +535,75 @@ async fn slash_tasks_with_long_titles_stays_one_message_under_2000_characters() 
     );
     assert!(page.starts_with("Your open tasks (20):"), "{page}");
 }
+
+/// The turn checks a click again (its nudge may have been replaced or answered while the click
+/// was on its way): such a message changes nothing and says nothing. Driven through the real
+/// intake, as the Discord channel hands clicks over, without the channel's own check.
+#[actix_rt::test]
+async fn a_click_that_became_stale_on_its_way_changes_nothing_in_its_turn() {
+    use donna::conversation::Channel;
+    use donna::subsystems::nudger::NudgerMsg;
+    use donna::turn::intake::Incoming;
+
+    let bot = common::start_bot("").await;
+    let task = bot
+        .task(json!({ "title": "Stretch", "scheduled_start": "2026-11-23T09:00:00Z" }))
+        .await;
+    let tick = || async {
+        bot.app
+            .nudger
+            .ask(|reply| NudgerMsg::Tick { reply: Some(reply) })
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let first = tick().await;
+    assert_eq!(first.len(), 1, "{first:?}");
+    bot.clock.advance(chrono::Duration::hours(5));
+    let second = tick().await;
+    assert_eq!(second.len(), 1, "{second:?}");
+    assert_eq!(first[0].thread_id, second[0].thread_id);
+    let click = |nudge_id: &str, message_id: &str| Incoming {
+        channel: Channel::Local,
+        thread_id: first[0].thread_id.clone(),
+        user_id: "owner".into(),
+        text: "snooze 1h".into(),
+        message_id: Some(message_id.into()),
+        answers_plan: None,
+        answers_nudge: Some(nudge_id.into()),
+    };
+    // The older nudge: replaced.
+    let stale = bot
+        .app
+        .intake
+        .submit(click(&first[0].nudge_id, "click-1"))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(stale.path.as_str(), "unhandled");
+    assert_eq!(stale.reply, None);
+    assert!(bot.task_json(&task).await["snoozed_until"].is_null());
+    // The newer one applies, once.
+    let applied = bot
+        .app
+        .intake
+        .submit(click(&second[0].nudge_id, "click-2"))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(applied.path.as_str(), "fast", "{applied:?}");
+    let snoozed = bot.task_json(&task).await["snoozed_until"].clone();
+    assert_eq!(snoozed, "2026-11-23T16:00:00+00:00");
+    bot.clock.advance(chrono::Duration::minutes(10));
+    let again = bot
+        .app
+        .intake
+        .submit(click(&second[0].nudge_id, "click-3"))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(again.path.as_str(), "unhandled");
+    assert_eq!(again.reply, None);
+    assert_eq!(
+        bot.task_json(&task).await["snoozed_until"],
+        snoozed,
+        "snoozed once"
+    );
+}
