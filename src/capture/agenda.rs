@@ -4,7 +4,8 @@
 //!
 //! Owns: choosing the items (open tasks only; due today = a deadline or scheduled start on
 //! today's date in the person's zone, overdue ones not repeated; waiting = live
-//! proposals made for that person, in any chat) and the message (at most
+//! proposals made for that person, in any chat; tasks only from chats the person takes part in)
+//! and the message (at most
 //! [`PER_SECTION`] items a section, each section pointing to its full list, within
 //! [`MAX_PAGE_CHARS`]).
 //! Invariant: read-only; an empty agenda is `None`, so a digest with nothing to say sends
@@ -16,6 +17,7 @@ use rusqlite::Connection;
 
 use super::pages::{fit, Part, MAX_PAGE_CHARS};
 use super::questions::{self, first_sentence, time_left, timing};
+use crate::conversation::participation::{visible_threads, Viewer};
 use crate::conversation::plans;
 use crate::store::StoreError;
 use crate::tasks::when::WhenContext;
@@ -28,16 +30,17 @@ pub const PER_SECTION: usize = 5;
 pub const NOTHING_TODAY: &str =
     "Nothing is overdue or due today, and I'm not waiting on you for anything.";
 
-/// The agenda of `person` at `now` in `timezone`, asked in chat `here`; None when all three
-/// sections are empty.
+/// The agenda of `viewer` (the person, in the chat it is shown in) at `now` in `timezone`;
+/// None when all three sections are empty. Only tasks from chats the person takes part in.
 pub fn compose(
     conn: &Connection,
-    person: &str,
-    here: Option<&str>,
+    viewer: &Viewer,
     now: DateTime<Utc>,
     timezone: Tz,
 ) -> Result<Option<String>, StoreError> {
-    let open = questions::open_tasks(conn)?;
+    let (person, here) = (viewer.person.as_str(), Some(viewer.here.as_str()));
+    let visible = visible_threads(conn, viewer)?;
+    let open = questions::open_tasks(conn, Some(&visible))?;
     let overdue = questions::overdue(open.clone(), now);
     let (from, to) = questions::whole_day(now, timezone);
     let today: Vec<Task> = open

@@ -7,12 +7,15 @@
 //! passed. Only open tasks count. Read-only.
 
 use chrono::{DateTime, Datelike, Days, NaiveTime, TimeZone, Utc};
+use std::collections::BTreeSet;
+
 use chrono_tz::Tz;
 use rusqlite::Connection;
 
 use super::rules::Question;
 use crate::conversation::drafts::DraftKind;
 use crate::conversation::list_cursors::ListItem;
+use crate::conversation::participation::{may_see, visible_threads, Viewer};
 use crate::conversation::{drafts, plans};
 use crate::store::StoreError;
 use crate::tasks::when::{describe, WhenContext};
@@ -32,19 +35,23 @@ pub enum Listed {
     Nothing(String),
 }
 
-/// What `question`, asked in thread `here` (None: asked outside any thread, e.g. a Discord
-/// slash command), lists.
+/// What `question`, asked by `viewer` in their chat (None: asked outside any chat, e.g. a
+/// Discord slash command, which answers the owner privately), lists. A person is shown only
+/// tasks, proposals and questions from chats they take part in (`participation`).
 pub fn list(
     conn: &Connection,
     question: Question,
-    here: Option<&str>,
+    viewer: Option<&Viewer>,
     now: DateTime<Utc>,
     timezone: Tz,
 ) -> Result<Listed, StoreError> {
+    let visible = viewer
+        .map(|viewer| visible_threads(conn, viewer))
+        .transpose()?;
     if question == Question::WaitingOn {
-        return waiting_on(conn, here, now);
+        return waiting_on(conn, viewer, visible.as_ref(), now);
     }
-    let open = open_tasks(conn)?;
+    let open = open_tasks(conn, visible.as_ref())?;
     let (tasks, heading, none): (Vec<Task>, &str, &str) = match question {
         Question::ListTasks => (open, "Your open tasks", "You have no open tasks."),
         Question::Overdue => (overdue(open, now), "Overdue", "Nothing is overdue."),
@@ -70,11 +77,16 @@ pub fn list(
     })
 }
 
-/// Every open task: soonest first; tasks without a time last, oldest first.
-pub fn open_tasks(conn: &Connection) -> Result<Vec<Task>, StoreError> {
+/// Every open task someone taking part in `visible` may see (None: all of them): soonest
+/// first; tasks without a time last, oldest first.
+pub fn open_tasks(
+    conn: &Connection,
+    visible: Option<&BTreeSet<String>>,
+) -> Result<Vec<Task>, StoreError> {
     let mut open: Vec<Task> = repo::list(conn, None)?
         .into_iter()
         .filter(|task| task.status.is_open())
+        .filter(|task| visible.is_none_or(|v| may_see(v, task.origin_thread_id.as_deref())))
         .collect();
     open.sort_by_key(|task| (when_of(task).is_none(), when_of(task), task.created_at));
     Ok(open)
@@ -190,13 +202,23 @@ fn start_of(date: chrono::NaiveDate, timezone: Tz, fallback: DateTime<Utc>) -> D
         .unwrap_or(fallback)
 }
 
-/// Every live proposal and question in every chat, with where it is and how long it has left,
-/// then the nudges not answered (they do not expire).
+/// Every live proposal and question waiting for the asker, in the chats they take part in,
+/// with where it is and how long it has left, then the nudges not answered (they do not
+/// expire). Another member's proposals, and anything from chats the asker is not in, are not
+/// theirs to see.
 fn waiting_on(
     conn: &Connection,
-    here: Option<&str>,
+    viewer: Option<&Viewer>,
+    visible: Option<&BTreeSet<String>>,
     now: DateTime<Utc>,
 ) -> Result<Listed, StoreError> {
+    let here = viewer.map(|viewer| viewer.here.as_str());
+    let theirs = |thread_id: &str, requester: Option<&str>| match (viewer, visible) {
+        (Some(viewer), Some(visible)) => {
+            visible.contains(thread_id) && requester.is_none_or(|r| r == viewer.person)
+        }
+        _ => true,
+    };
     let place = |thread_id: &str| {
         if here == Some(thread_id) {
             "here"
@@ -205,7 +227,10 @@ fn waiting_on(
         }
     };
     let mut lines = Vec::new();
-    for proposal in plans::live_proposals(conn, now)? {
+    for proposal in plans::live_proposals(conn, now)?
+        .into_iter()
+        .filter(|p| theirs(&p.thread_id, p.requester_id.as_deref()))
+    {
         lines.push(format!(
             "- a yes or no {} ({} left): {}",
             place(&proposal.thread_id),
@@ -213,7 +238,10 @@ fn waiting_on(
             first_sentence(&proposal.text)
         ));
     }
-    for draft in drafts::all_live(conn, now)? {
+    for draft in drafts::all_live(conn, now)?
+        .into_iter()
+        .filter(|d| theirs(&d.thread_id, d.requester_id.as_deref()))
+    {
         let about = match draft.kind {
             DraftKind::What => "what to add".to_string(),
             DraftKind::Time => match draft.data.get("title").and_then(|title| title.as_str()) {
@@ -229,7 +257,10 @@ fn waiting_on(
             time_left(draft.expires_at - now)
         ));
     }
-    for title in repo::unanswered_nudge_titles(conn)? {
+    for (title, origin) in repo::unanswered_nudge_titles(conn)? {
+        if visible.is_some_and(|visible| !may_see(visible, origin.as_deref())) {
+            continue;
+        }
         lines.push(format!("- news about '{title}' (I nudged you)"));
     }
     if lines.is_empty() {

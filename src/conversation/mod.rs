@@ -14,6 +14,7 @@ pub mod memory_search;
 pub mod nudge_messages;
 pub mod nudge_records;
 pub mod outbox;
+pub mod participation;
 pub mod pins;
 pub mod plans;
 pub mod proposal_messages;

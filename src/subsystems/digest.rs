@@ -26,6 +26,7 @@ use crate::automations::runner::due_occurrence;
 use crate::capture::agenda;
 use crate::clock::SharedClock;
 use crate::conversation::memory::{self, Kind, Role};
+use crate::conversation::participation::Viewer;
 use crate::conversation::{outbox, threads, Channel};
 use crate::events::{EventBus, Payload};
 use crate::store::{Store, StoreError};
@@ -83,9 +84,11 @@ pub fn send_due(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<DigestSent>
         };
         let text = match &chat {
             Some(thread) => {
-                let person = digest.for_user_id.as_deref().unwrap_or_default();
-                let timezone = digest.schedule.timezone;
-                agenda::compose(conn, person, Some(&thread.id), now, timezone)?
+                let viewer = Viewer {
+                    person: digest.for_user_id.clone().unwrap_or_default(),
+                    here: thread.id.clone(),
+                };
+                agenda::compose(conn, &viewer, now, digest.schedule.timezone)?
             }
             None => {
                 tracing::warn!(automation = %digest.id, "the digest's chat is closed or gone; nothing sent");

@@ -16,7 +16,6 @@ use chrono::{DateTime, Utc};
 use crate::actions::automation::{digest_proposal, proposal_action};
 use crate::automations::command::{self as automation_command, AutomationReading};
 use crate::automations::digest_command::{self, DigestReading};
-use crate::capture::agenda;
 use crate::capture::rules::{self, Question, Reading};
 use crate::capture::sentence::{is_question, words};
 use crate::conversation::drafts::{Draft, DraftKind, MAX_QUESTIONS};
@@ -38,7 +37,16 @@ impl Pipeline {
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
         let reading = rules::read(&inbound.text);
-        let draft = context.draft.as_ref().filter(|draft| draft.is_live(now));
+        let automation = automation_command::read(&inbound.text, now, self.settings.timezone);
+        let digest = digest_command::read(&inbound.text, now, self.settings.timezone);
+        let is_command = !matches!(automation, AutomationReading::NotAutomation)
+            || !matches!(digest, DigestReading::NotDigest);
+        // Only the person a question was asked of answers it; another member's message leaves
+        // it alone and is handled on its own.
+        let draft = context
+            .draft
+            .as_ref()
+            .filter(|draft| draft.is_live(now) && draft.answerable_by(&context.author_id));
         if let Some(draft) = draft {
             if reading == Reading::NeverMind {
                 return Ok((
@@ -46,13 +54,15 @@ impl Pipeline {
                     DraftStep::Remove,
                 ));
             }
-            if answers_draft(&reading, &inbound.text) {
+            // A command of its own ("every monday remind me to ...", "send me my agenda every
+            // day at 8") is never the answer.
+            if !is_command && answers_draft(&reading, &inbound.text) {
                 return self.answer_draft(context, inbound, draft, now).await;
             }
         }
         let step = DraftStep::Keep;
         // "send me my agenda every day at 8am": a digest, proposed like any automation.
-        match digest_command::read(&inbound.text, now, self.settings.timezone) {
+        match digest {
             DigestReading::NotDigest => {}
             DigestReading::Digest(schedule) => {
                 let action = digest_proposal(&schedule, &context.thread.id, &inbound.user_id);
@@ -63,7 +73,7 @@ impl Pipeline {
             }
         }
         // "every monday at 9 remind me to ...": proposed in words, stored only after a yes.
-        match automation_command::read(&inbound.text, now, self.settings.timezone) {
+        match automation {
             AutomationReading::NotAutomation => {}
             AutomationReading::Draft(draft) => {
                 let action = proposal_action(&draft, Some(&context.thread.id));
@@ -77,14 +87,7 @@ impl Pipeline {
             Reading::Capture { body } => self.capture_words(context, &body, 0, now).await,
             Reading::BareCapture => Ok(ask(DraftKind::What, "", 1, texts::ASK_WHAT)),
             Reading::Question(Question::Agenda) => {
-                let (timezone, here) = (self.settings.timezone, context.thread.id.clone());
-                let person = inbound.user_id.clone();
-                let text = self
-                    .store
-                    .read(move |conn| agenda::compose(conn, &person, Some(&here), now, timezone))
-                    .await?
-                    .unwrap_or_else(|| agenda::NOTHING_TODAY.to_string());
-                Ok((say(TurnPath::Answer, &text), step))
+                Ok((self.agenda_answer(context, now).await?, step))
             }
             Reading::Question(question) => {
                 Ok((self.list_answer(context, question, now).await?, step))

@@ -1,6 +1,7 @@
 //! The list room: the common questions that list things ("list my tasks", "what's overdue",
-//! "what's due this week", "what are you waiting on?") answered a page at a time, and "more" /
-//! "next" / "show more" / "continue", which shows the next page of the chat's last list.
+//! "what's due this week", "what are you waiting on?") answered a page at a time, "more" /
+//! "next" / "show more" / "continue", which shows the next page of the chat's last list, and
+//! "send me my agenda". A person is shown only what comes from chats they take part in.
 //!
 //! Where the cursor lives: one per chat (`conversation::list_cursors`), saved with the turn
 //! that answered the list, replaced by the next list answer (or cleared when that one fits one
@@ -10,10 +11,12 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::capture::agenda;
 use crate::capture::pages::{self, MoreHint};
 use crate::capture::questions;
 use crate::capture::rules::Question;
 use crate::conversation::list_cursors;
+use crate::conversation::participation::Viewer;
 use crate::tasks::when::WhenContext;
 
 use super::apply::Work;
@@ -42,12 +45,13 @@ impl Pipeline {
     ) -> Result<Work, TurnError> {
         let ctx = self.list_context(now);
         let expires_at = now + chrono_duration(self.settings.plan_expiry);
-        let here = context.thread.id.clone();
+        let viewer = viewer(context);
         let answer = self
             .store
             .read(move |conn| {
-                let listed = questions::list(conn, question, Some(&here), now, ctx.timezone)?;
-                pages::first_page(conn, listed, Some(&here), &ctx, expires_at, MoreHint::Say)
+                let listed = questions::list(conn, question, Some(&viewer), now, ctx.timezone)?;
+                let here = Some(viewer.here.as_str());
+                pages::first_page(conn, listed, here, &ctx, expires_at, MoreHint::Say)
             })
             .await?;
         Ok(Work::List {
@@ -105,6 +109,24 @@ impl Pipeline {
         })
     }
 
+    /// "send me my agenda": what is overdue, due today and waiting for the asker, now.
+    pub(super) async fn agenda_answer(
+        &self,
+        context: &TurnContext,
+        now: DateTime<Utc>,
+    ) -> Result<Work, TurnError> {
+        let (timezone, viewer) = (self.settings.timezone, viewer(context));
+        let text = self
+            .store
+            .read(move |conn| agenda::compose(conn, &viewer, now, timezone))
+            .await?
+            .unwrap_or_else(|| agenda::NOTHING_TODAY.to_string());
+        Ok(Work::Say {
+            path: TurnPath::Answer,
+            text,
+        })
+    }
+
     /// How times in a list are said.
     fn list_context(&self, now: DateTime<Utc>) -> WhenContext {
         WhenContext {
@@ -113,5 +135,13 @@ impl Pipeline {
             current_start: None,
             later: self.settings.later,
         }
+    }
+}
+
+/// Who asks, and where: a list shows them only what comes from chats they take part in.
+fn viewer(context: &TurnContext) -> Viewer {
+    Viewer {
+        person: context.author_id.clone(),
+        here: context.thread.id.clone(),
     }
 }

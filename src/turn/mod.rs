@@ -31,6 +31,7 @@ pub mod intent;
 pub mod list_step;
 pub mod lists;
 pub mod model;
+pub mod model_call;
 pub mod pipeline;
 pub mod planner;
 pub mod proposal;
@@ -39,6 +40,7 @@ pub mod result;
 pub mod settings;
 pub mod texts;
 pub mod thinking;
+pub mod which_one;
 pub mod work;
 
 pub use crate::conversation::inbox::Inbound;
