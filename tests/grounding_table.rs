@@ -127,6 +127,8 @@ const TABLE: &[(&str, &str, Ask, bool)] = &[
     ("I paid it this morning", "Pay rent", Cancel, false),
     ("please move it to next week", "Pay rent", Cancel, false),
     ("I'll drop by the bank later", "Pay rent", Cancel, false),
+    ("I forgot it at home", "Bring the charger", Cancel, false),
+    ("forgot about it, sorry", "Pay rent", Cancel, false),
     // Move.
     ("let's do it thursday", "Pay rent", Move, true),
     ("bump it to next week", "Pay rent", Move, true),

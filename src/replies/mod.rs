@@ -6,6 +6,7 @@
 //!
 //! Invariant: pure; nothing here does I/O or knows about threads, tasks or the store.
 
+pub mod agreement;
 pub mod analysis;
 pub mod evidence;
 pub mod grounding;

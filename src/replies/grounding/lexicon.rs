@@ -4,7 +4,8 @@
 //! ("knocked IT out", "called THE TRIP off").
 //!
 //! Phrase syntax (compiled once): words separated by spaces; `word+` matches only a past form
-//! of that base ("pay+" matches "paid", not "pay"); `*` matches up to [`GAP`] words.
+//! of that base ("pay+" matches "paid", not "pay"); `=word` matches that word exactly, no other
+//! form ("=forget it" is not "forgot it"); `*` matches up to [`GAP`] words.
 //!
 //! Invariant (pure): the lists are data; how they are matched (negation, questions, intention)
 //! is `super::asks_for`'s business, not theirs.
@@ -23,6 +24,8 @@ pub enum Item {
     Word(String),
     /// A past form of this base only.
     Past(String),
+    /// Exactly this word.
+    Exact(String),
     /// Up to [`GAP`] words.
     Gap,
 }
@@ -35,6 +38,8 @@ pub fn compile(phrase: &str) -> Phrase {
         .map(|word| {
             if word == "*" {
                 Item::Gap
+            } else if let Some(exact) = word.strip_prefix('=') {
+                Item::Exact(exact.to_string())
             } else if let Some(base) = word.strip_suffix('+') {
                 Item::Past(base.to_string())
             } else {
@@ -77,7 +82,7 @@ const MOVE: &[&str] = &[
 const SNOOZE: &[&str] = &[
     "snooze", "busy", "not now", "not right now", "later", "in a bit", "a bit", "a while",
     "leave me", "bug me", "ping me", "remind me", "ask me", "nudge me", "hold off", "hold on",
-    "meeting", "driving", "one sec", "give me", "mute", "pause", "quiet", "few hours", "hour",
+    "meeting", "driving", "one sec", "give me", "mute", "pause", "quiet", "few hours", "can't right now", "cant right now", "can't now", "hour",
     "hours", "minute", "minutes", "min", "mins", "sec", "secs", "not yet", "swamped", "slammed",
     "occupied", "tied up", "in a call", "on a call", "afk", "brb", "hang on", "wait",
 ];
@@ -87,7 +92,7 @@ const SNOOZE: &[&str] = &[
 const CANCEL: &[&str] = &[
     "cancel", "drop it", "drop that", "drop this", "drop the", "drop", "delete", "remove", "scrap",
     "abandon", "bin", "ditch", "trash", "nuke", "kill", "axe", "toss", "chuck", "purge", "erase",
-    "get rid", "call * off", "forget it", "forget about it", "forget that", "forget this",
+    "get rid", "call * off", "=forget it", "=forget about", "=forget that", "=forget this",
     "never mind", "nevermind", "give up", "gave up", "not doing", "not going to", "won't do",
     "wont do", "won't happen", "not happening", "no longer", "not needed", "don't need",
     "dont need", "doesn't matter", "not relevant", "irrelevant", "moot", "obsolete", "no point",

@@ -151,6 +151,7 @@ fn matches_item(word: &str, item: &Item) -> bool {
     match item {
         Item::Word(wanted) => word == wanted || lemma::bases(word).iter().any(|b| b == wanted),
         Item::Past(base) => lemma::is_past(word) && lemma::bases(word).iter().any(|b| b == base),
+        Item::Exact(wanted) => word == wanted,
         Item::Gap => true,
     }
 }
