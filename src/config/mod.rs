@@ -194,6 +194,7 @@ impl Config {
                 "runtime.max_turns_in_flight",
                 self.runtime.max_turns_in_flight,
             ),
+            ("http.max_event_streams", self.http.max_event_streams),
         ];
         for (key, value) in positive {
             if value == 0 {
@@ -217,6 +218,7 @@ impl Config {
             ("reply_decision.window", self.reply_decision.window),
             ("runtime.passivate_after", self.runtime.passivate_after),
             ("discord.http_timeout", self.discord.http_timeout),
+            ("http.event_stream_idle", self.http.event_stream_idle),
         ];
         for (key, value) in nonzero {
             if value.get().is_zero() {

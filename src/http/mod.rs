@@ -192,11 +192,16 @@ pub fn configure(app: Arc<App>, bind: SocketAddr) -> impl Fn(&mut web::ServiceCo
     let token = web::Data::new(auth::ApiToken(app.api_token.clone()));
     let data = web::Data::from(app);
     let document = web::Data::new(openapi::Served::new(&api_document()));
+    let streams = web::Data::new(events::EventStreams::new(
+        data.config.http.max_event_streams,
+        data.config.http.event_stream_idle.get(),
+    ));
     move |cfg: &mut web::ServiceConfig| {
         let max_body = data.config.http.max_body;
         cfg.app_data(data.clone())
             .app_data(guard.clone())
             .app_data(token.clone())
+            .app_data(streams.clone())
             .app_data(document.clone())
             .app_data(
                 web::JsonConfig::default()
