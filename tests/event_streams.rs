@@ -74,7 +74,10 @@ async fn the_sixty_fifth_stream_gets_503_and_a_closed_one_frees_its_slot() {
         assert_eq!(status, 503);
         actix_rt::time::sleep(Duration::from_millis(100)).await;
     }
-    assert!(reopened.is_some(), "the closed stream's slot was never freed");
+    assert!(
+        reopened.is_some(),
+        "the closed stream's slot was never freed"
+    );
     // And the cap holds again.
     assert_eq!(open(&bot, "/api/events").await.0, 503);
 }
@@ -98,7 +101,11 @@ async fn a_stream_without_events_ends_after_the_idle_time_and_frees_its_slot() {
     .await;
     let (status, mut stream) = open(&bot, "/api/events").await;
     assert_eq!(status, 200);
-    assert_eq!(open(&bot, "/api/events").await.0, 503, "the one slot is taken");
+    assert_eq!(
+        open(&bot, "/api/events").await.0,
+        503,
+        "the one slot is taken"
+    );
     // The server ends the body: the chunked stream's last chunk, then EOF (the client keeps
     // its side open; it is the server that lets go).
     let mut rest = Vec::new();
@@ -118,7 +125,11 @@ async fn a_stream_without_events_ends_after_the_idle_time_and_frees_its_slot() {
     })
     .await
     .unwrap_or(false);
-    assert!(ended, "the idle stream never ended: {}", String::from_utf8_lossy(&rest));
+    assert!(
+        ended,
+        "the idle stream never ended: {}",
+        String::from_utf8_lossy(&rest)
+    );
     let reopened = common::eventually(Duration::from_secs(10), || async {
         open(&bot, "/api/events").await.0 == 200
     })
@@ -128,17 +139,14 @@ async fn a_stream_without_events_ends_after_the_idle_time_and_frees_its_slot() {
 
 #[actix_rt::test]
 async fn a_stream_with_events_is_not_idle() {
-    let bot = start_bot_with(
-        "http:\n  event_stream_idle: 3s\n",
-        TestEnv(Vec::new()),
-    )
-    .await;
+    let bot = start_bot_with("http:\n  event_stream_idle: 3s\n", TestEnv(Vec::new())).await;
     let (status, mut stream) = open(&bot, "/api/events").await;
     assert_eq!(status, 200);
     // An event every second for 6 s, twice the idle time: the stream carries all of them.
     let mut got = Vec::new();
     for n in 0..6 {
-        bot.task(serde_json::json!({"title": format!("Task {n}")})).await;
+        bot.task(serde_json::json!({"title": format!("Task {n}")}))
+            .await;
         let wanted = format!("Task {n}");
         let seen = tokio::time::timeout(Duration::from_secs(10), async {
             let mut buffer = [0u8; 1024];

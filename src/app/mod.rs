@@ -300,7 +300,12 @@ impl App {
         actix_rt::spawn(reload::poll(Arc::downgrade(&self.reloader)));
     }
 
-    /// Reads the watched config again now (SIGHUP), or `path` (tests).
+    /// Reads the watched config again now, off the runtime's threads (SIGHUP).
+    pub async fn reload_config_in_background(&self) {
+        reload::reload_off_runtime(self.reloader.clone()).await;
+    }
+
+    /// Reads the watched config again now, or `path` (tests). Blocking: reads files.
     pub fn reload_config(&self, path: Option<&Path>) {
         match path {
             Some(path) => self.reloader.reload_from(path),

@@ -8,6 +8,7 @@
 mod chat;
 mod duration;
 mod escalation;
+mod file;
 mod messages;
 mod provider;
 mod quiet_hours;
@@ -19,17 +20,16 @@ use std::path::{Path, PathBuf};
 pub use chat::{ChatConfig, Persona};
 pub use duration::ConfigDuration;
 pub use escalation::EscalationConfig;
+pub use file::{read_text, FileError, MAX_FILE_BYTES};
 pub use quiet_hours::QuietHours;
 pub use schema::*;
 
 /// Why a config could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read config file {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    /// The file could not be read (not a regular file, too large, not text, an I/O error).
+    #[error("config file: {0}")]
+    Read(#[from] FileError),
     /// A value or key is wrong; `key` is the dotted path ("llm.timeout").
     #[error("{key}: {reason}")]
     Invalid { key: String, reason: String },
@@ -49,11 +49,11 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Confi
     let document = if text.trim().is_empty() { "{}" } else { text };
     let deserializer = serde_yaml::Deserializer::from_str(document);
     serde_path_to_error::deserialize(deserializer).map_err(|error| {
-        let path = error.path().to_string();
-        let key = if path == "." {
+        let top_level = error.path().iter().next().is_none();
+        let key = if top_level {
             "(top level)".to_string()
         } else {
-            path
+            shown_path(error.path())
         };
         // serde_yaml prefixes its own (shorter) path; drop it, keep " at line L column C".
         let message = error.into_inner().to_string();
@@ -61,10 +61,34 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Confi
             Some((prefix, rest)) if !prefix.contains(' ') => rest.to_string(),
             _ => message,
         };
-        let reason =
-            messages::tab_hint(text, &message).unwrap_or_else(|| messages::plain_reason(&message));
+        let reason = messages::tab_hint(text, &message)
+            .unwrap_or_else(|| messages::plain_reason(&message, top_level));
         ConfigError::invalid(&key, reason)
     })
+}
+
+/// A key path as shown in a message: names a person may have typed as keys, and "(a key)" for
+/// one that is not written like a key (it may be anything the file holds).
+fn shown_path(path: &serde_path_to_error::Path) -> String {
+    let mut shown = String::new();
+    for segment in path.iter() {
+        let name = match segment {
+            serde_path_to_error::Segment::Seq { index } => {
+                shown.push_str(&format!("[{index}]"));
+                continue;
+            }
+            serde_path_to_error::Segment::Map { key } if messages::shown_key(key) => key.clone(),
+            serde_path_to_error::Segment::Enum { variant } if messages::shown_key(variant) => {
+                variant.clone()
+            }
+            _ => "(a key)".to_string(),
+        };
+        if !shown.is_empty() {
+            shown.push('.');
+        }
+        shown.push_str(&name);
+    }
+    shown
 }
 
 /// A loaded config and the folder its relative paths are read from.
@@ -83,10 +107,7 @@ impl LoadedConfig {
                 base_dir: PathBuf::from("."),
             });
         };
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = read_text(path)?;
         let config = parse_yaml(&text)?;
         let base_dir = path
             .parent()

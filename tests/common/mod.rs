@@ -68,7 +68,10 @@ pub async fn start_bot_in(dir: tempfile::TempDir, extra: &str, env: TestEnv) -> 
             extra.replacen("http:\n", "http:\n  bind: 127.0.0.1:0\n", 1),
         )
     } else {
-        ("http:\n  bind: 127.0.0.1:0\n".to_string(), extra.to_string())
+        (
+            "http:\n  bind: 127.0.0.1:0\n".to_string(),
+            extra.to_string(),
+        )
     };
     let yaml = format!(
         "data_dir: {}\n{http}{llm}{extra}",
