@@ -9,6 +9,7 @@ mod chat;
 mod duration;
 mod escalation;
 mod file;
+mod limits;
 mod messages;
 mod provider;
 mod quiet_hours;
@@ -21,6 +22,7 @@ pub use chat::{ChatConfig, Persona};
 pub use duration::ConfigDuration;
 pub use escalation::EscalationConfig;
 pub use file::{read_text, FileError, MAX_FILE_BYTES};
+pub use limits::DURATION_KEYS;
 pub use quiet_hours::QuietHours;
 pub use schema::*;
 
@@ -228,24 +230,7 @@ impl Config {
                 "must be between 0 and 2",
             ));
         }
-        let nonzero = [
-            ("llm.timeout", self.llm.timeout),
-            ("llm.probe_interval", self.llm.probe_interval),
-            ("memory.prune_interval", self.memory.prune_interval),
-            ("chat.session_ttl", self.chat.session_ttl),
-            ("plans.expiry", self.plans.expiry),
-            ("plans.sweep_interval", self.plans.sweep_interval),
-            ("nudges.interval", self.nudges.interval),
-            ("reply_decision.window", self.reply_decision.window),
-            ("runtime.passivate_after", self.runtime.passivate_after),
-            ("discord.http_timeout", self.discord.http_timeout),
-            ("http.event_stream_idle", self.http.event_stream_idle),
-        ];
-        for (key, value) in nonzero {
-            if value.get().is_zero() {
-                return Err(ConfigError::invalid(key, "must be longer than 0s"));
-            }
-        }
+        limits::check_durations(self)?;
         if self.runtime.backoff_min > self.runtime.backoff_max {
             return Err(ConfigError::invalid(
                 "runtime.backoff_min",

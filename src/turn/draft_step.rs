@@ -46,7 +46,7 @@ pub fn apply(
                 data,
                 questions,
                 created_at: now,
-                expires_at: now + expiry,
+                expires_at: crate::clock::add(now, expiry),
             },
         ),
         DraftStep::Remove => drafts::remove(conn, thread_id),
