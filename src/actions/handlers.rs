@@ -192,9 +192,7 @@ fn reschedule(
     let at = match action.time("when", || context.clone()) {
         Some(TimeReading::At(at)) => at,
         // No time named ("push it"): "later".
-        Some(TimeReading::NotNamed) | None => {
-            crate::clock::after(env.now, env.later)
-        }
+        Some(TimeReading::NotNamed) | None => crate::clock::after(env.now, env.later),
         Some(TimeReading::Unreadable(reason) | TimeReading::Unclear(reason)) => {
             return Err(ActionError::Refused(unusable_time(&reason, &before.title)))
         }

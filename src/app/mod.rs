@@ -378,6 +378,18 @@ impl App {
     /// Routes every message accepted but not finished before the last stop, in arrival order,
     /// ahead of new traffic (call it before intake opens). Returns how many.
     pub async fn recover(&self) -> Result<usize, StoreError> {
+        // Parked messages (failed every try) are not unfinished: they are counted, not re-run.
+        let parked = self
+            .store
+            .read(crate::conversation::inbox::parked_count)
+            .await?;
+        self.metrics.parked.store(parked, Ordering::Relaxed);
+        if parked > 0 {
+            tracing::warn!(
+                parked,
+                "messages parked after failing every try are not run again"
+            );
+        }
         let unfinished = self
             .store
             .read(crate::conversation::inbox::unfinished)

@@ -9,7 +9,8 @@
 
 use std::time::Duration;
 
-use super::{Config, ConfigDuration, ConfigError};
+use super::duration::ConfigDuration;
+use super::schema::Config;
 
 const MINUTE: u64 = 60;
 const HOUR: u64 = 60 * MINUTE;
@@ -69,23 +70,33 @@ fn value_of(config: &Config, key: &str) -> Option<ConfigDuration> {
     })
 }
 
-/// The first duration key out of its range, named with the range.
-pub fn check_durations(config: &Config) -> Result<(), ConfigError> {
+/// A duration the way config files write it: "400d", "2h", "90m" (else humantime's form).
+fn in_words(duration: Duration) -> String {
+    let secs = duration.as_secs();
+    if duration.subsec_nanos() == 0 {
+        for (unit, name) in [(DAY, "d"), (HOUR, "h"), (MINUTE, "m")] {
+            if secs >= unit && secs % unit == 0 {
+                return format!("{}{name}", secs / unit);
+            }
+        }
+    }
+    humantime::format_duration(duration).to_string()
+}
+
+/// The first duration key out of its range: (its key path, why).
+pub fn check_durations(config: &Config) -> Result<(), (&'static str, String)> {
     for (key, zero_ok, max_secs, max_words) in DURATION_KEYS {
         let Some(value) = value_of(config, key) else {
             continue;
         };
         let value = value.get();
         if !zero_ok && value.is_zero() {
-            return Err(ConfigError::invalid(key, "must be longer than 0s"));
+            return Err((key, "must be longer than 0s".to_string()));
         }
         if value > Duration::from_secs(max_secs) {
-            return Err(ConfigError::invalid(
+            return Err((
                 key,
-                format!(
-                    "{} is too long; at most {max_words}",
-                    humantime::format_duration(value)
-                ),
+                format!("{} is too long; at most {max_words}", in_words(value)),
             ));
         }
     }
@@ -95,7 +106,6 @@ pub fn check_durations(config: &Config) -> Result<(), ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse_yaml;
 
     #[test]
     fn every_duration_key_has_a_range() {
@@ -116,7 +126,9 @@ mod tests {
                 continue;
             };
             let value = value.trim();
-            if humantime::parse_duration(value).is_ok() && !value.chars().all(|c| c.is_ascii_digit()) {
+            if humantime::parse_duration(value).is_ok()
+                && !value.chars().all(|c| c.is_ascii_digit())
+            {
                 let path = format!("{section}.{key}");
                 // Ollama's own keep_alive, passed on as written; Donna computes nothing from it.
                 if path != "llm.keep_alive" && value_of(&Config::default(), &path).is_none() {
@@ -124,28 +136,54 @@ mod tests {
                 }
             }
         }
-        assert!(missing.is_empty(), "duration keys without a range: {missing:?}");
+        assert!(
+            missing.is_empty(),
+            "duration keys without a range: {missing:?}"
+        );
     }
 
     #[test]
     fn a_duration_past_its_maximum_is_refused_naming_the_key_and_the_maximum() {
-        let cases = [
-            ("plans:\n  expiry: 100000000d\n", "plans.expiry: ", "at most 365d"),
-            ("plans:\n  expiry: 366d\n", "plans.expiry: ", "at most 365d"),
-            ("undo:\n  window: 1000y\n", "undo.window: ", "at most 365d"),
-            ("llm:\n  timeout: 2h\n", "llm.timeout: ", "at most 1h"),
-            ("nudges:\n  interval: 0s\n", "nudges.interval: ", "longer than 0s"),
+        const DAY: u64 = 86_400;
+        type Set = fn(&mut Config, ConfigDuration);
+        let cases: [(Set, u64, &str); 5] = [
+            (
+                |c, d| c.plans.expiry = d,
+                100_000_000 * DAY,
+                "plans.expiry: 100000000d is too long; at most 365d",
+            ),
+            (
+                |c, d| c.plans.expiry = d,
+                366 * DAY,
+                "plans.expiry: 366d is too long; at most 365d",
+            ),
+            (
+                |c, d| c.undo.window = d,
+                1000 * 365 * DAY,
+                "undo.window: 365000d is too long; at most 365d",
+            ),
+            (
+                |c, d| c.llm.timeout = d,
+                2 * 3600,
+                "llm.timeout: 2h is too long; at most 1h",
+            ),
+            (
+                |c, d| c.nudges.interval = d,
+                0,
+                "nudges.interval: must be longer than 0s",
+            ),
         ];
-        for (yaml, key, reason) in cases {
-            let config: Config = parse_yaml(yaml).unwrap_or_else(|e| panic!("{yaml}: {e}"));
-            let error = check_durations(&config).map_err(|e| e.to_string());
-            assert!(
-                matches!(&error, Err(e) if e.starts_with(key) && e.contains(reason)),
-                "{yaml}: {error:?}"
-            );
+        for (set, secs, expected) in cases {
+            let mut config = Config::default();
+            set(&mut config, ConfigDuration::secs(secs));
+            let error = check_durations(&config)
+                .map_err(|(key, reason)| format!("{key}: {reason}"))
+                .err()
+                .unwrap_or_default();
+            assert!(error.starts_with(expected), "{secs}s: {error:?}");
         }
-        let at_max: Config =
-            parse_yaml("plans:\n  expiry: 365d\n").unwrap_or_else(|e| panic!("{e}"));
+        let mut at_max = Config::default();
+        at_max.plans.expiry = ConfigDuration::secs(365 * DAY);
         assert!(check_durations(&at_max).is_ok());
         assert!(check_durations(&Config::default()).is_ok());
     }

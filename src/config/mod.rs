@@ -230,7 +230,7 @@ impl Config {
                 "must be between 0 and 2",
             ));
         }
-        limits::check_durations(self)?;
+        limits::check_durations(self).map_err(|(key, reason)| ConfigError::invalid(key, reason))?;
         if self.runtime.backoff_min > self.runtime.backoff_max {
             return Err(ConfigError::invalid(
                 "runtime.backoff_min",

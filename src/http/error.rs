@@ -98,6 +98,7 @@ impl From<IntakeError> for ApiError {
             IntakeError::NoThread(id) => ApiError::NotFound(format!("no thread {id}")),
             IntakeError::Busy => ApiError::TooManyRequests(error.to_string()),
             IntakeError::ShuttingDown => ApiError::Unavailable("shutting down".into()),
+            IntakeError::Parked => ApiError::Conflict(error.to_string()),
             IntakeError::Failed(reason) => {
                 tracing::error!(%reason, "turn failed");
                 ApiError::Internal(reason)

@@ -22,10 +22,12 @@ use tokio::sync::Semaphore;
 use crate::clock::SharedClock;
 use crate::conversation::inbox::{self, Accepted};
 use crate::conversation::{threads, Channel};
+use crate::metrics::TurnMetrics;
 use crate::store::{Store, StoreError};
 
 use super::conversation::{Conversation, TurnMsg};
 use super::error::TurnError;
+use super::parking;
 use super::receipt::LateReceipt;
 use super::result::TurnResult;
 use super::Inbound;
@@ -62,6 +64,8 @@ pub enum IntakeError {
     Busy,
     #[error("shutting down")]
     ShuttingDown,
+    #[error("this message failed every time it was tried and was set aside; it will not be run again (send it with a new message_id to try once more)")]
+    Parked,
     #[error("internal error: {0}")]
     Failed(String),
 }
@@ -77,6 +81,7 @@ pub struct Intake {
     store: Store,
     clock: SharedClock,
     router: KeyedRouter<String, Conversation>,
+    metrics: Arc<TurnMetrics>,
     /// Turns accepted and not yet answered, across all threads (the global bound).
     in_flight: Arc<Semaphore>,
     /// Messages accepted and not yet answered, per thread: a thread not in here is idle.
@@ -155,12 +160,14 @@ impl Intake {
         store: Store,
         clock: SharedClock,
         router: KeyedRouter<String, Conversation>,
+        metrics: Arc<TurnMetrics>,
         max_in_flight: usize,
     ) -> Self {
         Self {
             store,
             clock,
             router,
+            metrics,
             in_flight: Arc::new(Semaphore::new(max_in_flight)),
             busy: Arc::default(),
         }
@@ -227,6 +234,7 @@ impl Intake {
                     serde_json::from_str(&json).map_err(|e| IntakeError::Failed(e.to_string()));
                 return Ok(Box::pin(async move { stored }));
             }
+            Some(Accepted::Parked) => return Err(IntakeError::Parked),
             Some(accepted) => accepted,
         };
         let result = self.route(inbound, matches!(accepted, Accepted::New { .. }));
@@ -260,10 +268,12 @@ impl Intake {
             reply,
         });
         let store = self.store.clone();
+        let (router, metrics) = (self.router.clone(), self.metrics.clone());
         async move {
             match answer.await {
                 Ok(Ok(result)) => Ok(result),
                 Ok(Err(TurnError::NoThread(id))) => Err(IntakeError::NoThread(id)),
+                Ok(Err(TurnError::Parked)) => Err(IntakeError::Parked),
                 Ok(Err(error)) => Err(IntakeError::Failed(error.to_string())),
                 Err(refused @ (AskError::Full { .. } | AskError::Closed { .. })) => {
                     if remove_if_refused {
@@ -277,9 +287,13 @@ impl Intake {
                         _ => IntakeError::ShuttingDown,
                     })
                 }
-                Err(AskError::NoReply { .. }) => Err(IntakeError::Failed(
-                    "the conversation failed while handling this message; it stays in the inbox and will be retried at the next start".into(),
-                )),
+                Err(AskError::NoReply { .. }) => {
+                    parking::conversation_lost(&store, &metrics, &message, router.is_closed())
+                        .await;
+                    Err(IntakeError::Failed(
+                        "the conversation failed while handling this message; it stays in the inbox and will be retried at the next start".into(),
+                    ))
+                }
             }
         }
     }

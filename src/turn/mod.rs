@@ -29,6 +29,7 @@ pub mod history;
 pub mod intake;
 pub mod intent;
 pub mod model;
+pub mod parking;
 pub mod pipeline;
 pub mod planner;
 pub mod proposal;
