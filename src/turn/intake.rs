@@ -23,10 +23,11 @@ use crate::clock::SharedClock;
 use crate::conversation::inbox::{self, Accepted};
 use crate::conversation::{threads, Channel};
 use crate::metrics::TurnMetrics;
-use crate::store::{Store, StoreError};
+use crate::store::Store;
 
 use super::conversation::{Conversation, TurnMsg};
 use super::error::TurnError;
+pub use super::intake_error::IntakeError;
 use super::parking;
 use super::receipt::LateReceipt;
 use super::result::TurnResult;
@@ -51,29 +52,6 @@ pub struct Incoming {
     pub message_id: Option<String>,
     /// The plan the message answers, when the channel knows it (a Discord button click).
     pub answers_plan: Option<String>,
-}
-
-/// Why a message was not handled.
-#[derive(Debug, thiserror::Error)]
-pub enum IntakeError {
-    #[error("{0}")]
-    Invalid(String),
-    #[error("no thread {0}")]
-    NoThread(String),
-    #[error("too many messages are waiting; try again shortly")]
-    Busy,
-    #[error("shutting down")]
-    ShuttingDown,
-    #[error("this message failed every time it was tried and was set aside; it will not be run again (send it with a new message_id to try once more)")]
-    Parked,
-    #[error("internal error: {0}")]
-    Failed(String),
-}
-
-impl From<StoreError> for IntakeError {
-    fn from(error: StoreError) -> Self {
-        IntakeError::Failed(error.to_string())
-    }
 }
 
 #[derive(Clone, Debug)]
@@ -230,8 +208,10 @@ impl Intake {
         let accepted = match accepted {
             None => return Err(IntakeError::NoThread(inbound.thread_id)),
             Some(Accepted::Done(json)) => {
-                let stored =
-                    serde_json::from_str(&json).map_err(|e| IntakeError::Failed(e.to_string()));
+                let stored = serde_json::from_str(&json).map_err(|error| IntakeError::Failed {
+                    plain: "the stored answer to this message cannot be read".into(),
+                    detail: error.to_string(),
+                });
                 return Ok(Box::pin(async move { stored }));
             }
             Some(Accepted::Parked) => return Err(IntakeError::Parked),
@@ -274,7 +254,7 @@ impl Intake {
                 Ok(Ok(result)) => Ok(result),
                 Ok(Err(TurnError::NoThread(id))) => Err(IntakeError::NoThread(id)),
                 Ok(Err(TurnError::Parked)) => Err(IntakeError::Parked),
-                Ok(Err(error)) => Err(IntakeError::Failed(error.to_string())),
+                Ok(Err(error)) => Err(IntakeError::turn_failed(&error)),
                 Err(refused @ (AskError::Full { .. } | AskError::Closed { .. })) => {
                     if remove_if_refused {
                         // Not accepted after all: take it out of the inbox so nothing half-happens.
@@ -290,9 +270,7 @@ impl Intake {
                 Err(AskError::NoReply { .. }) => {
                     parking::conversation_lost(&store, &metrics, &message, router.is_closed())
                         .await;
-                    Err(IntakeError::Failed(
-                        "the conversation failed while handling this message; it stays in the inbox and will be retried at the next start".into(),
-                    ))
+                    Err(IntakeError::conversation_lost())
                 }
             }
         }

@@ -27,6 +27,7 @@ pub mod free_text;
 pub mod gate;
 pub mod history;
 pub mod intake;
+pub mod intake_error;
 pub mod intent;
 pub mod model;
 pub mod parking;
