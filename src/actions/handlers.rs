@@ -29,6 +29,9 @@ pub struct ActionEnv {
     pub timezone: chrono_tz::Tz,
     /// What "later" means.
     pub later: Duration,
+    /// Who asked for the actions (the turn's sender): journaled, so "undo" reverts only that
+    /// person's own actions in a shared thread.
+    pub author_id: Option<String>,
 }
 
 /// What a handler did.

@@ -75,7 +75,7 @@ fn in_words(duration: Duration) -> String {
     let secs = duration.as_secs();
     if duration.subsec_nanos() == 0 {
         for (unit, name) in [(DAY, "d"), (HOUR, "h"), (MINUTE, "m")] {
-            if secs >= unit && secs % unit == 0 {
+            if secs >= unit && secs.is_multiple_of(unit) {
                 return format!("{}{name}", secs / unit);
             }
         }

@@ -23,9 +23,11 @@ pub enum DraftStep {
     Remove,
 }
 
+/// Applies `step`; a saved draft is asked of `requester` (the turn's sender).
 pub fn apply(
     conn: &Connection,
     thread_id: &str,
+    requester: &str,
     step: DraftStep,
     now: DateTime<Utc>,
     expiry: chrono::Duration,
@@ -47,6 +49,7 @@ pub fn apply(
                 questions,
                 created_at: now,
                 expires_at: crate::clock::add(now, expiry),
+                requester_id: Some(requester.to_string()),
             },
         ),
         DraftStep::Remove => drafts::remove(conn, thread_id),

@@ -30,6 +30,7 @@ pub mod intake;
 pub mod intake_error;
 pub mod intent;
 pub mod model;
+pub mod model_call;
 pub mod parking;
 pub mod pipeline;
 pub mod planner;
@@ -39,6 +40,7 @@ pub mod result;
 pub mod settings;
 pub mod texts;
 pub mod thinking;
+pub mod which_one;
 pub mod work;
 
 pub use crate::conversation::inbox::Inbound;
