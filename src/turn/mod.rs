@@ -29,6 +29,8 @@ pub mod history;
 pub mod intake;
 pub mod intake_error;
 pub mod intent;
+pub mod list_step;
+pub mod lists;
 pub mod model;
 pub mod model_call;
 pub mod parking;

@@ -38,7 +38,7 @@ use crate::tasks::when::WhenContext;
 use super::apply::{self, TurnWork, Work};
 use super::changes;
 use super::context::{self, TurnContext};
-use super::decide::{decide, pin_to_plan, Next, PlanStep};
+use super::decide::{decide, keep_when_asked_what_is_waiting, pin_to_plan, Next, PlanStep};
 use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::parking;
@@ -152,6 +152,16 @@ impl Pipeline {
             }
             Some(Accepted::Parked) => return Err(TurnError::Parked),
             _ => {}
+        }
+        if context.stale_click {
+            // A click on a nudge that can no longer be answered (the channel told the person
+            // why): nothing changes, nothing is said.
+            let stale = Work::Silent {
+                path: TurnPath::Unhandled,
+            };
+            return self
+                .commit(inbound, &context, PlanStep::Keep, stale, DraftStep::Keep)
+                .await;
         }
         let text = inbound.text.clone();
         let analysis = self
@@ -281,19 +291,5 @@ impl Pipeline {
         // returned above and published nothing.
         changes::publish(&self.events, &committed.result, committed.tasks);
         Ok(committed.result)
-    }
-}
-
-/// "what are you waiting on?" lists the live proposal of this chat instead of dropping it
-/// (every other message that is not its answer drops it: DESIGN.md "Free text" step 4).
-fn keep_when_asked_what_is_waiting(plan_step: PlanStep, next: &Next, text: &str) -> PlanStep {
-    use crate::capture::rules::{read, Question, Reading};
-    match (&plan_step, next) {
-        (PlanStep::Cancel(_), Next::FreeText)
-            if read(text) == Reading::Question(Question::WaitingOn) =>
-        {
-            PlanStep::Keep
-        }
-        _ => plan_step,
     }
 }
