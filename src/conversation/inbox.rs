@@ -12,7 +12,7 @@
 //! - `seq` orders every accepted message: what a message may confirm is decided by it (a plan
 //!   committed after a message was received is not that message's to confirm).
 //! - A message whose turn failed [`MAX_TRIES`] times is `parked` with the reason of its last
-//!   failure (migration 0014): never run again, never listed as unfinished, and a repeat of it
+//!   failure (migration 0015): never run again, never listed as unfinished, and a repeat of it
 //!   is told so.
 
 use chrono::{DateTime, Utc};
