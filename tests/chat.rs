@@ -43,6 +43,30 @@ async fn chat(bot: &Bot, fake: &FakeLlm, thread: &str, text: &str, answer: &str)
     bot.say(thread, text).await
 }
 
+/// The estimated tokens of what every chat prompt holds besides the conversation: the system
+/// message (the shipped persona, actions and look-ups) and the records with the time.
+fn fixed_prompt_tokens() -> usize {
+    use donna::chat_actions::registry::ChatActions;
+    use donna::llm::chat_prompt::{action_lines, tokens, ChatContext, ChatPrompts};
+    let actions = ChatActions::shipped().unwrap_or_else(|e| panic!("{e}"));
+    let prompts = ChatPrompts::new().unwrap_or_else(|e| panic!("{e}"));
+    let messages = prompts
+        .messages(&ChatContext {
+            persona: donna::config::Persona::Donna,
+            actions: action_lines(&actions),
+            open_tasks: Vec::new(),
+            pinned: None,
+            summaries: Vec::new(),
+            history: Vec::new(),
+            message: String::new(),
+            now: "Mon 23 Nov 2026 10:00".into(),
+            timezone: "UTC".into(),
+            budget_tokens: 24_000,
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    messages.iter().map(|m| tokens(&m.content)).sum()
+}
+
 async fn sessions(bot: &Bot, thread: &str) -> i64 {
     let thread = thread.to_string();
     bot.app
@@ -106,9 +130,13 @@ async fn venting_gets_the_models_reply_and_the_next_prompt_holds_the_conversatio
         Some(&("user".to_string(), "yes, it is the third time".to_string()))
     );
     assert!(!in_role(&prompt, "system", "boss"), "{prompt:?}");
-    // The first prompt had nothing before the message but the persona.
+    // The first prompt had nothing before the message but the persona and the time.
     let opening = fake.messages_of("chat", 0);
-    assert_eq!(opening.len(), 2, "{opening:?}");
+    assert_eq!(opening.len(), 3, "{opening:?}");
+    assert!(
+        opening[1].1.contains("Now: ") && !opening[1].1.contains("boss"),
+        "{opening:?}"
+    );
     assert_eq!(sessions(&bot, &thread).await, 1, "one session for both");
     // Nothing was created or changed.
     assert_eq!(bot.get("/api/tasks").await.1, json!([]));
@@ -221,15 +249,26 @@ async fn a_failed_summary_closes_the_session_without_one() {
     assert_eq!(fake.count("summarize"), 1);
     chat(&bot, &fake, &thread, "back from my walk", "Welcome back.").await;
     let prompt = fake.messages_of("chat", 1);
-    assert_eq!(prompt.len(), 2, "no summary, no old messages: {prompt:?}");
+    assert_eq!(
+        prompt.len(),
+        3,
+        "the persona, the time, the message: no summary, no old messages: {prompt:?}"
+    );
+    assert!(!anywhere(&prompt, "Summaries"), "{prompt:?}");
 }
 
 #[actix_rt::test]
 async fn a_tiny_budget_keeps_the_newest_messages_and_always_the_current_one() {
     let fake = start_fake_llm();
-    let bot = chat_bot(&fake, "chat:\n  context_budget_tokens: 1100\n").await;
+    // Room for the system message, the records with the time, and about 700 tokens more.
+    let budget = fixed_prompt_tokens() + 700;
+    let bot = chat_bot(
+        &fake,
+        &format!("chat:\n  context_budget_tokens: {budget}\n"),
+    )
+    .await;
     let thread = free_thread(&bot).await;
-    // Four messages of about 300 tokens each: they cannot all fit 1100 tokens.
+    // Four messages of about 300 tokens each: they cannot all fit.
     for n in 1..=4 {
         let text = format!("message {n} {}", "x".repeat(1200));
         chat(&bot, &fake, &thread, &text, &format!("ok {n}")).await;
@@ -254,7 +293,7 @@ async fn a_tiny_budget_keeps_the_newest_messages_and_always_the_current_one() {
         .iter()
         .map(|(_, content)| content.chars().count().div_ceil(4))
         .sum();
-    assert!(total <= 1100, "{total}");
+    assert!(total <= budget, "{total} > {budget}");
     // A current message bigger than the whole budget is still sent, last.
     let long = format!("a very long one {}", "y".repeat(3900));
     chat(&bot, &fake, &thread, &long, "That is long.").await;
@@ -364,7 +403,11 @@ async fn a_failing_model_gives_llm_unavailable_and_stores_only_the_turns_message
     bot.clock.advance(ChronoDuration::minutes(1));
     chat(&bot, &fake, &thread, "anyway, hello", "Hello!").await;
     let prompt = fake.messages_of("chat", 1);
-    assert_eq!(prompt.len(), 2, "{prompt:?}");
+    assert_eq!(
+        prompt.len(),
+        3,
+        "the persona, the time, the message: {prompt:?}"
+    );
     assert!(!anywhere(&prompt, "weirdest dream"), "{prompt:?}");
     assert_eq!(sessions(&bot, &thread).await, 1);
 }

@@ -1,6 +1,12 @@
-//! The chat room's prompt (seed 002): the persona's system message, what Donna remembers (the
-//! pinned task, summaries of earlier sessions), the NEWEST messages of the session that fit
-//! `chat.context_budget_tokens`, and the current message, always last and always there.
+//! The chat room's prompt (seed 002): the free-text system message (`system_prompt`: the
+//! persona, the rules, the actions), the NEWEST messages of the session that fit
+//! `chat.context_budget_tokens`, then what Donna remembers (the pinned task, summaries of
+//! earlier sessions, the open tasks for task talk) with the time, and the current message,
+//! always last and always there.
+//!
+//! Order (issue 34): what stays the same from turn to turn comes first, so a model server
+//! reuses it: the system message is the same for every free-text call, and the session's
+//! messages only grow at their end; the time and the records, which change, come after them.
 //!
 //! Tokens are estimated, not counted: a message's content costs its characters / 4, rounded up
 //! (`tokens`). No tokenizer is shipped for every model a person may run; four characters a
@@ -11,23 +17,20 @@
 //!
 //! Invariants: the person's words and stored text are message content or template VALUES, never
 //! rendered as a template (handlebars substitutes a value once), and never in the system
-//! message; the system message holds only the persona's own rules; the current message is the
-//! last message, whatever the budget.
+//! message; the system message holds only Donna's own rules and config, never the time; the
+//! current message is the last message, whatever the budget.
 
 use handlebars::Handlebars;
 use serde::Serialize;
 use serde_json::json;
 
 use super::prompts::{quote, strict_templates, template_error, PromptError, TaskFacts};
+use super::system_prompt;
+pub use super::system_prompt::{action_lines, ActionLine};
 use super::ChatMessage;
 use crate::config::Persona;
 
-const TEMPLATES: [(&str, &str); 4] = [
-    ("chat_donna", include_str!("../../prompts/chat_donna.hbs")),
-    (
-        "chat_neutral",
-        include_str!("../../prompts/chat_neutral.hbs"),
-    ),
+const TEMPLATES: [(&str, &str); 2] = [
     (
         "chat_context",
         include_str!("../../prompts/chat_context.hbs"),
@@ -41,15 +44,6 @@ pub struct ChatLine {
     /// The person's (true) or Donna's (false).
     pub from_person: bool,
     pub text: String,
-}
-
-/// One chat action as the system message lists it (Donna's own config, not the person's words).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ActionLine {
-    pub name: String,
-    pub description: String,
-    /// "task (string), when (string, optional)".
-    pub params: String,
 }
 
 /// Everything a chat prompt is built from.
@@ -93,17 +87,16 @@ pub struct ChatPrompts {
 impl ChatPrompts {
     /// Registers and renders every template once with a sample, so a broken one stops startup.
     pub fn new() -> Result<Self, PromptError> {
-        let templates = strict_templates(&TEMPLATES)?;
+        let mut sources = system_prompt::TEMPLATES.to_vec();
+        sources.extend(TEMPLATES);
+        let templates = strict_templates(&sources)?;
         let prompts = Self { templates };
         for persona in [Persona::Donna, Persona::Neutral] {
-            let sample = json!({
-                "now": "2026-01-01T08:00:00+00:00",
-                "timezone": "UTC",
-                "actions": sample_context().actions,
-            });
-            prompts.render(&format!("chat_{}", persona.as_str()), &sample)?;
+            prompts.messages(&ChatContext {
+                persona,
+                ..sample_context()
+            })?;
         }
-        prompts.messages(&sample_context())?;
         prompts.summary_messages(&SummaryContext {
             lines: sample_context().history,
             budget_tokens: 1_000,
@@ -119,50 +112,41 @@ impl ChatPrompts {
 
     /// The chat call's messages, within the budget (see the module header).
     pub fn messages(&self, context: &ChatContext) -> Result<Vec<ChatMessage>, PromptError> {
-        let system = self.render(
-            &format!("chat_{}", context.persona.as_str()),
+        let system = system_prompt::render(&self.templates, context.persona, &context.actions)?;
+        let pinned = context.pinned.as_ref().map(|task| TaskFacts {
+            title: quote(&task.title),
+            ..task.clone()
+        });
+        let summaries: Vec<String> = context.summaries.iter().map(|s| quote(s)).collect();
+        let tasks: Vec<String> = context.open_tasks.iter().map(|t| quote(t)).collect();
+        let remembered = ChatMessage::user(self.render(
+            "chat_context",
             &json!({
-                "now": context.now,
-                "timezone": context.timezone,
-                "actions": context.actions,
+                "pinned": pinned, "summaries": summaries, "tasks": tasks,
+                "now": context.now, "timezone": context.timezone,
             }),
-        )?;
-        let mut head = vec![ChatMessage::system(system)];
-        let remembered = context.pinned.is_some()
-            || !context.summaries.is_empty()
-            || !context.open_tasks.is_empty();
-        if remembered {
-            let pinned = context.pinned.as_ref().map(|task| TaskFacts {
-                title: quote(&task.title),
-                ..task.clone()
-            });
-            let summaries: Vec<String> = context.summaries.iter().map(|s| quote(s)).collect();
-            let tasks: Vec<String> = context.open_tasks.iter().map(|t| quote(t)).collect();
-            head.push(ChatMessage::user(self.render(
-                "chat_context",
-                &json!({ "pinned": pinned, "summaries": summaries, "tasks": tasks }),
-            )?));
-        }
+        )?);
         let current = ChatMessage::user(context.message.clone());
-        let spent: usize = head
-            .iter()
-            .chain(std::iter::once(&current))
-            .map(|message| tokens(&message.content))
+        let spent: usize = [&system, &remembered.content, &current.content]
+            .into_iter()
+            .map(|text| tokens(text))
             .sum();
         let history = newest_that_fit(
             &context.history,
             context.budget_tokens.saturating_sub(spent),
             |line| tokens(&line.text),
         );
-        head.extend(history.iter().map(|line| {
+        let mut messages = vec![ChatMessage::system(system)];
+        messages.extend(history.iter().map(|line| {
             if line.from_person {
                 ChatMessage::user(line.text.clone())
             } else {
                 ChatMessage::assistant(line.text.clone())
             }
         }));
-        head.push(current);
-        Ok(head)
+        messages.push(remembered);
+        messages.push(current);
+        Ok(messages)
     }
 
     /// The summarize call's messages: the instructions, then the session's newest lines that
@@ -293,7 +277,7 @@ mod tests {
         context.budget_tokens = 1;
         context.message = "{{persona}} {{> chat_donna}}".into();
         let messages = prompts.messages(&context).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(messages.len(), 3, "system, context, current: {messages:?}");
+        assert_eq!(messages.len(), 3, "system, records, current: {messages:?}");
         assert_eq!(
             messages
                 .last()

@@ -46,12 +46,26 @@ impl Classifier {
         self.client.is_enabled()
     }
 
+    /// The output schema of the call (titled `classify`).
+    pub fn schema(&self) -> &Value {
+        &self.schema
+    }
+
+    /// The messages of the first request for `context`: the rules, then the user message.
+    pub fn messages(
+        &self,
+        context: &ClassifyContext,
+    ) -> Result<Vec<ChatMessage>, super::prompts::PromptError> {
+        Ok(vec![
+            ChatMessage::system(self.prompts.system()?),
+            ChatMessage::user(self.prompts.classify(context)?),
+        ])
+    }
+
     pub async fn classify(&self, context: &ClassifyContext) -> Result<Classification, LlmError> {
-        let prompt_error = |e: super::prompts::PromptError| LlmError::BadResponse(e.to_string());
-        let mut messages = vec![
-            ChatMessage::system(self.prompts.system().map_err(prompt_error)?),
-            ChatMessage::user(self.prompts.classify(context).map_err(prompt_error)?),
-        ];
+        let mut messages = self
+            .messages(context)
+            .map_err(|e| LlmError::BadResponse(e.to_string()))?;
         let first = self.client.complete(&messages, Some(&self.schema)).await?;
         let reason = match output::parse(&first) {
             Ok(classification) => return Ok(classification),

@@ -1,83 +1,54 @@
-//! The model calls of a free-text turn: `route` (what is this message?) and `parse_task` (the
-//! task it asks for), each schema-constrained JSON whose schema `title` names the call
-//! (DESIGN.md "Model calls"), parsed strictly, with one retry that shows the model its invalid
+//! The model calls of a free-text turn: `route` (what is this message? and, for chat, capture
+//! and automation, the room's answer with it) and `parse_task` (the task it asks for, when
+//! `route` did not name it), each schema-constrained JSON whose schema `title` names the call,
+//! parsed strictly (`free_text_answers`), with one retry that shows the model its invalid
 //! answer and why.
 //!
+//! The messages: the ONE free-text system message (`system_prompt`), then for `route` its
+//! guide and examples (`route_examples`) as user and assistant messages, then the turn (the
+//! last exchanges, the time, the person's words: prompts/free_text_turn.hbs) last; for
+//! `parse_task` its guide and the turn in one user message. Everything before the turn is the
+//! same from call to call, so a model server reuses it (issue 34).
+//!
 //! Invariants: the person's words and the history are data inside the template (handlebars
-//! substitutes them once; they are never rendered as a template); unknown fields in an answer
-//! are ignored, a missing or ill-typed required field or a value outside its enum or range is
-//! invalid; times stay words (`when`, `recurrence`), read by Donna's parser, never by the model.
+//! substitutes them once; they are never rendered as a template); the output schema asks
+//! `route` for the room's answer by intent (`anyOf`), but an answer without it is valid.
 
 use handlebars::Handlebars;
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
+use super::chat_prompt::ActionLine;
 use super::client::LlmClient;
-use super::output::{clean_text, MAX_OUTPUT_BYTES};
 use super::prompts::{quote, strict_templates, HistoryLine, PromptError};
+use super::{route_examples, system_prompt};
 use super::{ChatMessage, LlmError};
-use crate::tasks::model::{DOMAINS, MAX_DESCRIPTION_CHARS, PRIORITY_RANGE};
+use crate::config::Persona;
+use crate::tasks::model::{DOMAINS, PRIORITY_RANGE};
 
-const SYSTEM: &str = include_str!("../../prompts/free_text_system.hbs");
+pub(super) use super::free_text_answers::{object, optional_text};
+pub use super::free_text_answers::{
+    parse_parsed_task, parse_route, ParsedTask, Route, RouteIntent, MAX_ESTIMATE_MINUTES, MAX_TAGS,
+    MAX_TAG_CHARS,
+};
+
+const TURN: &str = include_str!("../../prompts/free_text_turn.hbs");
 const ROUTE: &str = include_str!("../../prompts/route.hbs");
 const PARSE_TASK: &str = include_str!("../../prompts/parse_task.hbs");
 
 /// How much of an invalid answer is shown back to the model in the retry.
 const ECHO_CHARS: usize = 2_000;
-/// Longest field text kept (a title is checked against its own limit later).
-const MAX_FIELD_CHARS: usize = 1_000;
-pub const MAX_TAGS: usize = 10;
-pub const MAX_TAG_CHARS: usize = 40;
-/// Longest estimate accepted: a week.
-pub const MAX_ESTIMATE_MINUTES: i64 = 7 * 24 * 60;
-
-/// What `route` says a message is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RouteIntent {
-    Capture,
-    Automation,
-    TaskAction,
-    Question,
-    Chat,
-    Unclear,
-}
-
-impl RouteIntent {
-    const ALL: [(&'static str, RouteIntent); 6] = [
-        ("capture", RouteIntent::Capture),
-        ("automation", RouteIntent::Automation),
-        ("task_action", RouteIntent::TaskAction),
-        ("question", RouteIntent::Question),
-        ("chat", RouteIntent::Chat),
-        ("unclear", RouteIntent::Unclear),
-    ];
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Route {
-    pub intent: RouteIntent,
-    pub confidence: f64,
-    pub clarifying_question: Option<String>,
-}
-
-/// A task as the model read it. The title is checked by the capture (empty or too long asks).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ParsedTask {
-    pub title: String,
-    pub description: Option<String>,
-    pub domain: Option<String>,
-    pub priority: Option<i64>,
-    pub when: Option<String>,
-    pub estimated_minutes: Option<i64>,
-    pub tags: Vec<String>,
-    pub recurrence: Option<String>,
-    pub confidence: f64,
-}
+/// Most tokens a `route` or `parse_task` answer may take: the intent, a short reply or a task
+/// (a small model that rambles is cut off here instead of running into `llm.timeout`).
+pub const FREE_TEXT_MAX_TOKENS: u32 = 256;
 
 /// What the free-text prompts show.
 #[derive(Debug, Clone, Serialize)]
 pub struct FreeTextContext {
+    /// The voice of the system message (`chat.persona` in force).
+    pub persona: Persona,
+    /// The chat actions the system message lists (Donna's own config).
+    pub actions: Vec<ActionLine>,
     pub history: Vec<HistoryLine>,
     pub message: String,
     pub now: String,
@@ -90,46 +61,88 @@ pub struct FreeTextModel {
     templates: Handlebars<'static>,
 }
 
+/// The turn as the prompts quote it: every line of the person's words and of the history
+/// stays inside the quote.
+pub(super) fn quoted(context: &FreeTextContext) -> Value {
+    let history: Vec<HistoryLine> = context
+        .history
+        .iter()
+        .map(|line| HistoryLine {
+            who: line.who.clone(),
+            text: quote(&line.text),
+        })
+        .collect();
+    json!({
+        "history": history,
+        "message": quote(&context.message),
+        "now": context.now,
+        "timezone": context.timezone,
+    })
+}
+
 impl FreeTextModel {
     pub fn new(client: LlmClient) -> Result<Self, PromptError> {
-        let templates = strict_templates(&[
-            ("free_text_system", SYSTEM),
+        let mut sources = system_prompt::TEMPLATES.to_vec();
+        sources.extend([
+            ("free_text_turn", TURN),
             ("route", ROUTE),
             ("parse_task", PARSE_TASK),
-        ])?;
-        let model = Self { client, templates };
-        let sample = FreeTextContext {
-            history: vec![HistoryLine {
-                who: "User".into(),
-                text: "hello".into(),
-            }],
-            message: "remind me to call mom tomorrow".into(),
-            now: "2026-01-01T08:00:00+00:00".into(),
-            timezone: "UTC".into(),
+        ]);
+        let templates = strict_templates(&sources)?;
+        let model = Self {
+            client: client.with_max_output_tokens(FREE_TEXT_MAX_TOKENS),
+            templates,
         };
-        model.render("free_text_system", &sample)?;
-        model.render("route", &sample)?;
-        model.render("parse_task", &sample)?;
+        for persona in [Persona::Donna, Persona::Neutral] {
+            let sample = FreeTextContext {
+                persona,
+                actions: Vec::new(),
+                history: vec![HistoryLine {
+                    who: "User".into(),
+                    text: "hello".into(),
+                }],
+                message: "remind me to call mom tomorrow".into(),
+                now: "2026-01-01T08:00:00+00:00".into(),
+                timezone: "UTC".into(),
+            };
+            model.messages("route", &sample)?;
+            model.messages("parse_task", &sample)?;
+        }
         Ok(model)
     }
 
-    fn render(&self, name: &str, context: &FreeTextContext) -> Result<String, PromptError> {
-        let mut quoted = context.clone();
-        // Every line of the person's words stays inside the quote.
-        quoted.message = quote(&quoted.message);
-        for line in &mut quoted.history {
-            line.text = quote(&line.text);
-        }
-        let data = serde_json::to_value(&quoted).map_err(|e| PromptError::Template {
-            name: name.into(),
-            reason: e.to_string(),
-        })?;
+    fn render(&self, name: &str, data: &Value) -> Result<String, PromptError> {
         self.templates
-            .render(name, &data)
-            .map_err(|e| PromptError::Template {
-                name: name.into(),
-                reason: e.to_string(),
-            })
+            .render(name, data)
+            .map_err(|e| super::prompts::template_error(name, e))
+    }
+
+    /// The messages of the first `call` request (`route` or `parse_task`) for `context`.
+    pub fn messages(
+        &self,
+        call: &str,
+        context: &FreeTextContext,
+    ) -> Result<Vec<ChatMessage>, PromptError> {
+        let system = system_prompt::render(&self.templates, context.persona, &context.actions)?;
+        let turn = self.render("free_text_turn", &quoted(context))?;
+        let mut messages = vec![ChatMessage::system(system)];
+        if call == "route" {
+            let guide = self.render("route", &json!({}))?;
+            for (index, (message, answer)) in route_examples::examples().into_iter().enumerate() {
+                let shown = format!("The person's newest message (quoted data):\n> {message}");
+                messages.push(ChatMessage::user(if index == 0 {
+                    format!("{guide}\n{shown}")
+                } else {
+                    shown
+                }));
+                messages.push(ChatMessage::assistant(answer.to_string()));
+            }
+            messages.push(ChatMessage::user(turn));
+        } else {
+            let guide = self.render(call, &json!({}))?;
+            messages.push(ChatMessage::user(format!("{guide}{turn}")));
+        }
+        Ok(messages)
     }
 
     pub async fn route(&self, context: &FreeTextContext) -> Result<Route, LlmError> {
@@ -154,14 +167,9 @@ impl FreeTextModel {
         schema: &Value,
         parse: fn(&str) -> Result<T, String>,
     ) -> Result<T, LlmError> {
-        let prompt_error = |e: PromptError| LlmError::BadResponse(e.to_string());
-        let messages = vec![
-            ChatMessage::system(
-                self.render("free_text_system", context)
-                    .map_err(prompt_error)?,
-            ),
-            ChatMessage::user(self.render(template, context).map_err(prompt_error)?),
-        ];
+        let messages = self
+            .messages(template, context)
+            .map_err(|e| LlmError::BadResponse(e.to_string()))?;
         ask_strict(&self.client, template, messages, schema, parse).await
     }
 }
@@ -193,16 +201,46 @@ pub(super) async fn ask_strict<T>(
         .map_err(|reason| LlmError::InvalidOutput(super::output::OutputError::Invalid(reason)))
 }
 
+/// The `route` schema: the fields of every answer, and (`anyOf`) what each intent carries, so
+/// a grammar-constrained server (llama.cpp, Ollama) makes a chat answer hold its reply and a
+/// capture its title. Servers that ignore `anyOf` still get the plain object.
 pub fn route_schema() -> Value {
+    let intents: Vec<&str> = RouteIntent::ALL.iter().map(|(name, _)| *name).collect();
+    let confidence = json!({ "type": "number", "minimum": 0, "maximum": 1 });
+    let text = json!({ "type": "string" });
+    let variant = |intents: &[&str], fields: &[&str], required: &[&str]| {
+        let mut properties = serde_json::Map::new();
+        properties.insert("confidence".into(), confidence.clone());
+        properties.insert(
+            "intent".into(),
+            json!({ "type": "string", "enum": intents }),
+        );
+        for field in fields {
+            properties.insert((*field).into(), text.clone());
+        }
+        let mut needed = vec!["confidence", "intent"];
+        needed.extend_from_slice(required);
+        json!({ "type": "object", "properties": properties, "required": needed })
+    };
     json!({
         "title": "route",
         "type": "object",
         "properties": {
-            "intent": { "type": "string", "enum": RouteIntent::ALL.iter().map(|(name, _)| *name).collect::<Vec<_>>() },
-            "confidence": { "type": "number", "minimum": 0, "maximum": 1 },
-            "clarifying_question": { "type": "string" },
+            "intent": { "type": "string", "enum": intents },
+            "confidence": confidence,
+            "clarifying_question": text,
+            "reply_to_user": text,
+            "title": text,
+            "when": text,
+            "recurrence": text,
         },
         "required": ["intent", "confidence"],
+        "anyOf": [
+            variant(&["chat"], &["reply_to_user"], &["reply_to_user"]),
+            variant(&["capture", "automation"], &["title", "when", "recurrence"], &["title"]),
+            variant(&["question", "task_action"], &[], &[]),
+            variant(&["unclear"], &["clarifying_question"], &["clarifying_question"]),
+        ],
     })
 }
 
@@ -225,173 +263,31 @@ pub fn parse_task_schema() -> Value {
     })
 }
 
-pub(super) fn object(text: &str) -> Result<Map<String, Value>, String> {
-    if text.len() > MAX_OUTPUT_BYTES {
-        return Err(format!(
-            "output is {} bytes; at most {MAX_OUTPUT_BYTES}",
-            text.len()
-        ));
-    }
-    let trimmed = text.trim();
-    let unfenced = trimmed
-        .strip_prefix("```")
-        .map(|rest| rest.strip_prefix("json").unwrap_or(rest))
-        .map(|rest| rest.strip_suffix("```").unwrap_or(rest).trim())
-        .unwrap_or(trimmed);
-    match serde_json::from_str(unfenced) {
-        Ok(Value::Object(object)) => Ok(object),
-        Ok(_) => Err("not a JSON object".into()),
-        Err(e) => Err(format!("not JSON: {e}")),
-    }
-}
-
-fn confidence(object: &Map<String, Value>) -> Result<f64, String> {
-    match object.get("confidence").and_then(Value::as_f64) {
-        Some(value) if (0.0..=1.0).contains(&value) => Ok(value),
-        Some(_) => Err("confidence is not between 0 and 1".into()),
-        None => Err("confidence is missing or not a number".into()),
-    }
-}
-
-/// An optional text field: absent, null or blank is None; another type is invalid.
-pub(super) fn optional_text(
-    object: &Map<String, Value>,
-    field: &str,
-) -> Result<Option<String>, String> {
-    match object.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => {
-            let text = clean_text(text, MAX_FIELD_CHARS);
-            Ok((!text.is_empty()).then_some(text))
-        }
-        Some(_) => Err(format!("{field} is not a string")),
-    }
-}
-
-fn optional_integer(
-    object: &Map<String, Value>,
-    field: &str,
-    range: std::ops::RangeInclusive<i64>,
-) -> Result<Option<i64>, String> {
-    match object.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => match value.as_i64() {
-            Some(number) if range.contains(&number) => Ok(Some(number)),
-            Some(_) => Err(format!(
-                "{field} is not between {} and {}",
-                range.start(),
-                range.end()
-            )),
-            None => Err(format!("{field} is not an integer")),
-        },
-    }
-}
-
-pub fn parse_route(text: &str) -> Result<Route, String> {
-    let object = object(text)?;
-    let intent = match object.get("intent").and_then(Value::as_str) {
-        Some(name) => RouteIntent::ALL
-            .iter()
-            .find(|(known, _)| *known == name)
-            .map(|(_, intent)| *intent)
-            .ok_or_else(|| format!("intent {name:?} is not one of the intents"))?,
-        None => return Err("intent is missing or not a string".into()),
-    };
-    Ok(Route {
-        intent,
-        confidence: confidence(&object)?,
-        clarifying_question: optional_text(&object, "clarifying_question")?,
-    })
-}
-
-pub fn parse_parsed_task(text: &str) -> Result<ParsedTask, String> {
-    let object = object(text)?;
-    let title = match object.get("title") {
-        Some(Value::String(title)) => clean_text(title, MAX_FIELD_CHARS),
-        Some(Value::Null) | None => return Err("title is missing".into()),
-        Some(_) => return Err("title is not a string".into()),
-    };
-    let domain = optional_text(&object, "domain")?;
-    if let Some(domain) = &domain {
-        if !DOMAINS.contains(&domain.as_str()) {
-            return Err(format!(
-                "domain {domain:?} is not one of {}",
-                DOMAINS.join(", ")
-            ));
-        }
-    }
-    let tags = match object.get("tags") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(items)) => {
-            if items.len() > MAX_TAGS {
-                return Err(format!("more than {MAX_TAGS} tags"));
-            }
-            items
-                .iter()
-                .map(|item| {
-                    item.as_str()
-                        .map(|tag| clean_text(tag, MAX_TAG_CHARS))
-                        .ok_or_else(|| "tags holds something that is not a string".to_string())
-                })
-                .filter(|tag| tag.as_ref().map_or(true, |tag| !tag.is_empty()))
-                .collect::<Result<Vec<_>, _>>()?
-        }
-        Some(_) => return Err("tags is not a list".into()),
-    };
-    let description = optional_text(&object, "description")?
-        .map(|text| text.chars().take(MAX_DESCRIPTION_CHARS).collect());
-    Ok(ParsedTask {
-        title,
-        description,
-        domain,
-        priority: optional_integer(&object, "priority", PRIORITY_RANGE)?,
-        when: optional_text(&object, "when")?,
-        estimated_minutes: optional_integer(
-            &object,
-            "estimated_minutes",
-            1..=MAX_ESTIMATE_MINUTES,
-        )?,
-        tags,
-        recurrence: optional_text(&object, "recurrence")?,
-        confidence: confidence(&object)?,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn a_placeholder_copied_from_the_answer_format_is_no_question_and_no_title() {
-        let route = parse_route(
-            r#"{"intent":"unclear","confidence":0.5,"clarifying_question":"<only for unclear>"}"#,
-        );
-        assert_eq!(route.map(|route| route.clarifying_question), Ok(None));
-        let task = parse_parsed_task(
-            r#"{"title":"<short task title, in their words, without the time>","when":"<the time words exactly as they wrote them, optional>","confidence":0.9}"#,
-        );
-        assert_eq!(
-            task.map(|task| (task.title, task.when)),
-            Ok((String::new(), None))
-        );
-    }
-
-    #[test]
-    fn answers_are_read_strictly() {
-        assert!(parse_route(r#"{"intent":"capture","confidence":0.9}"#).is_ok());
-        assert!(parse_route(r#"{"intent":"delete_everything","confidence":0.9}"#).is_err());
-        assert!(parse_route(r#"{"intent":"capture","confidence":1.5}"#).is_err());
-        assert!(parse_route(r#"{"intent":"capture"}"#).is_err());
-        assert!(parse_route("sure! here you go").is_err());
-        let task = parse_parsed_task(
-            r#"{"title":"Call mom","when":"tomorrow","confidence":0.8,"extra":"ignored"}"#,
-        );
-        assert_eq!(
-            task.map(|t| (t.title, t.when)),
-            Ok(("Call mom".to_string(), Some("tomorrow".to_string())))
-        );
-        assert!(parse_parsed_task(r#"{"title":"x","priority":9,"confidence":0.8}"#).is_err());
-        assert!(parse_parsed_task(r#"{"title":"x","domain":"space","confidence":0.8}"#).is_err());
-        assert!(parse_parsed_task(r#"{"title":7,"confidence":0.8}"#).is_err());
+    fn every_variant_of_the_route_schema_names_only_known_intents_once() {
+        let schema = route_schema();
+        let mut seen: Vec<String> = schema["anyOf"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|variant| {
+                variant["properties"]["intent"]["enum"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default()
+            })
+            .filter_map(|intent| intent.as_str().map(String::from))
+            .collect();
+        seen.sort();
+        let mut all: Vec<String> = RouteIntent::ALL
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .collect();
+        all.sort();
+        assert_eq!(seen, all);
     }
 }

@@ -11,14 +11,17 @@ pub mod classify;
 pub mod client;
 pub mod escalation;
 pub mod free_text;
+pub mod free_text_answers;
 pub mod gate;
 pub mod journal;
 pub mod output;
 pub mod planner;
 pub mod probe;
 pub mod prompts;
+pub mod route_examples;
 pub mod schema;
 pub mod slots;
+pub mod system_prompt;
 
 use serde::{Deserialize, Serialize};
 

@@ -2,56 +2,52 @@
 //! `chat` (the answer composed from what the tools returned), each schema-constrained JSON
 //! whose schema `title` names the call, parsed strictly with one retry (`free_text::ask_strict`).
 //!
-//! Messages: the system message holds only Donna's own rules and the tool catalogue; the
-//! person's question and history, and each tool result, come as user-role messages of quoted,
-//! source-tagged data (`> ` lines under a `[source: tool ...]` tag).
+//! Messages: the ONE free-text system message (`system_prompt`: Donna's own rules, the actions
+//! and the look-ups' catalogue); the person's question and history (prompts/free_text_turn.hbs,
+//! as `route` shows them), and each tool result, come as user-role messages of quoted,
+//! source-tagged data (`> ` lines under a `[source: tool ...]` tag); the step's or the answer's
+//! instruction is the last message. Each call starts with the previous call's messages, so a
+//! model server evaluates only what is new (issue 34).
 //! Invariants: nothing from the person, the store or a tool is ever in the system message or
 //! rendered as a template (handlebars substitutes it once, as a value); the answer's `actions`
 //! are read but never run here (writes are not tools; DESIGN.md "Consent").
 
 use handlebars::Handlebars;
-use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::client::LlmClient;
-use super::free_text::{ask_strict, object, optional_text, FreeTextContext};
+use super::free_text::{ask_strict, object, optional_text, quoted, FreeTextContext};
 use super::output::clean_text;
 use super::prompts::{quote, strict_templates, template_error, PromptError};
+use super::system_prompt;
 use super::{ChatMessage, LlmError};
 use crate::planner::{Observation, TOOLS};
 
-const TEMPLATES: [(&str, &str); 6] = [
+const TEMPLATES: [(&str, &str); 4] = [
     (
-        "planner_system",
-        include_str!("../../prompts/planner_system.hbs"),
-    ),
-    (
-        "planner_question",
-        include_str!("../../prompts/planner_question.hbs"),
+        "free_text_turn",
+        include_str!("../../prompts/free_text_turn.hbs"),
     ),
     (
         "planner_observation",
         include_str!("../../prompts/planner_observation.hbs"),
     ),
     ("plan_step", include_str!("../../prompts/plan_step.hbs")),
-    (
-        "answer_system",
-        include_str!("../../prompts/answer_system.hbs"),
-    ),
     ("answer", include_str!("../../prompts/answer.hbs")),
 ];
+/// Most tokens a `plan_step` answer may take: one look-up and its arguments.
+pub const PLAN_STEP_MAX_TOKENS: u32 = 256;
 
 /// Longest answer kept for the person.
 pub const MAX_REPLY_CHARS: usize = 4_000;
 
-/// What the planner's prompts show: the question with its history, and what the tools
-/// returned so far (already cut to `planner.tool_result_chars`).
+/// What the planner's prompts show: the question with its history (and the persona and the
+/// chat actions the composed answer may propose: each becomes part of ONE plan that waits for
+/// the person's yes), and what the tools returned so far (already cut to
+/// `planner.tool_result_chars`).
 #[derive(Debug, Clone)]
 pub struct PlannerContext {
     pub question: FreeTextContext,
-    /// The chat actions the composed answer may propose (each becomes part of ONE plan that
-    /// waits for the person's yes).
-    pub actions: Vec<super::chat_prompt::ActionLine>,
     pub observations: Vec<Observation>,
     pub calls_left: usize,
 }
@@ -74,28 +70,31 @@ pub struct ChatAnswer {
 
 #[derive(Debug)]
 pub struct PlannerModel {
+    /// For the steps (a short answer).
+    steps: LlmClient,
+    /// For the composed answer.
     client: LlmClient,
     templates: Handlebars<'static>,
 }
 
-#[derive(Serialize)]
-struct ToolLine {
-    name: &'static str,
-    description: &'static str,
-    schema: String,
-}
-
 impl PlannerModel {
     pub fn new(client: LlmClient) -> Result<Self, PromptError> {
-        let templates = strict_templates(&TEMPLATES)?;
-        let model = Self { client, templates };
+        let mut sources = system_prompt::TEMPLATES.to_vec();
+        sources.extend(TEMPLATES);
+        let templates = strict_templates(&sources)?;
+        let model = Self {
+            steps: client.clone().with_max_output_tokens(PLAN_STEP_MAX_TOKENS),
+            client,
+            templates,
+        };
         let sample = PlannerContext {
-            actions: vec![super::chat_prompt::ActionLine {
-                name: "mark_done".into(),
-                description: "Mark a task as completed.".into(),
-                params: "task (string)".into(),
-            }],
             question: FreeTextContext {
+                persona: crate::config::Persona::Donna,
+                actions: vec![super::chat_prompt::ActionLine {
+                    name: "mark_done".into(),
+                    description: "Mark a task as completed.".into(),
+                    params: "task (string)".into(),
+                }],
                 history: Vec::new(),
                 message: "when is the dentist?".into(),
                 now: "2026-01-01T08:00:00+00:00".into(),
@@ -109,8 +108,8 @@ impl PlannerModel {
             }],
             calls_left: 1,
         };
-        model.messages(&sample, "planner_system", "plan_step")?;
-        model.messages(&sample, "answer_system", "answer")?;
+        model.messages(&sample, "plan_step")?;
+        model.messages(&sample, "answer")?;
         Ok(model)
     }
 
@@ -124,30 +123,16 @@ impl PlannerModel {
     fn messages(
         &self,
         context: &PlannerContext,
-        system: &str,
         instruction: &str,
     ) -> Result<Vec<ChatMessage>, PromptError> {
-        let tools: Vec<ToolLine> = TOOLS
-            .iter()
-            .map(|tool| ToolLine {
-                name: tool.name,
-                description: tool.description,
-                schema: (tool.schema)().to_string(),
-            })
-            .collect();
-        let mut question = context.question.clone();
-        question.message = quote(&question.message);
-        for line in &mut question.history {
-            line.text = quote(&line.text);
-        }
-        let question =
-            serde_json::to_value(&question).map_err(|e| template_error("planner_question", e))?;
+        let question = &context.question;
         let mut messages = vec![
-            ChatMessage::system(self.render(
-                system,
-                &json!({ "tools": tools, "actions": context.actions }),
+            ChatMessage::system(system_prompt::render(
+                &self.templates,
+                question.persona,
+                &question.actions,
             )?),
-            ChatMessage::user(self.render("planner_question", &question)?),
+            ChatMessage::user(self.render("free_text_turn", &quoted(question))?),
         ];
         for (index, observation) in context.observations.iter().enumerate() {
             messages.push(ChatMessage::user(self.render(
@@ -167,12 +152,25 @@ impl PlannerModel {
         Ok(messages)
     }
 
+    /// The messages of a `plan_step` request for `context`.
+    pub fn step_messages(&self, context: &PlannerContext) -> Result<Vec<ChatMessage>, PromptError> {
+        self.messages(context, "plan_step")
+    }
+
+    /// The messages of the composed answer's `chat` request for `context`.
+    pub fn answer_messages(
+        &self,
+        context: &PlannerContext,
+    ) -> Result<Vec<ChatMessage>, PromptError> {
+        self.messages(context, "answer")
+    }
+
     pub async fn plan_step(&self, context: &PlannerContext) -> Result<PlanStep, LlmError> {
         let messages = self
-            .messages(context, "planner_system", "plan_step")
+            .step_messages(context)
             .map_err(|e| LlmError::BadResponse(e.to_string()))?;
         ask_strict(
-            &self.client,
+            &self.steps,
             "plan_step",
             messages,
             &plan_step_schema(),
@@ -183,7 +181,7 @@ impl PlannerModel {
 
     pub async fn answer(&self, context: &PlannerContext) -> Result<ChatAnswer, LlmError> {
         let messages = self
-            .messages(context, "answer_system", "answer")
+            .answer_messages(context)
             .map_err(|e| LlmError::BadResponse(e.to_string()))?;
         ask_strict(&self.client, "chat", messages, &chat_schema(), parse_chat).await
     }

@@ -33,7 +33,7 @@ pub static TOOLS: [Tool; 4] = [
     },
     Tool {
         name: "search_memory",
-        description: "full-text search over everything said in every chat with Donna; each hit has its chat, who said it and when",
+        description: "full-text search over everything said in every chat (the person's and the assistant's words); each hit has its chat, who said it and when",
         schema: search_memory::schema,
         run: search_memory::run,
     },

@@ -24,7 +24,7 @@ use crate::config::ChatConfig;
 use crate::conversation::chat_sessions;
 use crate::conversation::memory::Role;
 use crate::conversation::pins;
-use crate::llm::chat_prompt::{ActionLine, ChatContext, ChatLine};
+use crate::llm::chat_prompt::{action_lines, ActionLine, ChatContext, ChatLine};
 use crate::llm::prompts::TaskFacts;
 use crate::store::StoreError;
 use crate::subsystems::llm_classifier::LlmMsg;
@@ -256,23 +256,7 @@ impl Pipeline {
 impl Pipeline {
     /// The chat actions as the system message lists them (the chat room's and the planner's).
     pub(super) fn action_lines(&self) -> Vec<ActionLine> {
-        self.chat_actions
-            .get()
-            .iter()
-            .map(|action| ActionLine {
-                name: action.name.clone(),
-                description: action.description.clone(),
-                params: action
-                    .params
-                    .iter()
-                    .map(|(name, def)| {
-                        let optional = if def.optional { ", optional" } else { "" };
-                        format!("{name} ({}{optional})", def.kind.as_str())
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })
-            .collect()
+        action_lines(&self.chat_actions.get())
     }
 }
 

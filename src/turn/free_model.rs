@@ -3,6 +3,11 @@
 //! automation) then to `parse_task`, whose answer is validated and captured like the rules'
 //! (times read by Donna's parser, duplicates, preferences).
 //!
+//! One call where `route` already answered for the room (issue 34): a capture whose `route`
+//! answer names the task is captured from it (no `parse_task`), and a chat whose `route`
+//! answer holds the reply is answered with it (`turn::routed`); otherwise the room's own call
+//! is made, as before.
+//!
 //! - A missing title or a confidence under `capture.min_confidence` asks ONE clarifying
 //!   question and keeps a `clarify` draft (the answer is merged with the message and read
 //!   again).
@@ -27,7 +32,6 @@ use crate::capture::time_words::{self, CaptureTime};
 use crate::capture::title::capitalise;
 use crate::conversation::drafts::DraftKind;
 use crate::llm::free_text::{FreeTextContext, ParsedTask, RouteIntent};
-use crate::llm::prompts::HistoryLine;
 use crate::llm::LlmError;
 use crate::subsystems::llm_classifier::LlmMsg;
 use crate::tasks::when::TimeAnchor;
@@ -39,7 +43,7 @@ use super::context::TurnContext;
 use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::free_text::{ask, ask_with, say};
-use super::history::Speakers;
+use super::history::{last_exchanges, Speakers};
 use super::model_call::{ask_model, model_down};
 use super::pipeline::Pipeline;
 use super::result::TurnPath;
@@ -75,10 +79,16 @@ impl Pipeline {
         };
         tracing::debug!(intent = ?route.intent, confidence = route.confidence, "routed");
         match route.intent {
-            RouteIntent::Capture | RouteIntent::Automation => {
-                self.parse_and_capture(context, inbound, &inbound.text, 0, now)
-                    .await
-            }
+            RouteIntent::Capture | RouteIntent::Automation => match route.task {
+                Some(parsed) => {
+                    self.capture_parsed(context, &inbound.text, 0, now, parsed)
+                        .await
+                }
+                None => {
+                    self.parse_and_capture(context, inbound, &inbound.text, 0, now)
+                        .await
+                }
+            },
             RouteIntent::Unclear => {
                 let question = route
                     .clarifying_question
@@ -86,7 +96,10 @@ impl Pipeline {
                 Ok(ask(DraftKind::Clarify, &inbound.text, 1, &question))
             }
             RouteIntent::Question => self.planner(context, inbound, now).await,
-            RouteIntent::Chat => self.chat(context, inbound, now).await,
+            RouteIntent::Chat => match route.reply {
+                Some(reply) => self.routed_chat(context, inbound, now, reply).await,
+                None => self.chat(context, inbound, now).await,
+            },
             RouteIntent::TaskAction => self.task_talk(context, inbound, now).await,
         }
     }
@@ -102,13 +115,28 @@ impl Pipeline {
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
         let call = |context, reply| LlmMsg::ParseTask { context, reply };
-        let parsed = match self
+        match self
             .free_call(inbound, text, now, DraftStep::Remove, call)
             .await?
         {
-            Ok(parsed) => parsed,
-            Err(answer) => return Ok(answer),
-        };
+            Ok(parsed) => {
+                self.capture_parsed(context, text, questions, now, parsed)
+                    .await
+            }
+            Err(answer) => Ok(answer),
+        }
+    }
+
+    /// The task the model read from `text` (`parse_task`'s answer, or `route`'s), validated
+    /// and captured. `questions` were asked for it already.
+    pub(super) async fn capture_parsed(
+        &self,
+        context: &TurnContext,
+        text: &str,
+        questions: i64,
+        now: DateTime<Utc>,
+        parsed: ParsedTask,
+    ) -> Result<(Work, DraftStep), TurnError> {
         let title = capitalise(parsed.title.trim());
         // A closing, a feeling or small talk read as a capture with nothing in it: no "what
         // should I add?" unless the person asked to add something.
@@ -232,31 +260,14 @@ impl Pipeline {
     ) -> Result<FreeTextContext, TurnError> {
         let history = self.history(&inbound.thread_id, Speakers::Roles).await?;
         Ok(FreeTextContext {
+            persona: self.chat.get().persona,
+            actions: self.action_lines(),
             history: last_exchanges(history, self.settings.history_exchanges),
             message: text.to_string(),
             now: now.with_timezone(&self.settings.timezone).to_rfc3339(),
             timezone: self.settings.timezone.name().to_string(),
         })
     }
-}
-
-/// The last `exchanges` exchanges: from the `exchanges`-th last message of the person on.
-fn last_exchanges(history: Vec<HistoryLine>, exchanges: usize) -> Vec<HistoryLine> {
-    if exchanges == 0 {
-        return Vec::new();
-    }
-    let people: Vec<usize> = history
-        .iter()
-        .enumerate()
-        .filter(|(_, line)| line.who != "Donna")
-        .map(|(index, _)| index)
-        .collect();
-    let from = people
-        .len()
-        .checked_sub(exchanges)
-        .and_then(|first| people.get(first).copied())
-        .unwrap_or(0);
-    history.into_iter().skip(from).collect()
 }
 
 /// A field the model gave that the person's own words mention; else None (a guess).

@@ -52,3 +52,22 @@ fn history_line(entry: MemoryEntry, speakers: Speakers) -> HistoryLine {
         text: entry.content,
     }
 }
+
+/// The last `exchanges` exchanges: from the `exchanges`-th last message of the person on.
+pub(super) fn last_exchanges(history: Vec<HistoryLine>, exchanges: usize) -> Vec<HistoryLine> {
+    if exchanges == 0 {
+        return Vec::new();
+    }
+    let people: Vec<usize> = history
+        .iter()
+        .enumerate()
+        .filter(|(_, line)| line.who != "Donna")
+        .map(|(index, _)| index)
+        .collect();
+    let from = people
+        .len()
+        .checked_sub(exchanges)
+        .and_then(|first| people.get(first).copied())
+        .unwrap_or(0);
+    history.into_iter().skip(from).collect()
+}

@@ -39,6 +39,7 @@ pub mod planner;
 pub mod proposal;
 pub mod receipt;
 pub mod result;
+pub mod routed;
 pub mod settings;
 pub mod texts;
 pub mod thinking;

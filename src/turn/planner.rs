@@ -48,7 +48,6 @@ impl Pipeline {
         let cap = self.settings.max_tool_calls;
         let mut context = PlannerContext {
             question,
-            actions: self.action_lines(),
             observations: Vec::new(),
             calls_left: cap,
         };
