@@ -26,7 +26,9 @@
 #   RESULTS_JSON     when set, the figures and the per-reply rows are also written there as JSON.
 #   E2E_SET          `replies` (default: scripts/real_llm_e2e.py, replies to nudges) or `capture`
 #                    (scripts/real_llm_capture.py: free-text messages that reach `route` and
-#                    `parse_task`, judged for captures made, left alone and safety).
+#                    `parse_task`, judged for captures made, left alone and safety) or `everyday`
+#                    (scripts/real_llm_everyday.py: one free conversation of 12 everyday turns
+#                    after a warm-up, timed: the median a person waits and the unusable answers).
 #
 # Before and after a change, e.g.:
 #   DONNA_BIN=/tmp/donna-before DONNA_LLM_EXTRA= RESULTS_JSON=/tmp/before.json scripts/real_llm_e2e.sh
@@ -112,7 +114,8 @@ curl -sf "http://127.0.0.1:$DONNA_PORT/health" >/dev/null || { cat "$WORK/donna.
 case "${E2E_SET:-replies}" in
   replies) E2E_SCRIPT=scripts/real_llm_e2e.py ;;
   capture) E2E_SCRIPT=scripts/real_llm_capture.py ;;
-  *) echo "E2E_SET must be replies or capture"; exit 2 ;;
+  everyday) E2E_SCRIPT=scripts/real_llm_everyday.py ;;
+  *) echo "E2E_SET must be replies, capture or everyday"; exit 2 ;;
 esac
 status=0
 DONNA_BIN="$DONNA_BIN" DONNA_LLM_EXTRA="$DONNA_LLM_EXTRA" \
