@@ -18,7 +18,9 @@
 //!   `llm_unavailable` with the same list, never "say it again".
 //!
 //! Invariant: the model's fields are data: a domain or priority the person's words do not
-//! mention counts as a guess (a learned preference may replace it); nothing it says runs
+//! mention counts as a guess (a learned preference may replace it); time words (`when`) the
+//! message holds none of are the model's invention and are not used (no time, rather than a
+//! time read wrong or a question about words the person never wrote); nothing it says runs
 //! without validation.
 
 use chrono::{DateTime, Utc};
@@ -49,7 +51,9 @@ use super::pipeline::Pipeline;
 use super::result::TurnPath;
 use super::texts;
 use super::Inbound;
-use crate::replies::grounding::{asks_for, title_shares_a_word, Ask, Context, Message};
+use crate::replies::grounding::{
+    asks_for, time_words_said, title_shares_a_word, Ask, Context, Message,
+};
 
 /// Words that show the person gave a priority themselves.
 const PRIORITY_WORDS: [&str; 7] = [
@@ -196,7 +200,12 @@ impl Pipeline {
             tags: parsed.tags.clone(),
             ..Capture::default()
         };
-        if let Some(when) = &parsed.when {
+        // Time words the message does not hold are the model's, not the person's: no time.
+        let when = parsed
+            .when
+            .as_ref()
+            .filter(|when| time_words_said(&message, when));
+        if let Some(when) = when {
             match time_words::read(when, &self.capture_when(now)) {
                 CaptureTime::At { at, anchor, .. } => match anchor {
                     TimeAnchor::Deadline => capture.deadline = Some(at),

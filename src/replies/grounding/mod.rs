@@ -133,6 +133,19 @@ pub fn title_shares_a_word(message: &Message, title: &str) -> bool {
     })
 }
 
+/// Whether time words a model gave (`when`: "friday at 5") are the person's: at least one of
+/// their words other than a preposition or an article is a word of the message ("5" counts, so
+/// "at 5" is said by "call mom at 5"). Time words the message holds none of are the model's
+/// invention (a small model fills `when` in), and a time read wrong is worse than none.
+pub fn time_words_said(message: &Message, when: &str) -> bool {
+    const GLUE: &[&str] = &["at", "on", "in", "by", "the", "a", "an", "of", "to", "for"];
+    let said: Vec<&str> = message.words().collect();
+    Message::read(when)
+        .words()
+        .filter(|word| !GLUE.contains(word))
+        .any(|word| said.contains(&word))
+}
+
 /// Words of a text that say what it is about: not articles, pronouns or small words.
 fn content_words(text: &str) -> Vec<String> {
     const SMALL: &[&str] = &[

@@ -49,3 +49,38 @@ fn a_title_stands_in_the_message_when_half_its_words_do() {
         "Wire money"
     ));
 }
+
+#[test]
+fn time_words_count_only_when_the_message_holds_them() {
+    // (the person's message, the model's `when`, the person's?)
+    let table = [
+        ("call mom at 9", "at 9", true),
+        (
+            "I have to call the dentist tomorrow at 9",
+            "tomorrow at 9",
+            true,
+        ),
+        (
+            "remind me in 20 minutes to check the oven",
+            "in 20 minutes",
+            true,
+        ),
+        ("Pay the rent by Friday", "by friday", true),
+        ("dentist next week pls", "next week", true),
+        ("tax return due december 15", "by december 15", true),
+        ("water the plants tmrw 8am", "tmrw 8am", true),
+        // Not said: the model made them up.
+        ("I need to renew my passport", "friday at 5", false),
+        ("remember the car needs new tyres", "tomorrow", false),
+        ("I just got back from the gym", "today", false),
+        ("buy a present for Sam", "at the", false),
+        ("book the flights", "", false),
+    ];
+    for (message, when, said) in table {
+        assert_eq!(
+            time_words_said(&Message::read(message), when),
+            said,
+            "{message:?} / {when:?}"
+        );
+    }
+}
