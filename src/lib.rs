@@ -20,6 +20,7 @@ pub mod llm;
 pub mod log_limit;
 pub mod metrics;
 pub mod nudges;
+pub mod people;
 pub mod planner;
 pub mod replies;
 pub mod service_manager;

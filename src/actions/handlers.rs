@@ -29,6 +29,9 @@ pub struct ActionEnv {
     pub timezone: chrono_tz::Tz,
     /// What "later" means.
     pub later: Duration,
+    /// Who the turn is for (its sender): a task or an automation it creates remembers them
+    /// (`created_by`). None outside a turn.
+    pub person: Option<String>,
 }
 
 /// What a handler did.
@@ -284,6 +287,7 @@ fn create_task(
         origin_thread_id: text(params, "origin_thread_id").map(str::to_string),
         automation_id: None,
         occurrence_at: None,
+        created_by: env.person.clone(),
     };
     let task = repo::insert(conn, &id, &new, env.now)?;
     let due = deadline
@@ -322,8 +326,8 @@ fn create_automation(
     env: &ActionEnv,
     action: &BoundAction,
 ) -> Result<Effect, ActionError> {
-    use super::automation::{create, CreateError};
-    let created = create(conn, env.now, action).map_err(|error| match error {
+    use super::automation::{create_for, CreateError};
+    let created = create_for(conn, env.now, action, env.person.as_deref()).map_err(|error| match error {
         CreateError::Refused(reason) => ActionError::Refused(reason),
         CreateError::Store(error) => ActionError::Store(error),
     })?;

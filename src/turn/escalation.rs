@@ -70,7 +70,7 @@ impl Pipeline {
             .map_err(|e| TurnError::Store(crate::store::StoreError::Transaction(e.to_string())))?;
         let estimate = escalation.estimate(&messages);
         let settings = &escalation.settings;
-        let today = day_of(now, self.settings.timezone);
+        let today = day_of(now, self.settings.default_timezone);
         let spend = self
             .store
             .read(move |conn| escalation_ledger::day(conn, &today))

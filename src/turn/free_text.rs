@@ -4,7 +4,7 @@
 //!
 //! Order: a pending draft (the answer to Donna's question is merged with it and read again;
 //! "never mind" drops it; a question or a command is handled on its own and the draft stays),
-//! then an automation command (proposed as a plan), then the rules (captures, the common
+//! then the sender's time zone (`timezone`), then an automation command (proposed as a plan), then the rules (captures, the common
 //! questions, greetings, thanks), then the model
 //! (`free_model`), or without one an honest answer naming what works.
 //! Invariants: reached only through `decide`'s `Next::FreeText`, so a bare confirmation or
@@ -50,6 +50,10 @@ impl Pipeline {
             }
         }
         let step = DraftStep::Keep;
+        // "my time zone is Europe/Berlin", "I'm in Tokyo now": the sender's own zone.
+        if let Some(work) = self.timezone_sentence(inbound, now).await? {
+            return Ok((work, step));
+        }
         // "every monday at 9 remind me to ...": proposed in words, stored only after a yes.
         match automation_command::read(&inbound.text, now, self.settings.timezone) {
             AutomationReading::NotAutomation => {}

@@ -37,6 +37,7 @@ pub mod result;
 pub mod settings;
 pub mod texts;
 pub mod thinking;
+pub mod timezone;
 pub mod work;
 
 pub use crate::conversation::inbox::Inbound;

@@ -38,7 +38,7 @@ use crate::tasks::when::WhenContext;
 use super::apply::{self, TurnWork, Work};
 use super::changes;
 use super::context::{self, TurnContext};
-use super::decide::{decide, pin_to_plan, Next, PlanStep};
+use super::decide::{decide, keep_when_asked_what_is_waiting, pin_to_plan, Next, PlanStep};
 use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::receipt::{self, LateReceipt};
@@ -139,15 +139,33 @@ impl Pipeline {
 
     async fn run_steps(&self, inbound: Inbound) -> Result<TurnResult, TurnError> {
         let message = inbound.clone();
+        let default_timezone = self.settings.default_timezone;
         let context = self
             .store
-            .read(move |conn| Ok(context::load(conn, &message)))
+            .read(move |conn| Ok(context::load(conn, &message, default_timezone)))
             .await??;
         if let Some(Accepted::Done(json)) = &context.inbox {
             // The same message again: the first result, and nothing applied twice.
             return serde_json::from_str(json)
                 .map_err(|e| TurnError::BadStoredResult(e.to_string()));
         }
+        self.for_sender(context.timezone)
+            .run_loaded(inbound, context)
+            .await
+    }
+
+    /// This pipeline for one sender: every time the turn reads or shows is in their zone.
+    fn for_sender(&self, timezone: chrono_tz::Tz) -> Pipeline {
+        let mut pipeline = self.clone();
+        pipeline.settings.timezone = timezone;
+        pipeline
+    }
+
+    async fn run_loaded(
+        &self,
+        inbound: Inbound,
+        context: TurnContext,
+    ) -> Result<TurnResult, TurnError> {
         let text = inbound.text.clone();
         let analysis = self
             .fast_path
@@ -258,6 +276,7 @@ impl Pipeline {
                 now,
                 timezone: self.settings.timezone,
                 later: self.settings.later,
+                person: Some(inbound.user_id.clone()),
             },
             undo_window: chrono_duration(self.settings.undo_window),
             plan_expiry: chrono_duration(self.settings.plan_expiry),
@@ -275,19 +294,5 @@ impl Pipeline {
         // returned above and published nothing.
         changes::publish(&self.events, &committed.result, committed.tasks);
         Ok(committed.result)
-    }
-}
-
-/// "what are you waiting on?" lists the live proposal of this chat instead of dropping it
-/// (every other message that is not its answer drops it: DESIGN.md "Free text" step 4).
-fn keep_when_asked_what_is_waiting(plan_step: PlanStep, next: &Next, text: &str) -> PlanStep {
-    use crate::capture::rules::{read, Question, Reading};
-    match (&plan_step, next) {
-        (PlanStep::Cancel(_), Next::FreeText)
-            if read(text) == Reading::Question(Question::WaitingOn) =>
-        {
-            PlanStep::Keep
-        }
-        _ => plan_step,
     }
 }

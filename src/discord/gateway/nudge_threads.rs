@@ -60,6 +60,7 @@ impl NudgeOpening {
             )));
         }
         let now = self.clock.now();
+        let at = nudges::NudgeTime::new(now, self.settings.timezone);
         if open_thread.is_some() {
             let opened = self
                 .store
@@ -70,7 +71,7 @@ impl NudgeOpening {
                         context,
                         Channel::Discord,
                         String::new,
-                        now,
+                        at,
                     ))
                 })
                 .await??;
@@ -85,7 +86,12 @@ impl NudgeOpening {
             .and_then(Id::new_checked)
             .ok_or_else(|| NudgeFailure::Conflict("discord.nudge_channel_id is not set".into()))?;
         let context = context.unwrap_or_else(|| nudges::default_context(&task, now));
-        let text = nudges::nudge_text(&task.title, context);
+        let text = {
+            let task = task.clone();
+            self.store
+                .read(move |conn| nudges::text_for(conn, &task, context, at))
+                .await?
+        };
         let deadline = self.settings.http_timeout;
         let posted = tokio::time::timeout(deadline, async {
             let message = post(&self.http, channel, &text)
@@ -117,7 +123,7 @@ impl NudgeOpening {
                     Channel::Discord,
                     || posted,
                     true,
-                    now,
+                    at,
                 ))
             })
             .await?

@@ -1,0 +1,57 @@
+//! The time-zone room: a free-text message that sets or asks for the sender's own time zone
+//! ("my time zone is Europe/Berlin", "I'm in Tokyo now", "what's my time zone?"), read by
+//! `people::sentence` without a model.
+//!
+//! A zone found is set in the turn's commit (`Work::SetTimezone`) and said back with the time
+//! there; an unknown name in a plain command is answered with the nearest names (`clarify`,
+//! nothing changes); "I'm in a meeting" and other sentences that only look like one go on to
+//! the rest of the free-text room.
+//! Invariant: nothing here writes; the zone is stored by the commit, with the turn.
+
+use chrono::{DateTime, Utc};
+
+use crate::people::sentence::{self, ZoneSentence};
+use crate::people::zones::{self, ZoneMatch};
+use crate::people::{self, repo};
+
+use super::apply::Work;
+use super::error::TurnError;
+use super::pipeline::Pipeline;
+use super::result::TurnPath;
+use super::Inbound;
+
+impl Pipeline {
+    /// The work of a time-zone sentence, or None when the message is not one.
+    pub(super) async fn timezone_sentence(
+        &self,
+        inbound: &Inbound,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Work>, TurnError> {
+        let say = |path, text: String| Some(Work::Say { path, text });
+        Ok(match sentence::read(&inbound.text) {
+            ZoneSentence::Nothing => None,
+            ZoneSentence::SetWithoutName => say(TurnPath::Clarify, people::WHICH_ZONE.into()),
+            ZoneSentence::Ask => {
+                let user = inbound.user_id.clone();
+                let chosen = self
+                    .store
+                    .read(move |conn| repo::get(conn, &user))
+                    .await?
+                    .is_some();
+                say(
+                    TurnPath::Answer,
+                    people::currently(self.settings.timezone, chosen, now),
+                )
+            }
+            ZoneSentence::Set { name, explicit } => match zones::find(&name) {
+                ZoneMatch::Found(timezone) => Some(Work::SetTimezone(timezone)),
+                ZoneMatch::Unknown { suggestions } if explicit => say(
+                    TurnPath::Clarify,
+                    people::unknown_zone(&name, &suggestions),
+                ),
+                // "I'm in a meeting": not a place, so not about time zones at all.
+                ZoneMatch::Unknown { .. } => None,
+            },
+        })
+    }
+}
