@@ -16,6 +16,7 @@ mod health;
 mod json;
 mod metrics;
 mod openapi;
+mod people;
 mod probes;
 mod spend;
 mod tasks;
@@ -209,7 +210,9 @@ fn routes(cfg: &mut ServiceConfig) {
                 .service(events::events)
                 .service(automations::list)
                 .service(automations::remove)
-                .service(spend::spend),
+                .service(spend::spend)
+                .service(people::get)
+                .service(people::put),
         );
 }
 

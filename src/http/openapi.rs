@@ -28,6 +28,7 @@ const BEARER: &str = "bearer";
         (name = "tasks", description = "Create, list, read and edit tasks"),
         (name = "threads", description = "Nudges, threads and messages"),
         (name = "automations", description = "Recurring reminders: list and stop"),
+        (name = "people", description = "A person's time zone"),
         (name = "operations", description = "Health, probes, metrics and this document"),
     )
 )]
