@@ -274,7 +274,7 @@ fn open_nudge_threads(
                 None,
                 Channel::Local,
                 || donna::ids::new_id("thr"),
-                now,
+                donna::nudges::NudgeTime::new(now, chrono_tz::UTC),
             )
             .map_err(|e| StoreError::Transaction(format!("nudge: {e}")))?;
             Ok(opened.thread_id)
@@ -508,6 +508,7 @@ impl Floor {
                 now,
                 timezone: config.timezone,
                 later: config.reschedule.later.get(),
+                person: None,
             },
             undo_window: chrono(config.undo.window.get()),
             plan_expiry: chrono(config.plans.expiry.get()),

@@ -103,7 +103,7 @@ async fn nudge_api(bot: &Bot, task: &str) -> (u16, Value) {
     bot.post("/api/nudges", json!({ "task_id": task })).await
 }
 
-const RENT_NUDGE: &str = "'Pay rent' is overdue. Done?";
+const RENT_NUDGE: &str = "'Pay rent' is overdue (due yesterday at 09:00). Done?";
 
 #[actix_rt::test]
 async fn the_nudger_nudges_a_task_in_the_free_thread_it_came_from_and_done_there_marks_it_done() {
