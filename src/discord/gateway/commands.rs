@@ -1,10 +1,11 @@
-//! Slash commands: `/tasks [status]`, `/add <text>`, `/undo`, `/pending`.
+//! Slash commands: `/tasks [status]`, `/add <text>`, `/undo`, `/pending`, `/timezone [zone]`
+//! (`timezone`: set or shown privately, autocomplete over IANA names).
 //!
 //! Owns: the commands' definitions, their registration at startup (`register`) and answering
 //! an invocation.
 //! - `/tasks` and `/pending` are read-only and only for the person: answered at once,
 //!   ephemerally, from the database (the same answers as "list my tasks" and "what are you
-//!   waiting on?").
+//!   waiting on?"), in the asker's time zone.
 //! - `/add` and `/undo` are conversation: the same turn as typing "add <text>" or "undo" in the
 //!   channel (same thread order, same inbox, the interaction id as the message id), whose reply
 //!   is delivered from the outbox like any other; the interaction is acknowledged at once with
@@ -56,6 +57,9 @@ fn definitions() -> serde_json::Value {
          "options": [text("text", "e.g. call mom friday 3pm", true)]},
         {"type": 1, "version": "1", "name": "undo", "description": "Undo Donna's last action here"},
         {"type": 1, "version": "1", "name": "pending", "description": "What Donna is waiting on you for"},
+        {"type": 1, "version": "1", "name": "timezone", "description": "Set your time zone (or see it)",
+         "options": [{"type": 3, "name": "zone", "description": "A city or an IANA name, e.g. Europe/Berlin",
+                      "required": false, "autocomplete": true}]},
     ])
 }
 
@@ -127,10 +131,10 @@ impl InboundWork {
                     Some("week") => Question::DueThisWeek,
                     _ => Question::ListTasks,
                 };
-                self.answer_question(&interaction, question).await;
+                self.answer_question(&interaction, user, question).await;
             }
             "pending" => {
-                self.answer_question(&interaction, Question::WaitingOn)
+                self.answer_question(&interaction, user, Question::WaitingOn)
                     .await
             }
             "add" => match option("text").filter(|text| !text.trim().is_empty()) {
@@ -142,6 +146,10 @@ impl InboundWork {
             },
             "undo" => {
                 self.converse(&interaction, channel, user, "undo".into())
+                    .await
+            }
+            "timezone" => {
+                self.timezone_command(&interaction, user, option("zone"))
                     .await
             }
             other => {
@@ -156,12 +164,16 @@ impl InboundWork {
         }
     }
 
-    /// A read-only question, answered privately from the database.
-    async fn answer_question(&self, interaction: &Interaction, question: Question) {
-        let (now, timezone) = (self.clock.now(), self.settings.timezone);
+    /// A read-only question, answered privately from the database, in the asker's zone.
+    async fn answer_question(&self, interaction: &Interaction, user: u64, question: Question) {
+        let (now, default) = (self.clock.now(), self.settings.timezone);
+        let user = user.to_string();
         let answer = self
             .store
-            .read(move |conn| questions::answer(conn, question, None, now, timezone))
+            .read(move |conn| {
+                let timezone = crate::people::zone_of(conn, Some(&user), default)?;
+                questions::answer(conn, question, None, now, timezone)
+            })
             .await;
         let text = match answer {
             Ok(text) => text,

@@ -28,6 +28,7 @@ mod proposals;
 mod settings;
 mod shard;
 mod shared;
+mod timezone;
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
