@@ -4,6 +4,7 @@
 pub mod actions;
 pub mod app;
 pub mod automations;
+pub mod calendar;
 pub mod capture;
 pub mod chat_actions;
 pub mod cli;

@@ -73,6 +73,9 @@ impl Default for Config {
 pub struct HttpConfig {
     pub bind: String,
     pub api_token_env: String,
+    /// The variable holding the calendar feed's token (`GET /api/calendar.ics?token=`); the
+    /// feed is off (404) while it is unset.
+    pub calendar_token_env: String,
     pub max_body: usize,
 }
 
@@ -81,6 +84,7 @@ impl Default for HttpConfig {
         Self {
             bind: "127.0.0.1:8080".into(),
             api_token_env: "DONNA_API_TOKEN".into(),
+            calendar_token_env: "DONNA_CALENDAR_TOKEN".into(),
             max_body: 64 * 1024,
         }
     }

@@ -10,6 +10,7 @@
 //! Invariant: a request refused by a guard or by validation changes nothing.
 
 mod automations;
+mod calendar;
 mod error;
 mod events;
 mod health;
@@ -83,7 +84,8 @@ impl Guard {
             )));
         }
         if let Some(token) = &self.api_token {
-            if request.path().starts_with("/api/") {
+            // The calendar feed takes its own token in the query (`calendar`).
+            if request.path().starts_with("/api/") && request.path() != calendar::PATH {
                 let given = request
                     .headers()
                     .get(actix_web::http::header::AUTHORIZATION)
@@ -195,6 +197,9 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(probes::live)
         .service(probes::ready)
         .service(metrics::metrics)
+        // Before the /api scope, which would otherwise take the path: a calendar app cannot
+        // send the bearer token, so the feed checks its own (`?token=`).
+        .service(calendar::feed)
         .service(
             scope("/api")
                 .service(openapi::openapi_json)
