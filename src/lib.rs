@@ -29,5 +29,6 @@ pub mod store;
 pub mod subsystems;
 pub mod tasks;
 pub mod tls;
+pub mod transfer;
 pub mod turn;
 pub mod turn_path;

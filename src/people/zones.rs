@@ -186,6 +186,10 @@ pub fn find(name: &str) -> ZoneMatch {
             suggestions: Vec::new(),
         };
     }
+    // Before `key`, which reads "-" as a space: "GMT-5" is an offset, not a city called "gmt 5".
+    if let Some(tz) = offset(&name.trim().to_lowercase()) {
+        return ZoneMatch::Found(tz);
+    }
     let named = |table: &[(&str, &'static str)]| {
         table
             .iter()
@@ -197,9 +201,6 @@ pub fn find(name: &str) -> ZoneMatch {
     }
     if let Some(tz) = TZ_VARIANTS.iter().find(|tz| key(tz.name()) == wanted) {
         return ZoneMatch::Found(*tz);
-    }
-    if let Some(tz) = offset(&wanted) {
-        return ZoneMatch::Found(tz);
     }
     if let Some(tz) = city(&wanted) {
         return ZoneMatch::Found(tz);
@@ -217,7 +218,9 @@ pub fn find(name: &str) -> ZoneMatch {
 fn city(wanted: &str) -> Option<Tz> {
     TZ_VARIANTS
         .iter()
-        .filter(|tz| tz.name().contains('/') && city_key(tz.name()) == wanted)
+        .filter(|tz| {
+            tz.name().contains('/') && !tz.name().starts_with("Etc/") && city_key(tz.name()) == wanted
+        })
         .max_by_key(|tz| {
             (
                 canonical(tz.name()),
