@@ -46,7 +46,8 @@ pub async fn feed(
         return Err(ApiError::NotFound("not found".into()));
     };
     let given = query.token.as_deref().unwrap_or_default();
-    if !super::constant_time_eq(given.as_bytes(), expected.as_bytes()) {
+    // Constant time: no timing hint about how much of a guess was right.
+    if !bool::from(subtle::ConstantTimeEq::ct_eq(given.as_bytes(), expected.as_bytes())) {
         return Err(ApiError::Unauthorized(
             "missing or wrong calendar token (?token=)".into(),
         ));

@@ -8,6 +8,7 @@
 //! Invariants: only a zone chrono-tz knows is stored; nothing here reads the clock (`now` comes
 //! in) or the config (the default comes in).
 
+mod person;
 pub mod repo;
 pub mod sentence;
 pub mod zones;
@@ -17,14 +18,8 @@ use chrono_tz::Tz;
 use rusqlite::Connection;
 
 use crate::store::StoreError;
+pub use person::Person;
 
-/// A person's stored zone.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Person {
-    pub user_id: String,
-    pub timezone: Tz,
-    pub updated_at: DateTime<Utc>,
-}
 
 /// The zone `user_id`'s times are read and shown in: theirs, else `default` (the config's).
 pub fn zone_of(conn: &Connection, user_id: Option<&str>, default: Tz) -> Result<Tz, StoreError> {

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use rusqlite::{params, Connection, Row};
 
-use super::Person;
+use super::person::Person;
 use crate::store::time::{from_db, to_db};
 use crate::store::StoreError;
 
