@@ -43,7 +43,10 @@ pub async fn feed(
     query: web::Query<FeedQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let Some(expected) = app.calendar_token.as_deref() else {
-        return Err(ApiError::NotFound("not found".into()));
+        return Err(ApiError::NotFound(
+            "no calendar feed: it is on while the variable http.calendar_token_env names is set"
+                .into(),
+        ));
     };
     let given = query.token.as_deref().unwrap_or_default();
     // Constant time: no timing hint about how much of a guess was right.
