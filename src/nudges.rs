@@ -28,8 +28,8 @@ use rusqlite::Connection;
 use crate::conversation::memory;
 use crate::conversation::{outbox, threads, Channel, ContextType, Thread};
 use crate::events::{EventBus, Payload};
-use crate::store::StoreError;
 use crate::people;
+use crate::store::StoreError;
 use crate::tasks::when::{describe, WhenContext};
 use crate::tasks::{repo, Task};
 

@@ -72,7 +72,8 @@ async fn the_feed_holds_tasks_deadlines_and_automations_a_parser_reads_back() {
     let taxes = bot
         .task(json!({"title": "File taxes", "deadline": "2026-11-30T17:00:00Z"}))
         .await;
-    let hostile_title = "Évènement, très; long \\ titre qui dépasse largement soixante-quinze octets en UTF-8 ✓✓✓";
+    let hostile_title =
+        "Évènement, très; long \\ titre qui dépasse largement soixante-quinze octets en UTF-8 ✓✓✓";
     let hostile_description = "line one\nEND:VEVENT\r\nBEGIN:VEVENT\nSUMMARY:injected, ; \\";
     let hostile = bot
         .task(json!({"title": hostile_title, "description": hostile_description, "scheduled_start": "2026-11-25T08:00:00Z"}))
@@ -85,11 +86,19 @@ async fn the_feed_holds_tasks_deadlines_and_automations_a_parser_reads_back() {
     bot.task(json!({"title": "Someday learn Welsh"})).await;
     let thread = free_thread(&bot).await;
     say(&bot, &thread, "my time zone is Europe/Berlin").await;
-    let proposed = say(&bot, &thread, "every monday at 9 remind me to submit the timesheet").await;
+    let proposed = say(
+        &bot,
+        &thread,
+        "every monday at 9 remind me to submit the timesheet",
+    )
+    .await;
     assert_eq!(proposed["path"], "automation_proposed", "{proposed}");
     assert_eq!(say(&bot, &thread, "yes").await["path"], "plan_confirmed");
     let (_, automations) = bot.get("/api/automations").await;
-    let automation = automations[0]["id"].as_str().unwrap_or_default().to_string();
+    let automation = automations[0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
 
     let (status, kind, text) = feed(&bot, &format!("?token={TOKEN}")).await;
     assert_eq!(status, 200, "{text}");
@@ -110,7 +119,11 @@ async fn the_feed_holds_tasks_deadlines_and_automations_a_parser_reads_back() {
         Some("2.0".into())
     );
     let all = events(&calendar.components);
-    assert_eq!(all.len(), 4, "rent, taxes, the hostile one, the automation:\n{text}");
+    assert_eq!(
+        all.len(),
+        4,
+        "rent, taxes, the hostile one, the automation:\n{text}"
+    );
     let by_uid = |uid: &str| {
         all.iter()
             .find(|event| prop(event, "UID") == uid)
@@ -196,8 +209,7 @@ async fn the_feed_needs_its_own_token_in_the_query_and_is_off_without_one() {
 }
 
 fn raw_get(port: u16, path: &str) -> u16 {
-    let mut stream =
-        TcpStream::connect(("127.0.0.1", port)).unwrap_or_else(|e| panic!("{e}"));
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap_or_else(|e| panic!("{e}"));
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
     let _ = write!(
         stream,
@@ -233,7 +245,10 @@ fn the_token_never_appears_in_the_log() {
     };
     process::wait_healthy(&mut running);
     assert_eq!(raw_get(port, "/api/calendar.ics?token=wrong-guess-91"), 401);
-    assert_eq!(raw_get(port, &format!("/api/calendar.ics?token={TOKEN}")), 200);
+    assert_eq!(
+        raw_get(port, &format!("/api/calendar.ics?token={TOKEN}")),
+        200
+    );
     assert_eq!(terminate(&mut running.child), Some(0));
     let stderr = running.stderr();
     assert!(

@@ -66,6 +66,7 @@ fn task() -> Task {
         origin_thread_id: None,
         automation_id: None,
         occurrence_at: None,
+        created_by: None,
     }
 }
 
@@ -176,6 +177,7 @@ fn context(situation: Situation) -> TurnContext {
     };
     TurnContext {
         interrupted: None,
+        timezone: chrono_tz::UTC,
         author_id: match situation {
             FreeLivePlanOfSomeoneElse => "guest".into(),
             _ => OWNER.into(),

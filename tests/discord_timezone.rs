@@ -91,7 +91,11 @@ async fn autocomplete_offers_iana_names_as_the_person_types() {
     let _bot = bot(&fake).await;
     let typed = fake.autocomplete(command(OWNER, "timezone", &[("zone", "berl")]), "zone");
     let names = choices(&callback(&fake, &typed).await);
-    assert_eq!(names.first().map(String::as_str), Some("Europe/Berlin"), "{names:?}");
+    assert_eq!(
+        names.first().map(String::as_str),
+        Some("Europe/Berlin"),
+        "{names:?}"
+    );
     let typed = fake.autocomplete(command(OWNER, "timezone", &[("zone", "new_y")]), "zone");
     let names = choices(&callback(&fake, &typed).await);
     assert!(names.contains(&"America/New_York".to_owned()), "{names:?}");
@@ -151,7 +155,10 @@ async fn slash_timezone_sets_the_zone_privately_and_the_next_capture_is_read_in_
     .await;
     assert!(answered, "{:?}", fake.sent_messages());
     let (_, tasks) = bot.get("/api/tasks").await;
-    assert_eq!(tasks[0]["scheduled_start"], "2026-11-24T08:00:00+00:00", "{tasks}");
+    assert_eq!(
+        tasks[0]["scheduled_start"], "2026-11-24T08:00:00+00:00",
+        "{tasks}"
+    );
     assert_eq!(tasks[0]["created_by"], OWNER.to_string(), "{tasks}");
     let listed = fake.slash(command(OWNER, "tasks", &[("status", "tomorrow")]));
     let text = ephemeral_text(&callback(&fake, &listed).await);

@@ -44,20 +44,40 @@ async fn sentences_that_set_a_time_zone_set_it_and_say_the_time_there() {
     let table: &[(&str, &str, &str)] = &[
         // (what the person writes, the zone, the time there now)
         ("my time zone is Europe/Berlin", "Europe/Berlin", "11:00"),
-        ("My timezone is now America/New_York", "America/New_York", "05:00"),
+        (
+            "My timezone is now America/New_York",
+            "America/New_York",
+            "05:00",
+        ),
         ("set my timezone to New York", "America/New_York", "05:00"),
         ("Set my time zone to Tokyo please", "Asia/Tokyo", "19:00"),
         ("timezone CET", "CET", "11:00"),
         ("timezone: UTC+2", "Etc/GMT-2", "12:00"),
-        ("change the time zone to Sydney", "Australia/Sydney", "21:00"),
-        ("please update my tz to Europe/Lisbon", "Europe/Lisbon", "10:00"),
+        (
+            "change the time zone to Sydney",
+            "Australia/Sydney",
+            "21:00",
+        ),
+        (
+            "please update my tz to Europe/Lisbon",
+            "Europe/Lisbon",
+            "10:00",
+        ),
         ("switch my timezone to PST", "America/Los_Angeles", "02:00"),
         ("set Europe/Paris as my time zone", "Europe/Paris", "11:00"),
         ("I'm in Tokyo now", "Asia/Tokyo", "19:00"),
         ("i am in london", "Europe/London", "10:00"),
         ("I moved to London", "Europe/London", "10:00"),
-        ("I've moved to Buenos Aires", "America/Argentina/Buenos_Aires", "07:00"),
-        ("we just moved to san francisco", "America/Los_Angeles", "02:00"),
+        (
+            "I've moved to Buenos Aires",
+            "America/Argentina/Buenos_Aires",
+            "07:00",
+        ),
+        (
+            "we just moved to san francisco",
+            "America/Los_Angeles",
+            "02:00",
+        ),
         ("I live in Chicago now", "America/Chicago", "04:00"),
         ("I'm based in Munich", "Europe/Berlin", "11:00"),
         ("I'm on Pacific time", "America/Los_Angeles", "02:00"),
@@ -169,7 +189,13 @@ async fn times_a_person_writes_are_read_in_their_zone_and_said_back_in_it() {
     let thread = free_thread(&bot).await;
     say_as(&bot, &thread, "nyc", "my time zone is America/New_York").await;
     // 05:00 in New York: "tomorrow at 9am" is 9am there, 14:00 UTC.
-    let result = say_as(&bot, &thread, "nyc", "remind me to call mom tomorrow at 9am").await;
+    let result = say_as(
+        &bot,
+        &thread,
+        "nyc",
+        "remind me to call mom tomorrow at 9am",
+    )
+    .await;
     assert_eq!(result["path"], "task_created", "{result}");
     assert!(
         result["reply"]
@@ -182,7 +208,13 @@ async fn times_a_person_writes_are_read_in_their_zone_and_said_back_in_it() {
     assert_eq!(time_of(&task, "scheduled_start"), at(2026, 11, 24, 14, 0));
     assert_eq!(task["created_by"], "nyc", "{task}");
     // Someone who set no zone: the config's (UTC).
-    let result = say_as(&bot, &thread, "other", "remind me to water plants tomorrow at 9am").await;
+    let result = say_as(
+        &bot,
+        &thread,
+        "other",
+        "remind me to water plants tomorrow at 9am",
+    )
+    .await;
     let id = result["results"][0]["task_id"].as_str().unwrap_or_default();
     let task = bot.task_json(id).await;
     assert_eq!(time_of(&task, "scheduled_start"), at(2026, 11, 24, 9, 0));
@@ -224,7 +256,13 @@ async fn an_automation_keeps_its_zone_and_its_wall_clock_time_across_a_dst_chang
     bot.clock.set(at(2026, 3, 27, 10, 0));
     let thread = free_thread(&bot).await;
     say_as(&bot, &thread, "berlin", "my time zone is Europe/Berlin").await;
-    let proposed = say_as(&bot, &thread, "berlin", "every day at 9am remind me to stretch").await;
+    let proposed = say_as(
+        &bot,
+        &thread,
+        "berlin",
+        "every day at 9am remind me to stretch",
+    )
+    .await;
     assert_eq!(proposed["path"], "automation_proposed", "{proposed}");
     let confirmed = say_as(&bot, &thread, "berlin", "yes").await;
     assert_eq!(confirmed["path"], "plan_confirmed", "{confirmed}");
@@ -264,7 +302,10 @@ async fn people_are_read_and_set_over_http_and_an_unknown_zone_is_refused_with_s
     let bot = start_bot("timezone: Europe/Paris\n").await;
     let (status, person) = bot.get("/api/people/owner").await;
     assert_eq!(status, 200);
-    assert_eq!(person, json!({"user_id": "owner", "timezone": "Europe/Paris"}));
+    assert_eq!(
+        person,
+        json!({"user_id": "owner", "timezone": "Europe/Paris"})
+    );
     let put = |body: Value| {
         let bot = &bot;
         async move {
@@ -276,12 +317,18 @@ async fn people_are_read_and_set_over_http_and_an_unknown_zone_is_refused_with_s
                 .await
                 .unwrap_or_else(|e| panic!("{e}"));
             let status = response.status().as_u16();
-            (status, response.json::<Value>().await.unwrap_or(Value::Null))
+            (
+                status,
+                response.json::<Value>().await.unwrap_or(Value::Null),
+            )
         }
     };
     let (status, person) = put(json!({"timezone": "America/New_York"})).await;
     assert_eq!(status, 200, "{person}");
-    assert_eq!(person, json!({"user_id": "owner", "timezone": "America/New_York"}));
+    assert_eq!(
+        person,
+        json!({"user_id": "owner", "timezone": "America/New_York"})
+    );
     assert_eq!(zone_of(&bot, "owner").await, "America/New_York");
     let (status, person) = put(json!({"timezone": "asia/tokyo"})).await;
     assert_eq!((status, &person["timezone"]), (200, &json!("Asia/Tokyo")));

@@ -77,7 +77,10 @@ fn fill(port: u16) {
     assert_eq!(say("my time zone is Europe/Berlin")["path"], "chat");
     let captured = say("remind me to renew the passport tomorrow at 9am");
     assert_eq!(captured["path"], "task_created", "{captured}");
-    let passport = captured["results"][0]["task_id"].as_str().unwrap_or_default().to_string();
+    let passport = captured["results"][0]["task_id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     // Filed under work within a day: a learned preference.
     let patched = http(
         port,
@@ -123,7 +126,10 @@ fn an_export_taken_while_donna_runs_imports_into_an_empty_data_dir_as_the_same_d
     let exported = files.path().join("donna-export.json");
     // Online: donna run holds the data-dir lock meanwhile.
     let said = ok(&export(&running.config, &exported), "export while running");
-    assert!(said.contains("3 tasks, 1 automations, 1 preferences, 2 people"), "{said}");
+    assert!(
+        said.contains("3 tasks, 1 automations, 1 preferences, 2 people"),
+        "{said}"
+    );
     // Never over an existing file.
     let again = export(&running.config, &exported);
     assert_eq!(again.status.code(), Some(1), "{}", text(&again.stderr));
@@ -140,7 +146,10 @@ fn an_export_taken_while_donna_runs_imports_into_an_empty_data_dir_as_the_same_d
 
     let empty = write_config(target.path(), process::free_port());
     let said = ok(&import(&empty, &exported), "import");
-    assert!(said.contains("tasks: 3 added, 0 updated, 0 unchanged"), "{said}");
+    assert!(
+        said.contains("tasks: 3 added, 0 updated, 0 unchanged"),
+        "{said}"
+    );
     let round = files.path().join("round-trip.json");
     ok(&export(&empty, &round), "export of the import");
     let (before, after) = (content(&exported), content(&round));
@@ -155,7 +164,10 @@ fn an_export_taken_while_donna_runs_imports_into_an_empty_data_dir_as_the_same_d
     // Twice: nothing changes.
     let said = ok(&import(&empty, &exported), "second import");
     for kind in ["tasks", "automations", "preferences", "people"] {
-        assert!(said.contains(&format!("{kind}: 0 added, 0 updated")), "{said}");
+        assert!(
+            said.contains(&format!("{kind}: 0 added, 0 updated")),
+            "{said}"
+        );
     }
     let twice = files.path().join("twice.json");
     ok(&export(&empty, &twice), "export after the second import");
@@ -198,38 +210,76 @@ fn a_newer_version_or_a_malformed_file_exits_2_naming_the_problem_and_changes_no
         "people": [{"user_id": "owner", "timezone": "Europe/Berlin", "updated_at": "2026-11-27T10:00:00Z"}]
     });
     let cases: Vec<(&str, String, &str)> = vec![
-        ("newer", json!({"version": 2, "tasks": []}).to_string(), "version: 2 is newer"),
-        ("not json", "{\"version\": 1, \"tasks\": [".to_string(), "(file): not JSON"),
-        ("not an object", "[1, 2]".to_string(), "(file): not a JSON object"),
-        ("no version", json!({"tasks": []}).to_string(), "version: missing"),
-        ("wrong type", {
-            let mut bad = valid.clone();
-            bad["tasks"][0]["priority"] = json!("high");
-            bad.to_string()
-        }, "tasks[0].priority: invalid type"),
-        ("unknown status", {
-            let mut bad = valid.clone();
-            bad["tasks"][0]["status"] = json!("finished");
-            bad.to_string()
-        }, "tasks[0].status"),
-        ("out of range", {
-            let mut bad = valid.clone();
-            bad["tasks"][0]["priority"] = json!(9);
-            bad.to_string()
-        }, "tasks[0].priority: priority must be between 1 and 5"),
-        ("unknown zone", {
-            let mut bad = valid.clone();
-            bad["people"][0]["timezone"] = json!("Mars/Olympus");
-            bad.to_string()
-        }, "people[0].timezone"),
-        ("missing list", {
-            let mut bad = valid.clone();
-            bad.as_object_mut().map(|o| o.remove("automations"));
-            bad.to_string()
-        }, "missing field `automations`"),
+        (
+            "newer",
+            json!({"version": 2, "tasks": []}).to_string(),
+            "version: 2 is newer",
+        ),
+        (
+            "not json",
+            "{\"version\": 1, \"tasks\": [".to_string(),
+            "(file): not JSON",
+        ),
+        (
+            "not an object",
+            "[1, 2]".to_string(),
+            "(file): not a JSON object",
+        ),
+        (
+            "no version",
+            json!({"tasks": []}).to_string(),
+            "version: missing",
+        ),
+        (
+            "wrong type",
+            {
+                let mut bad = valid.clone();
+                bad["tasks"][0]["priority"] = json!("high");
+                bad.to_string()
+            },
+            "tasks[0].priority: invalid type",
+        ),
+        (
+            "unknown status",
+            {
+                let mut bad = valid.clone();
+                bad["tasks"][0]["status"] = json!("finished");
+                bad.to_string()
+            },
+            "tasks[0].status",
+        ),
+        (
+            "out of range",
+            {
+                let mut bad = valid.clone();
+                bad["tasks"][0]["priority"] = json!(9);
+                bad.to_string()
+            },
+            "tasks[0].priority: priority must be between 1 and 5",
+        ),
+        (
+            "unknown zone",
+            {
+                let mut bad = valid.clone();
+                bad["people"][0]["timezone"] = json!("Mars/Olympus");
+                bad.to_string()
+            },
+            "people[0].timezone",
+        ),
+        (
+            "missing list",
+            {
+                let mut bad = valid.clone();
+                bad.as_object_mut().map(|o| o.remove("automations"));
+                bad.to_string()
+            },
+            "missing field `automations`",
+        ),
     ];
     for (name, body, named) in &cases {
-        let file = files.path().join(format!("{}.json", name.replace(' ', "-")));
+        let file = files
+            .path()
+            .join(format!("{}.json", name.replace(' ', "-")));
         std::fs::write(&file, body).unwrap_or_else(|e| panic!("{e}"));
         let output = import(&config, &file);
         let stderr = text(&output.stderr);

@@ -327,10 +327,11 @@ fn create_automation(
     action: &BoundAction,
 ) -> Result<Effect, ActionError> {
     use super::automation::{create_for, CreateError};
-    let created = create_for(conn, env.now, action, env.person.as_deref()).map_err(|error| match error {
-        CreateError::Refused(reason) => ActionError::Refused(reason),
-        CreateError::Store(error) => ActionError::Store(error),
-    })?;
+    let created =
+        create_for(conn, env.now, action, env.person.as_deref()).map_err(|error| match error {
+            CreateError::Refused(reason) => ActionError::Refused(reason),
+            CreateError::Store(error) => ActionError::Store(error),
+        })?;
     Ok(Effect {
         summary: created.summary,
         before: None,

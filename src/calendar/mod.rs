@@ -50,11 +50,22 @@ pub fn feed(tasks: &[Task], automations: &[Automation], now: DateTime<Utc>) -> S
             .or_insert((tz, year));
     }
     for (tz, from_year) in zones.values() {
-        vtimezone::write(&mut ics, *tz, year_start(*from_year), year_start(now.year() + YEARS_AHEAD));
+        vtimezone::write(
+            &mut ics,
+            *tz,
+            year_start(*from_year),
+            year_start(now.year() + YEARS_AHEAD),
+        );
     }
-    let shown: HashSet<&str> = running.iter().map(|automation| automation.id.as_str()).collect();
+    let shown: HashSet<&str> = running
+        .iter()
+        .map(|automation| automation.id.as_str())
+        .collect();
     for task in tasks.iter().filter(|task| task.status.is_open()) {
-        let instance = task.automation_id.as_deref().is_some_and(|id| shown.contains(id))
+        let instance = task
+            .automation_id
+            .as_deref()
+            .is_some_and(|id| shown.contains(id))
             && task.scheduled_start.is_some()
             && task.scheduled_start == task.occurrence_at;
         if !instance {
@@ -108,7 +119,10 @@ fn automation_event(ics: &mut Ics, automation: &Automation, now: DateTime<Utc>) 
     ics.raw(&format!("DTSTART;TZID={}", tz.name()), &local(start));
     ics.raw("RRULE", &schedule.rrule);
     ics.text("SUMMARY", &automation.title);
-    ics.text("DESCRIPTION", &format!("Donna reminds you {}.", schedule.words));
+    ics.text(
+        "DESCRIPTION",
+        &format!("Donna reminds you {}.", schedule.words),
+    );
     ics.raw("LAST-MODIFIED", &utc(automation.created_at));
     ics.end("VEVENT");
 }

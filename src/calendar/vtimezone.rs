@@ -68,7 +68,12 @@ pub fn write(ics: &mut Ics, tz: Tz, from: DateTime<Utc>, to: DateTime<Utc>) {
     ics.begin("VTIMEZONE");
     ics.raw("TZID", tz.name());
     let first = observed(tz, from);
-    observance(ics, &first, first.seconds, from + Duration::seconds(i64::from(first.seconds)));
+    observance(
+        ics,
+        &first,
+        first.seconds,
+        from + Duration::seconds(i64::from(first.seconds)),
+    );
     let (mut at, mut current) = (from, first);
     while at < to {
         let next = (at + Duration::days(1)).min(to);
@@ -115,7 +120,12 @@ mod tests {
     #[test]
     fn berlin_has_its_2026_changes_at_the_local_hour_they_happen() {
         let mut ics = Ics::default();
-        write(&mut ics, chrono_tz::Europe::Berlin, utc(2026, 1, 1), utc(2027, 1, 1));
+        write(
+            &mut ics,
+            chrono_tz::Europe::Berlin,
+            utc(2026, 1, 1),
+            utc(2027, 1, 1),
+        );
         let text = ics.finish();
         assert!(
             text.contains(
@@ -135,7 +145,12 @@ mod tests {
     #[test]
     fn a_zone_without_changes_is_one_standard_observance() {
         let mut ics = Ics::default();
-        write(&mut ics, chrono_tz::Asia::Tokyo, utc(2026, 1, 1), utc(2028, 1, 1));
+        write(
+            &mut ics,
+            chrono_tz::Asia::Tokyo,
+            utc(2026, 1, 1),
+            utc(2028, 1, 1),
+        );
         let text = ics.finish();
         assert_eq!(text.matches("BEGIN:STANDARD").count(), 1, "{text}");
         assert!(text.contains("TZOFFSETTO:+0900"), "{text}");

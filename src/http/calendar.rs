@@ -50,7 +50,10 @@ pub async fn feed(
     };
     let given = query.token.as_deref().unwrap_or_default();
     // Constant time: no timing hint about how much of a guess was right.
-    if !bool::from(subtle::ConstantTimeEq::ct_eq(given.as_bytes(), expected.as_bytes())) {
+    if !bool::from(subtle::ConstantTimeEq::ct_eq(
+        given.as_bytes(),
+        expected.as_bytes(),
+    )) {
         return Err(ApiError::Unauthorized(
             "missing or wrong calendar token (?token=)".into(),
         ));

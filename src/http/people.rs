@@ -81,7 +81,10 @@ fn iana(name: &str) -> Result<Tz, ApiError> {
     )
 )]
 #[get("/people/{user_id}")]
-pub async fn get(app: web::Data<App>, user_id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn get(
+    app: web::Data<App>,
+    user_id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
     let user_id = checked_user(user_id.into_inner())?;
     let (who, default) = (user_id.clone(), app.config.timezone);
     let timezone = app

@@ -20,7 +20,6 @@ use rusqlite::Connection;
 use crate::store::StoreError;
 pub use person::Person;
 
-
 /// The zone `user_id`'s times are read and shown in: theirs, else `default` (the config's).
 pub fn zone_of(conn: &Connection, user_id: Option<&str>, default: Tz) -> Result<Tz, StoreError> {
     match user_id {

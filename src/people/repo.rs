@@ -25,8 +25,8 @@ fn from_row(row: &Row<'_>) -> Result<Person, StoreError> {
 }
 
 pub fn get(conn: &Connection, user_id: &str) -> Result<Option<Person>, StoreError> {
-    let mut statement = conn
-        .prepare_cached("SELECT user_id, timezone, updated_at FROM person WHERE user_id = ?1")?;
+    let mut statement =
+        conn.prepare_cached("SELECT user_id, timezone, updated_at FROM person WHERE user_id = ?1")?;
     let mut rows = statement.query([user_id])?;
     match rows.next()? {
         Some(row) => Ok(Some(from_row(row)?)),
@@ -36,8 +36,8 @@ pub fn get(conn: &Connection, user_id: &str) -> Result<Option<Person>, StoreErro
 
 /// Every person, by id.
 pub fn all(conn: &Connection) -> Result<Vec<Person>, StoreError> {
-    let mut statement = conn
-        .prepare_cached("SELECT user_id, timezone, updated_at FROM person ORDER BY user_id")?;
+    let mut statement =
+        conn.prepare_cached("SELECT user_id, timezone, updated_at FROM person ORDER BY user_id")?;
     let mut rows = statement.query([])?;
     let mut people = Vec::new();
     while let Some(row) = rows.next()? {

@@ -17,7 +17,10 @@ use crate::capture::sentence::{is_negator, is_question, words, Word};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ZoneSentence {
     /// Set the zone `name` names (the person's own spelling).
-    Set { name: String, explicit: bool },
+    Set {
+        name: String,
+        explicit: bool,
+    },
     /// "set my time zone" without a name.
     SetWithoutName,
     /// "what's my time zone?"
@@ -161,7 +164,10 @@ fn implicit(words: &[&str]) -> Option<usize> {
         _ => return None,
     };
     let mut at = subject;
-    while matches!(words.get(at), Some(&"now" | &"currently" | &"just" | &"back")) {
+    while matches!(
+        words.get(at),
+        Some(&"now" | &"currently" | &"just" | &"back")
+    ) {
         at += 1;
     }
     let verb = match words.get(at..) {

@@ -17,7 +17,9 @@ use chrono_tz::{Tz, TZ_VARIANTS};
 pub enum ZoneMatch {
     Found(Tz),
     /// No zone by that name: the nearest names (at most three).
-    Unknown { suggestions: Vec<&'static str> },
+    Unknown {
+        suggestions: Vec<&'static str>,
+    },
 }
 
 /// Regions of the canonical IANA names (the others are old aliases: "US/Eastern", "GB").
@@ -219,7 +221,9 @@ fn city(wanted: &str) -> Option<Tz> {
     TZ_VARIANTS
         .iter()
         .filter(|tz| {
-            tz.name().contains('/') && !tz.name().starts_with("Etc/") && city_key(tz.name()) == wanted
+            tz.name().contains('/')
+                && !tz.name().starts_with("Etc/")
+                && city_key(tz.name()) == wanted
         })
         .max_by_key(|tz| {
             (
@@ -240,8 +244,8 @@ pub fn suggest(wanted: &str) -> Vec<&'static str> {
         .map(|tz| tz.name())
         .filter(|name| canonical(name))
         .map(|name| {
-            let distance = edit_distance(&wanted, &city_key(name))
-                .min(edit_distance(&wanted, &key(name)));
+            let distance =
+                edit_distance(&wanted, &city_key(name)).min(edit_distance(&wanted, &key(name)));
             (distance, name)
         })
         .collect();
@@ -257,13 +261,7 @@ pub fn complete(typed: &str, limit: usize) -> Vec<&'static str> {
         .iter()
         .map(|tz| tz.name())
         .filter(|name| typed.is_empty() || key(name).contains(&typed))
-        .map(|name| {
-            (
-                !city_key(name).starts_with(&typed),
-                !canonical(name),
-                name,
-            )
-        })
+        .map(|name| (!city_key(name).starts_with(&typed), !canonical(name), name))
         .collect();
     found.sort();
     found

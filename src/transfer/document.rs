@@ -207,7 +207,11 @@ pub fn read(text: &str) -> Result<Document, Malformed> {
     let value: Value = serde_json::from_str(text).map_err(|error| {
         malformed(
             "(file)",
-            format!("not JSON: {error} (line {}, column {})", error.line(), error.column()),
+            format!(
+                "not JSON: {error} (line {}, column {})",
+                error.line(),
+                error.column()
+            ),
         )
     })?;
     let Some(object) = value.as_object() else {
@@ -246,7 +250,10 @@ fn check(document: &Document) -> Result<(), Malformed> {
     for (i, task) in document.tasks.iter().enumerate() {
         let at = |field: &str| format!("tasks[{i}].{field}");
         if task.id.trim().is_empty() || !ids.insert(task.id.as_str()) {
-            return Err(malformed(at("id"), format!("{:?} is empty or appears twice", task.id)));
+            return Err(malformed(
+                at("id"),
+                format!("{:?} is empty or appears twice", task.id),
+            ));
         }
         match clean_title(&task.title) {
             Ok(clean) if clean == task.title => {}
@@ -272,7 +279,10 @@ fn check(document: &Document) -> Result<(), Malformed> {
     for (i, record) in document.automations.iter().enumerate() {
         let at = |field: &str| format!("automations[{i}].{field}");
         if record.id.trim().is_empty() || !ids.insert(record.id.as_str()) {
-            return Err(malformed(at("id"), format!("{:?} is empty or appears twice", record.id)));
+            return Err(malformed(
+                at("id"),
+                format!("{:?} is empty or appears twice", record.id),
+            ));
         }
         clean_title(&record.title).map_err(|e| malformed(at("title"), e.to_string()))?;
         check_domain(&record.domain).map_err(|e| malformed(at("domain"), e.to_string()))?;
@@ -303,13 +313,21 @@ fn check(document: &Document) -> Result<(), Malformed> {
                 .parse::<i64>()
                 .map_err(|_| "not a number".to_string())
                 .and_then(|p| check_priority(p).map_err(|e| e.to_string())),
-            other => return Err(malformed(at("field"), format!("{other:?} is not domain or priority"))),
+            other => {
+                return Err(malformed(
+                    at("field"),
+                    format!("{other:?} is not domain or priority"),
+                ))
+            }
         };
         valid.map_err(|reason| malformed(at("value"), reason))?;
         if preference.title_key.trim().is_empty()
             || !keys.insert((preference.title_key.as_str(), preference.field.as_str()))
         {
-            return Err(malformed(at("title_key"), "empty, or the same title and field twice"));
+            return Err(malformed(
+                at("title_key"),
+                "empty, or the same title and field twice",
+            ));
         }
         time(at("learned_at"), Some(preference.learned_at))?;
     }
@@ -319,13 +337,18 @@ fn check(document: &Document) -> Result<(), Malformed> {
         if person.user_id.trim().is_empty() || !ids.insert(person.user_id.as_str()) {
             return Err(malformed(at("user_id"), "empty or appears twice"));
         }
-        person.person().map_err(|reason| malformed(at("timezone"), reason))?;
+        person
+            .person()
+            .map_err(|reason| malformed(at("timezone"), reason))?;
         time(at("updated_at"), Some(person.updated_at))?;
     }
     let mut ids = HashSet::new();
     for (i, thread) in document.threads.iter().enumerate() {
         if thread.id.trim().is_empty() || !ids.insert(thread.id.as_str()) {
-            return Err(malformed(format!("threads[{i}].id"), "empty or appears twice"));
+            return Err(malformed(
+                format!("threads[{i}].id"),
+                "empty or appears twice",
+            ));
         }
         time(format!("threads[{i}].created_at"), Some(thread.created_at))?;
     }
@@ -351,7 +374,10 @@ mod tests {
         assert_eq!(error_of(empty), "ok");
         assert!(error_of("{").starts_with("(file): not JSON"));
         assert!(error_of(r#"{"version":2}"#).starts_with("version: 2 is newer"));
-        assert_eq!(error_of(r#"{"version":"1"}"#), "version: \"1\" is not a version number");
+        assert_eq!(
+            error_of(r#"{"version":"1"}"#),
+            "version: \"1\" is not a version number"
+        );
         let bad_person = empty.replace(
             r#""people":[]"#,
             r#""people":[{"user_id":"a","timezone":"Mars/Olympus","updated_at":"2026-11-27T10:00:00Z"}]"#,
@@ -361,6 +387,10 @@ mod tests {
             "people[0].timezone: \"Mars/Olympus\" is not an IANA time zone"
         );
         let wrong_type = empty.replace(r#""tasks":[]"#, r#""tasks":[{"id":5}]"#);
-        assert!(error_of(&wrong_type).starts_with("tasks[0].id: invalid type"), "{}", error_of(&wrong_type));
+        assert!(
+            error_of(&wrong_type).starts_with("tasks[0].id: invalid type"),
+            "{}",
+            error_of(&wrong_type)
+        );
     }
 }

@@ -49,7 +49,11 @@ pub enum ExportError {
 }
 
 /// Writes `data_dir`'s export to `out` (a new file), stamped `now`.
-pub fn export(data_dir: &Path, out: &Path, now: DateTime<Utc>) -> Result<ExportReport, ExportError> {
+pub fn export(
+    data_dir: &Path,
+    out: &Path,
+    now: DateTime<Utc>,
+) -> Result<ExportReport, ExportError> {
     let database = data_dir.join(DATABASE_FILE);
     if !database.exists() {
         return Err(ExportError::NoDatabase(database));
@@ -59,10 +63,11 @@ pub fn export(data_dir: &Path, out: &Path, now: DateTime<Utc>) -> Result<ExportR
     }
     let mut conn = open_connection(&database, true, Durability::Full)?;
     let document = snapshot(&mut conn, now)?;
-    let text = serde_json::to_string_pretty(&document).map_err(|error| ExportError::CannotWrite {
-        path: out.to_path_buf(),
-        reason: error.to_string(),
-    })?;
+    let text =
+        serde_json::to_string_pretty(&document).map_err(|error| ExportError::CannotWrite {
+            path: out.to_path_buf(),
+            reason: error.to_string(),
+        })?;
     write_new(out, text.as_bytes())?;
     Ok(ExportReport {
         out: out.to_path_buf(),
@@ -88,8 +93,16 @@ fn snapshot(conn: &mut Connection, now: DateTime<Utc>) -> Result<Document, Expor
     let tasks = tasks::list(&read, None)?;
     let automations = automations::all(&read)?;
     let mut chats = BTreeSet::new();
-    chats.extend(tasks.iter().filter_map(|task| task.origin_thread_id.clone()));
-    chats.extend(automations.iter().filter_map(|a| a.origin_thread_id.clone()));
+    chats.extend(
+        tasks
+            .iter()
+            .filter_map(|task| task.origin_thread_id.clone()),
+    );
+    chats.extend(
+        automations
+            .iter()
+            .filter_map(|a| a.origin_thread_id.clone()),
+    );
     let mut threads_kept = Vec::new();
     for id in chats {
         if let Some(thread) = threads::get(&read, &id)? {

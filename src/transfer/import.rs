@@ -103,7 +103,10 @@ fn apply(conn: &Connection, document: &Document) -> Result<ImportReport, ImportE
             path: format!("people[{i}].timezone"),
             reason,
         })?;
-        if report.people.count(people::get(conn, &person.user_id)?, &person) {
+        if report
+            .people
+            .count(people::get(conn, &person.user_id)?, &person)
+        {
             people::put(conn, &person)?;
         }
     }

@@ -45,10 +45,9 @@ impl Pipeline {
             }
             ZoneSentence::Set { name, explicit } => match zones::find(&name) {
                 ZoneMatch::Found(timezone) => Some(Work::SetTimezone(timezone)),
-                ZoneMatch::Unknown { suggestions } if explicit => say(
-                    TurnPath::Clarify,
-                    people::unknown_zone(&name, &suggestions),
-                ),
+                ZoneMatch::Unknown { suggestions } if explicit => {
+                    say(TurnPath::Clarify, people::unknown_zone(&name, &suggestions))
+                }
                 // "I'm in a meeting": not a place, so not about time zones at all.
                 ZoneMatch::Unknown { .. } => None,
             },

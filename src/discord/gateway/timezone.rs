@@ -33,7 +33,11 @@ impl InboundWork {
         zone: Option<String>,
     ) {
         let (user, now, default) = (user.to_string(), self.clock.now(), self.settings.timezone);
-        let text = match zone.as_deref().map(str::trim).filter(|zone| !zone.is_empty()) {
+        let text = match zone
+            .as_deref()
+            .map(str::trim)
+            .filter(|zone| !zone.is_empty())
+        {
             None => {
                 let shown = self
                     .store
