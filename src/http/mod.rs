@@ -3,7 +3,8 @@
 //!
 //! Owns: routing (`routes`: the one list of routes, which is also what the OpenAPI document is
 //! generated from), the guards every request passes (Host header against DNS rebinding, the bearer
-//! token on /api/*, the body limit) and the mapping of errors to `{"error": ...}` answers.
+//! token on /api/* except the calendar feed, which checks its own token from the query, the
+//! body limit) and the mapping of errors to `{"error": ...}` answers.
 //! Every answer of 400 or more is logged (`access_log`: method, path without the query, status,
 //! milliseconds); never a header or a body, so the bearer token and people's words stay out of
 //! the log.
