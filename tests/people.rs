@@ -82,6 +82,22 @@ async fn sentences_that_set_a_time_zone_set_it_and_say_the_time_there() {
         ("I'm based in Munich", "Europe/Berlin", "11:00"),
         ("I'm on Pacific time", "America/Los_Angeles", "02:00"),
         ("use Berlin time", "Europe/Berlin", "11:00"),
+        (
+            "I'm in London now, please update my timezone",
+            "Europe/London",
+            "10:00",
+        ),
+        (
+            "I am now in the Europe/Berlin time zone",
+            "Europe/Berlin",
+            "11:00",
+        ),
+        ("I relocated to Denver", "America/Denver", "03:00"),
+        ("I'm located in Madrid", "Europe/Madrid", "11:00"),
+        ("switch to Tokyo time", "Asia/Tokyo", "19:00"),
+        ("I'm on Eastern time now", "America/New_York", "05:00"),
+        ("timezone = Europe/Paris", "Europe/Paris", "11:00"),
+        ("Donna, my tz is GMT-5", "Etc/GMT+5", "05:00"),
     ];
     for (i, (text, zone, clock)) in table.iter().enumerate() {
         let user = format!("setter{i}");
@@ -126,6 +142,14 @@ async fn sentences_that_only_look_like_a_time_zone_change_nothing() {
         "my time zone is wrong",
         "my time is limited",
         "set the time to 5pm",
+        "I'm in PT now",
+        "i'm in CT for my knee",
+        "I moved the meeting to Tokyo",
+        "remind me when I'm in London",
+        "what's the timezone in Tokyo?",
+        "I'm staying in Rome this week",
+        "are you in London?",
+        "I'm in central park",
     ];
     for (i, text) in table.iter().enumerate() {
         let user = format!("bystander{i}");

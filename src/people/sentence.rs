@@ -160,7 +160,9 @@ fn implicit(words: &[&str]) -> Option<usize> {
         ["i" | "we", "am" | "are", ..] => 2,
         ["i've" | "we've", "moved", ..] => 1,
         ["i" | "we", "have", "moved", ..] => 2,
-        ["i" | "we", "moved" | "live" | "now" | "just", ..] => 1,
+        ["i" | "we", "moved" | "relocated" | "live" | "now" | "just", ..] => 1,
+        // "switch to Tokyo time"
+        ["switch" | "change", "to", .., "time"] => return Some(2),
         _ => return None,
     };
     let mut at = subject;
@@ -172,18 +174,30 @@ fn implicit(words: &[&str]) -> Option<usize> {
     }
     let verb = match words.get(at..) {
         Some(["in", ..]) => 1,
-        Some(["based" | "living" | "settled", "in", ..]) => 2,
+        Some(["based" | "living" | "settled" | "located", "in", ..]) => 2,
         Some(["moved" | "relocated", "to", ..]) => 2,
         Some(["live", "in", ..]) => 2,
-        Some(["on", ..]) if words.last() == Some(&"time") => 1,
+        Some(["on", ..]) if said_as_time(words) => 1,
         _ => return None,
     };
     Some(at + verb)
 }
 
-/// The name from word `from` (of `said`) to the end of `text`, without closing words.
+/// Whether the sentence ends with "time" (closing words aside): "I'm on Tokyo time now".
+fn said_as_time(words: &[&str]) -> bool {
+    words
+        .iter()
+        .rev()
+        .find(|word| !CLOSERS.contains(word))
+        .is_some_and(|word| *word == "time")
+}
+
+/// The name from word `from` (of `said`) up to the first comma or semicolon after it ("I'm in
+/// London now, please update it"), without closing words.
 fn set(text: &str, said: &[Word], from: usize, explicit: bool) -> ZoneSentence {
-    let mut end = said.len();
+    let mut end = (from + 1..said.len())
+        .find(|&at| text[said[at - 1].range.end..said[at].range.start].contains([',', ';']))
+        .unwrap_or(said.len());
     while end > from && CLOSERS.contains(&said[end - 1].text.as_str()) {
         end -= 1;
     }

@@ -177,12 +177,7 @@ fn offset(text: &str) -> Option<Tz> {
 /// The zone `name` names, or the nearest names when none does.
 pub fn find(name: &str) -> ZoneMatch {
     let wanted = key(name.trim().trim_end_matches(['.', '!', ',']));
-    let wanted = wanted
-        .strip_suffix(" time")
-        .or_else(|| wanted.strip_suffix(" timezone"))
-        .or_else(|| wanted.strip_suffix(" time zone"))
-        .unwrap_or(&wanted)
-        .to_string();
+    let wanted = without_time_words(&wanted);
     if wanted.is_empty() {
         return ZoneMatch::Unknown {
             suggestions: Vec::new(),
@@ -213,6 +208,46 @@ pub fn find(name: &str) -> ZoneMatch {
     ZoneMatch::Unknown {
         suggestions: suggest(&wanted),
     }
+}
+
+/// "the New York time zone" -> "new york": the words around a zone's name.
+fn without_time_words(wanted: &str) -> String {
+    let wanted = wanted.strip_prefix("the ").unwrap_or(wanted);
+    wanted
+        .strip_suffix(" time")
+        .or_else(|| wanted.strip_suffix(" timezone"))
+        .or_else(|| wanted.strip_suffix(" time zone"))
+        .unwrap_or(wanted)
+        .to_string()
+}
+
+/// A place a person says they are in ("Tokyo", "New York", "Europe/Berlin", "Japan"): like
+/// `find`, but an abbreviation, an offset or an upper-case alias counts only when said as a
+/// time ("Pacific time", "CET time"), since "I'm in PT" is physical therapy, not Los Angeles.
+pub fn find_place(name: &str) -> Option<Tz> {
+    let said = key(name.trim().trim_end_matches(['.', '!', ',']));
+    let as_time =
+        said.ends_with(" time") || said.ends_with(" timezone") || said.ends_with(" time zone");
+    if as_time {
+        return match find(name) {
+            ZoneMatch::Found(tz) => Some(tz),
+            ZoneMatch::Unknown { .. } => None,
+        };
+    }
+    let wanted = without_time_words(&said);
+    if wanted.is_empty() {
+        return None;
+    }
+    let named = TZ_VARIANTS.iter().find(|tz| {
+        key(tz.name()) == wanted
+            && (tz.name().contains('/') || tz.name() != tz.name().to_uppercase())
+    });
+    named.copied().or_else(|| city(&wanted)).or_else(|| {
+        PLACES
+            .iter()
+            .find(|(place, _)| *place == wanted)
+            .and_then(|(_, name)| zone(name))
+    })
 }
 
 /// The zone whose city is `wanted`: canonical names first, then the one with more parts
@@ -322,6 +357,34 @@ mod tests {
             ("Germany", "Europe/Berlin"),
         ] {
             assert_eq!(found(said), zone, "{said}");
+        }
+    }
+
+    #[test]
+    fn a_place_is_a_zone_only_by_name_city_or_country_unless_said_as_a_time() {
+        let place = |name: &str| find_place(name).map(|tz| tz.name().to_string());
+        assert_eq!(place("Tokyo").as_deref(), Some("Asia/Tokyo"));
+        assert_eq!(
+            place("the New York time zone").as_deref(),
+            Some("America/New_York")
+        );
+        assert_eq!(place("Japan").as_deref(), Some("Asia/Tokyo"));
+        assert_eq!(place("Egypt").as_deref(), Some("Egypt"));
+        assert_eq!(
+            place("Pacific time").as_deref(),
+            Some("America/Los_Angeles")
+        );
+        for not_a_place in [
+            "PT",
+            "ET",
+            "CT",
+            "EST",
+            "GB",
+            "UTC+2",
+            "a meeting",
+            "central park",
+        ] {
+            assert_eq!(place(not_a_place), None, "{not_a_place}");
         }
     }
 

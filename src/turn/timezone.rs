@@ -43,14 +43,21 @@ impl Pipeline {
                     people::currently(self.settings.timezone, chosen, now),
                 )
             }
-            ZoneSentence::Set { name, explicit } => match zones::find(&name) {
+            ZoneSentence::Set {
+                name,
+                explicit: true,
+            } => match zones::find(&name) {
                 ZoneMatch::Found(timezone) => Some(Work::SetTimezone(timezone)),
-                ZoneMatch::Unknown { suggestions } if explicit => {
+                ZoneMatch::Unknown { suggestions } => {
                     say(TurnPath::Clarify, people::unknown_zone(&name, &suggestions))
                 }
-                // "I'm in a meeting": not a place, so not about time zones at all.
-                ZoneMatch::Unknown { .. } => None,
             },
+            // "I'm in Tokyo now" sets it; "I'm in a meeting" or "I'm in PT" names no place, so
+            // it is not about time zones at all.
+            ZoneSentence::Set {
+                name,
+                explicit: false,
+            } => zones::find_place(&name).map(Work::SetTimezone),
         })
     }
 }
