@@ -196,13 +196,15 @@ pub fn find(name: &str) -> ZoneMatch {
     if let Some(tz) = named(&ABBREVIATIONS) {
         return ZoneMatch::Found(tz);
     }
-    if let Some(tz) = TZ_VARIANTS.iter().find(|tz| key(tz.name()) == wanted) {
-        return ZoneMatch::Found(*tz);
-    }
-    if let Some(tz) = city(&wanted) {
-        return ZoneMatch::Found(tz);
-    }
-    if let Some(tz) = named(&PLACES) {
+    // A country we know the zone of before IANA's old alias for it ("Japan": Asia/Tokyo).
+    let exact = TZ_VARIANTS.iter().find(|tz| key(tz.name()) == wanted);
+    let found = exact
+        .filter(|tz| tz.name().contains('/'))
+        .copied()
+        .or_else(|| named(&PLACES))
+        .or_else(|| exact.copied())
+        .or_else(|| city(&wanted));
+    if let Some(tz) = found {
         return ZoneMatch::Found(tz);
     }
     ZoneMatch::Unknown {
@@ -242,12 +244,18 @@ pub fn find_place(name: &str) -> Option<Tz> {
         key(tz.name()) == wanted
             && (tz.name().contains('/') || tz.name() != tz.name().to_uppercase())
     });
-    named.copied().or_else(|| city(&wanted)).or_else(|| {
+    let place = || {
         PLACES
             .iter()
             .find(|(place, _)| *place == wanted)
             .and_then(|(_, name)| zone(name))
-    })
+    };
+    named
+        .copied()
+        .filter(|tz| tz.name().contains('/'))
+        .or_else(place)
+        .or_else(|| named.copied())
+        .or_else(|| city(&wanted))
 }
 
 /// The zone whose city is `wanted`: canonical names first, then the one with more parts
