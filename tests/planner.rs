@@ -445,6 +445,7 @@ async fn a_tool_call_writes_nothing() {
     let env = donna::planner::ToolEnv {
         now: common::monday_10am(),
         timezone: chrono_tz::UTC,
+        viewer: None,
     };
     let calls = [
         (

@@ -29,9 +29,10 @@ pub struct ActionEnv {
     pub timezone: chrono_tz::Tz,
     /// What "later" means.
     pub later: Duration,
-    /// Who the turn is for (its sender): a task or an automation it creates remembers them
-    /// (`created_by`). None outside a turn.
-    pub person: Option<String>,
+    /// Who asked for the actions (the turn's sender): journaled, so "undo" reverts only that
+    /// person's own actions in a shared thread; a task or an automation it creates remembers
+    /// them (`created_by`).
+    pub author_id: Option<String>,
 }
 
 /// What a handler did.
@@ -287,7 +288,7 @@ fn create_task(
         origin_thread_id: text(params, "origin_thread_id").map(str::to_string),
         automation_id: None,
         occurrence_at: None,
-        created_by: env.person.clone(),
+        created_by: env.author_id.clone(),
     };
     let task = repo::insert(conn, &id, &new, env.now)?;
     let due = deadline
@@ -328,10 +329,12 @@ fn create_automation(
 ) -> Result<Effect, ActionError> {
     use super::automation::{create_for, CreateError};
     let created =
-        create_for(conn, env.now, action, env.person.as_deref()).map_err(|error| match error {
-            CreateError::Refused(reason) => ActionError::Refused(reason),
-            CreateError::Store(error) => ActionError::Store(error),
-        })?;
+        create_for(conn, env.now, action, env.author_id.as_deref()).map_err(
+            |error| match error {
+                CreateError::Refused(reason) => ActionError::Refused(reason),
+                CreateError::Store(error) => ActionError::Store(error),
+            },
+        )?;
     Ok(Effect {
         summary: created.summary,
         before: None,

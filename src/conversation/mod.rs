@@ -11,6 +11,7 @@ pub mod journal_texts;
 pub mod memory;
 pub mod memory_search;
 pub mod outbox;
+pub mod participation;
 pub mod pins;
 pub mod plans;
 pub mod proposal_messages;

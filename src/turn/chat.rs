@@ -36,7 +36,7 @@ use super::chat_actions::Proposed;
 use super::context::TurnContext;
 use super::draft_step::DraftStep;
 use super::error::TurnError;
-use super::free_model::{ask_model, model_down};
+use super::model_call::{ask_model, model_down};
 use super::pipeline::Pipeline;
 use super::settings::chrono_duration;
 use super::Inbound;

@@ -29,6 +29,7 @@ pub mod history;
 pub mod intake;
 pub mod intent;
 pub mod model;
+pub mod model_call;
 pub mod pipeline;
 pub mod planner;
 pub mod proposal;
@@ -38,6 +39,7 @@ pub mod settings;
 pub mod texts;
 pub mod thinking;
 pub mod timezone;
+pub mod which_one;
 pub mod work;
 
 pub use crate::conversation::inbox::Inbound;
