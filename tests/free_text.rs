@@ -153,6 +153,10 @@ async fn sentences_that_are_not_captures_create_and_change_nothing() {
         "add everything",
         "what's up",
         "the rent is paid",
+        "remind me what we discussed",
+        "remind me when the dentist is",
+        "thanks, that's all",
+        "cheers, bye",
     ] {
         let thread = free_thread(&bot).await;
         let result = bot.say(&thread, sentence).await;

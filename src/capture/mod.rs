@@ -2,7 +2,10 @@
 //! free-text message asks without a model, and everything a capture needs on its way to a task.
 //!
 //! - `sentence`: words with their place in the text; questions; negators.
-//! - `rules`: capture commands, the common questions, greetings, thanks, "never mind".
+//! - `rules`: capture commands anywhere people put them (polite requests, note prefixes such
+//!   as "reminder:", a title put "on the list"), "never mind"; with `asked` (the common
+//!   questions in people's words), `question` (which question) and `closings` (thanks,
+//!   goodbyes, greetings).
 //! - `time_words` + `title`: a capture's time (deadline or start) and its title.
 //! - `duplicates`: likely duplicates among open tasks (normalised titles, Jaccard >= 0.8).
 //! - `preferences`: learned domain and priority for titles like one the person corrected.
@@ -13,8 +16,11 @@
 //! awaits; the SQL lives with the tables (`conversation::drafts`, `tasks::preferences`, the
 //! task and plan repos) and only runs inside the caller's read or transaction.
 
+pub mod asked;
+pub mod closings;
 pub mod duplicates;
 pub mod preferences;
+pub mod question;
 pub mod questions;
 pub mod request;
 pub mod rules;

@@ -13,7 +13,9 @@
 //!
 //! Pure: no clock, no store. Tested as tables of sentences (`tests/capture_rules.rs`).
 
+pub use super::question::Question;
 use super::sentence::{is_question, squeeze, words, Word};
+use super::{asked, closings};
 
 /// What the rules make of a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,26 +35,13 @@ pub enum Reading {
     Nothing,
 }
 
-/// The common questions answered from the database.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Question {
-    ListTasks,
-    Overdue,
-    DueToday,
-    DueTomorrow,
-    DueThisWeek,
-    /// "what are you waiting on?": proposals awaiting a yes, questions awaiting an answer,
-    /// nudges not answered yet.
-    WaitingOn,
-}
-
 /// Words that open a message without meaning anything for the rules.
 const FILLERS: [&str; 11] = [
     "please", "pls", "plz", "donna", "hey", "hi", "ok", "okay", "oh", "also", "and",
 ];
 
 /// Capture commands, as word sequences at the start of the message.
-const COMMANDS: [&[&str]; 20] = [
+const COMMANDS: [&[&str]; 25] = [
     &["don't", "let", "me", "forget", "to"],
     &["do", "not", "let", "me", "forget", "to"],
     &["don't", "forget", "to"],
@@ -73,6 +62,11 @@ const COMMANDS: [&[&str]; 20] = [
     &["new", "reminder"],
     &["create", "a", "task"],
     &["create", "task"],
+    &["remember", "to"],
+    &["note", "to", "self"],
+    &["jot", "down"],
+    &["write", "down"],
+    &["note", "down"],
 ];
 
 /// A capture body that names nothing to capture.
@@ -246,20 +240,156 @@ pub fn read(text: &str) -> Reading {
     if let Some(reading) = fixed_phrase(&phrase) {
         return reading;
     }
-    if is_question(text, &all) {
+    let plain: Vec<String> = all.iter().map(|w| w.text.replace('\'', "")).collect();
+    let asks = is_question(text, &all);
+    if let Some(question) = asked::question(&plain, asks) {
+        return Reading::Question(question);
+    }
+    match closings::read(&plain) {
+        Some(closings::Kind::Thanks) => return Reading::Thanks,
+        Some(closings::Kind::Greeting) => return Reading::Greeting,
+        None => {}
+    }
+    // "can you remind me to ...?", "could you please add ...": a polite request, not a question.
+    let polite = polite_opening(&all);
+    if asks && polite == 0 {
         return Reading::Nothing;
     }
-    let start = leading_fillers(&all);
+    let start = polite + leading_fillers(&all[polite..]);
     let rest = &all[start..];
+    if let Some(body) = put_on_the_list(text, rest) {
+        return capture_of(body);
+    }
+    if let Some(body) = note_prefix(text, rest) {
+        return capture_of(body);
+    }
     let Some(command) = COMMANDS.iter().find(|command| starts_with(rest, command)) else {
         return Reading::Nothing;
     };
     let after = &rest[command.len()..];
-    let body = body_text(text, after);
+    // "remind me what we said", "remind me when the dentist is": a question, never a task.
+    if command == &["remind", "me"].as_slice()
+        && after
+            .first()
+            .is_some_and(|word| ASKING_WORDS.contains(&word.text.as_str()))
+    {
+        return Reading::Nothing;
+    }
+    capture_of(body_text(text, after))
+}
+
+/// A capture of `body`, or a command with nothing to capture.
+fn capture_of(body: String) -> Reading {
     if EMPTY_BODIES.contains(&squeeze(&body.to_lowercase()).as_str()) {
         return Reading::BareCapture;
     }
     Reading::Capture { body }
+}
+
+/// Words after "remind me" that make it a question about something, not a task.
+const ASKING_WORDS: &[&str] = &[
+    "what", "what's", "whats", "when", "where", "who", "whom", "whose", "why", "how", "which",
+    "if", "whether", "about",
+];
+
+/// Openings that make a command polite ("can you", "could you please", "would you mind",
+/// "I need you to"): how many words they take.
+fn polite_opening(all: &[Word]) -> usize {
+    const POLITE: &[&[&str]] = &[
+        &["would", "you", "mind"],
+        &["can", "you", "please"],
+        &["could", "you", "please"],
+        &["would", "you", "please"],
+        &["will", "you", "please"],
+        &["can", "you"],
+        &["could", "you"],
+        &["would", "you"],
+        &["will", "you"],
+        &["can", "u"],
+        &["could", "u"],
+        &["i", "need", "you", "to"],
+        &["i", "want", "you", "to"],
+        &["i'd", "like", "you", "to"],
+        &["id", "like", "you", "to"],
+        &["kindly"],
+    ];
+    let start = leading_fillers(all);
+    POLITE
+        .iter()
+        .find(|polite| starts_with(&all[start..], polite))
+        .map_or(0, |polite| start + polite.len())
+}
+
+/// "put 'buy milk' on the list", "stick oat milk on my shopping list", "throw X onto the
+/// list": the words between the verb and the list.
+fn put_on_the_list(text: &str, rest: &[Word]) -> Option<String> {
+    const VERBS: &[&str] = &[
+        "put", "stick", "throw", "pop", "chuck", "whack", "jot", "write", "get", "slap", "bung",
+    ];
+    let (verb, after) = rest.split_first()?;
+    if !VERBS.contains(&verb.text.as_str()) {
+        return None;
+    }
+    for tail in ON_THE_LIST {
+        if after.len() > tail.len() && starts_with(&after[after.len() - tail.len()..], tail) {
+            let body = &after[..after.len() - tail.len()];
+            let (first, last) = (body.first()?, body.last()?);
+            let inner = text.get(first.range.start..last.range.end)?;
+            return Some(unquoted(inner));
+        }
+    }
+    None
+}
+
+/// Where "put X ... " puts it.
+const ON_THE_LIST: &[&[&str]] = &[
+    &["on", "the", "list"],
+    &["on", "my", "list"],
+    &["onto", "the", "list"],
+    &["onto", "my", "list"],
+    &["on", "the", "todo", "list"],
+    &["on", "my", "todo", "list"],
+    &["on", "my", "to", "do", "list"],
+    &["on", "the", "to", "do", "list"],
+    &["on", "my", "shopping", "list"],
+    &["on", "the", "shopping", "list"],
+    &["on", "my", "todos"],
+    &["in", "my", "list"],
+    &["in", "my", "todos"],
+    &["down"],
+    &["on", "my", "tasks"],
+];
+
+/// A title without the quotes around it ("'buy milk'" -> "buy milk").
+fn unquoted(text: &str) -> String {
+    let quotes: &[char] = &[
+        '\'', '"', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '`',
+    ];
+    squeeze(text.trim().trim_matches(quotes).trim())
+}
+
+/// "reminder: call mum", "note to self - renew passport", "memo: ...", "task: ...", "nb: ...":
+/// a prefix people use for notes, followed by a colon or a dash.
+fn note_prefix(text: &str, rest: &[Word]) -> Option<String> {
+    const PREFIXES: &[&[&str]] = &[
+        &["note", "to", "self"],
+        &["reminder"],
+        &["note"],
+        &["memo"],
+        &["task"],
+        &["nb"],
+        &["remember"],
+        &["todo"],
+        &["to", "do"],
+    ];
+    let prefix = PREFIXES.iter().find(|prefix| starts_with(rest, prefix))?;
+    let last = rest.get(prefix.len() - 1)?;
+    let after_prefix = text.get(last.range.end..)?.trim_start();
+    if !after_prefix.starts_with([':', '-', '\u{2013}', '\u{2014}']) {
+        return None;
+    }
+    let body = rest.get(prefix.len()..)?;
+    Some(unquoted(&body_text(text, body)))
 }
 
 /// The message as one phrase for the fixed lists: its words without "donna", "please" and the
@@ -332,7 +462,7 @@ fn body_text(text: &str, after: &[Word]) -> String {
         }
     }
     let body = &text[first.range.start..end];
-    squeeze(body.trim_end_matches(|c: char| c.is_whitespace() || ".!,;".contains(c)))
+    squeeze(body.trim_end_matches(|c: char| c.is_whitespace() || ".!,;?".contains(c)))
 }
 
 #[cfg(test)]

@@ -1,0 +1,14 @@
+//! The common questions Donna answers from the database without a model.
+
+/// The common questions answered from the database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Question {
+    ListTasks,
+    Overdue,
+    DueToday,
+    DueTomorrow,
+    DueThisWeek,
+    /// "what are you waiting on?": proposals awaiting a yes, questions awaiting an answer,
+    /// nudges not answered yet.
+    WaitingOn,
+}
