@@ -192,6 +192,7 @@ fn context(situation: Situation) -> TurnContext {
         // delivered into this free thread.
         nudged_task: matches!(situation, FreeAfterNudge).then(task),
         answering_nudge: false,
+        stale_click: false,
     }
 }
 

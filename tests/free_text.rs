@@ -380,7 +380,7 @@ async fn waiting_on_lists_every_live_proposal_and_question_with_where_and_time_l
     assert_eq!(asked["path"], "answer", "{asked}");
     let reply = asked["reply"].as_str().unwrap_or_default();
     for line in [
-        "I'm waiting on:",
+        "I'm waiting on (2):",
         "- a yes or no in another chat (",
         "(60 min left): I'd create a task 'Pay the rent'",
         "- your answer here: what to add (",

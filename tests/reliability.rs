@@ -208,6 +208,7 @@ async fn twenty_thousand_messages_with_random_panics_lose_nothing_duplicate_noth
                             text: format!("busy {n:03}"),
                             message_id: Some(message_id.clone()),
                             answers_plan: None,
+                            answers_nudge: None,
                         })
                         .await;
                     match sent {

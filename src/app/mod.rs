@@ -41,6 +41,7 @@ use crate::replies::matcher::FastPath;
 use crate::store::{self, DataDirLock, Durability, Store, StoreError};
 use crate::subsystems::action_executor::ExecutorMsg;
 use crate::subsystems::chat_sessions::SessionsMsg;
+use crate::subsystems::digest::DigestMsg;
 use crate::subsystems::fast_path::FastPathMsg;
 use crate::subsystems::llm_classifier::LlmMsg;
 use crate::subsystems::nudger::NudgerMsg;
@@ -116,6 +117,8 @@ pub struct App {
     pub nudger: ChildRef<NudgerMsg>,
     /// Turns automations' occurrences into tasks.
     pub automations: ChildRef<AutomationsMsg>,
+    /// Sends the daily digests at their occurrences.
+    pub digests: ChildRef<DigestMsg>,
     pub llm: Option<ChildRef<LlmMsg>>,
     pub llm_metrics: Arc<LlmMetrics>,
     /// Whether the model is there (probed at start and every `llm.probe_interval`).
@@ -256,6 +259,7 @@ impl App {
             &events,
         );
         let automations = spawner.automations(&store, &clock, &config, &events);
+        let digests = spawner.digests(&store, &clock, &config, &events);
         let api_token = config.api_token(env);
         let calendar_token = config.calendar_token(env);
         let mut arbiters = conversation_arbiters;
@@ -276,6 +280,7 @@ impl App {
             executor,
             nudger,
             automations,
+            digests,
             llm,
             llm_metrics,
             model_status,

@@ -11,4 +11,7 @@ pub enum Question {
     /// "what are you waiting on?": proposals awaiting a yes, questions awaiting an answer,
     /// nudges not answered yet.
     WaitingOn,
+    /// "send me my agenda" (once, now): what is overdue, due today and waiting for an answer,
+    /// as the daily digest shows it.
+    Agenda,
 }

@@ -8,8 +8,8 @@
 //! on the list"), a report ("I already sent it", "I added it"), someone else's intention ("my
 //! brother will remind me to call"), and a command with nothing to add ("add a task") asks what
 //! to add instead. The common questions ("list my tasks", "what's overdue", ...), greetings,
-//! thanks and "never mind" are whole-message phrases, so "is the dentist on my list?" is none of
-//! them.
+//! thanks, "never mind" and "more" (the next page of the last list) are whole-message phrases,
+//! so "is the dentist on my list?" is none of them, nor is "more milk" or "next friday".
 //!
 //! Pure: no clock, no store. Tested as tables of sentences (`tests/capture_rules.rs`).
 
@@ -32,6 +32,8 @@ pub enum Reading {
     Thanks,
     /// "never mind", "cancel", "forget it": drops a pending question.
     NeverMind,
+    /// "more", "next", "show more", "continue": the next page of the chat's last list.
+    More,
     Nothing,
 }
 
@@ -101,7 +103,7 @@ const LIST_TAILS: [&[&str]; 10] = [
     &["on", "my", "list"],
 ];
 
-const QUESTIONS: [(Question, &[&str]); 6] = [
+const QUESTIONS: [(Question, &[&str]); 7] = [
     (
         Question::ListTasks,
         &[
@@ -192,6 +194,64 @@ const QUESTIONS: [(Question, &[&str]); 6] = [
             "pending",
         ],
     ),
+    (
+        Question::Agenda,
+        &[
+            "agenda",
+            "my agenda",
+            "send me my agenda",
+            "send my agenda",
+            "show me my agenda",
+            "show my agenda",
+            "give me my agenda",
+            "whats my agenda",
+            "what is my agenda",
+            "whats on my agenda",
+            "what is on my agenda",
+            "whats on my agenda today",
+            "my agenda for today",
+            "my daily agenda",
+            "send me my daily agenda",
+            "give me my daily agenda",
+            "show me my daily agenda",
+            "agenda for today",
+            "todays agenda",
+            "my day",
+            "digest",
+            "my digest",
+            "send me my digest",
+            "send me a digest",
+            "give me a digest",
+            "summary",
+            "send me a summary",
+            "give me a summary",
+            "briefing",
+            "my briefing",
+        ],
+    ),
+];
+
+/// "Show me the next page", said as a whole message.
+const MORE: [&str; 19] = [
+    "more",
+    "next",
+    "show more",
+    "show me more",
+    "more tasks",
+    "show more tasks",
+    "next page",
+    "next one",
+    "next ones",
+    "continue",
+    "go on",
+    "keep going",
+    "the rest",
+    "rest",
+    "show the rest",
+    "show me the rest",
+    "and the rest",
+    "next 20",
+    "show next",
 ];
 
 const GREETINGS: [&str; 12] = [
@@ -424,6 +484,9 @@ fn fixed_phrase(phrase: &str) -> Option<Reading> {
     }
     if NEVER_MIND.contains(&phrase) {
         return Some(Reading::NeverMind);
+    }
+    if MORE.contains(&phrase) {
+        return Some(Reading::More);
     }
     None
 }

@@ -41,6 +41,9 @@ pub struct Inbound {
     /// The plan this message answers, when its channel knows (a button click names its plan):
     /// it may confirm or reject that plan only.
     pub answers_plan: Option<String>,
+    /// The nudge this message answers, when its channel knows (a click on a nudge's button):
+    /// it acts on that nudge's task, and only while the nudge can still be answered.
+    pub answers_nudge: Option<String>,
 }
 
 pub fn accept(
@@ -50,8 +53,8 @@ pub fn accept(
 ) -> Result<Accepted, StoreError> {
     let inserted = conn
         .prepare_cached(
-            "INSERT INTO inbox (channel, message_id, thread_id, user_id, text, received_at, answers_plan) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(channel, thread_id, message_id) DO NOTHING",
+            "INSERT INTO inbox (channel, message_id, thread_id, user_id, text, received_at, answers_plan, answers_nudge) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT(channel, thread_id, message_id) DO NOTHING",
         )?
         .execute(params![
             row.channel.as_str(),
@@ -60,7 +63,8 @@ pub fn accept(
             row.user_id,
             row.text,
             to_db(now),
-            row.answers_plan
+            row.answers_plan,
+            row.answers_nudge
         ])?;
     if inserted == 1 {
         return Ok(Accepted::New {
@@ -140,7 +144,7 @@ pub fn last_seq(conn: &Connection) -> Result<i64, StoreError> {
 /// channel this version does not know is left where it is and skipped.
 pub fn unfinished(conn: &Connection) -> Result<Vec<Inbound>, StoreError> {
     let mut statement = conn.prepare_cached(
-        "SELECT channel, message_id, thread_id, user_id, text, answers_plan FROM inbox WHERE status = 'pending' ORDER BY seq",
+        "SELECT channel, message_id, thread_id, user_id, text, answers_plan, answers_nudge FROM inbox WHERE status = 'pending' ORDER BY seq",
     )?;
     let mut rows = statement.query([])?;
     let mut found = Vec::new();
@@ -157,6 +161,7 @@ pub fn unfinished(conn: &Connection) -> Result<Vec<Inbound>, StoreError> {
             user_id: row.get(3)?,
             text: row.get(4)?,
             answers_plan: row.get(5)?,
+            answers_nudge: row.get(6)?,
         });
     }
     Ok(found)

@@ -199,10 +199,11 @@ pub fn stored_turn(
         String,
         Option<String>,
         Option<String>,
+        Option<String>,
     );
     let found: Option<Row> = conn
         .prepare_cached(
-            "SELECT channel, user_id, text, received_at, result_json, answers_plan FROM inbox \
+            "SELECT channel, user_id, text, received_at, result_json, answers_plan, answers_nudge FROM inbox \
              WHERE thread_id = ?1 AND message_id = ?2 ORDER BY seq LIMIT 1",
         )?
         .query_row(params![thread_id, message_id], |row| {
@@ -213,10 +214,13 @@ pub fn stored_turn(
                 row.get(3)?,
                 row.get(4)?,
                 row.get(5)?,
+                row.get(6)?,
             ))
         })
         .optional()?;
-    let Some((channel, user_id, text, received_at, result_json, answers_plan)) = found else {
+    let Some((channel, user_id, text, received_at, result_json, answers_plan, answers_nudge)) =
+        found
+    else {
         return Ok(None);
     };
     let channel = Channel::parse(&channel)
@@ -236,6 +240,7 @@ pub fn stored_turn(
             user_id,
             text,
             answers_plan,
+            answers_nudge,
         },
         received_at: from_db(&received_at)?,
         result_json,

@@ -18,6 +18,7 @@ use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::automations::repo::AutomationKind;
 use crate::automations::{Automation, Schedule};
 use crate::conversation::{Channel, Thread};
 use crate::people::Person;
@@ -46,6 +47,12 @@ pub struct Document {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AutomationRecord {
     pub id: String,
+    /// `reminder` (a task each time) or `digest` (the agenda each time).
+    #[serde(default = "reminder")]
+    pub kind: String,
+    /// Whose agenda a digest shows.
+    #[serde(default)]
+    pub for_user_id: Option<String>,
     pub title: String,
     pub schedule_words: String,
     pub rrule: String,
@@ -95,6 +102,8 @@ impl From<&Automation> for AutomationRecord {
     fn from(automation: &Automation) -> Self {
         Self {
             id: automation.id.clone(),
+            kind: automation.kind.as_str().to_string(),
+            for_user_id: automation.for_user_id.clone(),
             title: automation.title.clone(),
             schedule_words: automation.schedule.words.clone(),
             rrule: automation.schedule.rrule.clone(),
@@ -116,6 +125,9 @@ impl AutomationRecord {
     pub fn automation(&self) -> Result<Automation, String> {
         Ok(Automation {
             id: self.id.clone(),
+            kind: AutomationKind::parse(&self.kind)
+                .ok_or_else(|| format!("kind {:?} is not reminder or digest", self.kind))?,
+            for_user_id: self.for_user_id.clone(),
             title: self.title.clone(),
             schedule: Schedule {
                 rrule: self.rrule.clone(),
@@ -180,6 +192,10 @@ impl ThreadRecord {
             created_at: self.created_at,
         }
     }
+}
+
+fn reminder() -> String {
+    AutomationKind::Reminder.as_str().to_string()
 }
 
 fn zone(name: &str) -> Result<Tz, String> {
@@ -287,9 +303,14 @@ fn check(document: &Document) -> Result<(), Malformed> {
         clean_title(&record.title).map_err(|e| malformed(at("title"), e.to_string()))?;
         check_domain(&record.domain).map_err(|e| malformed(at("domain"), e.to_string()))?;
         check_priority(record.priority).map_err(|e| malformed(at("priority"), e.to_string()))?;
-        let automation = record
-            .automation()
-            .map_err(|reason| malformed(at("timezone"), reason))?;
+        let automation = record.automation().map_err(|reason| {
+            let field = if reason.starts_with("kind") {
+                "kind"
+            } else {
+                "timezone"
+            };
+            malformed(at(field), reason)
+        })?;
         automation
             .schedule
             .next_after(record.dtstart)

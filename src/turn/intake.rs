@@ -49,6 +49,8 @@ pub struct Incoming {
     pub message_id: Option<String>,
     /// The plan the message answers, when the channel knows it (a Discord button click).
     pub answers_plan: Option<String>,
+    /// The nudge the message answers, when the channel knows it (a click on a nudge's button).
+    pub answers_nudge: Option<String>,
 }
 
 /// Why a message was not handled.
@@ -190,7 +192,10 @@ impl Intake {
         };
         let (in_thread, idle) = InFlight::enter(&self.busy, &incoming.thread_id);
         // No id of its own (nothing can repeat it) and nothing ahead of it in its thread.
-        let one_write = idle && incoming.message_id.is_none() && incoming.answers_plan.is_none();
+        let one_write = idle
+            && incoming.message_id.is_none()
+            && incoming.answers_plan.is_none()
+            && incoming.answers_nudge.is_none();
         let inbound = Inbound {
             channel: incoming.channel,
             message_id: incoming
@@ -200,6 +205,7 @@ impl Intake {
             user_id: incoming.user_id,
             text: incoming.text,
             answers_plan: incoming.answers_plan,
+            answers_nudge: incoming.answers_nudge,
         };
         let now = self.clock.now();
         if one_write {

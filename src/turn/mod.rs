@@ -28,6 +28,8 @@ pub mod gate;
 pub mod history;
 pub mod intake;
 pub mod intent;
+pub mod list_step;
+pub mod lists;
 pub mod model;
 pub mod model_call;
 pub mod pipeline;

@@ -138,8 +138,7 @@ impl Pipeline {
     }
 
     async fn run_steps(&self, inbound: Inbound) -> Result<TurnResult, TurnError> {
-        let message = inbound.clone();
-        let default_timezone = self.settings.default_timezone;
+        let (message, default_timezone) = (inbound.clone(), self.settings.default_timezone);
         let context = self
             .store
             .read(move |conn| Ok(context::load(conn, &message, default_timezone)))
@@ -149,16 +148,19 @@ impl Pipeline {
             return serde_json::from_str(json)
                 .map_err(|e| TurnError::BadStoredResult(e.to_string()));
         }
+        if context.stale_click {
+            // A click on a nudge that can no longer be answered (the channel told the person
+            // why): nothing changes, nothing is said.
+            let stale = Work::Silent {
+                path: TurnPath::Unhandled,
+            };
+            return self
+                .commit(inbound, &context, PlanStep::Keep, stale, DraftStep::Keep)
+                .await;
+        }
         self.for_sender(context.timezone)
             .run_loaded(inbound, context)
             .await
-    }
-
-    /// This pipeline for one sender: every time the turn reads or shows is in their zone.
-    fn for_sender(&self, timezone: chrono_tz::Tz) -> Pipeline {
-        let mut pipeline = self.clone();
-        pipeline.settings.timezone = timezone;
-        pipeline
     }
 
     async fn run_loaded(

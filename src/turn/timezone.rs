@@ -6,6 +6,7 @@
 //! there; an unknown name in a plain command is answered with the nearest names (`clarify`,
 //! nothing changes); "I'm in a meeting" and other sentences that only look like one go on to
 //! the rest of the free-text room.
+//! Also `Pipeline::for_sender`: the turn's pipeline in its sender's zone.
 //! Invariant: nothing here writes; the zone is stored by the commit, with the turn.
 
 use chrono::{DateTime, Utc};
@@ -21,6 +22,13 @@ use super::result::TurnPath;
 use super::Inbound;
 
 impl Pipeline {
+    /// This pipeline for one sender: every time the turn reads or shows is in their zone.
+    pub(super) fn for_sender(&self, timezone: chrono_tz::Tz) -> Pipeline {
+        let mut pipeline = self.clone();
+        pipeline.settings.timezone = timezone;
+        pipeline
+    }
+
     /// The work of a time-zone sentence, or None when the message is not one.
     pub(super) async fn timezone_sentence(
         &self,
