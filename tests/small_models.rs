@@ -107,7 +107,9 @@ async fn an_invalid_answer_is_retried_with_the_answer_and_what_was_wrong_with_it
         json!([{"name": "mark_done", "params": {}}]),
         "Great! Shall I mark it done?",
     ));
-    let result = bot.say(&thread, "I paid it this morning actually").await;
+    let result = bot
+        .say(&thread, "the money went out this morning actually")
+        .await;
     assert_eq!(result["path"], "llm", "{result}");
     assert_eq!(action_names(&result), ["mark_done"]);
     assert_eq!(fake.requests().len(), 2);

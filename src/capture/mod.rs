@@ -2,7 +2,7 @@
 //! free-text message asks without a model, and everything a capture needs on its way to a task.
 //!
 //! - `sentence`: words with their place in the text; questions; negators.
-//! - `rules`: capture commands anywhere people put them (polite requests, note prefixes such
+//! - `rules` (with `command_words`): capture commands anywhere people put them (polite requests, note prefixes such
 //!   as "reminder:", a title put "on the list"), "never mind"; with `asked` (the common
 //!   questions in people's words), `question` (which question) and `closings` (thanks,
 //!   goodbyes, greetings).
@@ -21,6 +21,7 @@
 pub mod agenda;
 pub mod asked;
 pub mod closings;
+pub mod command_words;
 pub mod duplicates;
 pub mod pages;
 pub mod preferences;

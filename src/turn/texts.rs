@@ -210,7 +210,7 @@ pub const ESCALATION_OFF: &str = "The bigger model is not set up any more, so I 
 /// The offer to ask the bigger model, with its reason and cost.
 pub fn escalation_offer(reason: &str, estimate_usd: f64) -> String {
     format!(
-        "This needs a bigger model ({}). Asking it costs about ${estimate_usd:.4}.",
+        "This needs a bigger model ({}). Asking it costs at most ${estimate_usd:.4}.",
         reason.trim().trim_end_matches('.')
     )
 }
