@@ -7,7 +7,7 @@
 //! briefing, rundown, overview, "my tasks", "my to-do list"), a schedule ("every day", "every
 //! morning", "every weekday", "each monday", "daily <digest word>"), and nothing else but
 //! courtesies, the verbs of asking (send, give, show me) and the time of day. The time is read
-//! by `time_of_day` (none: [`DEFAULT_HOUR`]); "every evening at 6" is 18:00.
+//! by the time reader, `tasks::when` (none: [`DEFAULT_HOUR`]); "every evening at 6" is 18:00.
 //! Invariants: pure (no clock, no store). Never a digest: a question, a negation ("don't send
 //! me ...", "stop sending ..."), a reminder ("every day at 8 remind me to send the agenda": a
 //! normal automation), a message with other content ("send the agenda to Bob every day") or
@@ -16,9 +16,12 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
-use super::repeat::{find_repeat, rule_and_words, Found, Repeat};
+use std::ops::Range;
+
+use super::repeat::{find_repeat, Found, Repeat};
+use super::rule::rule_and_words;
 use super::schedule::Schedule;
-use super::time_of_day::find_time;
+use crate::tasks::when::{find_time_of_day, WhenError};
 
 /// The hour a digest is sent when the person names none.
 pub const DEFAULT_HOUR: u32 = 8;
@@ -215,12 +218,25 @@ pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> DigestReading {
     if other_words {
         return DigestReading::NotDigest;
     }
-    let (hour, minute) = match find_time(&refs, start..end) {
-        Some(Ok((hour, minute, _, _))) => (hour, minute),
-        Some(Err(question)) => return DigestReading::Unreadable(question),
-        None => (DEFAULT_HOUR, 0),
+    // "every morning": the part of the day is the schedule's here, not a time (the digest's
+    // own hour stays the default).
+    let end = if refs
+        .get(end)
+        .is_some_and(|w| DAY_PARTS.iter().any(|(part, _)| part == w))
+        && end > 0
+        && matches!(refs.get(end - 1), Some(&"every" | &"each"))
+    {
+        end + 1
+    } else {
+        end
     };
-    let (rrule, words_said) = rule_and_words(&repeat, hour, minute);
+    let (hour, minute) = match time_of_day(&refs, start..end) {
+        Ok(Some(time)) => time,
+        Ok(None) => (DEFAULT_HOUR, 0),
+        Err(question) => return DigestReading::Unreadable(question),
+    };
+    let today = now.with_timezone(&tz).date_naive();
+    let (rrule, words_said) = rule_and_words(&repeat, hour, minute, today, today);
     match Schedule::starting_after(&rrule, tz, &words_said, now) {
         Ok(schedule) => DigestReading::Digest(schedule),
         Err(error) => {
@@ -229,6 +245,33 @@ pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> DigestReading {
                 "I couldn't work out when to send it. Can you say it another way?".into(),
             )
         }
+    }
+}
+
+/// The time of day in `words` outside the schedule phrase `skip`, read by the time reader:
+/// (hour, minute), none, or the question to ask.
+fn time_of_day(words: &[&str], skip: Range<usize>) -> Result<Option<(u32, u32)>, String> {
+    use chrono::Timelike;
+    let mut text = String::new();
+    let mut skipped: Vec<Range<usize>> = Vec::new();
+    for (at, word) in words.iter().enumerate() {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        if skip.contains(&at) {
+            skipped.push(text.len()..text.len() + word.len());
+        }
+        text.push_str(word);
+    }
+    match find_time_of_day(&text, &skipped) {
+        Ok(time) => Ok(time.map(|t| (t.time.hour(), t.time.minute()))),
+        Err(WhenError::AmbiguousHour(hour)) => Err(format!(
+            "At {hour} in the morning ({hour:02}:00) or in the afternoon ({:02}:00)?",
+            hour + 12
+        )),
+        Err(error) => Err(format!(
+            "I couldn't read the time in that ({error}). At what time should I send it?"
+        )),
     }
 }
 
@@ -245,7 +288,9 @@ fn is_time_word(word: &str) -> bool {
 /// with a time or after "a" ("daily summary at 7", "a daily briefing"): its span and repeat.
 fn schedule_in(words: &[&str]) -> Option<Result<(usize, usize, Repeat), String>> {
     match find_repeat(words) {
-        Some(Found::Repeat { start, end, repeat }) => return Some(Ok((start, end, repeat))),
+        Some(Found::Repeat {
+            start, end, repeat, ..
+        }) => return Some(Ok((start, end, repeat))),
         Some(Found::Ask(question)) => return Some(Err(question)),
         None => {}
     }
