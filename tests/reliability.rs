@@ -213,7 +213,7 @@ async fn twenty_thousand_messages_with_random_panics_lose_nothing_duplicate_noth
                         .await;
                     match sent {
                         Ok(_) => break,
-                        Err(IntakeError::Failed(_) | IntakeError::Busy) if attempts < 200 => {
+                        Err(IntakeError::Failed { .. } | IntakeError::Busy) if attempts < 200 => {
                             retries.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                             actix_rt::time::sleep(Duration::from_millis(2)).await;
                         }

@@ -309,7 +309,12 @@ impl App {
         actix_rt::spawn(reload::poll(Arc::downgrade(&self.reloader)));
     }
 
-    /// Reads the watched config again now (SIGHUP), or `path` (tests).
+    /// Reads the watched config again now, off the runtime's threads (SIGHUP).
+    pub async fn reload_config_in_background(&self) {
+        reload::reload_off_runtime(self.reloader.clone()).await;
+    }
+
+    /// Reads the watched config again now, or `path` (tests). Blocking: reads files.
     pub fn reload_config(&self, path: Option<&Path>) {
         match path {
             Some(path) => self.reloader.reload_from(path),
@@ -382,6 +387,18 @@ impl App {
     /// Routes every message accepted but not finished before the last stop, in arrival order,
     /// ahead of new traffic (call it before intake opens). Returns how many.
     pub async fn recover(&self) -> Result<usize, StoreError> {
+        // Parked messages (failed every try) are not unfinished: they are counted, not re-run.
+        let parked = self
+            .store
+            .read(crate::conversation::inbox::parked_count)
+            .await?;
+        self.metrics.parked.store(parked, Ordering::Relaxed);
+        if parked > 0 {
+            tracing::warn!(
+                parked,
+                "messages parked after failing every try are not run again"
+            );
+        }
         let unfinished = self
             .store
             .read(crate::conversation::inbox::unfinished)

@@ -92,7 +92,7 @@ pub fn start_conversations(
         model: actors.model,
         gate_metrics,
         settings: turn_settings(config),
-        metrics,
+        metrics: metrics.clone(),
         events: actors.events,
         thinking: actors.thinking,
         replays: actors.replays,
@@ -115,6 +115,7 @@ pub fn start_conversations(
         store.clone(),
         clock.clone(),
         router,
+        metrics,
         runtime.max_turns_in_flight,
     )
 }

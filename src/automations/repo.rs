@@ -1,5 +1,5 @@
 //! Automation rows: the SQL of the `automation` table (migrations/0003_free_text.sql; its
-//! `kind`, reminder or digest, and `for_user_id` in 0014; `created_by` in 0015), and the
+//! `kind`, reminder or digest, and `for_user_id` in 0014; `created_by` in 0016), and the
 //! one question the runner asks of the `task` table (is this occurrence already a task?).
 //!
 //! Functions take a `&Connection`, so the same code runs on a read connection or inside the

@@ -27,6 +27,9 @@ pub struct TurnMetrics {
     pub errors: AtomicU64,
     /// Messages refused because their thread's queue was full.
     pub overflows: AtomicU64,
+    /// Messages parked after failing every try (in the database: counted at the start by
+    /// `App::recover`, then as they are parked).
+    pub parked: AtomicU64,
 }
 
 impl TurnMetrics {

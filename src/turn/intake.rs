@@ -22,10 +22,13 @@ use tokio::sync::Semaphore;
 use crate::clock::SharedClock;
 use crate::conversation::inbox::{self, Accepted};
 use crate::conversation::{threads, Channel};
-use crate::store::{Store, StoreError};
+use crate::metrics::TurnMetrics;
+use crate::store::Store;
 
 use super::conversation::{Conversation, TurnMsg};
 use super::error::TurnError;
+pub use super::intake_error::IntakeError;
+use super::parking;
 use super::receipt::LateReceipt;
 use super::result::TurnResult;
 use super::Inbound;
@@ -53,32 +56,12 @@ pub struct Incoming {
     pub answers_nudge: Option<String>,
 }
 
-/// Why a message was not handled.
-#[derive(Debug, thiserror::Error)]
-pub enum IntakeError {
-    #[error("{0}")]
-    Invalid(String),
-    #[error("no thread {0}")]
-    NoThread(String),
-    #[error("too many messages are waiting; try again shortly")]
-    Busy,
-    #[error("shutting down")]
-    ShuttingDown,
-    #[error("internal error: {0}")]
-    Failed(String),
-}
-
-impl From<StoreError> for IntakeError {
-    fn from(error: StoreError) -> Self {
-        IntakeError::Failed(error.to_string())
-    }
-}
-
 #[derive(Clone, Debug)]
 pub struct Intake {
     store: Store,
     clock: SharedClock,
     router: KeyedRouter<String, Conversation>,
+    metrics: Arc<TurnMetrics>,
     /// Turns accepted and not yet answered, across all threads (the global bound).
     in_flight: Arc<Semaphore>,
     /// Messages accepted and not yet answered, per thread: a thread not in here is idle.
@@ -157,12 +140,14 @@ impl Intake {
         store: Store,
         clock: SharedClock,
         router: KeyedRouter<String, Conversation>,
+        metrics: Arc<TurnMetrics>,
         max_in_flight: usize,
     ) -> Self {
         Self {
             store,
             clock,
             router,
+            metrics,
             in_flight: Arc::new(Semaphore::new(max_in_flight)),
             busy: Arc::default(),
         }
@@ -229,10 +214,13 @@ impl Intake {
         let accepted = match accepted {
             None => return Err(IntakeError::NoThread(inbound.thread_id)),
             Some(Accepted::Done(json)) => {
-                let stored =
-                    serde_json::from_str(&json).map_err(|e| IntakeError::Failed(e.to_string()));
+                let stored = serde_json::from_str(&json).map_err(|error| IntakeError::Failed {
+                    plain: "the stored answer to this message cannot be read".into(),
+                    detail: error.to_string(),
+                });
                 return Ok(Box::pin(async move { stored }));
             }
+            Some(Accepted::Parked) => return Err(IntakeError::Parked),
             Some(accepted) => accepted,
         };
         let result = self.route(inbound, matches!(accepted, Accepted::New { .. }));
@@ -266,11 +254,13 @@ impl Intake {
             reply,
         });
         let store = self.store.clone();
+        let (router, metrics) = (self.router.clone(), self.metrics.clone());
         async move {
             match answer.await {
                 Ok(Ok(result)) => Ok(result),
                 Ok(Err(TurnError::NoThread(id))) => Err(IntakeError::NoThread(id)),
-                Ok(Err(error)) => Err(IntakeError::Failed(error.to_string())),
+                Ok(Err(TurnError::Parked)) => Err(IntakeError::Parked),
+                Ok(Err(error)) => Err(IntakeError::turn_failed(&error)),
                 Err(refused @ (AskError::Full { .. } | AskError::Closed { .. })) => {
                     if remove_if_refused {
                         // Not accepted after all: take it out of the inbox so nothing half-happens.
@@ -283,9 +273,11 @@ impl Intake {
                         _ => IntakeError::ShuttingDown,
                     })
                 }
-                Err(AskError::NoReply { .. }) => Err(IntakeError::Failed(
-                    "the conversation failed while handling this message; it stays in the inbox and will be retried at the next start".into(),
-                )),
+                Err(AskError::NoReply { .. }) => {
+                    parking::conversation_lost(&store, &metrics, &message, router.is_closed())
+                        .await;
+                    Err(IntakeError::conversation_lost())
+                }
             }
         }
     }

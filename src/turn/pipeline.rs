@@ -41,6 +41,7 @@ use super::context::{self, TurnContext};
 use super::decide::{decide, keep_when_asked_what_is_waiting, pin_to_plan, Next, PlanStep};
 use super::draft_step::DraftStep;
 use super::error::TurnError;
+use super::parking;
 use super::receipt::{self, LateReceipt};
 use super::result::{TurnPath, TurnResult};
 use super::settings::{chrono_duration, TurnSettings};
@@ -90,10 +91,10 @@ impl Pipeline {
             .replays
             .journal_for(&inbound.thread_id, &inbound.message_id);
         let steps = async {
+            let message = inbound.clone();
             let outcome = self.run_steps(inbound).await;
-            if matches!(&outcome, Err(error) if !matches!(error, TurnError::NoThread(_))) {
-                // Kept for the next start, like a message written at intake.
-                receipt::after_failure().await;
+            if let Err(error) = &outcome {
+                parking::after_error(&self.store, &self.metrics, &message, error).await;
             }
             outcome
         };
@@ -143,10 +144,14 @@ impl Pipeline {
             .store
             .read(move |conn| Ok(context::load(conn, &message, default_timezone)))
             .await??;
-        if let Some(Accepted::Done(json)) = &context.inbox {
+        match &context.inbox {
             // The same message again: the first result, and nothing applied twice.
-            return serde_json::from_str(json)
-                .map_err(|e| TurnError::BadStoredResult(e.to_string()));
+            Some(Accepted::Done(json)) => {
+                return serde_json::from_str(json)
+                    .map_err(|e| TurnError::BadStoredResult(e.to_string()))
+            }
+            Some(Accepted::Parked) => return Err(TurnError::Parked),
+            _ => {}
         }
         if context.stale_click {
             // A click on a nudge that can no longer be answered (the channel told the person

@@ -61,8 +61,20 @@ pub async fn start_bot_in(dir: tempfile::TempDir, extra: &str, env: TestEnv) -> 
     } else {
         "llm:\n  provider: none\n"
     };
+    // An `http:` section in `extra` gets the test's bind address added to it.
+    let (http, extra) = if extra.lines().any(|line| line == "http:") {
+        (
+            String::new(),
+            extra.replacen("http:\n", "http:\n  bind: 127.0.0.1:0\n", 1),
+        )
+    } else {
+        (
+            "http:\n  bind: 127.0.0.1:0\n".to_string(),
+            extra.to_string(),
+        )
+    };
     let yaml = format!(
-        "data_dir: {}\nhttp:\n  bind: 127.0.0.1:0\n{llm}{extra}",
+        "data_dir: {}\n{http}{llm}{extra}",
         dir.path().join("data").display()
     );
     let config = parse_yaml(&yaml).unwrap_or_else(|e| panic!("test config: {e}"));
