@@ -48,7 +48,7 @@ pub fn document(collected: Document) -> Document {
         );
     for (path, item) in document.paths.paths.iter_mut() {
         // The calendar feed takes its token in the query, not the bearer header.
-        if path.starts_with("/api/") && path != "/api/calendar.ics" {
+        if path.starts_with("/api/") && path != super::calendar::PATH {
             for operation in operations(item).into_iter().flatten() {
                 operation.security =
                     Some(vec![SecurityRequirement::new(BEARER, Vec::<String>::new())]);
