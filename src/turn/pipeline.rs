@@ -17,10 +17,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use actors::ChildRef;
-use chrono::{DateTime, Utc};
 use tracing::Instrument;
 
-use crate::actions::{ActionEnv, BindContext};
+use crate::actions::ActionEnv;
 use crate::clock::SharedClock;
 use crate::conversation::inbox::Accepted;
 use crate::events::EventBus;
@@ -33,7 +32,6 @@ use crate::subsystems::fast_path::FastPathMsg;
 use crate::subsystems::llm_classifier::LlmMsg;
 use crate::subsystems::rate_cap::{GateMetrics, RateCapMsg};
 use crate::subsystems::thread_memory::MemoryMsg;
-use crate::tasks::when::WhenContext;
 
 use super::apply::{self, TurnWork, Work};
 use super::changes;
@@ -240,23 +238,6 @@ impl Pipeline {
             Next::NextLayer => self.model_layer(&context, &inbound, now).await?,
         };
         self.commit(inbound, &context, plan_step, work, draft).await
-    }
-
-    /// What binding an action in this thread needs: its task, and how to read times.
-    pub(super) fn bind_context(&self, context: &TurnContext, now: DateTime<Utc>) -> BindContext {
-        BindContext {
-            task_id: context.task_id(),
-            thread_id: context.thread.id.clone(),
-            when: WhenContext {
-                now,
-                timezone: self.settings.timezone,
-                // The task's own time: its start, else its deadline ("friday" keeps its time).
-                current_start: context
-                    .acting_task()
-                    .and_then(|task| task.scheduled_start.or(task.deadline)),
-                later: self.settings.later,
-            },
-        }
     }
 
     /// Commits the turn's work in one unit of work on the store writer. The turn's effects are

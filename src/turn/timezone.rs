@@ -6,22 +6,45 @@
 //! there; an unknown name in a plain command is answered with the nearest names (`clarify`,
 //! nothing changes); "I'm in a meeting" and other sentences that only look like one go on to
 //! the rest of the free-text room.
-//! Also `Pipeline::for_sender`: the turn's pipeline in its sender's zone.
+//! Also `Pipeline::for_sender` (the turn's pipeline in its sender's zone) and
+//! `Pipeline::bind_context` (what binding an action needs: its task, and times read in that
+//! zone).
 //! Invariant: nothing here writes; the zone is stored by the commit, with the turn.
 
 use chrono::{DateTime, Utc};
+
+use crate::actions::BindContext;
+use crate::tasks::when::WhenContext;
 
 use crate::people::sentence::{self, ZoneSentence};
 use crate::people::zones::{self, ZoneMatch};
 use crate::people::{self, repo};
 
 use super::apply::Work;
+use super::context::TurnContext;
 use super::error::TurnError;
 use super::pipeline::Pipeline;
 use super::result::TurnPath;
 use super::Inbound;
 
 impl Pipeline {
+    /// What binding an action in this thread needs: its task, and how to read times.
+    pub(super) fn bind_context(&self, context: &TurnContext, now: DateTime<Utc>) -> BindContext {
+        BindContext {
+            task_id: context.task_id(),
+            thread_id: context.thread.id.clone(),
+            when: WhenContext {
+                now,
+                timezone: self.settings.timezone,
+                // The task's own time: its start, else its deadline ("friday" keeps its time).
+                current_start: context
+                    .acting_task()
+                    .and_then(|task| task.scheduled_start.or(task.deadline)),
+                later: self.settings.later,
+            },
+        }
+    }
+
     /// This pipeline for one sender: every time the turn reads or shows is in their zone.
     pub(super) fn for_sender(&self, timezone: chrono_tz::Tz) -> Pipeline {
         let mut pipeline = self.clone();
