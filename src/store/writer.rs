@@ -193,10 +193,9 @@ impl StoreWriter {
             Err(error) => {
                 let error = StoreError::from(error);
                 let message = error.to_string();
-                for unit in units {
-                    let error = StoreError::Transaction(format!("cannot begin: {message}"));
-                    answers.push(Box::new(move || unit.fail(error)));
-                }
+                fail_all(&mut answers, Vec::new(), units, || {
+                    StoreError::Transaction(format!("cannot begin: {message}"))
+                });
                 return Batch {
                     trouble: Trouble::of(&error),
                     wrote: false,
@@ -226,19 +225,11 @@ impl StoreWriter {
                 drop(transaction);
                 let deliver = ran.deliver;
                 answers.push(Box::new(move || deliver(None)));
-                let undone = || {
+                fail_all(&mut answers, delivers, units, || {
                     StoreError::Transaction(
                         "rolled back by SQLite after a failed write in the same batch".into(),
                     )
-                };
-                for deliver in delivers {
-                    let error = undone();
-                    answers.push(Box::new(move || deliver(Some(error))));
-                }
-                for unit in units {
-                    let error = undone();
-                    answers.push(Box::new(move || unit.fail(error)));
-                }
+                });
                 return Batch {
                     trouble,
                     wrote: false,
@@ -267,18 +258,10 @@ impl StoreWriter {
             // Nothing more goes into a damaged file: the batch is rolled back (on drop) and
             // every caller hears why.
             drop(transaction);
-            let damaged = || StoreError::Damaged {
+            fail_all(&mut answers, delivers, units, || StoreError::Damaged {
                 path: self.path.clone(),
                 detail: detail.clone(),
-            };
-            for deliver in delivers {
-                let error = damaged();
-                answers.push(Box::new(move || deliver(Some(error))));
-            }
-            for unit in units {
-                let error = damaged();
-                answers.push(Box::new(move || unit.fail(error)));
-            }
+            });
             return Batch {
                 trouble,
                 wrote: false,
@@ -391,6 +374,25 @@ fn checkpoint(conn: &Connection) -> bool {
             return false;
         }
         std::thread::sleep(CHECKPOINT_WAIT);
+    }
+}
+
+/// Fails every unit of a batch that did not make it: those already delivered into the
+/// transaction (their savepoint committed, the transaction not) and those still queued, each
+/// with its own copy of the error `why` makes.
+fn fail_all(
+    answers: &mut Vec<Answer>,
+    delivered: Vec<Deliver>,
+    queued: impl IntoIterator<Item = Box<dyn UnitOfWork>>,
+    why: impl Fn() -> StoreError,
+) {
+    for deliver in delivered {
+        let error = why();
+        answers.push(Box::new(move || deliver(Some(error))));
+    }
+    for unit in queued {
+        let error = why();
+        answers.push(Box::new(move || unit.fail(error)));
     }
 }
 
