@@ -191,11 +191,15 @@ impl StoreWriter {
         let mut transaction = match self.conn.transaction() {
             Ok(transaction) => transaction,
             Err(error) => {
-                let error = StoreError::from(error);
-                let message = error.to_string();
-                fail_all(&mut answers, Vec::new(), units, || {
-                    StoreError::Transaction(format!("cannot begin: {message}"))
+                let cause = std::sync::Arc::new(error);
+                fail_all(&mut answers, Vec::new(), units, || StoreError::Batch {
+                    what: "cannot begin",
+                    source: cause.clone(),
                 });
+                let error = StoreError::Batch {
+                    what: "cannot begin",
+                    source: cause,
+                };
                 return Batch {
                     trouble: Trouble::of(&error),
                     wrote: false,
@@ -268,16 +272,17 @@ impl StoreWriter {
                 answers,
             };
         }
-        let commit = transaction.commit().map_err(StoreError::from);
-        if let Err(error) = &commit {
-            Trouble::note(&mut trouble, Trouble::of(error));
+        let commit_error = transaction.commit().err().map(std::sync::Arc::new);
+        let failed = |cause: &std::sync::Arc<rusqlite::Error>| StoreError::Batch {
+            what: "commit failed",
+            source: cause.clone(),
+        };
+        if let Some(cause) = &commit_error {
+            Trouble::note(&mut trouble, Trouble::of(&failed(cause)));
         }
-        let commit_error = commit.err().map(|e| e.to_string());
         let wrote = commit_error.is_none() && self.conn.total_changes() > before;
         for deliver in delivers {
-            let error = commit_error
-                .clone()
-                .map(|message| StoreError::Transaction(format!("commit failed: {message}")));
+            let error = commit_error.as_ref().map(failed);
             answers.push(Box::new(move || deliver(error)));
         }
         Batch {
