@@ -1,4 +1,4 @@
-//! The turn's decision (`turn::decide`) as a table: one line per rule of DESIGN.md's "A turn"
+//! The turn's decision (`turn::decide`) as a table: one line per rule of docs/contract.md's "A turn"
 //! (and steps 4-5 of its "Free text"), each read as a sentence: in this situation, this
 //! message goes to that room. The analysis comes from the shipped FastPath, so a line shows what
 //! a person's words really do.

@@ -1,4 +1,4 @@
-//! Nudges delivered into the chat a task came from (DESIGN.md "Where nudges go", "Free text"
+//! Nudges delivered into the chat a task came from (docs/contract.md "Where nudges go", "Free text"
 //! step 5): a task captured in a free thread is nudged there (by the Nudger on a controlled
 //! clock, or by `POST /api/nudges`), a keyword reply there acts on it as in a nudge thread, and
 //! anything else there stays free text. Tasks without a chat keep their own nudge threads. With

@@ -337,7 +337,7 @@ async fn the_openapi_document_covers_every_route_and_every_documented_route_exis
             );
         }
     }
-    // The routes of DESIGN.md's contract and the additions (probes, this document).
+    // The routes of docs/contract.md's contract and the additions (probes, this document).
     let expected: HashSet<String> = [
         "GET /health",
         "GET /health/live",

@@ -1,5 +1,5 @@
 //! The HTTP server (actix-web): health, probes, metrics, the OpenAPI document, the local API
-//! of DESIGN.md's contract and the event stream (`events`: `GET /api/events`, Server-Sent Events).
+//! of docs/contract.md's contract and the event stream (`events`: `GET /api/events`, Server-Sent Events).
 //!
 //! Owns: routing (`routes`: the one list of routes, which is also what the OpenAPI document is
 //! generated from), the guards every request passes (Host header against DNS rebinding, the body

@@ -75,7 +75,7 @@ impl Task {
     }
 }
 
-/// Where a task came from (DESIGN.md, "Free text").
+/// Where a task came from (docs/contract.md, "Free text").
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TaskSource {

@@ -1,6 +1,6 @@
 //! The free-text room: a message in a thread bound to no task (a DM, a mention, a free local
 //! thread, the console's free lines) that no plan answer, confirm word or "undo" took
-//! (DESIGN.md "Free text", steps 6-8).
+//! (docs/contract.md "Free text", steps 6-8).
 //!
 //! Order: a pending draft (the answer to Donna's question is merged with it and read again;
 //! "never mind" drops it; a question or a command is handled on its own and the draft stays),

@@ -2,7 +2,7 @@
 //! a reply slot with the RateCap, then ask the REPLY/SKIP gate; a SKIP gives the slot back.
 //!
 //! The person's own answer to a proposal made for them, and a command the rules read, skip the
-//! model gate (DESIGN.md "Free text", steps 4 and 7) but still take a slot.
+//! model gate (docs/contract.md "Free text", steps 4 and 7) but still take a slot.
 //! Invariants: the slot is reserved before the model is asked, so a burst cannot pass the cap;
 //! at the cap no model is asked; the gate fails open (a store hiccup or a model failure means
 //! Donna replies); nudge threads are the owner's own conversation and are never gated.
@@ -37,7 +37,7 @@ impl Pipeline {
         }
     }
 
-    /// A message the gate is never asked about (DESIGN.md "Free text", steps 4 and 7): the
+    /// A message the gate is never asked about (docs/contract.md "Free text", steps 4 and 7): the
     /// answer of the person a live proposal was made for, and a command the rules read
     /// (a capture, an automation, one of the common questions, the sender's time zone). It
     /// still takes a reply slot.

@@ -1,4 +1,4 @@
-//! The turn pipeline: one inbound message through the steps of DESIGN.md's "A turn", ending in
+//! The turn pipeline: one inbound message through the steps of docs/contract.md's "A turn", ending in
 //! one commit.
 //!
 //! Owns: the order of the steps (load the context, a message already handled, the FastPath
