@@ -113,12 +113,12 @@ impl Pipeline {
             candidates: Vec::new(),
             question: String::new(),
         };
-        self.go_on(context, waiting, proposed.planner, proposed.session, 0, now)
+        self.settle_waiting_actions(context, waiting, proposed.planner, proposed.session, 0, now)
             .await
     }
 
     /// Resolves, reads and binds the waiting actions, then asks, refuses, runs or proposes.
-    pub(super) async fn go_on(
+    pub(super) async fn settle_waiting_actions(
         &self,
         context: &TurnContext,
         mut waiting: Waiting,

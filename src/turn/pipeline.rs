@@ -1,14 +1,28 @@
-//! The turn pipeline: one inbound message through the steps of docs/contract.md's "A turn", ending in
-//! one commit.
+//! The turn pipeline: one message through docs/contract.md's "A turn", ending in one commit.
 //!
 //! Owns: the order of the steps (load the context, a message already handled, the FastPath
 //! analysis, the decision, then the group gate, which needs the decision: the answer to a
 //! proposal and a rule command are never put to it) and the handles every room of the turn
-//! uses. The
-//! decision rules are in `decide`; each room (`intent`, `model`, `free_text`) is its own file;
-//! the commit is `apply`.
+//! uses. The decision rules are in `decide`; each room is its own file; the commit is `apply`.
 //! Runs inside the thread's Conversation, so turns of one thread never overlap; different
 //! threads run concurrently.
+//!
+//! The rooms and their entry points (what `run_loaded` calls; other methods are helpers):
+//! - `Next::FreeText` → `free_text` (free_text.rs): rules first (`capture_words`, capture.rs;
+//!   `list_answer`/`next_page`/`agenda_answer`, lists.rs; `timezone_sentence`, timezone.rs;
+//!   `answer_which`, which_one.rs), then `free_model` (free_model.rs), which routes to
+//!   `planner` (planner.rs), `chat` (chat.rs) and its writes `chat_actions` (chat_actions.rs,
+//!   settled by `settle_waiting_actions`), or `parse_and_capture`.
+//! - `Next::Intent` / `Next::AnswerNudge` → `intent_layer` (intent.rs).
+//! - `Next::NextLayer` → `model_layer` (model.rs).
+//! - `Next::ConfirmPlan` of an escalation offer → `escalation_confirmed` (escalation.rs);
+//!   a restart that found one cut off → `escalation_interrupted`.
+//! - the others (confirm, reject, undo, not yours) are `Work` values built right here.
+//!
+//! Helpers: the group gate (gate.rs), the model call and its failure answers (model_call.rs),
+//! `history`, `for_sender` (the sender's zone). Each room returns a `Work`; what a kind commits
+//! and answers is said once, in its own file under `src/turn/work/`.
+//!
 //! Invariants: no transaction is open while the turn awaits an actor or a model; all effects
 //! are committed at the end in one unit of work, built in one place (`Pipeline::commit`), and
 //! published on the event bus only after that commit.

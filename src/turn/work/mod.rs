@@ -1,18 +1,41 @@
-//! What a turn resolved to, before its commit: [`Work`] (which room's outcome: a plan
-//! answered, actions to run, a proposal, an answer, ...) and [`TurnWork`] (that and everything
-//! else `apply::commit` writes in the turn's one transaction).
+//! What a turn resolved to, and what each kind of it commits and answers: [`Work`] (which
+//! room's outcome: a plan answered, actions to run, a proposal, an answer, ...), one file per
+//! kind saying what it writes and what Donna answers ([`Answered`], built whole: a kind cannot
+//! forget a field), and [`TurnWork`] (the work and everything else `apply::commit` writes in the
+//! turn's one transaction). The dispatch is one line per kind (`Work::commit`), in the manner of
+//! mini-redis's `Command::apply`.
 //!
-//! Pure data: built by the rooms and `Pipeline::commit`, consumed by `apply::commit`.
+//! Kinds: `plan_answer` (a plan confirmed, rejected, replaced or gone; a yes with nothing to
+//! confirm), `undo`, `run` (keyword actions and a capture, run at once), `propose` (a plan
+//! saved), `chat` (the chat room's answer and a chat answer's actions run at once),
+//! `escalation` (the bigger model's answer settled), `list` (a page of a list: the chat's cursor moves),
+//! `timezone` (the sender's zone stored).
+//!
+//! Invariant: a kind's `commit` runs inside the turn's transaction and awaits nothing; the
+//! steps every turn shares (journal, memory, draft, inbox, outbox) are `apply::commit`'s.
+
+mod answered;
+mod chat;
+mod escalation;
+mod list;
+mod plan_answer;
+mod propose;
+mod run;
+mod timezone;
+mod undo;
 
 use crate::actions::{ActionEnv, BoundAction};
 use crate::conversation::escalation_ledger;
 use crate::conversation::plans::Plan;
 use crate::conversation::turn_journal::TurnCalls;
+use crate::store::StoreError;
 
 use super::draft_step::DraftStep;
 use super::list_step::ListStep;
 use super::result::{PlannerStep, TurnPath};
 use super::Inbound;
+
+pub use answered::{Answered, At};
 
 /// The resolved work of a turn (actions already validated and bound).
 #[derive(Debug, Clone)]
@@ -82,6 +105,48 @@ pub enum Work {
     Silent {
         path: TurnPath,
     },
+}
+
+impl Work {
+    /// Commits this work in the turn's transaction and says what Donna answers.
+    pub fn commit(self, at: &At<'_>) -> Result<Answered, StoreError> {
+        match self {
+            Work::ConfirmPlan(plan) => plan_answer::confirm(at, plan),
+            Work::RejectPlan(plan) => plan_answer::reject(at, plan),
+            Work::PlanReplaced(plan) => Ok(plan_answer::replaced(plan)),
+            Work::PlanGone { expired } => Ok(plan_answer::gone(expired)),
+            Work::NothingToConfirm => Ok(plan_answer::nothing_to_confirm()),
+            Work::Undo => undo::commit(at),
+            Work::Execute(bound) => run::keyword_actions(at, bound),
+            Work::Capture(action) => run::capture(at, *action),
+            Work::Propose {
+                actions,
+                preamble,
+                path,
+                steps,
+            } => propose::commit(at, actions, preamble, path, steps),
+            Work::ChatActions {
+                run,
+                said,
+                path,
+                session,
+                steps,
+            } => chat::actions(at, run, said, path, session, steps),
+            Work::Say { path, text } => Ok(Answered::new(path, text)),
+            Work::List { path, text, step } => list::commit(at, path, text, step),
+            Work::Chat { text, session } => chat::answer(at, text, session),
+            Work::Escalation {
+                settle,
+                interrupted,
+                text,
+                path,
+                session,
+            } => escalation::commit(at, settle, interrupted, text, path, session),
+            Work::Answer(text, steps) => Ok(Answered::new(TurnPath::Answer, text).after(steps)),
+            Work::SetTimezone(timezone) => timezone::commit(at, timezone),
+            Work::Silent { path } => Ok(Answered::new(path, "")),
+        }
+    }
 }
 
 /// Everything `commit` needs.
