@@ -526,3 +526,42 @@ async fn an_endless_model_answer_is_cut_off_at_64_kib_and_the_turn_apologises_at
         "{metrics}"
     );
 }
+
+/// Issue 29 item 6: fields the model adds beyond the answer's own are ignored (at the top and
+/// inside an action), so an answer that is otherwise right costs no retry; a missing required
+/// field still does.
+#[actix_rt::test]
+async fn unknown_fields_in_the_models_answer_are_ignored_and_cost_no_retry() {
+    let fake = start_fake_llm();
+    let bot = bot_with(&fake, "ollama").await;
+    let (task, thread) = bot.nudged_task("Pay rent").await;
+    fake.push(Script::Output(
+        json!({
+            "actions": [{"name": "mark_done", "params": {}, "why": "they paid"}],
+            "reply_to_user": "Glad it's paid!",
+            "reasoning": "the person says they paid",
+            "confidence": 0.93,
+            "intent": "mark_done"
+        })
+        .to_string(),
+    ));
+    let proposed = bot.say(&thread, "I paid it this morning").await;
+    assert_eq!(proposed["path"], "llm", "{proposed}");
+    assert_eq!(proposed["actions"][0]["name"], "mark_done", "{proposed}");
+    assert!(reply(&proposed).starts_with("Glad it's paid!"), "{proposed}");
+    assert_eq!(fake.requests().len(), 1, "an extra field cost a retry");
+    assert_eq!(bot.say(&thread, "yes").await["path"], "plan_confirmed");
+    assert_eq!(bot.task_json(&task).await["status"], "done");
+
+    // Still invalid: a required field missing (one retry, then the apology).
+    fake.push(Script::Output(
+        json!({"actions": [], "confidence": 0.9}).to_string(),
+    ));
+    fake.push(Script::Output(
+        json!({"actions": [], "confidence": 0.9}).to_string(),
+    ));
+    let (_, other) = bot.nudged_task("Call the bank").await;
+    let failed = bot.say(&other, "hmm, about the bank thing").await;
+    assert_eq!(failed["path"], "llm_unavailable", "{failed}");
+    assert_eq!(fake.requests().len(), 3, "one retry for a missing field");
+}
