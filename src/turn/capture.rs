@@ -55,7 +55,13 @@ impl Pipeline {
         let time = time_words::read(body, &when);
         let title = title_from(body, time.ranges());
         if title.is_empty() {
-            return Ok(ask(DraftKind::What, body, questions + 1, texts::ASK_WHAT));
+            // Only a command, or a time with nothing it is for ("remind me tomorrow"): the draft
+            // keeps the time words for the answer.
+            let said = match &time {
+                CaptureTime::At { .. } => time_phrase(body, time.ranges()),
+                _ => String::new(),
+            };
+            return Ok(ask(DraftKind::What, &said, questions + 1, texts::ASK_WHAT));
         }
         let mut capture = Capture {
             title,
@@ -77,6 +83,26 @@ impl Pipeline {
         }
         self.capture_work(context, capture, now, TaskSource::Capture)
             .await
+    }
+
+    /// The answer to "What should I add?": the time said with the command ("remind me tomorrow",
+    /// kept in the draft) goes with it unless the answer names its own.
+    pub(super) async fn capture_answer(
+        &self,
+        context: &TurnContext,
+        draft: &Draft,
+        answer: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(Work, DraftStep), TurnError> {
+        let when = self.capture_when(now);
+        let saved = matches!(time_words::read(&draft.text, &when), CaptureTime::At { .. });
+        let own = !matches!(time_words::read(answer, &when), CaptureTime::None);
+        let body = if saved && !own {
+            format!("{} {}", answer.trim_end(), draft.text)
+        } else {
+            answer.to_string()
+        };
+        self.capture_words(context, &body, draft.questions, now).await
     }
 
     /// The answer to "when should it be?": a time on its own ("friday 9am", "by monday").
@@ -181,6 +207,17 @@ fn set_time(capture: &mut Capture, at: DateTime<Utc>, anchor: TimeAnchor) {
         TimeAnchor::Deadline => capture.deadline = Some(at),
         TimeAnchor::Start => capture.scheduled_start = Some(at),
     }
+}
+
+/// The words of `body` the time was read from, in order, one space between.
+fn time_phrase(body: &str, ranges: &[std::ops::Range<usize>]) -> String {
+    let mut sorted: Vec<&std::ops::Range<usize>> = ranges.iter().collect();
+    sorted.sort_by_key(|range| range.start);
+    sorted
+        .into_iter()
+        .filter_map(|range| body.get(range.clone()))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A time in the person's zone, past or future.

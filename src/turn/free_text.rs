@@ -104,7 +104,7 @@ impl Pipeline {
     ) -> Result<(Work, DraftStep), TurnError> {
         let (work, step) = match draft.kind {
             DraftKind::What => {
-                self.capture_words(context, &inbound.text, draft.questions, now)
+                self.capture_answer(context, draft, &inbound.text, now)
                     .await?
             }
             DraftKind::Time => {
