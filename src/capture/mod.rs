@@ -3,6 +3,7 @@
 //!
 //! - `sentence`: words with their place in the text; questions; negators.
 //! - `rules`: capture commands, the common questions, greetings, thanks, "never mind".
+//! - `bigger_model`: "ask the bigger model", "think harder about this" (escalation asked for).
 //! - `time_words` + `title`: a capture's time (deadline or start) and its title.
 //! - `duplicates`: likely duplicates among open tasks (normalised titles, Jaccard >= 0.8).
 //! - `preferences`: learned domain and priority for titles like one the person corrected.
@@ -13,6 +14,7 @@
 //! awaits; the SQL lives with the tables (`conversation::drafts`, `tasks::preferences`, the
 //! task and plan repos) and only runs inside the caller's read or transaction.
 
+pub mod bigger_model;
 pub mod duplicates;
 pub mod preferences;
 pub mod questions;

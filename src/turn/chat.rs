@@ -184,6 +184,7 @@ impl Pipeline {
             now: show(now),
             timezone: tz.name().to_string(),
             budget_tokens: chat.context_budget_tokens,
+            escalation: self.escalation.is_some(),
         };
         Ok(ChatPrompt {
             context,

@@ -5,7 +5,7 @@
 //! Order: a pending draft (the answer to Donna's question is merged with it and read again;
 //! "never mind" drops it; a question or a command is handled on its own and the draft stays),
 //! then an automation command (proposed as a plan), then the rules (captures, the common
-//! questions, greetings, thanks), then the model
+//! questions, greetings, thanks, a request for the bigger model: `bigger_model`), then the model
 //! (`free_model`), or without one an honest answer naming what works.
 //! Invariants: reached only through `decide`'s `Next::FreeText`, so a bare confirmation or
 //! "undo" never gets here; nothing here writes: the room returns the turn's work and what
@@ -15,6 +15,7 @@ use chrono::{DateTime, Utc};
 
 use crate::actions::automation::proposal_action;
 use crate::automations::command::{self as automation_command, AutomationReading};
+use crate::capture::bigger_model;
 use crate::capture::questions;
 use crate::capture::rules::{self, Reading};
 use crate::capture::sentence::{is_question, words};
@@ -90,7 +91,10 @@ impl Pipeline {
             Reading::Greeting => Ok((say(TurnPath::Chat, texts::GREETING), step)),
             Reading::Thanks => Ok((say(TurnPath::Chat, texts::THANKS), step)),
             Reading::NeverMind => Ok((say(TurnPath::Unhandled, texts::NOTHING_TO_DROP), step)),
-            Reading::Nothing => self.free_model(context, inbound, now).await,
+            Reading::Nothing => match bigger_model::read(&inbound.text) {
+                Some(asked) => self.bigger_model_asked(inbound, asked, now).await,
+                None => self.free_model(context, inbound, now).await,
+            },
         }
     }
 

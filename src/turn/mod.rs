@@ -10,6 +10,7 @@
 //! (and a `Next` variant in `decide`) instead of growing the pipeline.
 
 pub mod apply;
+pub mod bigger_model;
 pub mod capture;
 pub mod changes;
 pub mod chat;
