@@ -289,23 +289,24 @@ fn create_task(
     let due = deadline
         .map(|at| format!(", due {}", describe(at, &context)))
         .unwrap_or_default();
+    // Learned preferences applied are always said (a capture's or the model's new task).
+    let learned = task
+        .applied_preferences
+        .iter()
+        .map(|preference| preference.reason.clone())
+        .collect::<Vec<_>>();
+    let learned = if learned.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", learned.join("; "))
+    };
     let summary = if source == crate::tasks::TaskSource::Capture {
         let start = scheduled_start
             .map(|at| format!("; I'll remind you {}", describe(at, &context)))
             .unwrap_or_default();
-        let learned = task
-            .applied_preferences
-            .iter()
-            .map(|preference| preference.reason.clone())
-            .collect::<Vec<_>>();
-        let learned = if learned.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", learned.join("; "))
-        };
         format!("Added '{}'{due}{start}{learned}.", task.title)
     } else {
-        format!("Created '{}'{due}.", task.title)
+        format!("Created '{}'{due}{learned}.", task.title)
     };
     Ok(Effect {
         summary,

@@ -33,6 +33,7 @@ pub mod model;
 pub mod pipeline;
 pub mod planner;
 pub mod proposal;
+pub mod proposed_task;
 pub mod receipt;
 pub mod result;
 pub mod settings;
