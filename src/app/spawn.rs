@@ -24,8 +24,8 @@ use crate::store::{Durability, WriterMsg};
 use crate::store::{ReadPool, Store, StoreWriter};
 use crate::subsystems::action_executor::{ActionExecutor, ExecutorMsg};
 use crate::subsystems::chat_sessions::{ChatSessions, SessionsMsg, SweepSettings};
+use crate::subsystems::session_closer::SessionCloser;
 use crate::subsystems::fast_path::{FastPathActor, FastPathMsg};
-use crate::subsystems::llm_classifier::LlmMsg;
 use crate::subsystems::nudger::{NudgeRules, Nudger, NudgerMsg};
 use crate::subsystems::pending_plans::{PendingPlans, PlansMsg};
 use crate::subsystems::rate_cap::{GateMetrics, RateCap, RateCapMsg};
@@ -107,12 +107,13 @@ impl<'a> Spawner<'a> {
         }))
     }
 
-    /// The chat sessions' sweeper, on the retention prune's interval.
+    /// The chat sessions' sweeper, on the retention prune's interval; `closer` is shared with
+    /// the chat turns.
     pub fn chat_sessions(
         &self,
         store: &Store,
         clock: &SharedClock,
-        llm: Option<ChildRef<LlmMsg>>,
+        closer: SessionCloser,
         config: &Config,
         chat: Live<crate::config::ChatConfig>,
     ) -> ChildRef<SessionsMsg> {
@@ -125,7 +126,7 @@ impl<'a> Spawner<'a> {
             Ok(ChatSessions::new(
                 store.clone(),
                 clock.clone(),
-                llm.clone(),
+                closer.clone(),
                 settings.clone(),
             ))
         }))

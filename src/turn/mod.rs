@@ -15,6 +15,7 @@ pub mod capture;
 pub mod changes;
 pub mod chat;
 pub mod chat_actions;
+pub mod chat_memory;
 pub mod context;
 pub mod conversation;
 pub mod decide;

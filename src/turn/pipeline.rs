@@ -74,6 +74,8 @@ pub struct Pipeline {
     pub chat: crate::live::Live<crate::config::ChatConfig>,
     /// The bigger model (`escalation.*`); None when it is off.
     pub escalation: Option<Arc<crate::llm::escalation::Escalation>>,
+    /// Closes an expired chat session with its summary (the sweeper's close).
+    pub session_closer: crate::subsystems::session_closer::SessionCloser,
 }
 
 impl Pipeline {
