@@ -14,7 +14,8 @@
 //! Invariants: a task has at most one open thread and a new nudge reuses it; the nudge is
 //! recorded in memory (kind `nudge`, with the task's id, so a bare "yes" right after it counts
 //! as "done", even in a free thread that names no task) and in the outbox; the task's nudge
-//! counters move in the same transaction.
+//! counters move in the same transaction, and a completion check-in is remembered as asked for
+//! the task's current scheduled start (`tasks::nudge_marks`).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -26,7 +27,7 @@ use crate::conversation::memory;
 use crate::conversation::{outbox, threads, Channel, ContextType, Thread};
 use crate::events::{EventBus, Payload};
 use crate::store::StoreError;
-use crate::tasks::{repo, Task};
+use crate::tasks::{nudge_marks, repo, Task};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NudgeOpened {
@@ -186,6 +187,7 @@ pub fn open_on(
     let delivered = channel == Channel::Local || (created && starter_posted);
     outbox::enqueue(conn, &thread_id, channel.as_str(), &text, now, delivered)?;
     repo::record_nudge(conn, task_id, now)?;
+    record_completion(conn, &task, context)?;
     Ok(NudgeOpened {
         task_id: task_id.to_string(),
         thread_id,
@@ -193,6 +195,18 @@ pub fn open_on(
         text,
         created,
     })
+}
+
+/// A completion check-in is asked once per scheduled start: remember which one it was for.
+fn record_completion(
+    conn: &Connection,
+    task: &Task,
+    context: ContextType,
+) -> Result<(), StoreError> {
+    if context == ContextType::Completion {
+        nudge_marks::completion_asked(conn, task)?;
+    }
+    Ok(())
 }
 
 /// The task, if it exists and is still open (nothing to nudge about otherwise).
@@ -252,6 +266,7 @@ pub fn open_in_origin(
         delivered,
     )?;
     repo::record_nudge(conn, task_id, now)?;
+    record_completion(conn, &task, context)?;
     Ok(Some(NudgeOpened {
         task_id: task_id.to_string(),
         thread_id: thread.id,

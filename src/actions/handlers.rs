@@ -19,6 +19,8 @@ use super::handler_kind::HandlerKind;
 use super::snooze_length::{say_minutes, snooze_minutes};
 use crate::tasks::model::{check_domain, check_priority, clean_title, NewTask, TaskFieldError};
 use crate::tasks::repo::{self, TaskChangeError};
+use crate::tasks::explicit::names_the_moment;
+use crate::tasks::nudge_marks;
 use crate::tasks::when::{describe, WhenContext};
 use crate::tasks::{Task, TaskStatus};
 
@@ -205,6 +207,9 @@ fn reschedule(
     task.scheduled_start = Some(at);
     task.snoozed_until = None;
     task.reschedule_count += 1;
+    // "push it to 23:30" names the moment; "tomorrow" leaves the hour to Donna.
+    let explicit = text(&action.params, "when").is_some_and(names_the_moment);
+    nudge_marks::set_explicit(conn, &task.id, explicit.then_some(at))?;
     task.unanswered_nudges = 0;
     if task.status != TaskStatus::Scheduled {
         task.status
@@ -286,6 +291,10 @@ fn create_task(
         occurrence_at: None,
     };
     let task = repo::insert(conn, &id, &new, env.now)?;
+    // Only a capture built by Donna's own code says the person named the moment.
+    if params.get("explicit_time").and_then(Value::as_bool) == Some(true) {
+        nudge_marks::set_explicit(conn, &task.id, scheduled_start.or(deadline))?;
+    }
     let due = deadline
         .map(|at| format!(", due {}", describe(at, &context)))
         .unwrap_or_default();

@@ -10,7 +10,7 @@ use crate::events::{Payload, TaskChange};
 use crate::tasks::model::{
     check_domain, check_priority, clean_title, NewTask, MAX_DESCRIPTION_CHARS,
 };
-use crate::tasks::repo;
+use crate::tasks::{nudge_marks, repo};
 use crate::tasks::{Task, TaskStatus};
 
 use super::error::ApiError;
@@ -149,7 +149,14 @@ pub async fn create(
     let now = app.clock.now();
     let task = app
         .store
-        .write(move |conn| repo::insert(conn, &crate::ids::new_id("tsk"), &new, now))
+        .write(move |conn| {
+            let task = repo::insert(conn, &crate::ids::new_id("tsk"), &new, now)?;
+            // An exact instant a client set is explicit: its nudge fires then, quiet or not.
+            if let Some(at) = new.scheduled_start.or(new.deadline) {
+                nudge_marks::set_explicit(conn, &task.id, Some(at))?;
+            }
+            Ok(task)
+        })
         .await?;
     publish(&app, &task, TaskChange::Created);
     Ok(HttpResponse::Created().json(TaskView::new(task, None, tz)))
@@ -337,6 +344,10 @@ pub async fn patch(
                 task.estimated_duration_minutes = estimate;
             }
             let task = repo::save(conn, &task, now)?;
+            // A time set here is an exact instant: explicit, like one set at creation.
+            if let Some(at) = scheduled_start.flatten().or(deadline.flatten()) {
+                nudge_marks::set_explicit(conn, &task.id, Some(at))?;
+            }
             // A correction of a captured task teaches a preference for titles like it.
             crate::capture::preferences::learn(conn, &before, &task, now)?;
             let thread = repo::open_thread_id(conn, &task.id)?;

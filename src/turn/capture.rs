@@ -19,6 +19,7 @@ use crate::capture::time_words::{self, CaptureTime};
 use crate::capture::title::title_from;
 use crate::capture::{duplicates, preferences};
 use crate::conversation::drafts::{Draft, DraftKind};
+use crate::tasks::explicit::names_the_moment;
 use crate::tasks::when::{describe, TimeAnchor, WhenContext};
 use crate::tasks::TaskSource;
 
@@ -69,7 +70,14 @@ impl Pipeline {
         };
         match time {
             CaptureTime::None => {}
-            CaptureTime::At { at, anchor, .. } => set_time(&mut capture, at, anchor),
+            CaptureTime::At {
+                at,
+                anchor,
+                ref ranges,
+            } => {
+                set_time(&mut capture, at, anchor);
+                capture.explicit_time = names_the_moment(&time_phrase(body, ranges));
+            }
             CaptureTime::Unreadable { reason, .. } => {
                 let question = texts::ask_time(&capture.title, &reason.to_string());
                 return Ok(ask_with(
@@ -125,7 +133,10 @@ impl Pipeline {
             ..Capture::default()
         };
         match time_words::read(answer, &when) {
-            CaptureTime::At { at, anchor, .. } => set_time(&mut capture, at, anchor),
+            CaptureTime::At { at, anchor, ranges } => {
+                set_time(&mut capture, at, anchor);
+                capture.explicit_time = names_the_moment(&time_phrase(answer, &ranges));
+            }
             CaptureTime::Unreadable { reason, .. } => {
                 let question = texts::ask_time(&title, &reason.to_string());
                 return Ok(ask_with(

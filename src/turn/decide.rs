@@ -177,6 +177,20 @@ fn plan_gone_since_donna_spoke(context: &TurnContext, now: DateTime<Utc>) -> Opt
     }
 }
 
+/// "what are you waiting on?" lists the live proposal of this chat instead of dropping it
+/// (every other message that is not its answer drops it: DESIGN.md "Free text" step 4).
+pub fn keep_when_asked_what_is_waiting(plan_step: PlanStep, next: &Next, text: &str) -> PlanStep {
+    use crate::capture::rules::{read, Question, Reading};
+    match (&plan_step, next) {
+        (PlanStep::Cancel(_), Next::FreeText)
+            if read(text) == Reading::Question(Question::WaitingOn) =>
+        {
+            PlanStep::Keep
+        }
+        _ => plan_step,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

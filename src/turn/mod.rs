@@ -31,6 +31,7 @@ pub mod history;
 pub mod intake;
 pub mod intent;
 pub mod model;
+pub mod nudge_group;
 pub mod pipeline;
 pub mod planner;
 pub mod proposal;

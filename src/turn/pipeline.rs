@@ -38,9 +38,10 @@ use crate::tasks::when::WhenContext;
 use super::apply::{self, TurnWork, Work};
 use super::changes;
 use super::context::{self, TurnContext};
-use super::decide::{decide, pin_to_plan, Next, PlanStep};
+use super::decide::{decide, keep_when_asked_what_is_waiting, pin_to_plan, Next, PlanStep};
 use super::draft_step::DraftStep;
 use super::error::TurnError;
+use super::nudge_group;
 use super::receipt::{self, LateReceipt};
 use super::result::{TurnPath, TurnResult};
 use super::settings::{chrono_duration, TurnSettings};
@@ -150,7 +151,12 @@ impl Pipeline {
             return serde_json::from_str(json)
                 .map_err(|e| TurnError::BadStoredResult(e.to_string()));
         }
-        let text = inbound.text.clone();
+        // A reply to a nudge that listed several tasks picks one by its number ("2 done").
+        let (context, text) = nudge_group::pick(context, &inbound.text);
+        let answer = Inbound {
+            text: text.clone(),
+            ..inbound.clone()
+        };
         let analysis = self
             .fast_path
             .ask(|reply| FastPathMsg::Analyze { text, reply })
@@ -206,13 +212,17 @@ impl Pipeline {
                 text: super::texts::NOT_YOUR_PROPOSAL.to_string(),
             },
             Next::Undo => Work::Undo,
+            Next::FreeText if nudge_group::asks_which(&context, &analysis) => {
+                nudge_group::which_one(&context)
+            }
             Next::FreeText => {
                 let (work, step) = self.free_text(&context, &inbound, now).await?;
                 draft = step;
                 work
             }
+            // `answer`: the reply without the number that picked a task of a grouped nudge.
             Next::Intent(intent) | Next::AnswerNudge(intent) => {
-                self.intent_layer(&context, &inbound, intent, now).await?
+                self.intent_layer(&context, &answer, intent, now).await?
             }
             Next::NextLayer => self.model_layer(&context, &inbound, now).await?,
         };
@@ -277,19 +287,5 @@ impl Pipeline {
         // returned above and published nothing.
         changes::publish(&self.events, &committed.result, committed.tasks);
         Ok(committed.result)
-    }
-}
-
-/// "what are you waiting on?" lists the live proposal of this chat instead of dropping it
-/// (every other message that is not its answer drops it: DESIGN.md "Free text" step 4).
-fn keep_when_asked_what_is_waiting(plan_step: PlanStep, next: &Next, text: &str) -> PlanStep {
-    use crate::capture::rules::{read, Question, Reading};
-    match (&plan_step, next) {
-        (PlanStep::Cancel(_), Next::FreeText)
-            if read(text) == Reading::Question(Question::WaitingOn) =>
-        {
-            PlanStep::Keep
-        }
-        _ => plan_step,
     }
 }
