@@ -499,8 +499,10 @@ async fn an_endless_model_answer_is_cut_off_at_64_kib_and_the_turn_apologises_at
     assert_eq!(result["path"], "llm_unavailable", "{result}");
     assert!(reply(&result).starts_with("Sorry"), "{result}");
     assert_eq!(result["actions"], json!([]));
+    // Well under llm.timeout (10 s): the turn did not wait for the body to end or time out
+    // (the byte count below is the proof that does not depend on the machine's load).
     assert!(
-        took < Duration::from_secs(3),
+        took < Duration::from_secs(8),
         "the turn took {took:?}: the client read on instead of stopping at 64 KiB"
     );
     // The client hung up: the fake's body ended early, after far less than the whole body

@@ -93,7 +93,7 @@ pub fn start_conversations(
         model: actors.model,
         gate_metrics,
         settings: turn_settings(config),
-        metrics,
+        metrics: metrics.clone(),
         events: actors.events,
         thinking: actors.thinking,
         replays: actors.replays,
@@ -118,5 +118,6 @@ pub fn start_conversations(
         clock.clone(),
         router,
         runtime.max_turns_in_flight,
+        metrics,
     )
 }

@@ -327,6 +327,12 @@ impl Collector for Scrape {
         )?;
         counter(
             encoder,
+            "donna_turn_store_writes",
+            "Store writes made for messages: the inbox row written at intake and each turn's own writes (background work not counted).",
+            self.turns.store_writes.load(Ordering::Relaxed),
+        )?;
+        counter(
+            encoder,
             "donna_turn_errors",
             "Turns that failed with an internal error (store, actor down).",
             self.turns.errors.load(Ordering::Relaxed),

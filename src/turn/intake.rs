@@ -13,6 +13,7 @@
 //!   result and applies nothing; in another thread it is another message.
 
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use actors::{AskError, KeyedRouter};
@@ -22,6 +23,7 @@ use tokio::sync::Semaphore;
 use crate::clock::SharedClock;
 use crate::conversation::inbox::{self, Accepted};
 use crate::conversation::{threads, Channel};
+use crate::metrics::TurnMetrics;
 use crate::store::{Store, StoreError};
 
 use super::conversation::{Conversation, TurnMsg};
@@ -81,6 +83,8 @@ pub struct Intake {
     in_flight: Arc<Semaphore>,
     /// Messages accepted and not yet answered, per thread: a thread not in here is idle.
     busy: Arc<Mutex<HashMap<String, usize>>>,
+    /// Where the writes made for a message at intake are counted.
+    metrics: Arc<TurnMetrics>,
 }
 
 /// A message in flight in its thread, until dropped (when its turn is answered or refused).
@@ -156,11 +160,13 @@ impl Intake {
         clock: SharedClock,
         router: KeyedRouter<String, Conversation>,
         max_in_flight: usize,
+        metrics: Arc<TurnMetrics>,
     ) -> Self {
         Self {
             store,
             clock,
             router,
+            metrics,
             in_flight: Arc::new(Semaphore::new(max_in_flight)),
             busy: Arc::default(),
         }
@@ -211,15 +217,15 @@ impl Intake {
             }));
         }
         let row = inbound.clone();
-        let accepted = self
-            .store
-            .write(move |conn| {
-                if threads::get(conn, &row.thread_id)?.is_none() {
-                    return Ok(None);
-                }
-                inbox::accept(conn, &row, now).map(Some)
-            })
-            .await?;
+        let accepted = self.store.write(move |conn| {
+            if threads::get(conn, &row.thread_id)?.is_none() {
+                return Ok(None);
+            }
+            inbox::accept(conn, &row, now).map(Some)
+        });
+        // Written for this message, apart from its turn (`donna_turn_store_writes_total`).
+        self.metrics.store_writes.fetch_add(1, Ordering::Relaxed);
+        let accepted = accepted.await?;
         let accepted = match accepted {
             None => return Err(IntakeError::NoThread(inbound.thread_id)),
             Some(Accepted::Done(json)) => {
@@ -259,7 +265,7 @@ impl Intake {
             late,
             reply,
         });
-        let store = self.store.clone();
+        let (store, metrics) = (self.store.clone(), self.metrics.clone());
         async move {
             match answer.await {
                 Ok(Ok(result)) => Ok(result),
@@ -268,6 +274,7 @@ impl Intake {
                 Err(refused @ (AskError::Full { .. } | AskError::Closed { .. })) => {
                     if remove_if_refused {
                         // Not accepted after all: take it out of the inbox so nothing half-happens.
+                        metrics.store_writes.fetch_add(1, Ordering::Relaxed);
                         store
                             .write(move |conn| inbox::withdraw(conn, &message))
                             .await?;

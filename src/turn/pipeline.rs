@@ -100,9 +100,16 @@ impl Pipeline {
             }
             outcome
         };
-        let outcome = receipt::within(late, journal::within(Some(journal), steps))
+        // The writes made for this message, counted apart from whatever else runs meanwhile.
+        let writes = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let outcome = receipt::within(late, journal::within(Some(journal), steps));
+        let outcome = crate::store::write_count::counting(writes.clone(), outcome)
             .instrument(span.clone())
             .await;
+        self.metrics.store_writes.fetch_add(
+            writes.load(std::sync::atomic::Ordering::Relaxed),
+            std::sync::atomic::Ordering::Relaxed,
+        );
         match &outcome {
             Ok(result) => {
                 let took = started.elapsed();
