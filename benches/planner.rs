@@ -160,7 +160,7 @@ fn search_memory(messages: usize) {
     for _ in 0..QUERIES {
         let word = &words[random.next() as usize % words.len()];
         let started = Instant::now();
-        let found = memory_search::search(&conn, word, 5).unwrap_or_else(|e| panic!("{e}"));
+        let found = memory_search::search(&conn, word, 5, None).unwrap_or_else(|e| panic!("{e}"));
         fts.push(started.elapsed());
         hits += found.len();
     }

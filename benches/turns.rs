@@ -508,6 +508,7 @@ impl Floor {
                 now,
                 timezone: config.timezone,
                 later: config.reschedule.later.get(),
+                author_id: None,
             },
             undo_window: chrono(config.undo.window.get()),
             plan_expiry: chrono(config.plans.expiry.get()),

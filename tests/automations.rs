@@ -559,6 +559,7 @@ async fn a_proposal_says_the_schedule_and_first_run_and_undo_of_the_yes_removes_
         now: bot.clock_now(),
         timezone: Paris,
         later: StdDuration::from_secs(3 * 3600),
+        author_id: None,
     };
     let on = thread.clone();
     let plan = ok(bot

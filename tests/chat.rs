@@ -540,7 +540,11 @@ async fn a_returning_person_s_turn_closes_the_expired_session_with_its_summary_f
     );
     assert!(!anywhere(&prompt, "her name is Miso"), "{prompt:?}");
     assert_eq!(sessions(&bot, &thread).await, 2);
-    assert_eq!(sweep(&bot).await, 0, "the sweeper has nothing left to close");
+    assert_eq!(
+        sweep(&bot).await,
+        0,
+        "the sweeper has nothing left to close"
+    );
     assert_eq!(fake.count("summarize"), 1);
 }
 
@@ -581,7 +585,11 @@ async fn the_sweeper_and_a_returning_turn_at_once_summarise_the_session_once() {
         };
         assert_eq!(result["path"], "chat", "{result}");
         assert_eq!(fake.count("summarize"), 1, "sweeper first: {sweeper_first}");
-        assert_eq!(swept, usize::from(sweeper_first), "closed once, by whoever came first");
+        assert_eq!(
+            swept,
+            usize::from(sweeper_first),
+            "closed once, by whoever came first"
+        );
         let prompt = fake.messages_of("chat", 1);
         assert!(
             in_role(&prompt, "user", "> They moved to Lisbon."),
@@ -607,7 +615,10 @@ async fn with_summaries_off_a_session_closes_without_a_summarize_call() {
     }
     bot.clock.advance(ChronoDuration::minutes(31));
     fake.always(out(json!({"summary": "They talked about a visit."})));
-    let closed = bot.app.chat_sessions.ask(|reply| SessionsMsg::Sweep { reply: Some(reply) });
+    let closed = bot
+        .app
+        .chat_sessions
+        .ask(|reply| SessionsMsg::Sweep { reply: Some(reply) });
     // The sweeper closes both (one of them before its person returns).
     assert_eq!(closed.await.ok().and_then(Result::ok), Some(2));
     chat(&bot, &fake, &returning, "she cancelled", "Oh no.").await;

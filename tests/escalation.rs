@@ -126,8 +126,8 @@ async fn an_offer_names_its_cost_sends_nothing_before_yes_and_is_settled_once_fr
 #[actix_rt::test]
 async fn over_the_budget_nothing_is_offered_and_a_yes_no_longer_affordable_spends_nothing() {
     let (local, big) = (start_fake_llm(), start_fake_llm());
-    // Room for one call's estimate (about $0.017), not two.
-    let bot = start_bot(&config(&local, &big, "  daily_budget_usd: 0.02\n")).await;
+    // Room for one call's estimate (about $0.037 with its retry), not two.
+    let bot = start_bot(&config(&local, &big, "  daily_budget_usd: 0.04\n")).await;
     let (first, second) = (
         free_thread(&bot, false).await,
         free_thread(&bot, false).await,
@@ -135,7 +135,7 @@ async fn over_the_budget_nothing_is_offered_and_a_yes_no_longer_affordable_spend
     local_needs_help(&local);
     let offer = bot.say(&first, QUESTION).await;
     let estimate = estimate_of(&offer);
-    assert!(estimate <= 20_000 && 2 * estimate > 20_000, "{offer}");
+    assert!(estimate <= 40_000 && 2 * estimate > 40_000, "{offer}");
     local_needs_help(&local);
     assert_eq!(
         bot.say(&second, QUESTION).await["path"],
@@ -171,7 +171,7 @@ async fn over_the_budget_nothing_is_offered_and_a_yes_no_longer_affordable_spend
         (json!(0.006), json!(1)),
         "{day}"
     );
-    // $0.006 spent + another estimate > $0.02: no offer, the local answer and why.
+    // $0.006 spent + another estimate > $0.04: no offer, the local answer and why.
     local_needs_help(&local);
     let refused = bot.say(&first, QUESTION).await;
     assert_eq!(refused["path"], "chat", "{refused}");
@@ -351,7 +351,10 @@ async fn the_prompts_the_local_model_receives_describe_the_escalation_flag() {
     for index in [0, 1] {
         let system = system_of(&local, "chat", index);
         for words in ["needs_escalation", "escalation_reason", "bigger model"] {
-            assert!(system.contains(words), "chat call {index}: {words}: {system}");
+            assert!(
+                system.contains(words),
+                "chat call {index}: {words}: {system}"
+            );
         }
     }
 
@@ -379,8 +382,10 @@ async fn a_planner_answer_that_needs_the_bigger_model_offers_it() {
     local.push_for("plan_step", out(json!({"action": "done"})));
     local.push_for(
         "chat",
-        out(json!({"reply_to_user": "I'm not sure.", "needs_escalation": true,
-            "escalation_reason": "it needs current tax law"})),
+        out(
+            json!({"reply_to_user": "I'm not sure.", "needs_escalation": true,
+            "escalation_reason": "it needs current tax law"}),
+        ),
     );
     let offer = bot.say(&thread, QUESTION).await;
     assert_eq!(offer["path"], "escalation_proposed", "{offer}");
@@ -415,7 +420,10 @@ fn asking_for_the_bigger_model_in_words_is_read_and_nothing_else_is() {
         ("please ask the bigger model", previous.clone()),
         ("donna, ask the big model about this", previous.clone()),
         ("can you ask the bigger model?", previous.clone()),
-        ("could you ask a smarter model about that one", previous.clone()),
+        (
+            "could you ask a smarter model about that one",
+            previous.clone(),
+        ),
         ("use the bigger model", previous.clone()),
         ("use the big model for this please", previous.clone()),
         ("try a bigger model", previous.clone()),
@@ -490,7 +498,10 @@ async fn asking_for_the_bigger_model_offers_it_for_the_previous_question() {
     assert_eq!(bot.say(&thread, QUESTION).await["path"], "chat");
     let offer = bot.say(&thread, "think harder about this").await;
     assert_eq!(offer["path"], "escalation_proposed", "{offer}");
-    assert_eq!(offer["actions"][0]["params"]["message"], QUESTION, "{offer}");
+    assert_eq!(
+        offer["actions"][0]["params"]["message"], QUESTION,
+        "{offer}"
+    );
     assert!(
         offer["reply"].as_str().unwrap_or_default().contains("$0.0"),
         "{offer}"
@@ -506,7 +517,10 @@ async fn asking_for_the_bigger_model_offers_it_for_the_previous_question() {
         .say(&thread, "ask the bigger model: what is a Roth IRA?")
         .await;
     assert_eq!(named["path"], "escalation_proposed", "{named}");
-    assert_eq!(named["actions"][0]["params"]["message"], "what is a Roth IRA?");
+    assert_eq!(
+        named["actions"][0]["params"]["message"],
+        "what is a Roth IRA?"
+    );
     assert_eq!(local.count("route"), 1, "the rules took every request");
 
     let plain = start_fake_llm();
@@ -522,4 +536,78 @@ async fn asking_for_the_bigger_model_offers_it_for_the_previous_question() {
         "{refused}"
     );
     assert_eq!(plain.requests().len(), 0, "no model was asked");
+}
+
+/// Issue 28 item 5: an answer the server returned is billed even when it is not valid; the
+/// estimate covers the retry and counts text that is not ASCII generously; an auto-approved
+/// offer is one per thread and message, so a client's repeated message id in another thread is
+/// another offer.
+#[actix_rt::test]
+async fn an_invalid_answer_is_settled_at_its_usage_and_the_estimate_covers_the_retry() {
+    let (local, big) = (start_fake_llm(), start_fake_llm());
+    let bot = start_bot(&config(&local, &big, "")).await;
+    let thread = free_thread(&bot, false).await;
+    local_needs_help(&local);
+    let offer = bot.say(&thread, QUESTION).await;
+    let estimate = estimate_of(&offer);
+    big.set_usage(1_000, 200);
+    big.push_for("chat", Script::Output("not json at all".into()));
+    big.push_for(
+        "chat",
+        Script::Output("{\"still\": \"not the schema\"}".into()),
+    );
+    let failed = bot.say(&thread, "yes").await;
+    assert_eq!(failed["path"], "llm_unavailable", "{failed}");
+    assert_eq!(big.count("chat"), 2, "the first request and its retry");
+    let day = spend(&bot).await;
+    // Two requests of 1,000 + 200 tokens: 2 x $0.006.
+    assert_eq!(day["spent_usd"], 0.012, "{day}");
+    assert_eq!(day["reserved_usd"], 0.0, "{day}");
+    // What was reserved covered both requests at the most they could take.
+    let max_output = 1000.0 * 15.0 / 1e6;
+    assert!(
+        estimate as f64 / 1e6 >= 2.0 * max_output,
+        "estimate {estimate} µ$ does not cover the retry's output"
+    );
+}
+
+#[actix_rt::test]
+async fn text_that_is_not_ascii_is_estimated_at_a_token_a_byte() {
+    let (local, big) = (start_fake_llm(), start_fake_llm());
+    let bot = start_bot(&config(&local, &big, "")).await;
+    let (ascii_thread, cjk_thread) = (
+        free_thread(&bot, false).await,
+        free_thread(&bot, false).await,
+    );
+    let ascii = "a".repeat(3000);
+    let cjk = "税".repeat(3000);
+    local_needs_help(&local);
+    let ascii_offer = bot.say(&ascii_thread, &ascii).await;
+    local_needs_help(&local);
+    let cjk_offer = bot.say(&cjk_thread, &cjk).await;
+    // 3,000 ASCII characters are 750 tokens; 3,000 CJK characters 9,000 (3 bytes each): the
+    // difference is 8,250 prompt tokens, counted twice (the retry), at $3 per million.
+    let difference = estimate_of(&cjk_offer) - estimate_of(&ascii_offer);
+    assert!(difference >= 2 * 8_250 * 3, "{difference} µ$: {cjk_offer}");
+}
+
+#[actix_rt::test]
+async fn the_same_client_message_id_in_two_threads_is_two_auto_approved_offers() {
+    let (local, big) = (start_fake_llm(), start_fake_llm());
+    let bot = start_bot(&config(&local, &big, "  auto_approve_under_usd: 1.0\n")).await;
+    for _ in 0..2 {
+        let thread = free_thread(&bot, false).await;
+        local_needs_help(&local);
+        big_answers(&big, "Straight from the bigger model.");
+        let (status, answered) = bot
+            .post(
+                "/api/messages",
+                json!({"thread_id": thread, "user_id": "owner", "text": QUESTION,
+                       "message_id": "client-1"}),
+            )
+            .await;
+        assert_eq!(status, 200, "{answered}");
+        assert_eq!(answered["path"], "escalated", "{answered}");
+    }
+    assert_eq!(spend(&bot).await["calls"], 2);
 }

@@ -133,7 +133,7 @@ fn each_proposed_action_is_grounded_only_by_the_words_that_can_justify_it() {
     let mut wrong = Vec::new();
     for (reply, action, expected) in TABLE {
         let names_a_time = || matches!(find_when(reply, &context), Ok(Some(_)));
-        let grounded = registry.grounded(action, reply, names_a_time);
+        let grounded = registry.grounded(action, reply, None, names_a_time);
         if grounded != *expected {
             wrong.push(format!(
                 "{reply:?} -> {action}: expected {expected}, got {grounded}"
@@ -154,5 +154,5 @@ fn every_shipped_action_declares_its_evidence() {
 fn an_action_that_declares_no_evidence_is_never_grounded() {
     let yaml = "actions:\n  mark_done:\n    description: x\n    handler: mark_done\n    params:\n      task_id: { type: string, from_context: true }\n";
     let registry = ActionRegistry::from_yaml(yaml).unwrap_or_else(|e| panic!("{e}"));
-    assert!(!registry.grounded("mark_done", "done, I paid it", || true));
+    assert!(!registry.grounded("mark_done", "done, I paid it", None, || true));
 }

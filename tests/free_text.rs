@@ -653,7 +653,10 @@ async fn a_command_with_no_title_left_asks_what_to_add_and_creates_nothing() {
         let thread = free_thread(&bot).await;
         let result = bot.say(&thread, sentence).await;
         assert_eq!(result["path"], "clarify", "{sentence:?}: {result}");
-        assert_eq!(result["reply"], "What should I add?", "{sentence:?}: {result}");
+        assert_eq!(
+            result["reply"], "What should I add?",
+            "{sentence:?}: {result}"
+        );
         assert!(tasks(&bot).await.is_empty(), "{sentence:?} created a task");
     }
     let captures = [
@@ -661,7 +664,10 @@ async fn a_command_with_no_title_left_asks_what_to_add_and_creates_nothing() {
         ("remind me tomorrow to pay rent", "Pay rent"),
         ("add milk", "Milk"),
         ("todo: ask about the lease", "Ask about the lease"),
-        ("add something for Anna's birthday", "Something for Anna's birthday"),
+        (
+            "add something for Anna's birthday",
+            "Something for Anna's birthday",
+        ),
         ("remind me to take the pill at 23:00", "Take the pill"),
     ];
     for (sentence, title) in captures {
@@ -682,7 +688,10 @@ async fn a_command_with_no_title_left_asks_what_to_add_and_creates_nothing() {
 async fn the_answer_to_what_should_i_add_keeps_the_time_said_before() {
     let bot = start_bot(PARIS).await;
     let thread = free_thread(&bot).await;
-    assert_eq!(bot.say(&thread, "remind me tomorrow at 9").await["path"], "clarify");
+    assert_eq!(
+        bot.say(&thread, "remind me tomorrow at 9").await["path"],
+        "clarify"
+    );
     let created = bot.say(&thread, "call the bank").await;
     assert_eq!(created["path"], "task_created", "{created}");
     let task = &tasks(&bot).await[0];

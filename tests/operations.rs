@@ -403,7 +403,13 @@ async fn no_help_text_on_the_metrics_page_ends_in_two_full_stops() {
     let helps: Vec<&str> = page.lines().filter(|l| l.starts_with("# HELP ")).collect();
     assert!(helps.len() > 20, "{page}");
     let doubled: Vec<&&str> = helps.iter().filter(|l| l.ends_with("..")).collect();
-    assert!(doubled.is_empty(), "HELP texts ending in '..': {doubled:#?}");
+    assert!(
+        doubled.is_empty(),
+        "HELP texts ending in '..': {doubled:#?}"
+    );
     let unfinished: Vec<&&str> = helps.iter().filter(|l| !l.ends_with('.')).collect();
-    assert!(unfinished.is_empty(), "HELP texts without a full stop: {unfinished:#?}");
+    assert!(
+        unfinished.is_empty(),
+        "HELP texts without a full stop: {unfinished:#?}"
+    );
 }

@@ -445,6 +445,7 @@ async fn a_tool_call_writes_nothing() {
     let env = donna::planner::ToolEnv {
         now: common::monday_10am(),
         timezone: chrono_tz::UTC,
+        viewer: None,
     };
     let calls = [
         (
@@ -497,7 +498,9 @@ async fn the_persona_decides_the_planners_answer_prompt_too() {
         fake.push_for("route", question());
         fake.push_for("plan_step", done());
         fake.push_for("chat", answer("Nothing is due today."));
-        let result = bot.say(&thread, "what do I have on my plate this week?").await;
+        let result = bot
+            .say(&thread, "what do I have on my plate this week?")
+            .await;
         assert_eq!(result["path"], "answer", "{persona}: {result}");
         let system = fake
             .messages_of("chat", 0)

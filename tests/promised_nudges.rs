@@ -101,17 +101,26 @@ async fn an_explicit_time_fires_in_quiet_hours_and_a_time_donna_chose_waits() {
     let table = [
         ("remind me at 23:00 to take the pill", "Take the pill"),
         ("remind me to stretch in 13 hours", "Stretch"),
-        ("remind me tomorrow at 9 to call the plumber", "Call the plumber"),
+        (
+            "remind me tomorrow at 9 to call the plumber",
+            "Call the plumber",
+        ),
         ("remind me to feed the cat tomorrow at 9am", "Feed the cat"),
         ("remind me tomorrow to water the plants", "Water the plants"),
-        ("remind me on tuesday to renew the passport", "Renew the passport"),
+        (
+            "remind me on tuesday to renew the passport",
+            "Renew the passport",
+        ),
     ];
     let mut ids = Vec::new();
     for (sentence, title) in table {
         let (id, _) = capture(&bot, sentence).await;
         ids.push((id, title.to_string()));
     }
-    assert!(nudged_at(&bot, at(23, 22, 59)).await.is_empty(), "nothing due yet");
+    assert!(
+        nudged_at(&bot, at(23, 22, 59)).await.is_empty(),
+        "nothing due yet"
+    );
     assert_eq!(
         titles_of(&ids, &nudged_at(&bot, at(23, 23, 0)).await),
         ["Stretch", "Take the pill"],
@@ -119,17 +128,28 @@ async fn an_explicit_time_fires_in_quiet_hours_and_a_time_donna_chose_waits() {
     );
     assert!(nudged_at(&bot, at(23, 23, 30)).await.is_empty());
     // Four hours on, the unanswered pill would be nudged again: not in quiet hours.
-    assert!(nudged_at(&bot, at(24, 3, 0)).await.is_empty(), "the backoff waits");
+    assert!(
+        nudged_at(&bot, at(24, 3, 0)).await.is_empty(),
+        "the backoff waits"
+    );
     assert_eq!(
         titles_of(&ids, &nudged_at(&bot, at(24, 9, 0)).await),
         ["Call the plumber", "Feed the cat"],
         "09:00, said explicitly"
     );
-    assert!(nudged_at(&bot, at(24, 9, 30)).await.is_empty(), "09:00 by default waits");
+    assert!(
+        nudged_at(&bot, at(24, 9, 30)).await.is_empty(),
+        "09:00 by default waits"
+    );
     let morning = titles_of(&ids, &nudged_at(&bot, at(24, 10, 0)).await);
     assert_eq!(
         morning,
-        ["Renew the passport", "Stretch", "Take the pill", "Water the plants"],
+        [
+            "Renew the passport",
+            "Stretch",
+            "Take the pill",
+            "Water the plants"
+        ],
         "the quiet hours are over: what was held goes out"
     );
 }
@@ -143,8 +163,14 @@ async fn a_reschedule_to_an_explicit_time_and_an_api_instant_fire_in_quiet_hours
     let (plants, plants_chat) = capture(&bot, "remind me to water the plants in 3 hours").await;
     bot.clock.set(at(23, 13, 0));
     assert_eq!(tick(&bot).await.len(), 2, "both came due by day");
-    assert_eq!(bot.say(&pill_chat, "push it to 23:30").await["path"], "fast");
-    assert_eq!(bot.say(&plants_chat, "tomorrow morning").await["path"], "fast");
+    assert_eq!(
+        bot.say(&pill_chat, "push it to 23:30").await["path"],
+        "fast"
+    );
+    assert_eq!(
+        bot.say(&plants_chat, "tomorrow morning").await["path"],
+        "fast"
+    );
     let api = bot
         .task(json!({"title": "Call Tokyo", "scheduled_start": "2026-11-24T02:15:00Z"}))
         .await;
@@ -156,7 +182,10 @@ async fn a_reschedule_to_an_explicit_time_and_an_api_instant_fire_in_quiet_hours
     let nudged: Vec<String> = tick(&bot).await.into_iter().map(|n| n.task_id).collect();
     assert_eq!(nudged, vec![api], "an exact instant over the API");
     bot.clock.set(at(24, 9, 0));
-    assert!(tick(&bot).await.is_empty(), "'tomorrow morning' is 09:00 by Donna's choice: held");
+    assert!(
+        tick(&bot).await.is_empty(),
+        "'tomorrow morning' is 09:00 by Donna's choice: held"
+    );
     bot.clock.set(at(24, 10, 0));
     let nudged: Vec<String> = tick(&bot).await.into_iter().map(|n| n.task_id).collect();
     assert!(nudged.contains(&plants), "{nudged:?}");
@@ -220,7 +249,11 @@ async fn nudges_held_by_quiet_hours_arrive_as_one_message_per_chat_and_a_number_
     ] {
         assert!(text.contains(line), "{line:?} in {text}");
     }
-    assert_eq!(messages(&bot, &other).await.len(), 1, "the other chat: its own one");
+    assert_eq!(
+        messages(&bot, &other).await.len(),
+        1,
+        "the other chat: its own one"
+    );
     for id in [&plants, &bank, &report, &alone] {
         assert_eq!(bot.task_json(id).await["nudge_count"], 1, "{id}");
     }
@@ -229,7 +262,10 @@ async fn nudges_held_by_quiet_hours_arrive_as_one_message_per_chat_and_a_number_
     let which = bot.say(&chat, "done").await;
     assert_eq!(which["path"], "clarify", "{which}");
     assert!(
-        which["reply"].as_str().unwrap_or_default().contains("2) 'Call the bank'"),
+        which["reply"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("2) 'Call the bank'"),
         "{which}"
     );
     for id in [&plants, &bank, &report] {
@@ -269,7 +305,10 @@ async fn when_one_task_of_a_grouped_nudge_is_left_a_bare_answer_acts_on_it() {
     assert_eq!(status, 200);
     let done = bot.say(&chat, "done").await;
     assert_eq!(done["path"], "fast", "{done}");
-    assert_eq!(done["reply"], "Marked 'Water the plants' as done.", "{done}");
+    assert_eq!(
+        done["reply"], "Marked 'Water the plants' as done.",
+        "{done}"
+    );
     assert_eq!(bot.task_json(&plants).await["status"], "done");
 }
 
@@ -280,13 +319,18 @@ async fn when_one_task_of_a_grouped_nudge_is_left_a_bare_answer_acts_on_it() {
 async fn a_task_past_its_start_and_estimate_gets_one_completion_check_in_per_scheduled_time() {
     let bot = start_bot(QUIET).await;
     let id = bot
-        .task(json!({"title": "Write report", "scheduled_start": "2026-11-23T10:30:00Z",
-                     "estimated_duration_minutes": 60}))
+        .task(
+            json!({"title": "Write report", "scheduled_start": "2026-11-23T10:30:00Z",
+                     "estimated_duration_minutes": 60}),
+        )
         .await;
     bot.clock.set(at(23, 10, 30));
     let first = tick(&bot).await;
     assert_eq!(first.len(), 1);
-    assert!(first[0].text.starts_with("Time for 'Write report'"), "{first:?}");
+    assert!(
+        first[0].text.starts_with("Time for 'Write report'"),
+        "{first:?}"
+    );
     let thread = first[0].thread_id.clone();
     bot.clock.set(at(23, 11, 29));
     assert!(tick(&bot).await.is_empty(), "the estimate has not passed");
@@ -305,9 +349,10 @@ async fn a_task_past_its_start_and_estimate_gets_one_completion_check_in_per_sch
             assert_ne!(nudge.text, "Did you finish 'Write report'?", "{hour}:45");
         }
     }
-    // "not yet" is answered as in any nudge thread (no model: Donna says what works).
+    // "not yet" is answered as in any nudge thread: not now, a snooze.
     let not_yet = bot.say(&thread, "not yet").await;
-    assert_eq!(not_yet["path"], "unhandled", "{not_yet}");
+    assert_eq!(not_yet["path"], "fast", "{not_yet}");
+    assert_eq!(not_yet["actions"][0]["name"], "snooze", "{not_yet}");
     // "later" moves it: a new scheduled time, so a new check-in after its estimate.
     let later = bot.say(&thread, "later").await;
     assert_eq!(later["path"], "fast", "{later}");
@@ -332,8 +377,10 @@ async fn no_estimate_or_done_means_no_completion_check_in() {
         .task(json!({"title": "Gym", "scheduled_start": "2026-11-23T10:30:00Z"}))
         .await;
     let finished = bot
-        .task(json!({"title": "Call Anna", "scheduled_start": "2026-11-23T10:30:00Z",
-                     "estimated_duration_minutes": 15}))
+        .task(
+            json!({"title": "Call Anna", "scheduled_start": "2026-11-23T10:30:00Z",
+                     "estimated_duration_minutes": 15}),
+        )
         .await;
     bot.clock.set(at(23, 10, 30));
     assert_eq!(tick(&bot).await.len(), 2);

@@ -129,11 +129,15 @@ async fn a_turns_own_writes_are_counted_apart_from_background_writes_at_the_same
                 .await;
             let _ = app
                 .plans
-                .ask(|reply| donna::subsystems::pending_plans::PlansMsg::Sweep { reply: Some(reply) })
+                .ask(|reply| donna::subsystems::pending_plans::PlansMsg::Sweep {
+                    reply: Some(reply),
+                })
                 .await;
             let _ = app
                 .automations
-                .ask(|reply| donna::automations::runner::AutomationsMsg::Tick { reply: Some(reply) })
+                .ask(|reply| donna::automations::runner::AutomationsMsg::Tick {
+                    reply: Some(reply),
+                })
                 .await;
         }
     };

@@ -85,7 +85,11 @@ async fn with_group_only_off_a_one_to_one_chat_is_gated_and_a_nudge_thread_is_no
     let (task, thread) = bot.nudged_task("Pay rent").await;
     assert_eq!(bot.say(&thread, "done").await["path"], "fast");
     assert_eq!(bot.task_json(&task).await["status"], "done");
-    assert_eq!(gate_requests(&fake).len(), 1, "the nudge thread was not gated");
+    assert_eq!(
+        gate_requests(&fake).len(),
+        1,
+        "the nudge thread was not gated"
+    );
 }
 
 /// `planner.tool_result_chars`: a tool result longer than it reaches the next prompts cut, and
@@ -105,7 +109,10 @@ async fn a_tool_result_is_cut_at_planner_tool_result_chars() {
     fake.push_for("route", question());
     fake.push_for("plan_step", call("list_tasks", json!({})));
     fake.push_for("plan_step", done());
-    fake.push_for("chat", out(json!({"reply_to_user": "You have three tasks."})));
+    fake.push_for(
+        "chat",
+        out(json!({"reply_to_user": "You have three tasks."})),
+    );
     let result = bot.say(&thread, "what's on my list at the moment?").await;
     assert_eq!(result["path"], "answer", "{result}");
     let prompt = prompt_of(&fake, "chat");
@@ -116,7 +123,9 @@ async fn a_tool_result_is_cut_at_planner_tool_result_chars() {
         .filter(|line| line.starts_with("> {"))
         .collect();
     assert_eq!(quoted.len(), 1, "{prompt}");
-    let result_chars = quoted[0].trim_start_matches("> ").trim_end_matches(" [cut]");
+    let result_chars = quoted[0]
+        .trim_start_matches("> ")
+        .trim_end_matches(" [cut]");
     assert_eq!(result_chars.chars().count(), 60, "{prompt}");
     for title in ["Renew passport", "Pay rent", "Zebra crossing permit"] {
         assert!(!prompt.contains(title), "{title} is past the cut: {prompt}");
@@ -141,11 +150,17 @@ async fn a_nudge_replys_history_is_cut_at_memory_window_size() {
     assert_eq!(answered["path"], "llm", "{answered}");
     let prompt = prompt_of(&fake, "classify");
     // Before the reply: nudge, "busy", snoozed, "tomorrow", moved. The last three only.
-    assert!(prompt.contains("Donna: Snoozed 'Renew passport'"), "{prompt}");
+    assert!(
+        prompt.contains("Donna: Snoozed 'Renew passport'"),
+        "{prompt}"
+    );
     assert!(prompt.contains("User: tomorrow"), "{prompt}");
     assert!(prompt.contains("Donna: Moved 'Renew passport'"), "{prompt}");
     assert!(!prompt.contains("User: busy"), "{prompt}");
-    assert!(!prompt.contains("Donna: Time for 'Renew passport'"), "{prompt}");
+    assert!(
+        !prompt.contains("Donna: Time for 'Renew passport'"),
+        "{prompt}"
+    );
 }
 
 /// Draft expiry: Donna's question ("What should I add?") is answered only while it lives

@@ -78,8 +78,8 @@ pub fn execute_all(
                 conn.prepare_cached(
                     "INSERT INTO action_log (thread_id, task_id, action, params_json, plan_id, plan_index, \
                      before_json, created_task_id, summary, created_at, created_automation_id, \
-                     stopped_automation_id, after_json) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                     stopped_automation_id, after_json, author_id) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                 )?
                 .execute(params![
                         thread_id,
@@ -95,6 +95,7 @@ pub fn execute_all(
                         effect.created_automation_id,
                         effect.stopped_automation_id,
                         after,
+                        env.author_id,
                     ],
                 )?;
                 execute_cached(conn, "RELEASE donna_action")?;

@@ -1,6 +1,7 @@
 //! The built-in handlers an action may name in reply_actions.yaml, and what each needs: the
 //! parameters it reads and which of them is a time in the person's words.
 
+use crate::replies::grounding::Ask;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
@@ -31,6 +32,23 @@ pub enum HandlerKind {
 }
 
 impl HandlerKind {
+    /// The kind of request that asks for this handler's action (`replies::grounding`); None for
+    /// the internal handlers, which no model proposes on its own.
+    pub fn ask(self) -> Option<Ask> {
+        Some(match self {
+            HandlerKind::MarkDone => Ask::Done,
+            HandlerKind::Reschedule => Ask::Move,
+            HandlerKind::Snooze => Ask::Snooze,
+            HandlerKind::CancelTask => Ask::Cancel,
+            HandlerKind::RenameTask => Ask::Rename,
+            HandlerKind::CreateTask => Ask::Create,
+            HandlerKind::UpdateTask => Ask::Change,
+            HandlerKind::CreateAutomation | HandlerKind::StopAutomation | HandlerKind::Escalate => {
+                return None
+            }
+        })
+    }
+
     pub const ALL: [HandlerKind; 6] = [
         HandlerKind::MarkDone,
         HandlerKind::Reschedule,

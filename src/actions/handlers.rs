@@ -17,10 +17,10 @@ use serde_json::{Map, Value};
 use super::bind::{BoundAction, TimeReading};
 use super::handler_kind::HandlerKind;
 use super::snooze_length::{say_minutes, snooze_minutes};
-use crate::tasks::model::{check_domain, check_priority, clean_title, NewTask, TaskFieldError};
-use crate::tasks::repo::{self, TaskChangeError};
 use crate::tasks::explicit::names_the_moment;
+use crate::tasks::model::{check_domain, check_priority, clean_title, NewTask, TaskFieldError};
 use crate::tasks::nudge_marks;
+use crate::tasks::repo::{self, TaskChangeError};
 use crate::tasks::when::{describe, WhenContext};
 use crate::tasks::{Task, TaskStatus};
 
@@ -31,6 +31,9 @@ pub struct ActionEnv {
     pub timezone: chrono_tz::Tz,
     /// What "later" means.
     pub later: Duration,
+    /// Who asked for the actions (the turn's sender): journaled, so "undo" reverts only that
+    /// person's own actions in a shared thread.
+    pub author_id: Option<String>,
 }
 
 /// What a handler did.

@@ -17,6 +17,7 @@ use serde_json::{Map, Value};
 use super::handler_kind::{HandlerKind, UnknownHandler};
 use super::params::{check_value, ParamDef, CONTEXT_PARAMS};
 use crate::replies::evidence::Grounds;
+use crate::replies::grounding;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -178,16 +179,34 @@ impl ActionRegistry {
             .map(|(name, _)| name.as_str())
     }
 
-    /// Whether `reply` gives ground for action `name`: one of its evidence words, or (when the
+    /// Whether `reply` asks for action `name` (`replies::grounding`, by the kind of its
+    /// handler): in people's words, its own evidence phrases read the same way, or (when the
     /// action accepts a time as ground) `names_a_time`. An action without evidence has none.
-    pub fn grounded(&self, name: &str, reply: &str, names_a_time: impl FnOnce() -> bool) -> bool {
-        let Some(evidence) = self.get(name).and_then(|def| def.evidence.as_ref()) else {
+    /// `task_title` is the title of the task it is on (a past form of its verb reports it done).
+    pub fn grounded(
+        &self,
+        name: &str,
+        reply: &str,
+        task_title: Option<&str>,
+        names_a_time: impl FnOnce() -> bool,
+    ) -> bool {
+        let Some((def, handler)) = self.definition(name) else {
             return false;
         };
-        self.grounds
-            .get(name)
-            .is_some_and(|grounds| grounds.found_in(reply))
-            || (evidence.time && names_a_time())
+        let Some(evidence) = def.evidence.as_ref() else {
+            return false;
+        };
+        let context = grounding::Context {
+            task_title,
+            extra: self.grounds.get(name),
+        };
+        let message = grounding::Message::read(reply);
+        match handler.ask() {
+            Some(ask) => {
+                grounding::asks_for(&message, ask, &context, || evidence.time && names_a_time())
+            }
+            None => false,
+        }
     }
 
     pub fn get(&self, name: &str) -> Option<&ActionDef> {

@@ -82,7 +82,7 @@ pub fn review_plan(
     let mut kept: Vec<BoundAction> = Vec::new();
     for action in actions {
         if input.require_evidence {
-            let grounded = registry.grounded(&action.name, input.reply, || {
+            let grounded = registry.grounded(&action.name, input.reply, input.task_title, || {
                 *time_named.get_or_insert_with(|| names_a_time.take().is_some_and(|f| f()))
             });
             if !grounded {

@@ -10,6 +10,9 @@
 //! through the API or by a later turn; Donna's own bookkeeping such as nudge counts does not
 //! count) or no longer exists.
 //!
+//! In a shared thread "undo" reverts only the sender's own last action (`action_log.author_id`,
+//! migration 0013); another member's "undo" changes nothing and says so.
+//!
 //! Invariant: runs inside the turn's transaction; an undo that cannot revert every step of its
 //! action changes nothing (a savepoint) and says why. Undo never crosses threads.
 
@@ -25,6 +28,8 @@ use crate::tasks::{repo, Task};
 pub enum UndoOutcome {
     Undone(String),
     Nothing,
+    /// The thread's actions left to undo are another member's: only they can undo them.
+    NotYours,
     TooLate(String),
     /// A task changed since the action (or is gone): the sentence saying so.
     Changed(String),
@@ -60,23 +65,36 @@ fn logged(row: &Row<'_>) -> rusqlite::Result<Logged> {
     })
 }
 
-/// Reverts the thread's last applied action (a whole confirmed plan) if it happened within
-/// `window`.
+/// Reverts `author`'s last applied action in the thread (a whole confirmed plan) if it happened
+/// within `window`. Actions journaled without an author (before authors were kept) are
+/// anyone's. Another member's action is never reverted: when the thread's only actions left
+/// are theirs, the outcome says so.
 pub fn undo_last(
     conn: &Connection,
     thread_id: &str,
+    author: &str,
     now: DateTime<Utc>,
     window: chrono::Duration,
 ) -> Result<UndoOutcome, StoreError> {
     let last = conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM action_log \
-             WHERE thread_id = ?1 AND undone_at IS NULL ORDER BY id DESC LIMIT 1"
+             WHERE thread_id = ?1 AND undone_at IS NULL \
+               AND (author_id IS NULL OR author_id = ?2) ORDER BY id DESC LIMIT 1"
         ))?
-        .query_row([thread_id], logged)
+        .query_row(params![thread_id, author], logged)
         .optional()?;
     let Some(last) = last else {
-        return Ok(UndoOutcome::Nothing);
+        let someone_elses: bool = conn
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM action_log WHERE thread_id = ?1 AND undone_at IS NULL)",
+            )?
+            .query_row([thread_id], |row| row.get(0))?;
+        return Ok(if someone_elses {
+            UndoOutcome::NotYours
+        } else {
+            UndoOutcome::Nothing
+        });
     };
     if now - from_db(&last.created_at)? > window {
         return Ok(UndoOutcome::TooLate(last.summary));

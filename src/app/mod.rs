@@ -41,12 +41,12 @@ use crate::replies::matcher::FastPath;
 use crate::store::{self, DataDirLock, Durability, Store, StoreError};
 use crate::subsystems::action_executor::ExecutorMsg;
 use crate::subsystems::chat_sessions::SessionsMsg;
-use crate::subsystems::session_closer::SessionCloser;
 use crate::subsystems::fast_path::FastPathMsg;
 use crate::subsystems::llm_classifier::LlmMsg;
 use crate::subsystems::nudger::NudgerMsg;
 use crate::subsystems::pending_plans::PlansMsg;
 use crate::subsystems::rate_cap::GateMetrics;
+use crate::subsystems::session_closer::SessionCloser;
 use crate::subsystems::thread_memory::MemoryMsg;
 use crate::turn::intake::Intake;
 

@@ -12,7 +12,6 @@
 use std::sync::Arc;
 
 use actors::{ChildRef, ChildSpec, HealthRegistry};
-use tokio::sync::Semaphore;
 
 use crate::actions::ActionRegistry;
 use crate::clock::SharedClock;
@@ -26,6 +25,7 @@ use crate::llm::free_text::FreeTextModel;
 use crate::llm::gate::ReplyGate;
 use crate::llm::planner::PlannerModel;
 use crate::llm::probe::{self, ModelStatus};
+use crate::llm::slots::ModelSlots;
 use crate::metrics::LlmMetrics;
 use crate::subsystems::llm_classifier::{LlmClassifier, LlmMsg};
 
@@ -149,7 +149,7 @@ impl Spawner<'_> {
             return None;
         };
         // Outside the factory, so a restart cannot lift the cap.
-        let slots = Arc::new(Semaphore::new(max_concurrency));
+        let slots = ModelSlots::new(max_concurrency);
         let record = health.register("llm_classifier", false);
         let metrics = metrics.clone();
         let status = status.clone();

@@ -24,11 +24,11 @@ use crate::store::{Durability, WriterMsg};
 use crate::store::{ReadPool, Store, StoreWriter};
 use crate::subsystems::action_executor::{ActionExecutor, ExecutorMsg};
 use crate::subsystems::chat_sessions::{ChatSessions, SessionsMsg, SweepSettings};
-use crate::subsystems::session_closer::SessionCloser;
 use crate::subsystems::fast_path::{FastPathActor, FastPathMsg};
 use crate::subsystems::nudger::{NudgeRules, Nudger, NudgerMsg};
 use crate::subsystems::pending_plans::{PendingPlans, PlansMsg};
 use crate::subsystems::rate_cap::{GateMetrics, RateCap, RateCapMsg};
+use crate::subsystems::session_closer::SessionCloser;
 use crate::subsystems::thread_memory::{MemoryMsg, ThreadMemory};
 
 /// Read connections the pool keeps warm (and reads it admits at once).

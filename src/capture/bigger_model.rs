@@ -90,7 +90,10 @@ pub fn read(text: &str) -> Option<BiggerModel> {
     let all = words(text);
     let mut at = 0;
     loop {
-        if all.get(at).is_some_and(|w| FILLERS.contains(&w.text.as_str())) {
+        if all
+            .get(at)
+            .is_some_and(|w| FILLERS.contains(&w.text.as_str()))
+        {
             at += 1;
             continue;
         }

@@ -6,11 +6,14 @@
 //! passed. Only open tasks count. Read-only.
 
 use chrono::{DateTime, Datelike, Days, NaiveTime, TimeZone, Utc};
+use std::collections::BTreeSet;
+
 use chrono_tz::Tz;
 use rusqlite::Connection;
 
 use super::rules::Question;
 use crate::conversation::drafts::DraftKind;
+use crate::conversation::participation::{may_see, visible_threads, Viewer};
 use crate::conversation::{drafts, plans};
 use crate::store::StoreError;
 use crate::tasks::when::{describe, WhenContext};
@@ -19,15 +22,24 @@ use crate::tasks::{repo, Task};
 /// Most tasks listed in one answer.
 pub const MAX_LISTED: usize = 20;
 
-/// The answer to `question`, asked in thread `here` (None: asked outside any thread, e.g. a
-/// Discord slash command).
+/// The answer to `question`, asked by `viewer` in their chat (None: asked outside any chat,
+/// e.g. a Discord slash command, which answers the owner privately). A person is shown only
+/// tasks, proposals and questions from chats they take part in (`participation`).
 pub fn answer(
     conn: &Connection,
     question: Question,
-    here: Option<&str>,
+    viewer: Option<&Viewer>,
     now: DateTime<Utc>,
     timezone: Tz,
 ) -> Result<String, StoreError> {
+    let visible = viewer
+        .map(|viewer| visible_threads(conn, viewer))
+        .transpose()?;
+    let may_see_task = |task: &Task| {
+        visible
+            .as_ref()
+            .is_none_or(|v| may_see(v, task.origin_thread_id.as_deref()))
+    };
     let ctx = WhenContext {
         now,
         timezone,
@@ -35,11 +47,11 @@ pub fn answer(
         later: std::time::Duration::from_secs(3 * 3600),
     };
     if question == Question::WaitingOn {
-        return waiting_on(conn, here, now);
+        return waiting_on(conn, viewer, visible.as_ref(), now);
     }
     let mut open: Vec<Task> = repo::list(conn, None)?
         .into_iter()
-        .filter(|task| task.status.is_open())
+        .filter(|task| task.status.is_open() && may_see_task(task))
         .collect();
     // Soonest first; tasks without a time last, oldest first.
     open.sort_by_key(|task| (when_of(task).is_none(), when_of(task), task.created_at));
@@ -152,13 +164,23 @@ fn day_window(
     (from, start_of(first + Days::new(days)))
 }
 
-/// Every live proposal and question in every chat, with where it is and how long it has left,
-/// then the nudges not answered (they do not expire).
+/// Every live proposal and question waiting for the asker, in the chats they take part in,
+/// with where it is and how long it has left, then the nudges not answered (they do not
+/// expire). Another member's proposals, and anything from chats the asker is not in, are not
+/// theirs to see.
 fn waiting_on(
     conn: &Connection,
-    here: Option<&str>,
+    viewer: Option<&Viewer>,
+    visible: Option<&BTreeSet<String>>,
     now: DateTime<Utc>,
 ) -> Result<String, StoreError> {
+    let here = viewer.map(|viewer| viewer.here.as_str());
+    let theirs = |thread_id: &str, requester: Option<&str>| match (viewer, visible) {
+        (Some(viewer), Some(visible)) => {
+            visible.contains(thread_id) && requester.is_none_or(|r| r == viewer.person)
+        }
+        _ => true,
+    };
     let place = |thread_id: &str| {
         if here == Some(thread_id) {
             "here"
@@ -167,7 +189,10 @@ fn waiting_on(
         }
     };
     let mut lines = Vec::new();
-    for proposal in plans::live_proposals(conn, now)? {
+    for proposal in plans::live_proposals(conn, now)?
+        .into_iter()
+        .filter(|p| theirs(&p.thread_id, p.requester_id.as_deref()))
+    {
         lines.push(format!(
             "- a yes or no {} ({} left): {}",
             place(&proposal.thread_id),
@@ -175,7 +200,10 @@ fn waiting_on(
             first_sentence(&proposal.text)
         ));
     }
-    for draft in drafts::all_live(conn, now)? {
+    for draft in drafts::all_live(conn, now)?
+        .into_iter()
+        .filter(|d| theirs(&d.thread_id, d.requester_id.as_deref()))
+    {
         let about = match draft.kind {
             DraftKind::What => "what to add".to_string(),
             DraftKind::Time => match draft.data.get("title").and_then(|title| title.as_str()) {
@@ -191,7 +219,10 @@ fn waiting_on(
             time_left(draft.expires_at - now)
         ));
     }
-    for title in repo::unanswered_nudge_titles(conn)? {
+    for (title, origin) in repo::unanswered_nudge_titles(conn)? {
+        if visible.is_some_and(|visible| !may_see(visible, origin.as_deref())) {
+            continue;
+        }
         lines.push(format!("- news about '{title}' (I nudged you)"));
     }
     if lines.is_empty() {

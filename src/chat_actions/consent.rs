@@ -1,16 +1,26 @@
-//! Consent for a chat answer's actions (DESIGN.md "Consent"): what runs at once and what
-//! becomes one plan waiting for a yes. Pure.
+//! Consent for a chat answer's actions: what runs at once and what becomes one plan waiting
+//! for a yes. Pure.
 //!
 //! Runs at once only what the person plainly asked for: reads; or writes, all at `write` level,
-//! on ONE task that the person's own message names (a significant word of its title,
-//! `tasks::named::mentions`), or that the chat is pinned to, or that the person picked when
-//! Donna asked "which one?"; or one `create_task` whose title the message names; in a turn
-//! that ran no planner tools. Everything else (two tasks, any `confirm` action, anything after
-//! planner tools) is one plan. A task's words in the model's answer or in tool output never
-//! count: only the person's message does.
+//! in a turn that ran no planner tools, that
+//! - are on ONE task, and that task is the one the person's own words name (the open task
+//!   their message names best and alone, `tasks::named::named_by_message`; the task the chat
+//!   is pinned to; or the one they picked when Donna asked "which one?"); a task id from the
+//!   model never settles it;
+//! - and are each asked for by the message (`replies::grounding`: not a question, not negated,
+//!   not a feeling; "how is the passport thing going?" and "don't mark it done" ask for
+//!   nothing), also in a pinned chat and after a pick;
+//! - or are one `create_task` whose title stands in the message and which the message asks for
+//!   (or which the message all but is: "call the bank tomorrow").
+//!
+//! Everything else (two tasks, any `confirm` action, anything after planner tools, a task the
+//! message does not name alone, an action it does not ask for) is one plan. A task's words in
+//! the model's answer or in tool output never count: only the person's message does.
 
 use super::registry::Safety;
-use crate::tasks::named::mentions;
+use crate::replies::grounding::{
+    asks_for, message_is_the_title, title_in_message, Ask, Context, Message,
+};
 
 /// One write of the answer, as consent sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,19 +30,26 @@ pub struct WriteTarget {
     pub task: Option<(String, String)>,
     /// The new task's title, for a create.
     pub creates: Option<String>,
+    /// What the message must ask for, for this write to run at once (a title and a priority
+    /// change ask for two things).
+    pub asks: Vec<Ask>,
 }
 
 /// What the person's side of the turn holds.
 #[derive(Debug, Clone, Default)]
 pub struct Asked<'a> {
-    /// The person's own message.
+    /// The person's own message (for a pick, the message that asked for the actions).
     pub message: &'a str,
+    /// The open task the message names best and alone (`tasks::named::named_by_message`).
+    pub named: Option<&'a str>,
     /// The task the chat is pinned to.
     pub pinned: Option<&'a str>,
     /// The tasks the person picked in answer to "which one?".
     pub picked: &'a [String],
     /// Whether the turn ran planner tools.
     pub planner_ran: bool,
+    /// Whether the message names a time Donna can read (it asks to move or snooze).
+    pub names_a_time: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,9 +65,22 @@ pub fn consent(writes: &[WriteTarget], asked: &Asked<'_>) -> Consent {
     if asked.planner_ran || writes.iter().any(|write| write.safety != Safety::Write) {
         return Consent::Plan;
     }
+    let message = Message::read(asked.message);
+    let asks = |write: &WriteTarget, title: Option<&str>| {
+        !write.asks.is_empty()
+            && write.asks.iter().all(|ask| {
+                let context = Context {
+                    task_title: title,
+                    extra: None,
+                };
+                asks_for(&message, *ask, &context, || asked.names_a_time)
+            })
+    };
     if let [only] = writes {
         if let Some(title) = &only.creates {
-            return if mentions(asked.message, title) {
+            let plainly = title_in_message(&message, title)
+                && (asks(only, None) || message_is_the_title(&message, title));
+            return if plainly {
                 Consent::RunNow
             } else {
                 Consent::Plan
@@ -66,8 +96,8 @@ pub fn consent(writes: &[WriteTarget], asked: &Asked<'_>) -> Consent {
     }
     let named = asked.pinned == Some(id.as_str())
         || asked.picked.iter().any(|picked| picked == id)
-        || mentions(asked.message, title);
-    if named {
+        || asked.named == Some(id.as_str());
+    if named && writes.iter().all(|write| asks(write, Some(title))) {
         Consent::RunNow
     } else {
         Consent::Plan
@@ -78,11 +108,12 @@ pub fn consent(writes: &[WriteTarget], asked: &Asked<'_>) -> Consent {
 mod tests {
     use super::*;
 
-    fn on(id: &str, title: &str, safety: Safety) -> WriteTarget {
+    fn on(id: &str, title: &str, safety: Safety, ask: Ask) -> WriteTarget {
         WriteTarget {
             safety,
             task: Some((id.into(), title.into())),
             creates: None,
+            asks: vec![ask],
         }
     }
 
@@ -91,14 +122,22 @@ mod tests {
             safety: Safety::Write,
             task: None,
             creates: Some(title.into()),
+            asks: vec![Ask::Create],
         }
     }
 
     #[test]
     fn only_what_the_person_plainly_asked_for_runs_at_once() {
         use Consent::*;
-        let passport = || on("t1", "Renew passport", Safety::Write);
-        let rent = || on("t2", "Pay rent", Safety::Write);
+        let move_passport = || on("t1", "Renew passport", Safety::Write, Ask::Move);
+        let done_passport = || on("t1", "Renew passport", Safety::Write, Ask::Done);
+        let done_rent = || on("t2", "Pay rent", Safety::Write, Ask::Done);
+        let named = |message| Asked {
+            message,
+            named: Some("t1"),
+            names_a_time: true,
+            ..Asked::default()
+        };
         let asked = |message| Asked {
             message,
             ..Asked::default()
@@ -107,70 +146,114 @@ mod tests {
         let table: Vec<(&str, Vec<WriteTarget>, Asked<'_>, Consent)> = vec![
             ("reads only", vec![], asked("what's due?"), RunNow),
             (
-                "named task",
-                vec![passport()],
-                asked("move the passport thing to friday"),
+                "named task, asked to move",
+                vec![move_passport()],
+                named("move the passport thing to friday"),
                 RunNow,
             ),
             (
-                "two writes, one named task",
-                vec![passport(), passport()],
-                asked("passport: friday, priority 1"),
+                "two writes, one named task, both asked",
+                vec![
+                    move_passport(),
+                    on("t1", "Renew passport", Safety::Write, Ask::Change),
+                ],
+                named("passport: friday, priority 1"),
                 RunNow,
+            ),
+            (
+                "named but a question",
+                vec![done_passport()],
+                named("how is the passport thing going?"),
+                Plan,
+            ),
+            (
+                "named but negated",
+                vec![done_passport()],
+                named("don't mark the passport as done"),
+                Plan,
+            ),
+            (
+                "named but venting",
+                vec![done_passport()],
+                named("ugh the passport thing is killing me"),
+                Plan,
             ),
             (
                 "not named",
-                vec![passport()],
-                asked("move it to friday"),
+                vec![move_passport()],
+                Asked {
+                    names_a_time: true,
+                    ..asked("move it to friday")
+                },
                 Plan,
             ),
             (
                 "two tasks",
-                vec![passport(), rent()],
-                asked("passport and rent are done"),
+                vec![done_passport(), done_rent()],
+                named("passport and rent are done"),
                 Plan,
             ),
             (
                 "confirm level",
-                vec![on("t1", "Renew passport", Safety::Confirm)],
-                asked("cancel the passport"),
+                vec![on("t1", "Renew passport", Safety::Confirm, Ask::Cancel)],
+                named("cancel the passport"),
                 Plan,
             ),
             (
                 "after planner tools",
-                vec![passport()],
+                vec![move_passport()],
                 Asked {
                     planner_ran: true,
-                    ..asked("passport friday")
+                    ..named("passport friday")
                 },
                 Plan,
             ),
             (
-                "pinned",
-                vec![passport()],
+                "pinned and asked",
+                vec![move_passport()],
                 Asked {
                     pinned: Some("t1"),
+                    names_a_time: true,
                     ..asked("move it to friday")
                 },
                 RunNow,
+            ),
+            (
+                "pinned but not asked",
+                vec![done_passport()],
+                Asked {
+                    pinned: Some("t1"),
+                    ..asked("what do I need for this?")
+                },
+                Plan,
             ),
             (
                 "pinned to another",
-                vec![passport()],
+                vec![move_passport()],
                 Asked {
                     pinned: Some("t2"),
+                    names_a_time: true,
                     ..asked("move it to friday")
                 },
                 Plan,
             ),
             (
-                "picked",
-                vec![passport()],
+                "picked, the action asked",
+                vec![done_passport()],
                 Asked {
                     picked: &picked,
-                    ..asked("1")
+                    ..asked("mark the renewal done")
                 },
                 RunNow,
+            ),
+            (
+                "picked, the action never asked",
+                vec![done_passport()],
+                Asked {
+                    picked: &picked,
+                    ..asked("how's the renewal going?")
+                },
+                Plan,
             ),
             (
                 "create named",
@@ -186,8 +269,8 @@ mod tests {
             ),
             (
                 "create and a change",
-                vec![create("Call the bank"), passport()],
-                asked("call the bank and passport friday"),
+                vec![create("Call the bank"), move_passport()],
+                named("call the bank and passport friday"),
                 Plan,
             ),
         ];

@@ -4,8 +4,9 @@
 //! Donna's parser, a snooze's length in words read and bounded), and a new task is read like a
 //! capture (title, time words, deadline or start).
 //!
-//! Outcomes: ready (reads answered, writes bound), a question ("which one?" with numbered
-//! candidates, or "I can't find it"), or a refusal (a time or length Donna cannot use). The
+//! Outcomes: ready (reads answered, writes bound, each with what the message must ask for), a
+//! question ("which one should I mark done?" with numbered candidates, naming the action it is
+//! about, or "I can't find it"), or a refusal (a time or length Donna cannot use). The
 //! last two change nothing. Read-only.
 
 use std::collections::BTreeMap;
@@ -24,6 +25,7 @@ use crate::capture::questions::timing;
 use crate::capture::request::Capture;
 use crate::capture::time_words::{self, CaptureTime};
 use crate::planner::ToolEnv;
+use crate::replies::grounding::Ask;
 use crate::store::StoreError;
 use crate::tasks::named::{self, named_among, Among};
 use crate::tasks::when::{find_when, TimeAnchor, WhenContext};
@@ -96,12 +98,19 @@ pub fn prepare(
                     None => match automations_named(conn, reference)?.as_slice() {
                         [one] => Some(one.clone()),
                         several => {
-                            return Ok(Prepared::Which(which_automation(index, reference, several)))
+                            return Ok(Prepared::Which(which_automation(
+                                index, request, reference, several,
+                            )))
                         }
                     },
                 };
                 let Some(automation) = automation else {
-                    return Ok(Prepared::Which(which_automation(index, reference, &[])));
+                    return Ok(Prepared::Which(which_automation(
+                        index,
+                        request,
+                        reference,
+                        &[],
+                    )));
                 };
                 let action = bound(
                     request,
@@ -114,6 +123,7 @@ pub fn prepare(
                         safety: request.safety,
                         task: Some((automation.id, automation.title)),
                         creates: None,
+                        asks: asks_of(request),
                     },
                 ));
             }
@@ -124,12 +134,20 @@ pub fn prepare(
                     None => match named::candidates(conn, reference, Among::Open)?.as_slice() {
                         [one] => Some(one.clone()),
                         several => {
-                            return Ok(Prepared::Which(which_task(index, reference, several, env)))
+                            return Ok(Prepared::Which(which_task(
+                                index, request, reference, several, env,
+                            )))
                         }
                     },
                 };
                 let Some(task) = task else {
-                    return Ok(Prepared::Which(which_task(index, reference, &[], env)));
+                    return Ok(Prepared::Which(which_task(
+                        index,
+                        request,
+                        reference,
+                        &[],
+                        env,
+                    )));
                 };
                 match change(request, &task, env, later) {
                     Ok(action) => ready.changes.push((
@@ -138,6 +156,7 @@ pub fn prepare(
                             safety: request.safety,
                             task: Some((task.id.clone(), task.title.clone())),
                             creates: None,
+                            asks: asks_of(request),
                         },
                     )),
                     Err(reason) => return Ok(Prepared::Refused(reason)),
@@ -291,17 +310,75 @@ fn new_task(
         .map_err(|reason| format!("I can't add that: {reason}."))
 }
 
-fn which_task(index: usize, reference: &str, candidates: &[Task], env: &ToolEnv) -> Which {
+/// What a request asks for, by the kind of its handler: what the person's message must ask for
+/// for it to run at once (`consent`). A change of title and of priority asks for both.
+pub fn asks_of(request: &ChatRequest) -> Vec<Ask> {
+    match request.handler {
+        ChatHandler::MarkDone => vec![Ask::Done],
+        ChatHandler::RescheduleTask => vec![Ask::Move],
+        ChatHandler::Snooze => vec![Ask::Snooze],
+        ChatHandler::CancelTask | ChatHandler::StopAutomation => vec![Ask::Cancel],
+        ChatHandler::CreateTask => vec![Ask::Create],
+        ChatHandler::UpdateTask => {
+            let mut asks = Vec::new();
+            if request.params.contains_key("title") {
+                asks.push(Ask::Rename);
+            }
+            if ["description", "domain", "priority"]
+                .iter()
+                .any(|name| request.params.contains_key(*name))
+            {
+                asks.push(Ask::Change);
+            }
+            asks
+        }
+        ChatHandler::QueryTasks | ChatHandler::GetTask => Vec::new(),
+    }
+}
+
+/// What a request would do, in words for a "which one?" ("mark done", "move to friday 9am").
+fn doing(request: &ChatRequest) -> String {
+    match request.handler {
+        ChatHandler::MarkDone => "mark done".into(),
+        ChatHandler::RescheduleTask => match request.text("when") {
+            Some(when) => format!("move to {when}"),
+            None => "move".into(),
+        },
+        ChatHandler::Snooze => match request.text("for") {
+            Some(length) => format!("snooze for {length}"),
+            None => "snooze".into(),
+        },
+        ChatHandler::CancelTask => "cancel".into(),
+        ChatHandler::StopAutomation => "stop".into(),
+        ChatHandler::UpdateTask => "change".into(),
+        ChatHandler::CreateTask => "add".into(),
+        ChatHandler::QueryTasks | ChatHandler::GetTask => "show".into(),
+    }
+}
+
+fn which_task(
+    index: usize,
+    request: &ChatRequest,
+    reference: &str,
+    candidates: &[Task],
+    env: &ToolEnv,
+) -> Which {
     let context = WhenContext {
         now: env.now,
         timezone: env.timezone,
         current_start: None,
         later: std::time::Duration::from_secs(3 * 3600),
     };
+    let doing = doing(request);
     let question = if candidates.is_empty() {
-        format!("I can't find an open task matching '{reference}'. Which task do you mean?")
+        format!(
+            "I can't find an open task matching '{reference}' to {doing}. Which task do you mean?"
+        )
     } else {
-        let mut lines = vec![format!("Which one do you mean by '{reference}'?")];
+        let mut lines = vec![format!(
+            "Which one should I {doing}? ('{reference}' matches {} tasks)",
+            candidates.len().min(MAX_CANDIDATES)
+        )];
         for (number, task) in candidates.iter().take(MAX_CANDIDATES).enumerate() {
             lines.push(format!(
                 "{}. {}{}",
@@ -326,13 +403,18 @@ fn which_task(index: usize, reference: &str, candidates: &[Task], env: &ToolEnv)
 
 fn which_automation(
     index: usize,
+    request: &ChatRequest,
     reference: &str,
     candidates: &[automations::Automation],
 ) -> Which {
+    let doing = doing(request);
     let question = if candidates.is_empty() {
-        format!("I can't find a reminder matching '{reference}'. Which one do you mean?")
+        format!("I can't find a reminder matching '{reference}' to {doing}. Which one do you mean?")
     } else {
-        let mut lines = vec![format!("Which reminder do you mean by '{reference}'?")];
+        let mut lines = vec![format!(
+            "Which reminder should I {doing}? ('{reference}' matches {})",
+            candidates.len().min(MAX_CANDIDATES)
+        )];
         for (number, automation) in candidates.iter().take(MAX_CANDIDATES).enumerate() {
             lines.push(format!(
                 "{}. {} ({})",

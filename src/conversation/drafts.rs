@@ -4,7 +4,9 @@
 //! Kinds: `what` ("What should I add?"), `time` (a capture whose time could not be read: which
 //! time?), `clarify` (the model's clarifying question; the answer is merged with the message
 //! and read again), `which_task` (a chat action named a task Donna could not settle on). A draft expires like a plan (`plans.expiry`) and holds at most
-//! [`MAX_QUESTIONS`] questions; then Donna gives up.
+//! [`MAX_QUESTIONS`] questions; then Donna gives up. A draft is answered only by the person it
+//! was asked of (`requester_id`, migration 0013): in a group, another member's message leaves it
+//! alone.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -59,6 +61,9 @@ pub struct Draft {
     pub questions: i64,
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
+    /// Who the question was asked of; only they answer it. None for drafts saved before
+    /// requesters were kept (anyone in the thread, as then).
+    pub requester_id: Option<String>,
 }
 
 /// The thread's draft, if one is still live at `now`.
@@ -74,13 +79,21 @@ impl Draft {
     pub fn is_live(&self, now: DateTime<Utc>) -> bool {
         now < self.expires_at
     }
+
+    /// Whether `author` may answer it: the person it was asked of.
+    pub fn answerable_by(&self, author: &str) -> bool {
+        self.requester_id
+            .as_deref()
+            .is_none_or(|requester| requester == author)
+    }
 }
 
 /// The thread's draft, live or expired.
 pub fn get(conn: &Connection, thread_id: &str) -> Result<Option<Draft>, StoreError> {
     let row = conn
         .prepare_cached(
-            "SELECT kind, text, data_json, questions, created_at, expires_at FROM draft WHERE thread_id = ?1",
+            "SELECT kind, text, data_json, questions, created_at, expires_at, requester_id \
+             FROM draft WHERE thread_id = ?1",
         )?
         .query_row([thread_id], |row| {
             Ok((
@@ -90,10 +103,11 @@ pub fn get(conn: &Connection, thread_id: &str) -> Result<Option<Draft>, StoreErr
                 row.get::<_, i64>(3)?,
                 row.get::<_, String>(4)?,
                 row.get::<_, String>(5)?,
+                row.get::<_, Option<String>>(6)?,
             ))
         })
         .optional()?;
-    let Some((kind, text, data, questions, created_at, expires_at)) = row else {
+    let Some((kind, text, data, questions, created_at, expires_at, requester_id)) = row else {
         return Ok(None);
     };
     let kind = DraftKind::parse(&kind)
@@ -106,6 +120,7 @@ pub fn get(conn: &Connection, thread_id: &str) -> Result<Option<Draft>, StoreErr
         questions,
         created_at: from_db(&created_at)?,
         expires_at: from_db(&expires_at)?,
+        requester_id,
     };
     Ok(Some(draft))
 }
@@ -113,8 +128,8 @@ pub fn get(conn: &Connection, thread_id: &str) -> Result<Option<Draft>, StoreErr
 /// Saves the thread's draft, replacing the one before.
 pub fn save(conn: &Connection, draft: &Draft) -> Result<(), StoreError> {
     conn.prepare_cached(
-        "INSERT OR REPLACE INTO draft (thread_id, kind, text, data_json, questions, created_at, expires_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT OR REPLACE INTO draft (thread_id, kind, text, data_json, questions, created_at, \
+         expires_at, requester_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
     .execute(params![
         draft.thread_id,
@@ -124,6 +139,7 @@ pub fn save(conn: &Connection, draft: &Draft) -> Result<(), StoreError> {
         draft.questions,
         to_db(draft.created_at),
         to_db(draft.expires_at),
+        draft.requester_id,
     ])?;
     Ok(())
 }

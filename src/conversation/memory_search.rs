@@ -1,5 +1,6 @@
-//! Full-text search over every thread's memory (the planner's `search_memory`): SQLite FTS5
-//! (`memory_fts`, migration 0005), ranked by bm25, each hit with its thread and time.
+//! Full-text search over the memory of the chats a person takes part in (the planner's
+//! `search_memory`; `participation`): SQLite FTS5 (`memory_fts`, migration 0005), ranked by
+//! bm25, each hit with its thread and time.
 //!
 //! Invariants: the index is kept in step with `memory` by triggers, inside the same
 //! transaction as the row's insert or prune (a pruned message is never found); the query is
@@ -10,6 +11,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection};
 
 use super::memory::Role;
+use super::participation::Viewer;
 use crate::store::time::from_db;
 use crate::store::StoreError;
 
@@ -37,8 +39,14 @@ pub fn fts_query(text: &str) -> Option<String> {
     (!terms.is_empty()).then(|| terms.join(" OR "))
 }
 
-/// The best `limit` messages for `text`, best first (ties: newest first).
-pub fn search(conn: &Connection, text: &str, limit: usize) -> Result<Vec<MemoryHit>, StoreError> {
+/// The best `limit` messages for `text`, best first (ties: newest first), among the chats
+/// `viewer` takes part in (`participation`); every chat when `viewer` is None.
+pub fn search(
+    conn: &Connection,
+    text: &str,
+    limit: usize,
+    viewer: Option<&Viewer>,
+) -> Result<Vec<MemoryHit>, StoreError> {
     let Some(query) = fts_query(text) else {
         return Ok(Vec::new());
     };
@@ -46,9 +54,16 @@ pub fn search(conn: &Connection, text: &str, limit: usize) -> Result<Vec<MemoryH
     let mut statement = conn.prepare_cached(
         "SELECT m.thread_id, m.role, m.content, m.created_at FROM memory_fts f \
          JOIN memory m ON m.id = f.rowid \
-         WHERE memory_fts MATCH ?1 ORDER BY bm25(memory_fts), m.id DESC LIMIT ?2",
+         WHERE memory_fts MATCH ?1 \
+           AND (?3 IS NULL OR m.thread_id = ?4 OR m.thread_id IN \
+                (SELECT thread_id FROM memory WHERE role = 'user' AND author_id = ?3)) \
+         ORDER BY bm25(memory_fts), m.id DESC LIMIT ?2",
     )?;
-    let mut rows = statement.query(params![query, limit])?;
+    let (person, here) = match viewer {
+        Some(viewer) => (Some(viewer.person.as_str()), Some(viewer.here.as_str())),
+        None => (None, None),
+    };
+    let mut rows = statement.query(params![query, limit, person, here])?;
     let mut hits = Vec::new();
     while let Some(row) = rows.next()? {
         let role: String = row.get(1)?;

@@ -12,6 +12,7 @@ pub mod memory;
 pub mod memory_search;
 pub mod nudge_groups;
 pub mod outbox;
+pub mod participation;
 pub mod pins;
 pub mod plans;
 pub mod proposal_messages;

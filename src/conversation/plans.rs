@@ -196,21 +196,23 @@ pub fn live_proposals(
     conn: &Connection,
     now: DateTime<Utc>,
 ) -> Result<Vec<LiveProposal>, StoreError> {
-    let rows: Vec<(String, String, String)> = conn
+    type Row = (String, String, String, Option<String>);
+    let rows: Vec<Row> = conn
         .prepare_cached(
-            "SELECT thread_id, reply_text, expires_at FROM plan \
+            "SELECT thread_id, reply_text, expires_at, requester_id FROM plan \
              WHERE status = 'pending' AND expires_at > ?1 ORDER BY created_at",
         )?
         .query_map([to_db(now)], |row| {
-            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
         })?
         .collect::<Result<_, _>>()?;
     rows.into_iter()
-        .map(|(thread_id, text, expires_at)| {
+        .map(|(thread_id, text, expires_at, requester_id)| {
             Ok(LiveProposal {
                 thread_id,
                 text,
                 expires_at: from_db(&expires_at)?,
+                requester_id,
             })
         })
         .collect()
@@ -223,4 +225,6 @@ pub struct LiveProposal {
     /// What Donna said when she proposed it.
     pub text: String,
     pub expires_at: DateTime<Utc>,
+    /// Who may answer it (None: anyone in its chat).
+    pub requester_id: Option<String>,
 }

@@ -194,6 +194,12 @@ impl TurnJournal {
         self.0.lock().decided_at = Some(at);
     }
 
+    /// Whether the turn has already asked the model (or run a tool): its next call is a later
+    /// one, served before other turns' first calls (`llm::slots`).
+    pub fn has_calls(&self) -> bool {
+        !self.0.lock().entries.is_empty()
+    }
+
     /// The calls so far (the turn's commit stores them).
     pub fn calls(&self) -> TurnCalls {
         let inner = self.0.lock();

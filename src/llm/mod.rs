@@ -18,6 +18,7 @@ pub mod planner;
 pub mod probe;
 pub mod prompts;
 pub mod schema;
+pub mod slots;
 
 use serde::{Deserialize, Serialize};
 

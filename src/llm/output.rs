@@ -219,7 +219,10 @@ mod tests {
             true,
         );
         check(r#"{"actions": [], "reply_to_user": 3}"#, false);
-        check(r#"{"actions": [], "reply_to_user": "x", "reasoning": 3}"#, false);
+        check(
+            r#"{"actions": [], "reply_to_user": "x", "reasoning": 3}"#,
+            false,
+        );
         check(r#"["not", "an", "object"]"#, false);
         check("I think you should mark it done.", false);
         check("", false);

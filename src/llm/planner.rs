@@ -35,7 +35,10 @@ const TEMPLATES: [(&str, &str); 7] = [
         include_str!("../../prompts/planner_observation.hbs"),
     ),
     ("plan_step", include_str!("../../prompts/plan_step.hbs")),
-    ("answer_donna", include_str!("../../prompts/answer_donna.hbs")),
+    (
+        "answer_donna",
+        include_str!("../../prompts/answer_donna.hbs"),
+    ),
     (
         "answer_neutral",
         include_str!("../../prompts/answer_neutral.hbs"),
@@ -183,12 +186,10 @@ impl PlannerModel {
                 }),
             )?));
         }
-        messages.push(ChatMessage::user(
-            self.render(
-                instruction,
-                &json!({ "calls_left": context.calls_left, "escalation": context.escalation }),
-            )?,
-        ));
+        messages.push(ChatMessage::user(self.render(
+            instruction,
+            &json!({ "calls_left": context.calls_left, "escalation": context.escalation }),
+        )?));
         Ok(messages)
     }
 

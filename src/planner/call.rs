@@ -5,13 +5,34 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::conversation::participation::{may_see, visible_threads, Viewer};
 use crate::store::StoreError;
+use crate::tasks::{repo, Task};
 
-/// What a tool reads against: the turn's time and the person's zone.
-#[derive(Debug, Clone, Copy)]
+/// What a tool reads against: the turn's time, the person's zone, and who asks where (a tool
+/// shows only what was said or proposed in chats the asker takes part in).
+#[derive(Debug, Clone)]
 pub struct ToolEnv {
     pub now: DateTime<Utc>,
     pub timezone: chrono_tz::Tz,
+    /// None: every chat (tests and tools outside a turn).
+    pub viewer: Option<Viewer>,
+}
+
+impl ToolEnv {
+    /// The tasks the asker may see, newest first: those captured in chats they take part in,
+    /// or not in a chat at all (`conversation::participation`).
+    pub fn visible_tasks(&self, conn: &rusqlite::Connection) -> Result<Vec<Task>, StoreError> {
+        let all = repo::list(conn, None)?;
+        let Some(viewer) = &self.viewer else {
+            return Ok(all);
+        };
+        let visible = visible_threads(conn, viewer)?;
+        Ok(all
+            .into_iter()
+            .filter(|task| may_see(&visible, task.origin_thread_id.as_deref()))
+            .collect())
+    }
 }
 
 /// One tool call as the model asked for it.

@@ -37,7 +37,11 @@ pub fn run(
     env: &ToolEnv,
 ) -> Result<Value, ToolError> {
     let reference = args.get("task").and_then(Value::as_str).unwrap_or("");
-    let found = resolve(conn, reference)?;
+    let visible: Vec<String> = env.visible_tasks(conn)?.into_iter().map(|t| t.id).collect();
+    let found: Vec<Task> = resolve(conn, reference)?
+        .into_iter()
+        .filter(|task| visible.contains(&task.id))
+        .collect();
     Ok(match found.as_slice() {
         [] => json!({ "found": 0, "note": "no task matches" }),
         [task] => json!({ "found": 1, "task": shown::task(task, env.timezone) }),

@@ -9,7 +9,7 @@ use super::call::{ToolEnv, ToolError};
 use super::{shown, time_arg};
 use crate::tasks::model::DOMAINS;
 use crate::tasks::status::ALL_STATUSES;
-use crate::tasks::{repo, Task};
+use crate::tasks::Task;
 
 pub const DEFAULT_LIMIT: i64 = 20;
 pub const MAX_LIMIT: i64 = 50;
@@ -46,7 +46,8 @@ pub fn matching(
         .transpose()?;
     let status = text("status").unwrap_or("open");
     let overdue = args.get("overdue").and_then(Value::as_bool);
-    let mut tasks: Vec<_> = repo::list(conn, None)?
+    let mut tasks: Vec<_> = env
+        .visible_tasks(conn)?
         .into_iter()
         .filter(|task| match status {
             "open" => task.status.is_open(),

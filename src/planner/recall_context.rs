@@ -10,7 +10,7 @@ use serde_json::{json, Map, Value};
 use super::call::{ToolEnv, ToolError};
 use super::shown;
 use crate::automations::repo as automations;
-use crate::tasks::{repo, Task, TaskStatus};
+use crate::tasks::{Task, TaskStatus};
 
 pub const ASPECTS: [&str; 5] = ["today", "deadlines", "overdue", "completed", "automations"];
 /// Most rows of one view.
@@ -51,7 +51,7 @@ pub fn run(
             .collect();
         return Ok(json!({ "aspect": aspect, "automations": listed }));
     }
-    let all = repo::list(conn, None)?;
+    let all = env.visible_tasks(conn)?;
     let open = || all.iter().filter(|task| task.status.is_open());
     let late = |task: &&Task| task.deadline.is_some_and(|at| at <= env.now);
     let mut tasks: Vec<&Task> = match aspect {

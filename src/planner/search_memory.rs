@@ -1,5 +1,6 @@
-//! `search_memory` {query, limit?}: full-text search over every thread's memory (FTS5, ranked
-//! by bm25; `conversation::memory_search`), each hit with its thread, who spoke and when.
+//! `search_memory` {query, limit?}: full-text search over the memory of the chats the asker
+//! takes part in (FTS5, ranked by bm25; `conversation::memory_search`), each hit with its
+//! thread, who spoke and when.
 
 use rusqlite::Connection;
 use serde_json::{json, Map, Value};
@@ -35,7 +36,12 @@ pub fn run(
         .get("limit")
         .and_then(Value::as_i64)
         .unwrap_or(DEFAULT_LIMIT);
-    let hits = memory_search::search(conn, query, usize::try_from(limit).unwrap_or(0))?;
+    let hits = memory_search::search(
+        conn,
+        query,
+        usize::try_from(limit).unwrap_or(0),
+        env.viewer.as_ref(),
+    )?;
     let shown: Vec<Value> = hits
         .iter()
         .map(|hit| {

@@ -4,6 +4,7 @@
 //!
 //! Invariant: pure; computing an analysis reads nothing but the compiled [`FastPath`].
 
+use super::agreement;
 use super::matcher::{FastPath, FastPathOutcome, PlanAnswer};
 use super::words::{normalize, tokenize, Token};
 
@@ -33,8 +34,11 @@ pub struct Analysis {
     pub confirm_word: bool,
     /// The reply opens with a capture command ([`CAPTURE_OPENERS`]).
     pub capture_command: bool,
-    /// Words in the reply: a confirmation on its own is short ("yes", "ok, go ahead").
+    /// Words in the reply.
     pub words: usize,
+    /// The reply is nothing but agreement ("yes", "ok, go ahead", "sure thing, thanks"): a
+    /// bare confirmation. "yeah, sent it" is not: it says something ([`super::agreement`]).
+    pub only_agreement: bool,
 }
 
 /// Everything the FastPath can say about a reply.
@@ -47,6 +51,7 @@ pub fn analyze(matcher: &FastPath, text: &str) -> Analysis {
         confirm_word: matcher.is_confirm_word(text),
         capture_command: opens_with_capture_command(text),
         words: text.split_whitespace().count(),
+        only_agreement: agreement::only_agreement(matcher, text),
     }
 }
 

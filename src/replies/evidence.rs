@@ -61,6 +61,11 @@ impl Grounds {
         Ok(Self { phrases })
     }
 
+    /// The compiled phrases, each as its words.
+    pub fn phrases(&self) -> &[Vec<String>] {
+        &self.phrases
+    }
+
     pub fn is_empty(&self) -> bool {
         self.phrases.is_empty()
     }

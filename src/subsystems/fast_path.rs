@@ -10,6 +10,7 @@
 use crate::live::Live;
 use actors::{Behaviour, CellCtx, Handled, Reply};
 
+use crate::replies::agreement::content_after_agreement;
 use crate::replies::analysis::{analyze, Analysis};
 use crate::replies::matcher::{FallThroughReason, FastPath, FastPathOutcome};
 use crate::tasks::when::names_only_a_time;
@@ -43,9 +44,41 @@ const ASKING_FOR_TIME: &str = "give me ";
 /// and "give me" with nothing but a time after it ("give me an hour") as the snooze intent
 /// ([`FastPath::answer_for_action`]). A negated, questioned or too complex reply stays what it
 /// was, and so does one with any other word ("can you give me a few hours").
+///
+/// Two more readings: agreement followed by content is the content ("yeah, sent it" reads as
+/// "sent it"; the plan answer and the confirm word stay those of the whole reply), and a request
+/// to be asked again at a time ("remind me friday", "I'll do it at 6", "let's say tomorrow") is
+/// the reschedule intent when nothing but a time follows.
 #[must_use]
 pub fn analyze_reply(matcher: &FastPath, text: &str) -> Analysis {
     let mut analysis = analyze(matcher, text);
+    if let Some(content) = content_after_agreement(matcher, text) {
+        let inner = analyze_reply(matcher, &content);
+        if let FastPathOutcome::Match(intent) = &inner.outcome {
+            if !intent.only_confirm_word {
+                analysis.outcome = inner.outcome;
+                return analysis;
+            }
+        }
+        if matches!(analysis.outcome, FastPathOutcome::Match(ref intent) if intent.only_confirm_word)
+        {
+            // "yep that's sorted now": not a bare "yes", and no keyword says what it is.
+            analysis.outcome = inner.outcome;
+        }
+    }
+    if let FastPathOutcome::FallThrough(
+        FallThroughReason::NoKeyword | FallThroughReason::MultiIntent,
+    ) = analysis.outcome
+    {
+        if let Some(time) = time_after_request(text) {
+            if names_only_a_time(&time) {
+                if let Some(intent) = matcher.answer_for_action(RESCHEDULE_ACTION, text) {
+                    analysis.outcome = FastPathOutcome::Match(intent);
+                    return analysis;
+                }
+            }
+        }
+    }
     if analysis.outcome != FastPathOutcome::FallThrough(FallThroughReason::NoKeyword) {
         return analysis;
     }
@@ -58,6 +91,53 @@ pub fn analyze_reply(matcher: &FastPath, text: &str) -> Analysis {
         analysis.outcome = FastPathOutcome::Match(intent);
     }
     analysis
+}
+
+/// Openings that ask to be asked again, or say when it will be done: what follows is the time.
+const ASK_AGAIN_AT: &[&str] = &[
+    "remind me again",
+    "remind me",
+    "ask me again",
+    "ask me",
+    "ping me",
+    "nudge me",
+    "bug me",
+    "check with me",
+    "check back",
+    "try me again",
+    "try me",
+    "i'll do it",
+    "ill do it",
+    "i will do it",
+    "i'll do that",
+    "i'll get to it",
+    "i'll get it done",
+    "i can do it",
+    "let's do it",
+    "lets do it",
+    "let's do",
+    "lets do",
+    "do it",
+    "make it",
+    "let's say",
+    "lets say",
+    "how about",
+    "what about",
+    "maybe",
+];
+
+/// The words after an [`ASK_AGAIN_AT`] opening, lower-cased; None without one.
+fn time_after_request(text: &str) -> Option<String> {
+    let lower = text.trim().to_lowercase().replace('\u{2019}', "'");
+    ASK_AGAIN_AT
+        .iter()
+        .find_map(|opening| {
+            let rest = lower.strip_prefix(opening)?;
+            // A whole word: "remind me" is not "remind meat".
+            (rest.is_empty() || rest.starts_with([' ', ',']))
+                .then(|| rest.trim_matches([' ', ',']).to_string())
+        })
+        .filter(|rest| !rest.is_empty())
 }
 
 /// "give me" (any case) and then nothing but a time; "a"/"an" before the unit counts as one

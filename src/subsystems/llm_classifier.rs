@@ -4,9 +4,10 @@
 //! the cap on calls in flight (`llm.max_concurrency`).
 //! Takes: `Classify` (a reply with its task and history) and answers with the parsed
 //! classification or the error.
-//! Invariants: each call runs as its own task behind a semaphore, so at most
+//! Invariants: each call runs as its own task behind the model slots (`llm::slots`), so at most
 //! `max_concurrency` calls are in flight and a slow call never holds up this actor's mailbox
-//! (waiting turns queue on the semaphore, and FastPath turns never come here at all); every
+//! (waiting turns queue for a slot, a turn's later call before any turn's first call, and
+//! FastPath turns never come here at all); every
 //! failure is counted in the metrics and recorded as this actor's last failure in /health;
 //! every call's latency and outcome is recorded by call kind (`classify`, `gate`, `route`,
 //! `parse_task`, `plan_step`, `chat`, `summarize`), and every
@@ -17,7 +18,6 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use actors::{ActorHealth, Behaviour, CellCtx, Handled, Reply};
-use tokio::sync::Semaphore;
 
 use crate::live::Live;
 use crate::llm::chat::ChatModel;
@@ -31,6 +31,7 @@ use crate::llm::planner::{ChatAnswer, PlanStep, PlannerContext, PlannerModel};
 use crate::llm::probe::ModelStatus;
 use crate::llm::prompts::ClassifyContext;
 use crate::llm::prompts::GateContext;
+use crate::llm::slots::{ModelSlots, Turn};
 use crate::llm::LlmError;
 use crate::metrics::{CallKind, LlmMetrics};
 
@@ -101,7 +102,7 @@ pub struct LlmClassifier {
     chat: Arc<ChatModel>,
     gate: Option<Arc<ReplyGate>>,
     /// Shared across restarts, so a restart cannot lift the cap.
-    slots: Arc<Semaphore>,
+    slots: ModelSlots,
     metrics: Arc<LlmMetrics>,
     health: Arc<ActorHealth>,
     status: Arc<ModelStatus>,
@@ -115,7 +116,7 @@ impl LlmClassifier {
         planner: Arc<PlannerModel>,
         chat: Arc<ChatModel>,
         gate: Option<Arc<ReplyGate>>,
-        slots: Arc<Semaphore>,
+        slots: ModelSlots,
         metrics: Arc<LlmMetrics>,
         health: Arc<ActorHealth>,
         status: Arc<ModelStatus>,
@@ -211,8 +212,13 @@ impl LlmClassifier {
             self.health.clone(),
             self.status.clone(),
         );
+        let turn = if journal.as_ref().is_some_and(TurnJournal::has_calls) {
+            Turn::Later
+        } else {
+            Turn::First
+        };
         actix_rt::spawn(async move {
-            let Ok(_slot) = slots.acquire_owned().await else {
+            let Ok(_slot) = slots.acquire(turn).await else {
                 reply.send(Err(LlmError::Disabled));
                 return;
             };
@@ -270,7 +276,7 @@ impl LlmClassifier {
             self.metrics.clone(),
         );
         actix_rt::spawn(async move {
-            let Ok(_slot) = slots.acquire_owned().await else {
+            let Ok(_slot) = slots.acquire(Turn::First).await else {
                 reply.send(GateDecision::FailOpen("shutting down".into()));
                 return;
             };

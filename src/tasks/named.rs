@@ -1,8 +1,10 @@
 //! Tasks named in words (DESIGN.md "Tasks named in chat"): a reference (an id or words of a
 //! title) resolved by Donna: exact id, then exact normalised title, then titles holding every
 //! word of the reference. Writes look among open tasks; reads among all, open ones first.
-//! Also whether a message names a task at all (`mentions`): it holds a word of three or more
-//! letters of the title that is not a stop word.
+//! Also whether a message names a task at all (`mentions`: a word of three or more letters of
+//! the title that is not a stop word), and which open tasks the person's own message names best
+//! (`named_by_message`: what consent trusts, never an id from a model). An exact title keeps
+//! its articles: "dingo report" is not exactly "Dingo report A" when "Dingo report B" exists.
 //!
 //! Pure reads. Invariant: a task id reaches an action only through here, so words from a model
 //! can name a task but never invent one.
@@ -91,13 +93,15 @@ pub fn named_among<T>(
     if !by_id.is_empty() {
         return by_id;
     }
-    let wanted = normalise(reference);
-    if wanted.is_empty() {
+    if normalise(reference).is_empty() {
         return Vec::new();
     }
+    // Exact title, articles kept (only a leading one dropped): "dingo report" is not exactly
+    // "Dingo report A", whose "A" tells it from "Dingo report B".
+    let wanted = exact_form(reference);
     let (exact, rest): (Vec<T>, Vec<T>) = rest
         .into_iter()
-        .partition(|item| normalise(title(item)) == wanted);
+        .partition(|item| exact_form(title(item)) == wanted);
     if !exact.is_empty() {
         return exact;
     }
@@ -116,6 +120,16 @@ pub fn named_among<T>(
         .collect()
 }
 
+/// A title as an exact reference compares it: lower-case words, punctuation removed, a
+/// leading article dropped ("the passport" is "passport"), every other word kept.
+fn exact_form(text: &str) -> String {
+    let words = plain_words(text);
+    let skip = usize::from(
+        matches!(words.first().map(String::as_str), Some("a" | "an" | "the")) && words.len() > 1,
+    );
+    words[skip..].join(" ")
+}
+
 /// One task, several, or none.
 pub fn resolve(conn: &Connection, reference: &str, among: Among) -> Result<Found, StoreError> {
     let mut found = candidates(conn, reference, among)?;
@@ -124,6 +138,57 @@ pub fn resolve(conn: &Connection, reference: &str, among: Among) -> Result<Found
         1 => Found::One(Box::new(found.remove(0))),
         _ => Found::Several(found),
     })
+}
+
+/// The open tasks the person's own `message` names best: the tasks all of whose title words
+/// the message holds, else those sharing the most significant words (three letters or more)
+/// with it. Several when tied ("the dingo report" names both "Dingo report A" and "Dingo
+/// report B"), none when no title word is in the message. An id in the message names nothing:
+/// only words do.
+pub fn named_by_message(conn: &Connection, message: &str) -> Result<Vec<Task>, StoreError> {
+    let open: Vec<Task> = repo::list(conn, None)?
+        .into_iter()
+        .filter(|task| task.status.is_open())
+        .collect();
+    Ok(best_named(open, message, |task| &task.title))
+}
+
+/// The items whose titles `message` names best (see [`named_by_message`]).
+pub fn best_named<T>(items: Vec<T>, message: &str, title: impl Fn(&T) -> &str) -> Vec<T> {
+    let said_words: Vec<String> = plain_words(message);
+    let said = significant_words(message);
+    let score = |item: &T| {
+        let whole = plain_words(title(item));
+        let all_there = !whole.is_empty() && whole.iter().all(|word| said_words.contains(word));
+        let shared = significant_words(title(item))
+            .iter()
+            .filter(|word| word.chars().count() >= 3 && said.contains(word))
+            .count();
+        (all_there && shared > 0, shared)
+    };
+    let scored: Vec<((bool, usize), T)> =
+        items.into_iter().map(|item| (score(&item), item)).collect();
+    let Some(best) = scored.iter().map(|(score, _)| *score).max() else {
+        return Vec::new();
+    };
+    if best.1 == 0 {
+        return Vec::new();
+    }
+    scored
+        .into_iter()
+        .filter(|(score, _)| *score == best)
+        .map(|(_, item)| item)
+        .collect()
+}
+
+/// Lower-case words, articles kept: "Dingo report A" is three words, so "the dingo report"
+/// does not hold all of them.
+fn plain_words(text: &str) -> Vec<String> {
+    text.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// Whether `message` names the task titled `title`: it holds a word of three or more letters
@@ -139,6 +204,46 @@ pub fn mentions(message: &str, title: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_exact_title_keeps_the_words_that_tell_two_tasks_apart() {
+        let titles = vec!["Dingo report A", "Dingo report B", "The passport"];
+        let named = |reference: &str| named_among(titles.clone(), reference, |t| t, |t| t);
+        assert_eq!(
+            named("dingo report"),
+            vec!["Dingo report A", "Dingo report B"]
+        );
+        assert_eq!(named("Dingo report A"), vec!["Dingo report A"]);
+        assert_eq!(named("dingo report b"), vec!["Dingo report B"]);
+        assert_eq!(named("passport"), vec!["The passport"]);
+        assert_eq!(named("the passport"), vec!["The passport"]);
+    }
+
+    #[test]
+    fn a_message_names_the_task_whose_title_it_holds_best() {
+        let titles = vec![
+            "Dingo report A",
+            "Dingo report B",
+            "Renew passport",
+            "Pay rent",
+        ];
+        let best = |message: &str| best_named(titles.clone(), message, |t| t);
+        assert_eq!(
+            best("mark the dingo report done"),
+            vec!["Dingo report A", "Dingo report B"]
+        );
+        assert_eq!(best("dingo report B is done"), vec!["Dingo report B"]);
+        assert_eq!(
+            best("move the passport thing to friday"),
+            vec!["Renew passport"]
+        );
+        assert_eq!(
+            best("passport and rent are done"),
+            vec!["Renew passport", "Pay rent"]
+        );
+        assert!(best("move it to friday").is_empty());
+        assert!(best("tsk_123 done").is_empty());
+    }
 
     #[test]
     fn a_message_names_a_task_by_a_significant_word_of_its_title() {

@@ -310,13 +310,15 @@ pub fn reset_unanswered_nudges(conn: &Connection, id: &str) -> Result<(), StoreE
 }
 
 /// Titles of the open tasks Donna nudged about and heard nothing back on, the oldest nudge first.
-pub fn unanswered_nudge_titles(conn: &Connection) -> Result<Vec<String>, StoreError> {
+pub fn unanswered_nudge_titles(
+    conn: &Connection,
+) -> Result<Vec<(String, Option<String>)>, StoreError> {
     let titles = conn
         .prepare_cached(
-            "SELECT title FROM task WHERE unanswered_nudges > 0 AND status NOT IN ('done', 'cancelled') \
-             ORDER BY last_nudged_at",
+            "SELECT title, origin_thread_id FROM task WHERE unanswered_nudges > 0 \
+             AND status NOT IN ('done', 'cancelled') ORDER BY last_nudged_at",
         )?
-        .query_map([], |row| row.get(0))?
-        .collect::<Result<Vec<String>, _>>()?;
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(titles)
 }

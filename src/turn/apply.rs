@@ -117,15 +117,18 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
             texts::plan_gone(expired)
         }
         Work::NothingToConfirm => texts::NOTHING_TO_CONFIRM.to_string(),
-        Work::Undo => match actions::undo_last(conn, thread_id, now, undo_window)? {
-            UndoOutcome::Undone(text) => {
-                result.path = TurnPath::Undone;
-                text
+        Work::Undo => {
+            match actions::undo_last(conn, thread_id, &inbound.user_id, now, undo_window)? {
+                UndoOutcome::Undone(text) => {
+                    result.path = TurnPath::Undone;
+                    text
+                }
+                UndoOutcome::Nothing => texts::NOTHING_TO_UNDO.to_string(),
+                UndoOutcome::NotYours => texts::NOT_YOURS_TO_UNDO.to_string(),
+                UndoOutcome::TooLate(summary) => texts::too_late_to_undo(&summary),
+                UndoOutcome::Changed(reason) => reason,
             }
-            UndoOutcome::Nothing => texts::NOTHING_TO_UNDO.to_string(),
-            UndoOutcome::TooLate(summary) => texts::too_late_to_undo(&summary),
-            UndoOutcome::Changed(reason) => reason,
-        },
+        }
         Work::Execute(bound) => {
             let results = actions::execute_all(conn, thread_id, &env, &bound, None)?;
             result.path = TurnPath::Fast;
@@ -226,7 +229,7 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
             String::new()
         }
     };
-    draft_step::apply(conn, thread_id, draft, now, plan_expiry)?;
+    draft_step::apply(conn, thread_id, &inbound.user_id, draft, now, plan_expiry)?;
     if let Some(task_id) = &task_id {
         // The person answered: the nudge backoff starts over.
         repo::reset_unanswered_nudges(conn, task_id)?;

@@ -110,7 +110,8 @@ impl Pipeline {
         } else {
             answer.to_string()
         };
-        self.capture_words(context, &body, draft.questions, now).await
+        self.capture_words(context, &body, draft.questions, now)
+            .await
     }
 
     /// The answer to "when should it be?": a time on its own ("friday 9am", "by monday").

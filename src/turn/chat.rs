@@ -29,7 +29,7 @@ use super::chat_actions::Proposed;
 use super::context::TurnContext;
 use super::draft_step::DraftStep;
 use super::error::TurnError;
-use super::free_model::{ask_model, model_down};
+use super::model_call::{ask_model, model_down};
 use super::pipeline::Pipeline;
 use super::Inbound;
 

@@ -2,9 +2,12 @@
 //! actions a `chat` answer proposes (in the chat room, or composed by the planner) are checked
 //! against config/chat_actions.yaml, the tasks they name resolved by Donna, reads answered, and
 //! the writes either run at once (what the person plainly asked for) or become ONE plan that
-//! waits for a yes. A task Donna cannot settle on is asked about ("which one?", a `which_task`
-//! draft keeping the actions); the answer (a number or title words) picks it and the actions go
-//! on. A new task goes through the capture path (validation, time words, duplicates).
+//! waits for a yes. What runs at once is what the person's own message asked for, on the one
+//! task their words name (`chat_actions::consent`, `replies::grounding`). A task Donna cannot
+//! settle on is asked about ("which one should I mark done?", a `which_task` draft keeping the
+//! actions); the answer (`turn::which_one`) picks it and the actions go on. A new task goes
+//! through the capture path (validation, time words, duplicates); one whose title shares no
+//! word with the message is the model's invention and is dropped.
 //!
 //! Invariants:
 //! - Nothing runs that the registry does not have, whose parameters do not check, or whose task
@@ -20,9 +23,12 @@ use serde_json::Value;
 
 use crate::actions::{ActionRequest, BoundAction};
 use crate::chat_actions::{self, consent, Asked, Consent, Pick, Picked, Prepared, WriteTarget};
-use crate::conversation::drafts::{Draft, DraftKind};
+use crate::conversation::drafts::DraftKind;
+use crate::conversation::participation::Viewer;
 use crate::planner::ToolEnv;
-use crate::tasks::named::{self, Among};
+use crate::replies::grounding::{title_shares_a_word, Ask, Message};
+use crate::tasks::named;
+use crate::tasks::when::{find_when, WhenContext};
 use crate::tasks::TaskSource;
 
 use super::apply::Work;
@@ -50,17 +56,17 @@ pub(super) struct Proposed {
 
 /// What a "which one?" draft keeps, to go on once the person picks.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct Waiting {
-    requests: Vec<ActionRequest>,
-    picked: Picked,
-    message: String,
-    planner_ran: bool,
-    pinned: Option<String>,
+pub(super) struct Waiting {
+    pub requests: Vec<ActionRequest>,
+    pub picked: Picked,
+    pub message: String,
+    pub planner_ran: bool,
+    pub pinned: Option<String>,
     /// The request asked about, what it picks, its candidates and the question.
-    index: usize,
-    automation: bool,
-    candidates: Vec<String>,
-    question: String,
+    pub index: usize,
+    pub automation: bool,
+    pub candidates: Vec<String>,
+    pub question: String,
 }
 
 impl Pipeline {
@@ -111,63 +117,8 @@ impl Pipeline {
             .await
     }
 
-    /// The answer to "which one?": a number, an ordinal or title words pick the candidate.
-    pub(super) async fn answer_which(
-        &self,
-        context: &TurnContext,
-        inbound: &Inbound,
-        draft: &Draft,
-        now: DateTime<Utc>,
-    ) -> Result<(Work, DraftStep), TurnError> {
-        let Ok(mut waiting) = serde_json::from_value::<Waiting>(draft.data.clone()) else {
-            return Ok((
-                say(TurnPath::Unhandled, texts::DRAFT_GIVEN_UP),
-                DraftStep::Remove,
-            ));
-        };
-        let answer = inbound.text.clone();
-        let (candidates, automation) = (waiting.candidates.clone(), waiting.automation);
-        let found = self
-            .store
-            .read(move |conn| {
-                if let Some(id) = by_number(&answer).and_then(|n| candidates.get(n - 1)) {
-                    return Ok(vec![id.clone()]);
-                }
-                let ids: Vec<String> = if automation {
-                    chat_actions::prepare::automations_named(conn, &answer)?
-                        .into_iter()
-                        .map(|a| a.id)
-                        .collect()
-                } else {
-                    named::candidates(conn, &answer, Among::Open)?
-                        .into_iter()
-                        .map(|t| t.id)
-                        .collect()
-                };
-                Ok(ids
-                    .into_iter()
-                    .filter(|id| candidates.is_empty() || candidates.contains(id))
-                    .collect::<Vec<_>>())
-            })
-            .await?;
-        let [id] = found.as_slice() else {
-            let question = waiting.question.clone();
-            let data = serde_json::to_value(&waiting).unwrap_or(Value::Null);
-            return Ok(ask_with(
-                DraftKind::WhichTask,
-                &draft.text,
-                data,
-                draft.questions + 1,
-                &question,
-            ));
-        };
-        waiting.picked.insert(waiting.index, id.clone());
-        self.go_on(context, waiting, None, None, draft.questions, now)
-            .await
-    }
-
     /// Resolves, reads and binds the waiting actions, then asks, refuses, runs or proposes.
-    async fn go_on(
+    pub(super) async fn go_on(
         &self,
         context: &TurnContext,
         mut waiting: Waiting,
@@ -186,11 +137,24 @@ impl Pipeline {
         let env = ToolEnv {
             now,
             timezone: self.settings.timezone,
+            viewer: Some(Viewer {
+                person: context.author_id.clone(),
+                here: context.thread.id.clone(),
+            }),
         };
         let (picked, later) = (waiting.picked.clone(), self.settings.later);
-        let prepared = self
+        let message = waiting.message.clone();
+        let (prepared, named) = self
             .store
-            .read(move |conn| chat_actions::prepare(conn, &requests, &picked, &env, later))
+            .read(move |conn| {
+                let prepared = chat_actions::prepare(conn, &requests, &picked, &env, later)?;
+                // The task the person's own words name, alone: what consent trusts.
+                let named = match named::named_by_message(conn, &message)?.as_slice() {
+                    [one] => Some(one.id.clone()),
+                    _ => None,
+                };
+                Ok((prepared, named))
+            })
             .await?;
         let ready = match prepared {
             Prepared::Refused(text) => return Ok((say(TurnPath::Clarify, &text), DraftStep::Keep)),
@@ -210,18 +174,57 @@ impl Pipeline {
             }
             Prepared::Ready(ready) => ready,
         };
+        // A new task whose title the person never said a word of is the model's invention:
+        // it is neither created nor proposed.
+        let message = Message::read(&waiting.message);
+        let (mut ready, invented): (_, Vec<String>) = {
+            let mut ready = ready;
+            let (kept, invented): (Vec<_>, Vec<_>) = ready
+                .creates
+                .into_iter()
+                .partition(|(capture, _)| title_shares_a_word(&message, &capture.title));
+            ready.creates = kept;
+            (ready, invented.into_iter().map(|(c, _)| c.title).collect())
+        };
+        for title in &invented {
+            tracing::info!(%title, "dropped a new task the message never asked for");
+        }
+        if !invented.is_empty() && ready.creates.is_empty() && ready.changes.is_empty() {
+            if ready.reads.is_empty() && planner.is_none() {
+                return Ok((
+                    say(TurnPath::Clarify, texts::INVENTED_TASK),
+                    DraftStep::Keep,
+                ));
+            }
+            ready.reads.push(texts::INVENTED_TASK.to_string());
+        }
+        let names_a_time = matches!(
+            find_when(
+                &waiting.message,
+                &WhenContext {
+                    now,
+                    timezone: self.settings.timezone,
+                    current_start: None,
+                    later: self.settings.later,
+                }
+            ),
+            Ok(Some(_))
+        );
         let mut writes: Vec<WriteTarget> = ready.changes.iter().map(|(_, t)| t.clone()).collect();
         writes.extend(ready.creates.iter().map(|(capture, safety)| WriteTarget {
             safety: *safety,
             task: None,
             creates: Some(capture.title.clone()),
+            asks: vec![Ask::Create],
         }));
         let picked: Vec<String> = waiting.picked.values().cloned().collect();
         let asked = Asked {
             message: &waiting.message,
+            named: named.as_deref(),
             pinned: waiting.pinned.as_deref(),
             picked: &picked,
             planner_ran: waiting.planner_ran,
+            names_a_time,
         };
         let is_planner = planner.is_some();
         let (answer, steps) = planner.unwrap_or_default();
@@ -269,27 +272,4 @@ impl Pipeline {
             DraftStep::Keep,
         ))
     }
-}
-
-/// "2", "#2", "the second one", "number 2": the candidate's number (from 1).
-fn by_number(answer: &str) -> Option<usize> {
-    const ORDINALS: [&str; 9] = [
-        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-    ];
-    let words: Vec<String> = answer
-        .to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty() && !matches!(*w, "the" | "one" | "number" | "no"))
-        .map(str::to_string)
-        .collect();
-    let [word] = words.as_slice() else {
-        return None;
-    };
-    if let Ok(number) = word.parse::<usize>() {
-        return (number >= 1).then_some(number);
-    }
-    ORDINALS
-        .iter()
-        .position(|ordinal| ordinal == word)
-        .map(|index| index + 1)
 }

@@ -101,7 +101,8 @@ pub fn decide(context: &TurnContext, analysis: &Analysis, now: DateTime<Utc>) ->
         let answers_nudge = context.thread.task_id.is_some()
             && matches!(context.last_donna, Some((_, Kind::Nudge)));
         let answers_nudge_here = context.thread.task_id.is_none() && context.nudged_task.is_some();
-        let bare = analysis.words <= BARE_CONFIRMATION_WORDS;
+        // "yes", "ok, go ahead"; not "yeah, sent it", whose content is what it says.
+        let bare = analysis.only_agreement && analysis.words <= BARE_CONFIRMATION_WORDS;
         match &analysis.outcome {
             FastPathOutcome::Match(intent) if !intent.only_confirm_word => {}
             FastPathOutcome::Match(intent) if answers_nudge => {
@@ -123,7 +124,7 @@ pub fn decide(context: &TurnContext, analysis: &Analysis, now: DateTime<Utc>) ->
     }
     if let FastPathOutcome::Match(intent) = &analysis.outcome {
         // A confirm word is never an action on its own (unless it answers the nudge, above).
-        if intent.only_confirm_word && analysis.words <= BARE_CONFIRMATION_WORDS {
+        if intent.only_confirm_word && analysis.only_agreement {
             return (plan_step, Next::NothingToConfirm);
         }
     }

@@ -23,9 +23,11 @@ pub enum DraftStep {
     Remove,
 }
 
+/// Applies `step`; a saved draft is asked of `requester` (the turn's sender).
 pub fn apply(
     conn: &Connection,
     thread_id: &str,
+    requester: &str,
     step: DraftStep,
     now: DateTime<Utc>,
     expiry: chrono::Duration,
@@ -46,7 +48,8 @@ pub fn apply(
                 data,
                 questions,
                 created_at: now,
-                expires_at: now + expiry,
+                expires_at: now.checked_add_signed(expiry).unwrap_or(now),
+                requester_id: Some(requester.to_string()),
             },
         ),
         DraftStep::Remove => drafts::remove(conn, thread_id),

@@ -89,7 +89,9 @@ impl Pipeline {
             return Ok((Work::Chat { text, session }, DraftStep::Keep));
         }
         if estimate < micros(settings.auto_approve_under_usd) {
-            let offer_id = format!("auto-{}", inbound.message_id);
+            // Unique per thread and message: the same client message id in another thread is
+            // another message, with its own offer.
+            let offer_id = format!("auto-{}-{}", inbound.thread_id, inbound.message_id);
             return self
                 .escalate(inbound, &offer_id, None, estimate, messages, session, now)
                 .await;

@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 
 use crate::conversation::escalation_ledger::{self, Reservation, Settlement};
 use crate::conversation::plans::{self, Plan, PlanStatus};
-use crate::llm::escalation::micros;
+use crate::llm::escalation::{micros, Called};
 use crate::llm::LlmError;
 
 use super::apply::Work;
@@ -90,13 +90,8 @@ impl Pipeline {
             }
         };
         let (settle, text, path) = match work {
-            Ok((answer, usage)) => {
-                if !answer.actions.is_empty() {
-                    tracing::info!(
-                        actions = answer.actions.len(),
-                        "the bigger model proposed actions; not run"
-                    );
-                }
+            // The server answered: what it reported is what it cost, valid answer or not.
+            Ok((called, usage)) => {
                 let spent = match usage {
                     Some(usage) => escalation.cost(usage),
                     None => {
@@ -106,16 +101,38 @@ impl Pipeline {
                         estimate
                     }
                 };
-                let tokens = usage.map(|u| (u.prompt_tokens, u.completion_tokens));
-                (
-                    Some(Settlement {
-                        offer_id,
+                if spent > estimate {
+                    tracing::warn!(
                         spent,
-                        tokens,
-                    }),
-                    answer.reply_to_user,
-                    TurnPath::Escalated,
-                )
+                        estimate,
+                        "the bigger model cost more than its estimate"
+                    );
+                }
+                let tokens = usage.map(|u| (u.prompt_tokens, u.completion_tokens));
+                let settle = Some(Settlement {
+                    offer_id,
+                    spent,
+                    tokens,
+                });
+                match called {
+                    Called::Answered(answer) => {
+                        if !answer.actions.is_empty() {
+                            tracing::info!(
+                                actions = answer.actions.len(),
+                                "the bigger model proposed actions; not run"
+                            );
+                        }
+                        (settle, answer.reply_to_user, TurnPath::Escalated)
+                    }
+                    Called::Invalid(reason) => {
+                        tracing::warn!(%reason, "the bigger model's answer is invalid; settled at its usage");
+                        (
+                            settle,
+                            texts::free_text_model_down(),
+                            TurnPath::LlmUnavailable,
+                        )
+                    }
+                }
             }
             // No answer at all: what it cost is unknown, so the reservation stays counted.
             Err(error @ LlmError::Timeout(_)) => {

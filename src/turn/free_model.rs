@@ -29,10 +29,10 @@ use crate::conversation::drafts::DraftKind;
 use crate::llm::free_text::{FreeTextContext, ParsedTask, RouteIntent};
 use crate::llm::prompts::HistoryLine;
 use crate::llm::LlmError;
-use crate::subsystems::llm_classifier::{journaled, LlmMsg};
+use crate::subsystems::llm_classifier::LlmMsg;
 use crate::tasks::when::TimeAnchor;
 use crate::tasks::TaskSource;
-use actors::{ChildRef, Reply};
+use actors::Reply;
 
 use super::apply::Work;
 use super::context::TurnContext;
@@ -40,11 +40,12 @@ use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::free_text::{ask, ask_with, say};
 use super::history::Speakers;
+use super::model_call::{ask_model, model_down};
 use super::pipeline::Pipeline;
-use super::receipt;
 use super::result::TurnPath;
 use super::texts;
 use super::Inbound;
+use crate::replies::grounding::{title_shares_a_word, Message};
 
 /// Words that show the person gave a priority themselves.
 const PRIORITY_WORDS: [&str; 7] = [
@@ -116,6 +117,15 @@ impl Pipeline {
                 format!("Should I add '{title}'? Tell me what to add, in your words.")
             };
             return Ok(ask(DraftKind::Clarify, text, questions + 1, &question));
+        }
+        // A title the person never said a word of is the model's invention ("what a day" ->
+        // "Wire 5000 USD to ..."): nothing is added and nothing is asked to be merged later.
+        if !title_shares_a_word(&Message::read(text), &title) {
+            tracing::info!(%title, "dropped a capture whose title the message does not hold");
+            return Ok((
+                say(TurnPath::Clarify, texts::INVENTED_TASK),
+                DraftStep::Remove,
+            ));
         }
         if let Some(recurrence) = &parsed.recurrence {
             // The model copied the schedule words; Donna's own reader turns them into a rule.
@@ -263,33 +273,4 @@ fn given(text: &str, parsed: &ParsedTask, field: &str) -> Option<String> {
             })
             .map(|priority| priority.to_string()),
     }
-}
-
-/// One model call of a turn, journaled with it; a failure (logged, naming `call`) is the
-/// failure contract's answer (`model_down`): the room returns it as the turn's work. The
-/// message is made durable before the wait (`receipt`); only that failing fails the turn.
-pub(super) async fn ask_model<T: Send + 'static>(
-    llm: &ChildRef<LlmMsg>,
-    call: &'static str,
-    message: impl FnOnce(Reply<Result<T, LlmError>>) -> LlmMsg,
-) -> Result<Result<T, (Work, DraftStep)>, TurnError> {
-    receipt::before_waiting().await?;
-    Ok(match llm.ask(|reply| journaled(message(reply))).await {
-        Ok(Ok(answer)) => Ok(answer),
-        Ok(Err(error)) => {
-            tracing::debug!(%error, call, "a model call failed for this turn");
-            Err(model_down())
-        }
-        Err(error) => {
-            tracing::warn!(%error, call, "model actor unavailable for this turn");
-            Err(model_down())
-        }
-    })
-}
-
-pub(super) fn model_down() -> (Work, DraftStep) {
-    (
-        say(TurnPath::LlmUnavailable, &texts::free_text_model_down()),
-        DraftStep::Keep,
-    )
 }

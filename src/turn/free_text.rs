@@ -20,6 +20,7 @@ use crate::capture::questions;
 use crate::capture::rules::{self, Reading};
 use crate::capture::sentence::{is_question, words};
 use crate::conversation::drafts::{Draft, DraftKind, MAX_QUESTIONS};
+use crate::conversation::participation::Viewer;
 
 use super::apply::Work;
 use super::context::TurnContext;
@@ -38,7 +39,14 @@ impl Pipeline {
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
         let reading = rules::read(&inbound.text);
-        let draft = context.draft.as_ref().filter(|draft| draft.is_live(now));
+        let automation = automation_command::read(&inbound.text, now, self.settings.timezone);
+        let is_command = !matches!(automation, AutomationReading::NotAutomation);
+        // Only the person a question was asked of answers it; another member's message leaves
+        // it alone and is handled on its own.
+        let draft = context
+            .draft
+            .as_ref()
+            .filter(|draft| draft.is_live(now) && draft.answerable_by(&context.author_id));
         if let Some(draft) = draft {
             if reading == Reading::NeverMind {
                 return Ok((
@@ -46,13 +54,14 @@ impl Pipeline {
                     DraftStep::Remove,
                 ));
             }
-            if answers_draft(&reading, &inbound.text) {
+            // A command of its own ("every monday remind me to ...") is never the answer.
+            if !is_command && answers_draft(&reading, &inbound.text) {
                 return self.answer_draft(context, inbound, draft, now).await;
             }
         }
         let step = DraftStep::Keep;
         // "every monday at 9 remind me to ...": proposed in words, stored only after a yes.
-        match automation_command::read(&inbound.text, now, self.settings.timezone) {
+        match automation {
             AutomationReading::NotAutomation => {}
             AutomationReading::Draft(draft) => {
                 let action = proposal_action(&draft, Some(&context.thread.id));
@@ -75,10 +84,15 @@ impl Pipeline {
             Reading::BareCapture => Ok(ask(DraftKind::What, "", 1, texts::ASK_WHAT)),
             Reading::Question(question) => {
                 let timezone = self.settings.timezone;
-                let here = context.thread.id.clone();
+                let viewer = Viewer {
+                    person: context.author_id.clone(),
+                    here: context.thread.id.clone(),
+                };
                 let text = self
                     .store
-                    .read(move |conn| questions::answer(conn, question, Some(&here), now, timezone))
+                    .read(move |conn| {
+                        questions::answer(conn, question, Some(&viewer), now, timezone)
+                    })
                     .await?;
                 Ok((
                     Work::Say {

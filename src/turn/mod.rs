@@ -31,6 +31,7 @@ pub mod history;
 pub mod intake;
 pub mod intent;
 pub mod model;
+pub mod model_call;
 pub mod nudge_group;
 pub mod pipeline;
 pub mod planner;
@@ -41,6 +42,7 @@ pub mod result;
 pub mod settings;
 pub mod texts;
 pub mod thinking;
+pub mod which_one;
 pub mod work;
 
 pub use crate::conversation::inbox::Inbound;

@@ -93,9 +93,11 @@ fn numbered(text: &str) -> Option<(i64, String)> {
     };
     let (first, rest) = words.split_first()?;
     if let Some(n) = number(first) {
-        let next = rest
-            .first()
-            .map(|w| w.to_lowercase().trim_matches(|c: char| !c.is_alphanumeric() && c != '&' && c != '\'').to_string());
+        let next = rest.first().map(|w| {
+            w.to_lowercase()
+                .trim_matches(|c: char| !c.is_alphanumeric() && c != '&' && c != '\'')
+                .to_string()
+        });
         let joined = rest.join(" ");
         let blocked = next
             .as_deref()
@@ -126,7 +128,10 @@ mod tests {
             ("#2 tomorrow", Some((2, "tomorrow"))),
             ("2: later", Some((2, "later"))),
             ("3) busy", Some((3, "busy"))),
-            ("1 push it to friday 3pm", Some((1, "push it to friday 3pm"))),
+            (
+                "1 push it to friday 3pm",
+                Some((1, "push it to friday 3pm")),
+            ),
             ("done 2", Some((2, "done"))),
             ("snooze 1", Some((1, "snooze"))),
             ("2 hours later", None),

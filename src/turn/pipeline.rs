@@ -277,6 +277,7 @@ impl Pipeline {
                 now,
                 timezone: self.settings.timezone,
                 later: self.settings.later,
+                author_id: Some(inbound.user_id.clone()),
             },
             undo_window: chrono_duration(self.settings.undo_window),
             plan_expiry: chrono_duration(self.settings.plan_expiry),

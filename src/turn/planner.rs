@@ -32,10 +32,11 @@ use super::chat_actions::Proposed;
 use super::context::TurnContext;
 use super::draft_step::DraftStep;
 use super::error::TurnError;
-use super::free_model::{ask_model, model_down};
+use super::model_call::{ask_model, model_down};
 use super::pipeline::Pipeline;
 use super::result::PlannerStep;
 use super::Inbound;
+use crate::conversation::participation::Viewer;
 
 impl Pipeline {
     pub(super) async fn planner(
@@ -72,7 +73,11 @@ impl Pipeline {
             let PlanStep::CallTool { tool, args } = step else {
                 break;
             };
-            let observation = self.run_tool(ToolCall { tool, args }, now).await?;
+            let viewer = Viewer {
+                person: inbound.user_id.clone(),
+                here: inbound.thread_id.clone(),
+            };
+            let observation = self.run_tool(ToolCall { tool, args }, &viewer, now).await?;
             context
                 .observations
                 .push(observation.cut(self.settings.tool_result_chars));
@@ -126,7 +131,12 @@ impl Pipeline {
     /// failure is an error observation; only the read pool itself failing fails the turn (the
     /// message stays in the inbox). Replaying, the recorded output answers a call of the same
     /// tool with the same arguments (`llm::journal`).
-    async fn run_tool(&self, call: ToolCall, now: DateTime<Utc>) -> Result<Observation, TurnError> {
+    async fn run_tool(
+        &self,
+        call: ToolCall,
+        viewer: &Viewer,
+        now: DateTime<Utc>,
+    ) -> Result<Observation, TurnError> {
         let journal = journal::current();
         let recorded = journal
             .as_ref()
@@ -137,6 +147,7 @@ impl Pipeline {
                 let env = ToolEnv {
                     now,
                     timezone: self.settings.timezone,
+                    viewer: Some(viewer.clone()),
                 };
                 self.store
                     .read(move |conn| Ok(planner::run(conn, &call, &env)))

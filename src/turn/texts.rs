@@ -212,3 +212,13 @@ pub fn escalation_offer(reason: &str, estimate_usd: f64) -> String {
         reason.trim().trim_end_matches('.')
     )
 }
+
+/// For a new task the model proposed whose title the person never said a word of.
+pub const INVENTED_TASK: &str =
+    "I didn't add anything: nothing in your message says what to add. Tell me the task in your \
+own words (for example 'add call the bank tomorrow').";
+
+/// "undo" from a member whose own actions there are none of, while another member's are.
+pub const NOT_YOURS_TO_UNDO: &str =
+    "There's nothing of yours to undo here: the last change was someone else's, and only they can \
+undo it.";

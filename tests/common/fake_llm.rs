@@ -147,6 +147,11 @@ impl FakeLlm {
             .push_back(script);
     }
 
+    /// Drops the scripts still queued for calls titled `title`.
+    pub fn clear_for(&self, title: &str) {
+        self.state.lock().titled.remove(title);
+    }
+
     /// The titles of the output schemas of every request so far, in order.
     pub fn titles(&self) -> Vec<String> {
         self.state

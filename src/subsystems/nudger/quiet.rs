@@ -79,6 +79,9 @@ mod tests {
         assert_eq!(quiet_since(utc(24, 13, 30), day, tz), Some(utc(24, 13, 0)));
         // Berlin is UTC+1 in November: 22:00 local is 21:00 UTC.
         let berlin = chrono_tz::Europe::Berlin;
-        assert_eq!(quiet_since(utc(23, 23, 0), quiet, berlin), Some(utc(23, 21, 0)));
+        assert_eq!(
+            quiet_since(utc(23, 23, 0), quiet, berlin),
+            Some(utc(23, 21, 0))
+        );
     }
 }

@@ -1,0 +1,51 @@
+//! The invariants of grounding on a few sentences; the tables of people's sentences per kind
+//! are in tests/grounding_table.rs.
+
+use super::*;
+
+fn asks(text: &str, ask: Ask) -> bool {
+    asks_for(&Message::read(text), ask, &Context::default(), || false)
+}
+
+#[test]
+fn a_question_a_negation_or_an_intention_asks_for_nothing() {
+    assert!(asks("sent it", Ask::Done));
+    assert!(!asks("did you send it?", Ask::Done));
+    assert!(!asks("don't mark it as done", Ask::Done));
+    assert!(!asks("I'll send it tonight", Ask::Done));
+    assert!(!asks("I haven't sent it", Ask::Done));
+}
+
+#[test]
+fn a_time_counts_only_for_moving_and_snoozing_and_never_in_a_question() {
+    let message = Message::read("friday 3pm");
+    assert!(asks_for(&message, Ask::Move, &Context::default(), || true));
+    assert!(!asks_for(&message, Ask::Done, &Context::default(), || true));
+    let question = Message::read("is it due friday 3pm?");
+    assert!(!asks_for(&question, Ask::Move, &Context::default(), || {
+        true
+    }));
+}
+
+#[test]
+fn a_past_form_of_the_titles_own_verb_reports_it_done() {
+    let context = Context {
+        task_title: Some("Water the plants"),
+        extra: None,
+    };
+    let message = Message::read("watered them this morning");
+    assert!(asks_for(&message, Ask::Done, &context, || false));
+    let message = Message::read("I'll water them later");
+    assert!(!asks_for(&message, Ask::Done, &context, || false));
+}
+
+#[test]
+fn a_title_stands_in_the_message_when_half_its_words_do() {
+    let message = Message::read("stick oat milk on the list");
+    assert!(title_in_message(&message, "Buy oat milk"));
+    assert!(!title_in_message(&message, "Wire 5000 USD to an account"));
+    assert!(!title_in_message(
+        &Message::read("what a day"),
+        "Wire money"
+    ));
+}

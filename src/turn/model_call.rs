@@ -1,0 +1,46 @@
+//! One model call of a turn with the failure contract (every free-text room's calls: route,
+//! parse_task, the planner's steps and answer, the chat room): journaled with the turn, the
+//! message made durable before the wait, and any failure answered honestly (`model_down`,
+//! path `llm_unavailable`), never "say it again".
+
+use actors::{ChildRef, Reply};
+
+use crate::llm::LlmError;
+use crate::subsystems::llm_classifier::{journaled, LlmMsg};
+
+use super::apply::Work;
+use super::draft_step::DraftStep;
+use super::error::TurnError;
+use super::free_text::say;
+use super::receipt;
+use super::result::TurnPath;
+use super::texts;
+
+/// One model call of a turn, journaled with it; a failure (logged, naming `call`) is the
+/// failure contract's answer (`model_down`): the room returns it as the turn's work. The
+/// message is made durable before the wait (`receipt`); only that failing fails the turn.
+pub(super) async fn ask_model<T: Send + 'static>(
+    llm: &ChildRef<LlmMsg>,
+    call: &'static str,
+    message: impl FnOnce(Reply<Result<T, LlmError>>) -> LlmMsg,
+) -> Result<Result<T, (Work, DraftStep)>, TurnError> {
+    receipt::before_waiting().await?;
+    Ok(match llm.ask(|reply| journaled(message(reply))).await {
+        Ok(Ok(answer)) => Ok(answer),
+        Ok(Err(error)) => {
+            tracing::debug!(%error, call, "a model call failed for this turn");
+            Err(model_down())
+        }
+        Err(error) => {
+            tracing::warn!(%error, call, "model actor unavailable for this turn");
+            Err(model_down())
+        }
+    })
+}
+
+pub(super) fn model_down() -> (Work, DraftStep) {
+    (
+        say(TurnPath::LlmUnavailable, &texts::free_text_model_down()),
+        DraftStep::Keep,
+    )
+}
