@@ -1,5 +1,7 @@
 //! `/api/tasks`: create, list, read and edit tasks. A committed create or edit is published as
-//! a `task` event (`created`, `status` when the status changed, else `updated`).
+//! a `task` event (`created`, `status` when the status changed, else `updated`). A
+//! `scheduled_start` or `deadline` set here is an exact instant the client chose: it is recorded
+//! as explicit (`tasks::nudge_marks`), so its nudge fires at that time even in quiet hours.
 
 use actix_web::{get, patch, post, web, HttpResponse};
 use serde::{Deserialize, Serialize};
