@@ -155,6 +155,7 @@ async fn done_replies(
                 text: "done".into(),
                 message_id: None,
                 answers_plan: None,
+                answers_nudge: None,
             })
             .await
             .unwrap_or_else(|e| panic!("done turn: {e}"));
@@ -241,6 +242,7 @@ fn sessions_load() {
                             text: format!("session {session}: long day, message {n}"),
                             message_id: None,
                             answers_plan: None,
+                            answers_nudge: None,
                         })
                         .await;
                     match outcome {

@@ -91,6 +91,7 @@ async fn turns(url: &str, durability: Durability) -> Vec<Duration> {
                 text: "what do I need for this one?".into(),
                 message_id: Some(format!("m{i}")),
                 answers_plan: None,
+                answers_nudge: None,
             })
             .await
             .unwrap_or_else(|e| panic!("{e}"));

@@ -295,6 +295,7 @@ async fn planner_overhead() {
                 text: "when is the dentist and what did I say about the passport office?".into(),
                 message_id: Some(format!("m{i}")),
                 answers_plan: None,
+                answers_nudge: None,
             })
             .await
             .unwrap_or_else(|e| panic!("{e}"));

@@ -418,6 +418,7 @@ fn app_turns(durability: Durability, plan: &[Option<usize>]) -> Vec<Round> {
                     text: "done".into(),
                     message_id: None,
                     answers_plan: None,
+                    answers_nudge: None,
                 };
                 let submitted = Instant::now();
                 let outcome = intake.submit(incoming).await;
@@ -527,6 +528,7 @@ fn done_turn(floor: &Floor, conn: &Connection, thread_id: &str) -> Result<(), St
         user_id: "owner".into(),
         text: "done".into(),
         answers_plan: None,
+        answers_nudge: None,
     };
     // Intake: the thread must exist; the message goes into the inbox.
     if threads::get(conn, thread_id)?.is_none() {
@@ -645,6 +647,7 @@ fn context_read_cost() -> (Duration, Duration) {
             user_id: "owner".into(),
             text: "done".into(),
             answers_plan: None,
+            answers_nudge: None,
         };
         context::load(conn, &message).unwrap_or_else(|e| panic!("context: {e}"))
     };

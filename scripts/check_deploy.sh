@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Checks the packaging in deploy/ as far as this machine allows:
+# - the unit's LimitNOFILE leaves room for event streams and clients (at least 4096);
 # - the systemd unit with `systemd-analyze verify` (any warning fails: verify itself exits 0
 #   on unknown keys and bad values), its ExecStart pointed at the binary just built;
 # - the Dockerfile with `docker build` when a Docker daemon answers (it is absent on the CI
@@ -7,6 +8,15 @@
 # Usage: scripts/check_deploy.sh [path/to/donna]   (default target/debug/donna)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# Room for descriptors: open event streams (http.max_event_streams) and clients must not starve
+# /health/live at the distribution's default of 1024.
+nofile="$(sed -n 's/^LimitNOFILE=\([0-9]*\)$/\1/p' deploy/donna.service)"
+if [ -z "$nofile" ] || [ "$nofile" -lt 4096 ]; then
+  echo "check_deploy: deploy/donna.service must set LimitNOFILE to a number of at least 4096 (found: ${nofile:-none})"
+  exit 1
+fi
+echo "check_deploy: deploy/donna.service sets LimitNOFILE=$nofile"
 binary="$(realpath "${1:-target/debug/donna}")"
 [ -x "$binary" ] || { echo "check_deploy: no binary at $binary (cargo build first)"; exit 1; }
 

@@ -13,9 +13,10 @@
 //!
 //! Invariants: a task has at most one open thread and a new nudge reuses it; the nudge is
 //! recorded in memory (kind `nudge`, with the task's id, so a bare "yes" right after it counts
-//! as "done", even in a free thread that names no task) and in the outbox; the task's nudge
-//! counters move in the same transaction, and a completion check-in is remembered as asked for
-//! the task's current scheduled start (`tasks::nudge_marks`).
+//! as "done", even in a free thread that names no task), in the outbox and as a nudge record
+//! with its own id (`conversation::nudge_records`: the buttons under it name it); the task's
+//! nudge counters move in the same transaction, and a completion check-in is remembered as
+//! asked for the task's current scheduled start (`tasks::nudge_marks`).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -24,7 +25,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 
 use crate::conversation::memory;
-use crate::conversation::{outbox, threads, Channel, ContextType, Thread};
+use crate::conversation::{nudge_records, outbox, threads, Channel, ContextType, Thread};
 use crate::events::{EventBus, Payload};
 use crate::store::StoreError;
 use crate::tasks::{nudge_marks, repo, Task};
@@ -32,6 +33,8 @@ use crate::tasks::{nudge_marks, repo, Task};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NudgeOpened {
     pub task_id: String,
+    /// This nudge's id (`conversation::nudge_records`): buttons under it name it.
+    pub nudge_id: String,
     pub thread_id: String,
     pub channel: Channel,
     pub text: String,
@@ -143,18 +146,19 @@ pub fn open(
     new_thread_id: impl FnOnce() -> String,
     now: DateTime<Utc>,
 ) -> Result<NudgeOpened, NudgeError> {
-    open_on(conn, task_id, context, channel, new_thread_id, false, now)
+    open_on(conn, task_id, context, channel, new_thread_id, None, now)
 }
 
-/// Like `open`; `starter_posted` says the channel already shows the nudge as the new thread's
-/// first message (a Discord thread started from it), so it is not sent again.
+/// Like `open`; `posted` is the id of a nudge the channel already shows as the new thread's
+/// first message (a Discord thread started from it, its buttons naming that id), so it is not
+/// sent again.
 pub fn open_on(
     conn: &Connection,
     task_id: &str,
     context: Option<ContextType>,
     channel: Channel,
     new_thread_id: impl FnOnce() -> String,
-    starter_posted: bool,
+    posted: Option<&str>,
     now: DateTime<Utc>,
 ) -> Result<NudgeOpened, NudgeError> {
     let task = open_task(conn, task_id)?;
@@ -184,12 +188,15 @@ pub fn open_on(
         }
     };
     memory::append_nudge(conn, &thread_id, task_id, &text, now)?;
-    let delivered = channel == Channel::Local || (created && starter_posted);
-    outbox::enqueue(conn, &thread_id, channel.as_str(), &text, now, delivered)?;
+    let delivered = channel == Channel::Local || (created && posted.is_some());
+    let entry = outbox::enqueue(conn, &thread_id, channel.as_str(), &text, now, delivered)?;
+    let nudge_id = posted.map_or_else(new_nudge_id, str::to_string);
+    nudge_records::record(conn, &nudge_id, task_id, &thread_id, entry, now)?;
     repo::record_nudge(conn, task_id, now)?;
     record_completion(conn, &task, context)?;
     Ok(NudgeOpened {
         task_id: task_id.to_string(),
+        nudge_id,
         thread_id,
         channel,
         text,
@@ -207,6 +214,11 @@ fn record_completion(
         nudge_marks::completion_asked(conn, task)?;
     }
     Ok(())
+}
+
+/// A new nudge's id.
+pub fn new_nudge_id() -> String {
+    crate::ids::new_id("ndg")
 }
 
 /// The task, if it exists and is still open (nothing to nudge about otherwise).
@@ -257,7 +269,7 @@ pub fn open_in_origin(
     memory::append_nudge(conn, &thread.id, task_id, &text, now)?;
     // Local chats are read back through the API; Discord ones leave through the delivery rounds.
     let delivered = thread.channel == Channel::Local;
-    outbox::enqueue(
+    let entry = outbox::enqueue(
         conn,
         &thread.id,
         thread.channel.as_str(),
@@ -265,10 +277,13 @@ pub fn open_in_origin(
         now,
         delivered,
     )?;
+    let nudge_id = new_nudge_id();
+    nudge_records::record(conn, &nudge_id, task_id, &thread.id, entry, now)?;
     repo::record_nudge(conn, task_id, now)?;
     record_completion(conn, &task, context)?;
     Ok(Some(NudgeOpened {
         task_id: task_id.to_string(),
+        nudge_id,
         thread_id: thread.id,
         channel: thread.channel,
         text,

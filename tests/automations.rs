@@ -201,16 +201,12 @@ fn an_automation_missing_something_asks_for_it() {
             "At 5 in the morning (05:00) or in the afternoon (17:00)?",
         ),
         (
+            "every day at 6 remind me to run",
+            "At 6 in the morning (06:00) or in the afternoon (18:00)?",
+        ),
+        (
             "every day at 6:30 remind me to run",
             "At 6:30 in the morning (06:30) or in the afternoon (18:30)?",
-        ),
-        (
-            "every week remind me to clean the flat",
-            "Which day of the week",
-        ),
-        (
-            "every month remind me to pay rent",
-            "Which day of the month",
         ),
         (
             "every monday at 9",
@@ -220,7 +216,12 @@ fn an_automation_missing_something_asks_for_it() {
             "on the 32nd of every month remind me to pay rent",
             "A month has no day 32",
         ),
-        ("every day at 25 remind me to sleep", "not a time of day"),
+        ("every day at 25 remind me to sleep", "there is no 25:00"),
+        ("every 2 hours remind me to drink water", "not more often"),
+        (
+            "every second tuesday remind me to call the bank",
+            "Every other Tuesday, or the second Tuesday of each month?",
+        ),
     ];
     for (text, asked) in table {
         match read(text, monday_10am(), Paris) {

@@ -206,3 +206,96 @@ fn backup_never_overwrites_and_says_why_it_cannot_write() {
     assert_eq!(titles(&out), ["Pay rent"]);
     assert_eq!(integrity(&out), "ok");
 }
+
+/// Names in `folder`, sorted.
+fn names_in(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(folder)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|entry| entry.file_name().to_string_lossy().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_killed_backup_leaves_nothing_at_out_and_a_finished_one_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let outside = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let config = write_config(dir.path(), 9);
+    // A database of about 48 MiB, so the copy, its check and its sync take a while.
+    std::fs::create_dir_all(dir.path().join("data")).unwrap_or_else(|e| panic!("{e}"));
+    {
+        let conn =
+            rusqlite::Connection::open(database(dir.path())).unwrap_or_else(|e| panic!("{e}"));
+        conn.execute_batch(
+            "CREATE TABLE filler (blob BLOB);
+             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 12000)
+             INSERT INTO filler SELECT randomblob(4096) FROM n;",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    // Killed once its work has started (its file is there): nothing is at OUT.
+    let mut killed = 0;
+    for attempt in 0..3 {
+        let out = outside.path().join(format!("killed-{attempt}.db"));
+        let mut child = common::process::donna()
+            .args(["backup", "--config"])
+            .arg(&config)
+            .arg(&out)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        let started = loop {
+            let names = names_in(outside.path());
+            if names
+                .iter()
+                .any(|name| name.starts_with(&format!("killed-{attempt}.db")))
+            {
+                break true;
+            }
+            if std::time::Instant::now() > deadline || matches!(child.try_wait(), Ok(Some(_))) {
+                break false;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        };
+        let _ = child.kill();
+        let finished = child.wait().map(|status| status.success()).unwrap_or(false);
+        assert!(started, "the backup never started writing");
+        if !finished {
+            killed += 1;
+            assert!(
+                !out.exists(),
+                "a killed backup left {out:?} ({:?} bytes)",
+                file_len(&out)
+            );
+        }
+    }
+
+    assert!(
+        killed > 0,
+        "every backup finished before it could be killed"
+    );
+
+    // A finished one: OUT and nothing else new beside it.
+    let before: Vec<String> = names_in(outside.path());
+    let out = outside.path().join("whole.db");
+    let output = backup(&config, &out);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(integrity(&out), "ok");
+    let mut expected = before.clone();
+    expected.push("whole.db".to_string());
+    expected.sort();
+    assert_eq!(names_in(outside.path()), expected);
+    // And OUT is never replaced.
+    let output = backup(&config, &out);
+    assert!(!output.status.success());
+    assert!(text(&output.stderr).contains("already exists"));
+    assert_eq!(names_in(outside.path()), expected);
+}

@@ -237,7 +237,7 @@ async fn a_person_never_sees_what_was_said_or_proposed_in_a_chat_they_are_not_in
         &bot,
         &private,
         "owner",
-        "note to self: the safe code is 4921",
+        "fyi the safe code is 4921, keep it between us",
     )
     .await;
     from(

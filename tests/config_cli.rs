@@ -95,6 +95,76 @@ fn check_config_says_what_is_wrong_in_plain_words() {
 }
 
 #[test]
+fn durations_that_would_overflow_are_refused_naming_the_key_and_the_maximum() {
+    // (the file, the key path, the range it names)
+    let table = [
+        (
+            "plans:\n  expiry: 100000000d\n",
+            "plans.expiry",
+            "at most 365d",
+        ),
+        ("plans:\n  expiry: 400d\n", "plans.expiry", "at most 365d"),
+        (
+            "undo:\n  window: 99999999y\n",
+            "undo.window",
+            "at most 365d",
+        ),
+        (
+            "reschedule:\n  later: 5000y\n",
+            "reschedule.later",
+            "at most 365d",
+        ),
+        (
+            "chat:\n  session_ttl: 100000000d\n",
+            "chat.session_ttl",
+            "at most 365d",
+        ),
+        (
+            "memory:\n  retention: 100000000d\n",
+            "memory.retention",
+            "at most 3650d",
+        ),
+        (
+            "nudges:\n  min_gap: 100000000d\n",
+            "nudges.min_gap",
+            "at most 365d",
+        ),
+        (
+            "nudges:\n  interval: 100000000d\n",
+            "nudges.interval",
+            "at most 1d",
+        ),
+        (
+            "llm:\n  provider: none\n  timeout: 100000000d\n",
+            "llm.timeout",
+            "at most 1h",
+        ),
+        (
+            "http:\n  event_stream_idle: 1000d\n",
+            "http.event_stream_idle",
+            "at most 7d",
+        ),
+        (
+            "shutdown:\n  grace: 100000000d\n",
+            "shutdown.grace",
+            "at most 1h",
+        ),
+    ];
+    for (yaml, key, range) in table {
+        let output = check_config(yaml);
+        let message = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{yaml:?}: {message}");
+        assert!(
+            message.contains(&format!("config error: {key}: ")) && message.contains(range),
+            "{yaml:?}:\n{message}"
+        );
+    }
+    // At the maximum it passes.
+    let output = check_config("llm:\n  provider: none\nplans:\n  expiry: 365d\n");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+}
+
+#[test]
 fn donna_config_names_the_file_when_no_option_does_and_the_option_wins() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let bad = write(dir.path(), "bad.yaml", "llm:\n  provider: chatgpt\n");

@@ -192,6 +192,7 @@ fn context(situation: Situation) -> TurnContext {
         answering_nudge: false,
         nudge_group: Vec::new(),
         group_unanswered: false,
+        stale_click: false,
     }
 }
 

@@ -926,6 +926,8 @@ fn classify_peoples_own_words_for_done_later_and_busy() {
     check("swamped", intent("busy").via("swamped"));
     // Must not: half a report, a question, a negation, a report about something else.
     check("I paid half of it", FallThrough(Negated));
+    check("I think I paid it", FallThrough(Negated));
+    check("probably sorted", FallThrough(Negated));
     check("almost sorted", FallThrough(Negated));
     check("haven't sent it", FallThrough(Negated));
     check("sent it?", FallThrough(Question));

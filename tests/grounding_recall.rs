@@ -218,6 +218,42 @@ const REPLIES: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
+/// Written after the grounding was built and measured once, never tuned to (the figure in
+/// BENCHMARKS.md is this set's first run): (the task, the reply, the action, its parameters).
+#[rustfmt::skip]
+const HELD_OUT: &[(&str, &str, &str, &str)] = &[
+    ("Pay rent", "just transferred it", "mark_done", r#"{}"#),
+    ("Email Sam", "replied to him this morning", "mark_done", r#"{}"#),
+    ("Gym bag", "packed it last night", "mark_done", r#"{}"#),
+    ("Report", "it's in, submitted before the deadline", "mark_done", r#"{}"#),
+    ("Call dentist", "rang them, all booked", "mark_done", r#"{}"#),
+    ("Buy milk", "grabbed some on the way home", "mark_done", r#"{}"#),
+    ("Fix bike", "bike's fixed 🚲", "mark_done", r#"{}"#),
+    ("Newsletter", "cancel that, we dropped the newsletter", "cancel_task", r#"{}"#),
+    ("Party supplies", "party's off, delete it", "cancel_task", r#"{}"#),
+    ("Old ticket", "this is obsolete now", "cancel_task", r#"{}"#),
+    ("Book club", "not doing book club anymore, remove", "cancel_task", r#"{}"#),
+    ("Car wash", "skip this one entirely", "cancel_task", r#"{}"#),
+    ("Pay rent", "push it back to next monday", "reschedule", r#"{"when": "next monday"}"#),
+    ("Dentist", "move it to wednesday afternoon", "reschedule", r#"{"when": "wednesday afternoon"}"#),
+    ("Report", "can it wait till friday?", "reschedule", r#"{"when": "friday"}"#),
+    ("Call mum", "I'll call her sunday instead", "reschedule", r#"{"when": "sunday"}"#),
+    ("Groceries", "reschedule for tomorrow at 6", "reschedule", r#"{"when": "tomorrow at 6pm"}"#),
+    ("Pay rent", "remind me in 20 minutes", "reschedule", r#"{"when": "in 20 minutes"}"#),
+    ("Pay rent", "I'm at work, later", "snooze", r#"{"duration_hours": 2}"#),
+    ("Pay rent", "bit busy, nudge me in a couple of hours", "snooze", r#"{"duration_hours": 2}"#),
+    ("Pay rent", "hang on, on a call", "snooze", r#"{"duration_hours": 1}"#),
+    ("Pay rent", "snooze for 3 hours please", "snooze", r#"{"duration_hours": 3}"#),
+    ("Pay rent", "mute this till tonight", "snooze", r#"{"duration_hours": 6}"#),
+    ("Taxes", "rename to File 2026 taxes", "rename_task", r#"{"new_title": "File 2026 taxes"}"#),
+    ("Gift", "can you retitle it Buy a gift for Mia", "rename_task", r#"{"new_title": "Buy a gift for Mia"}"#),
+    ("Call", "should say Call the bank about the card", "rename_task", r#"{"new_title": "Call the bank about the card"}"#),
+    ("Pay rent", "also I need to book a haircut", "create_task", r#"{"title": "Book a haircut"}"#),
+    ("Pay rent", "add pick up the parcel to my list", "create_task", r#"{"title": "Pick up the parcel"}"#),
+    ("Pay rent", "don't let me forget to water the plants", "create_task", r#"{"title": "Water the plants"}"#),
+    ("Pay rent", "and put renew insurance on the todo list", "create_task", r#"{"title": "Renew insurance"}"#),
+];
+
 fn names(result: &Value) -> Vec<String> {
     result["actions"]
         .as_array()
@@ -227,13 +263,14 @@ fn names(result: &Value) -> Vec<String> {
         .collect()
 }
 
-#[actix_rt::test]
-async fn right_proposals_of_a_capable_model_reach_the_person() {
+/// How many of `replies` reach the person as the right proposal (or the right keyword action);
+/// prints the figure and each miss.
+async fn recall(label: &str, replies: &[(&str, &str, &str, &str)]) -> f64 {
     let fake = start_fake_llm();
     let bot = start_bot(&fake.config("ollama", "5s", 2)).await;
     let mut reached = 0;
     let mut missed = Vec::new();
-    for (title, reply, action, params) in REPLIES {
+    for (title, reply, action, params) in replies {
         let params: Value = serde_json::from_str(params).unwrap_or_else(|e| panic!("{e}"));
         let answer = format!("Shall I {action}?");
         fake.push_for(
@@ -259,18 +296,22 @@ async fn right_proposals_of_a_capable_model_reach_the_person() {
         // Unused scripts must not leak into the next reply.
         fake.clear_for("classify");
     }
-    let total = REPLIES.len();
+    let total = replies.len();
     let recall = reached as f64 / total as f64;
     println!(
-        "grounding recall: {reached} of {total} right proposals reached the person ({:.0}%)",
+        "grounding recall ({label}): {reached} of {total} right proposals reached the person ({:.0}%)",
         recall * 100.0
     );
     for line in &missed {
         println!("  missed: {line}");
     }
-    assert!(
-        recall >= 0.9,
-        "recall {reached}/{total}:\n{}",
-        missed.join("\n")
-    );
+    recall
+}
+
+#[actix_rt::test]
+async fn right_proposals_of_a_capable_model_reach_the_person() {
+    let tuned = recall("the table grounding was built with", REPLIES).await;
+    let held_out = recall("held out", HELD_OUT).await;
+    assert!(tuned >= 0.9, "recall on the first table {tuned}");
+    assert!(held_out >= 0.9, "recall on the held-out table {held_out}");
 }

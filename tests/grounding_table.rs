@@ -88,6 +88,12 @@ const TABLE: &[(&str, &str, Ask, bool)] = &[
     ("I will have paid it by friday", "Pay rent", Done, false),
     ("feeling overwhelmed honestly", "Pay rent", Done, false),
     ("it got delayed", "Pay rent", Done, false),
+    (
+        "the shop was closed, I'll try again on saturday",
+        "Buy paint",
+        Done,
+        false,
+    ),
     // Cancel.
     ("bin it", "Gym membership", Cancel, true),
     ("ditch that one", "Gym membership", Cancel, true),

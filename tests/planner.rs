@@ -498,9 +498,7 @@ async fn the_persona_decides_the_planners_answer_prompt_too() {
         fake.push_for("route", question());
         fake.push_for("plan_step", done());
         fake.push_for("chat", answer("Nothing is due today."));
-        let result = bot
-            .say(&thread, "what do I have on my plate this week?")
-            .await;
+        let result = bot.say(&thread, "when did I last call the bank?").await;
         assert_eq!(result["path"], "answer", "{persona}: {result}");
         let system = fake
             .messages_of("chat", 0)

@@ -251,11 +251,12 @@ async fn twenty_thousand_messages_with_random_panics_lose_nothing_duplicate_noth
                             text: format!("busy {n:03}"),
                             message_id: Some(message_id.clone()),
                             answers_plan: None,
+                            answers_nudge: None,
                         })
                         .await;
                     match sent {
                         Ok(_) => break,
-                        Err(IntakeError::Failed(_) | IntakeError::Busy) if attempts < 200 => {
+                        Err(IntakeError::Failed { .. } | IntakeError::Busy) if attempts < 200 => {
                             retries.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                             actix_rt::time::sleep(Duration::from_millis(2)).await;
                         }

@@ -186,3 +186,88 @@ async fn a_recorded_planner_turn_replays_without_a_model_next_to_the_running_bot
         running.stderr()
     );
 }
+
+#[actix_rt::test]
+async fn a_recorded_yes_to_an_escalation_offer_replays_identical() {
+    donna::app::install_crypto_provider();
+    let (local, big) = (start_fake_llm(), start_fake_llm());
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let data = dir.path().join("data");
+    let port = free_port();
+    let model = format!(
+        "{}escalation:\n  base_url: {}\n  model: big-model\n  max_output_tokens: 1000\n",
+        local.config("ollama", "10s", 2),
+        big.openai_url()
+    );
+    let config = write_config(dir.path(), "donna.yaml", &data, port, &model);
+    let child = donna()
+        .args(["run", "--config"])
+        .arg(&config)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut running = Running {
+        child,
+        port,
+        config: config.clone(),
+    };
+    wait_healthy(&mut running);
+    let (_, opened) = http(port, "POST", "/api/threads", Some(&json!({})))
+        .unwrap_or_else(|| panic!("POST /api/threads"));
+    let thread = opened["thread_id"].as_str().unwrap_or_default().to_string();
+    // Asked with an async client: the fake models answer on this test's own runtime.
+    let client = reqwest::Client::new();
+    let say = |text: &'static str, id: &'static str| {
+        let request = client
+            .post(format!("http://127.0.0.1:{port}/api/messages"))
+            .json(&json!({"thread_id": thread, "user_id": "owner", "text": text, "message_id": id}))
+            .send();
+        async move {
+            let response = request.await.unwrap_or_else(|e| panic!("{text}: {e}"));
+            let status = response.status().as_u16();
+            let body: Value = response.json().await.unwrap_or_default();
+            (status, body)
+        }
+    };
+    local.push_for("route", out(json!({"intent": "chat", "confidence": 0.9})));
+    local.push_for(
+        "chat",
+        out(
+            json!({"reply_to_user": "That one is beyond me.", "needs_escalation": true,
+            "escalation_reason": "it needs current tax law"}),
+        ),
+    );
+    let (_, offer) = say("what are the tax rules for a freelancer in France?", "m1").await;
+    assert_eq!(offer["path"], "escalation_proposed", "{offer}");
+    big.set_usage(1_000, 200);
+    big.push_for(
+        "chat",
+        out(json!({"reply_to_user": "Here is what French law says, in short."})),
+    );
+    let (_, answered) = say("yes", "m2").await;
+    assert_eq!(answered["path"], "escalated", "{answered}");
+    // No model server from here on.
+    local.stop().await;
+    big.stop().await;
+    let before = snapshot(&database(dir.path()), &thread);
+
+    for message in ["m2", "m1"] {
+        let same = replay(&config, &thread, message);
+        let stdout = text(&same.stdout);
+        assert_eq!(
+            same.status.code(),
+            Some(0),
+            "{message}:\n{stdout}\n{}",
+            text(&same.stderr)
+        );
+        assert!(stdout.contains("no difference"), "{message}: {stdout}");
+    }
+    assert_eq!(snapshot(&database(dir.path()), &thread), before);
+    assert_eq!(
+        terminate(&mut running.child),
+        Some(0),
+        "{}",
+        running.stderr()
+    );
+}

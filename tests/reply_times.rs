@@ -112,11 +112,11 @@ async fn amounts_and_times_alone_reschedule_and_unreadable_ones_ask() {
             "to today at 13:00.",
             StartsAt("2026-11-23T13:00:00+00:00"),
         ),
-        // ... never words Donna could not read: she asks (no model here).
+        // ... never words Donna could not read: she asks (no model here), naming them.
         (
-            "postpone a fortnight",
+            "push it a week and a bit",
             "clarify",
-            "I couldn't tell when you mean, so 'Task 8' stays as it was.",
+            "(I can't read \"and a bit\"), so 'Task 8' stays as it was.",
             Nothing,
         ),
         (
@@ -126,9 +126,9 @@ async fn amounts_and_times_alone_reschedule_and_unreadable_ones_ask() {
             Nothing,
         ),
         (
-            "move it to the 5th",
+            "push it to next year",
             "clarify",
-            "Say a time like 'friday 3pm'",
+            "(I can't read \"next year\")",
             Nothing,
         ),
         // 3. A time on its own answers the nudge.
@@ -395,7 +395,7 @@ async fn with_a_model_an_impossible_time_is_still_the_readers_reason_and_an_uncl
     );
     // Words the reader could not place go to the model, never to "later".
     let (task, thread) = bot.nudged_task("Taxes").await;
-    let asked = bot.say(&thread, "postpone a fortnight").await;
+    let asked = bot.say(&thread, "push it a week and a bit").await;
     assert_eq!(asked["path"], "llm", "{asked}");
     assert_eq!(asked["reply"], "When would suit you?");
     assert_eq!(fake.requests().len(), 1);
@@ -455,4 +455,106 @@ async fn a_time_alone_answers_a_nudge_delivered_into_a_free_chat() {
     let answer = bot.say(&chat, "friday 3pm").await;
     assert_ne!(answer["path"], "fast", "{answer}");
     assert!(bot.task_json(&task).await["scheduled_start"].is_null());
+}
+
+/// Issue 28, item 12 in a reply to a nudge: a time that cannot be used is answered with its
+/// reason and nothing changes; a negative amount is refused, never read as the positive one.
+/// Issue 30, item 2: the new kinds of time answer a nudge like any other time.
+#[actix_rt::test]
+async fn unusable_and_negative_times_are_refused_and_new_kinds_of_time_reschedule() {
+    let bot = start_bot("").await;
+    let rows: &[Row] = &[
+        (
+            "give me -3 hours",
+            "clarify",
+            "can't be a negative amount (\"-3 hours\")",
+            Nothing,
+        ),
+        (
+            "snooze -10 min",
+            "clarify",
+            "can't be a negative amount (\"-10 min\")), so nothing changed",
+            Nothing,
+        ),
+        (
+            "push it -2 days",
+            "clarify",
+            "can't be a negative amount (\"-2 days\")",
+            Nothing,
+        ),
+        (
+            "in -5 days",
+            "clarify",
+            "can't be a negative amount (\"-5 days\")",
+            Nothing,
+        ),
+        (
+            "push it to 23:59:60",
+            "clarify",
+            "(there is no 23:59:60)",
+            Nothing,
+        ),
+        (
+            "push it 99999999 years",
+            "clarify",
+            "(that is too far ahead (more than 5 years))",
+            Nothing,
+        ),
+        ("move it to 13pm", "clarify", "(there is no 13pm)", Nothing),
+        (
+            "in an hour and a half",
+            "fast",
+            "to today at 11:30.",
+            StartsAt("2026-11-23T11:30:00+00:00"),
+        ),
+        (
+            "in half an hour",
+            "fast",
+            "to today at 10:30.",
+            StartsAt("2026-11-23T10:30:00+00:00"),
+        ),
+        (
+            "half past 3 in the afternoon",
+            "fast",
+            "to today at 15:30.",
+            StartsAt("2026-11-23T15:30:00+00:00"),
+        ),
+        (
+            "push it to the 5th",
+            "fast",
+            "to Saturday 5 Dec at 09:00.",
+            StartsAt("2026-12-05T09:00:00+00:00"),
+        ),
+        (
+            "end of the week",
+            "fast",
+            "to Friday 27 Nov at 17:00.",
+            StartsAt("2026-11-27T17:00:00+00:00"),
+        ),
+        (
+            "next working day",
+            "fast",
+            "to tomorrow at 09:00.",
+            StartsAt("2026-11-24T09:00:00+00:00"),
+        ),
+        (
+            "tonight at midnight",
+            "fast",
+            "to tonight at midnight (00:00 Tue 24 Nov).",
+            StartsAt("2026-11-24T00:00:00+00:00"),
+        ),
+        (
+            "3pm PST",
+            "fast",
+            "to today at 23:00.",
+            StartsAt("2026-11-23T23:00:00+00:00"),
+        ),
+        (
+            "a week before the 20th",
+            "fast",
+            "to Sunday 13 Dec at 09:00.",
+            StartsAt("2026-12-13T09:00:00+00:00"),
+        ),
+    ];
+    run_rows(&bot, plain_task, rows).await;
 }

@@ -107,9 +107,8 @@ async fn an_invalid_answer_is_retried_with_the_answer_and_what_was_wrong_with_it
         json!([{"name": "mark_done", "params": {}}]),
         "Great! Shall I mark it done?",
     ));
-    // Not a bare report ("paid it" alone is the keyword layer's): the model reads it.
     let result = bot
-        .say(&thread, "I paid it this morning, but the bank still shows it pending")
+        .say(&thread, "the money went out this morning actually")
         .await;
     assert_eq!(result["path"], "llm", "{result}");
     assert_eq!(action_names(&result), ["mark_done"]);

@@ -203,6 +203,11 @@ impl<K: RouteKey, B: Behaviour> KeyedRouter<K, B> {
         self.inner.closed.store(true, Ordering::Release);
     }
 
+    /// Whether `close` was called.
+    pub fn is_closed(&self) -> bool {
+        self.inner.closed.load(Ordering::Acquire)
+    }
+
     pub fn health(&self) -> &Arc<ActorHealth> {
         &self.inner.health
     }

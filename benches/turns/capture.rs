@@ -65,6 +65,7 @@ fn incoming(thread_id: String, text: &str) -> Incoming {
         text: text.into(),
         message_id: None,
         answers_plan: None,
+        answers_nudge: None,
     }
 }
 

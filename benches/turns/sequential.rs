@@ -95,6 +95,7 @@ pub fn in_process() -> Sequential {
                     text: "done".into(),
                     message_id: None,
                     answers_plan: None,
+                    answers_nudge: None,
                 })
                 .await
                 .unwrap_or_else(|e| panic!("turn failed: {e}"));

@@ -3,7 +3,8 @@
 //! and its handler, which stores the automation after the yes.
 //!
 //! Params: {title, rrule, dtstart (RFC 3339, the first occurrence), timezone, schedule_words,
-//! origin_thread_id?, domain?, priority?}.
+//! origin_thread_id?, domain?, priority?, kind? (reminder | digest; default reminder),
+//! for_user_id? (whose agenda a digest shows)}.
 //! Invariants: never in reply_actions.yaml (the registry refuses the handler), so only Donna's
 //! own reading of the person's words proposes it; the handler checks every parameter again
 //! (a stored plan is data) and journals the new automation's id, so `undo_last` removes it.
@@ -16,7 +17,7 @@ use serde_json::{Map, Value};
 
 use super::bind::BoundAction;
 use super::handler_kind::HandlerKind;
-use crate::automations::{repo, Automation, AutomationDraft, Schedule};
+use crate::automations::{repo, Automation, AutomationDraft, AutomationKind, Schedule};
 use crate::store::StoreError;
 use crate::tasks::model::{check_domain, check_priority, clean_title};
 
@@ -52,6 +53,39 @@ pub fn proposal_action(draft: &AutomationDraft, origin_thread_id: Option<&str>) 
     }
 }
 
+/// The title a digest automation is stored (and listed) with.
+pub const DIGEST_TITLE: &str = "Your agenda";
+
+/// The plan step that stores a daily digest on `schedule` after a yes: the agenda of
+/// `for_user_id`, sent to `origin_thread_id`.
+pub fn digest_proposal(
+    schedule: &Schedule,
+    origin_thread_id: &str,
+    for_user_id: &str,
+) -> BoundAction {
+    let draft = AutomationDraft {
+        title: DIGEST_TITLE.to_string(),
+        schedule: schedule.clone(),
+    };
+    let mut action = proposal_action(&draft, Some(origin_thread_id));
+    action.params.insert(
+        "kind".into(),
+        Value::String(AutomationKind::Digest.as_str().to_string()),
+    );
+    action
+        .params
+        .insert("for_user_id".into(), Value::String(for_user_id.to_string()));
+    action
+}
+
+/// The kind the params name (reminder when they name none).
+fn kind_of(params: &Map<String, Value>) -> Result<AutomationKind, String> {
+    match text(params, "kind") {
+        None => Ok(AutomationKind::Reminder),
+        Some(kind) => AutomationKind::parse(kind).ok_or_else(|| format!("{kind:?} is no kind")),
+    }
+}
+
 fn text<'a>(params: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
     params.get(name).and_then(Value::as_str)
 }
@@ -82,6 +116,7 @@ fn read_params(params: &Map<String, Value>) -> Result<(String, Schedule), String
 pub fn describe(action: &BoundAction, now: DateTime<Utc>) -> String {
     match read_params(&action.params) {
         Ok((title, schedule)) => {
+            let digest = kind_of(&action.params) == Ok(AutomationKind::Digest);
             let first = match schedule.first_run_after(now) {
                 Ok(Some(at)) => format!(
                     ", first on {}",
@@ -90,6 +125,13 @@ pub fn describe(action: &BoundAction, now: DateTime<Utc>) -> String {
                 ),
                 _ => String::new(),
             };
+            if digest {
+                return format!(
+                    "send you your agenda (what's overdue, what's due today and what waits for your answer; nothing when all are empty) {} ({}){first}",
+                    schedule.words,
+                    schedule.timezone.name()
+                );
+            }
             format!(
                 "remind you to '{title}' {} ({}){first}",
                 schedule.words,
@@ -127,12 +169,15 @@ pub fn create(
     let refused =
         |reason: String| CreateError::Refused(format!("I can't set up that reminder: {reason}."));
     let (title, schedule) = read_params(params).map_err(refused)?;
+    let kind = kind_of(params).map_err(refused)?;
     let domain = text(params, "domain").unwrap_or("personal").to_string();
     check_domain(&domain).map_err(|e| refused(e.to_string()))?;
     let priority = params.get("priority").and_then(Value::as_i64).unwrap_or(2);
     check_priority(priority).map_err(|e| refused(e.to_string()))?;
     let automation = Automation {
         id: crate::ids::new_id("aut"),
+        kind,
+        for_user_id: text(params, "for_user_id").map(str::to_string),
         title,
         schedule,
         origin_thread_id: text(params, "origin_thread_id").map(str::to_string),
@@ -155,11 +200,18 @@ pub fn create(
             )
         })
         .unwrap_or_default();
-    Ok(Created {
-        summary: format!(
+    let summary = match automation.kind {
+        AutomationKind::Reminder => format!(
             "I'll remind you to '{}' {}.{first}",
             automation.title, automation.schedule.words
         ),
+        AutomationKind::Digest => format!(
+            "I'll send you your agenda here {}.{first}",
+            automation.schedule.words
+        ),
+    };
+    Ok(Created {
+        summary,
         automation_id: automation.id,
     })
 }

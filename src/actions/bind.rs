@@ -57,8 +57,8 @@ pub enum TimeReading {
     /// The words name a time that cannot be used; the reader's reason, for the person.
     Unreadable(String),
     /// The words say something about the time that the reader could not settle ("move it to
-    /// tomorrow and today", "postpone a fortnight"): the model may read it; without one the
-    /// person is asked. The reason, for the person.
+    /// tomorrow and today", "postpone it a week or two"): the model may read it; without one
+    /// the person is asked, with the words named. The reason, for the person.
     Unclear(String),
 }
 
@@ -67,8 +67,11 @@ impl TimeReading {
         match find_when(words, context) {
             Ok(Some(at)) => TimeReading::At(at),
             Ok(None) => TimeReading::NotNamed,
-            // Two times in one reply: the person (or the model) can say which one was meant.
-            Err(error @ WhenError::Conflicting) => TimeReading::Unclear(error.to_string()),
+            // Two times in one reply, or words of a time the reader could not read whole: the
+            // person (or the model) can say which time was meant.
+            Err(error @ (WhenError::Conflicting | WhenError::Unread(_))) => {
+                TimeReading::Unclear(error.to_string())
+            }
             Err(error) => TimeReading::Unreadable(error.to_string()),
         }
     }
@@ -147,7 +150,7 @@ pub struct BoundIntent {
 /// Binds a keyword intent: the intent's fixed parameters, and the reply's own words as the
 /// action's `when` when it takes one and the intent did not fix it (so "push it to friday"
 /// reschedules to Friday), or as a snooze's length ("snooze 20 min"). A reschedule reply that
-/// names no time but says more than "move it" ("postpone a fortnight") is
+/// names no time but says more than "move it" ("postpone till the audit") is
 /// [`TimeReading::Unclear`], never "later" (`reply_time`).
 pub fn bind_intent(
     registry: &ActionRegistry,

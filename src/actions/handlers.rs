@@ -197,11 +197,7 @@ fn reschedule(
     let at = match action.time("when", || context.clone()) {
         Some(TimeReading::At(at)) => at,
         // No time named ("push it"): "later".
-        Some(TimeReading::NotNamed) | None => {
-            env.now
-                + chrono::Duration::from_std(env.later)
-                    .unwrap_or_else(|_| chrono::Duration::hours(3))
-        }
+        Some(TimeReading::NotNamed) | None => crate::clock::after(env.now, env.later),
         Some(TimeReading::Unreadable(reason) | TimeReading::Unclear(reason)) => {
             return Err(ActionError::Refused(unusable_time(&reason, &before.title)))
         }
@@ -378,7 +374,10 @@ fn snooze(
 ) -> Result<Effect, ActionError> {
     let before = open_task_of(conn, params, "; no nudges are coming.")?;
     let minutes = snooze_minutes(params);
-    let until = env.now + chrono::Duration::minutes(minutes);
+    let until = crate::clock::add(
+        env.now,
+        chrono::Duration::try_minutes(minutes).unwrap_or(chrono::Duration::MAX),
+    );
     let mut task = before.clone();
     task.snoozed_until = Some(until);
     task.unanswered_nudges = 0;

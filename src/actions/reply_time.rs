@@ -1,7 +1,7 @@
 //! What a keyword reply's own words say about its time, beyond the instant the reader finds:
 //! whether a reschedule reply that names no time asks for "later" ("push it", "postpone
-//! please") or says something the reader could not place ("postpone a fortnight", "move it to
-//! the 5th"), and how long a snooze reply asks for ("snooze 20 min", "give me an hour", "busy
+//! please") or says something the reader could not place ("postpone till the audit", "move it
+//! when you can"), and how long a snooze reply asks for ("snooze 20 min", "give me an hour", "busy
 //! till 5pm"), checked against the snooze action's range.
 //!
 //! Invariants: "later" is used only when the reply says it or names no time at all; a word the
@@ -91,7 +91,7 @@ fn words(text: &str) -> Vec<String> {
 
 /// Whether a reply that names no time says more than "move it": a word that is neither one of
 /// the matched `keyword`'s nor one of [`NAME_NO_TIME`]. "push it" and "postpone please" do not;
-/// "postpone a fortnight", "push it, can't today" and "move it to the 5th" do.
+/// "postpone till the audit", "push it, can't today" and "move it to the 5th" do.
 pub fn says_more_than_moving(text: &str, keyword: &str) -> bool {
     let keyword = words(keyword);
     words(text)

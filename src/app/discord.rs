@@ -80,6 +80,7 @@ fn settings(config: &Config, token: String) -> Result<DiscordSettings, StartErro
             .map(|text| id("discord.command_guild_id", text))
             .transpose()?,
         timezone: config.timezone,
+        list_expiry: config.plans.expiry.get(),
     })
 }
 

@@ -41,6 +41,7 @@ use crate::replies::matcher::FastPath;
 use crate::store::{self, DataDirLock, Durability, Store, StoreError};
 use crate::subsystems::action_executor::ExecutorMsg;
 use crate::subsystems::chat_sessions::SessionsMsg;
+use crate::subsystems::digest::DigestMsg;
 use crate::subsystems::fast_path::FastPathMsg;
 use crate::subsystems::llm_classifier::LlmMsg;
 use crate::subsystems::nudger::NudgerMsg;
@@ -117,6 +118,8 @@ pub struct App {
     pub nudger: ChildRef<NudgerMsg>,
     /// Turns automations' occurrences into tasks.
     pub automations: ChildRef<AutomationsMsg>,
+    /// Sends the daily digests at their occurrences.
+    pub digests: ChildRef<DigestMsg>,
     pub llm: Option<ChildRef<LlmMsg>>,
     pub llm_metrics: Arc<LlmMetrics>,
     /// Whether the model is there (probed at start and every `llm.probe_interval`).
@@ -263,6 +266,7 @@ impl App {
             &events,
         );
         let automations = spawner.automations(&store, &clock, &config, &events);
+        let digests = spawner.digests(&store, &clock, &config, &events);
         let api_token = config.api_token(env);
         let mut arbiters = conversation_arbiters;
         arbiters.push(store_arbiter);
@@ -282,6 +286,7 @@ impl App {
             executor,
             nudger,
             automations,
+            digests,
             llm,
             llm_metrics,
             model_status,
@@ -309,7 +314,12 @@ impl App {
         actix_rt::spawn(reload::poll(Arc::downgrade(&self.reloader)));
     }
 
-    /// Reads the watched config again now (SIGHUP), or `path` (tests).
+    /// Reads the watched config again now, off the runtime's threads (SIGHUP).
+    pub async fn reload_config_in_background(&self) {
+        reload::reload_off_runtime(self.reloader.clone()).await;
+    }
+
+    /// Reads the watched config again now, or `path` (tests). Blocking: reads files.
     pub fn reload_config(&self, path: Option<&Path>) {
         match path {
             Some(path) => self.reloader.reload_from(path),
@@ -382,6 +392,18 @@ impl App {
     /// Routes every message accepted but not finished before the last stop, in arrival order,
     /// ahead of new traffic (call it before intake opens). Returns how many.
     pub async fn recover(&self) -> Result<usize, StoreError> {
+        // Parked messages (failed every try) are not unfinished: they are counted, not re-run.
+        let parked = self
+            .store
+            .read(crate::conversation::inbox::parked_count)
+            .await?;
+        self.metrics.parked.store(parked, Ordering::Relaxed);
+        if parked > 0 {
+            tracing::warn!(
+                parked,
+                "messages parked after failing every try are not run again"
+            );
+        }
         let unfinished = self
             .store
             .read(crate::conversation::inbox::unfinished)

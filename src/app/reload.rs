@@ -13,7 +13,13 @@
 //! it. Keys other than `chat.*` and the rule files' paths need a restart: a changed one is
 //! named in a WARN and not applied.
 //!
-//! Invariant: this is the only writer of the `Live` values.
+//! Files are read with `config::read_text` (regular files of at most 1 MiB, opened without
+//! blocking), and every reload runs on the blocking pool ([`poll`], [`reload_off_runtime`]),
+//! never on the runtime's threads: a rule file that is a FIFO or /dev/zero is refused, and no
+//! reload can hold up a turn or a stop. A refusal names the key path and the reason, never the
+//! file's contents (`config::parse_yaml`).
+//!
+//! Invariants: this is the only writer of the `Live` values; one reload at a time.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -69,6 +75,8 @@ struct Watched {
 
 #[derive(Debug)]
 pub struct Reloader {
+    /// Held for a whole reload: the poll and SIGHUP never interleave two.
+    reloading: Mutex<()>,
     lives: Lives,
     clock: SharedClock,
     watched: Mutex<Watched>,
@@ -132,6 +140,7 @@ impl Reloader {
             error: None,
         };
         Self {
+            reloading: Mutex::new(()),
             lives,
             clock,
             watched: Mutex::new(Watched {
@@ -187,8 +196,10 @@ impl Reloader {
     }
 
     /// Reads `path` and its rule files, checks them like at startup, and puts them in force,
-    /// or refuses them (logged, /health). Also what `watch` looks at from now on.
+    /// or refuses them (logged, /health). Also what `watch` looks at from now on. Blocking
+    /// (file reads): off the runtime's threads, see [`reload_off_runtime`].
     pub fn reload_from(&self, path: &Path) {
+        let _one_at_a_time = self.reloading.lock();
         let outcome = self.load(path);
         let mut watched = self.watched.lock();
         watched.path = Some(path.to_path_buf());
@@ -261,7 +272,8 @@ impl Reloader {
     }
 }
 
-/// Looks at the watched files every [`POLL_INTERVAL`] until the reloader is dropped.
+/// Looks at the watched files every [`POLL_INTERVAL`] until the reloader is dropped, each look
+/// on the blocking pool.
 pub async fn poll(reloader: std::sync::Weak<Reloader>) {
     let mut every = tokio::time::interval(POLL_INTERVAL);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -270,7 +282,16 @@ pub async fn poll(reloader: std::sync::Weak<Reloader>) {
         let Some(reloader) = reloader.upgrade() else {
             return;
         };
-        reloader.check();
+        if let Err(error) = tokio::task::spawn_blocking(move || reloader.check()).await {
+            tracing::error!(%error, "a config check failed");
+        }
+    }
+}
+
+/// Reads the watched config again now (SIGHUP), on the blocking pool.
+pub async fn reload_off_runtime(reloader: Arc<Reloader>) {
+    if let Err(error) = tokio::task::spawn_blocking(move || reloader.reload()).await {
+        tracing::error!(%error, "a config reload failed");
     }
 }
 

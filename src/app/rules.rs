@@ -31,11 +31,11 @@ impl Rules {
             match path {
                 Some(path) => {
                     let full = loaded.resolve(path);
-                    std::fs::read_to_string(&full)
-                        .map(|text| (text, full.display().to_string()))
+                    crate::config::read_text(&full)
+                        .map(|text| (text, format!("{key} ({})", full.display())))
                         .map_err(|error| StartError::Rules {
                             file: key.to_string(),
-                            reason: format!("cannot read {}: {error}", full.display()),
+                            reason: error.to_string(),
                         })
                 }
                 None => Ok((shipped.to_string(), format!("{key} (shipped)"))),

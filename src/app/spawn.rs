@@ -24,6 +24,7 @@ use crate::store::{Durability, WriterMsg};
 use crate::store::{ReadPool, Store, StoreWriter};
 use crate::subsystems::action_executor::{ActionExecutor, ExecutorMsg};
 use crate::subsystems::chat_sessions::{ChatSessions, SessionsMsg, SweepSettings};
+use crate::subsystems::digest::{DigestMsg, DigestRunner};
 use crate::subsystems::fast_path::{FastPathActor, FastPathMsg};
 use crate::subsystems::nudger::{NudgeRules, Nudger, NudgerMsg};
 use crate::subsystems::pending_plans::{PendingPlans, PlansMsg};
@@ -223,6 +224,27 @@ impl<'a> Spawner<'a> {
         let interval = config.nudges.interval.get();
         self.spawn(ChildSpec::new("automations", move || {
             Ok(AutomationRunner::new(
+                store.clone(),
+                clock.clone(),
+                interval,
+                events.clone(),
+            ))
+        }))
+    }
+
+    /// The digest runner: each daily digest's occurrence sends the person's agenda, every
+    /// `nudges.interval`.
+    pub fn digests(
+        &self,
+        store: &Store,
+        clock: &SharedClock,
+        config: &Config,
+        events: &EventBus,
+    ) -> ChildRef<DigestMsg> {
+        let (store, clock, events) = (store.clone(), clock.clone(), events.clone());
+        let interval = config.nudges.interval.get();
+        self.spawn(ChildSpec::new("digests", move || {
+            Ok(DigestRunner::new(
                 store.clone(),
                 clock.clone(),
                 interval,

@@ -117,7 +117,7 @@ pub fn start_conversations(
         store.clone(),
         clock.clone(),
         router,
-        runtime.max_turns_in_flight,
         metrics,
+        runtime.max_turns_in_flight,
     )
 }

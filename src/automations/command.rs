@@ -9,12 +9,17 @@
 //! negation before the command, a report ("I go running every monday") or someone else's
 //! words ("my boss reminds me every monday") are never an automation.
 
-use chrono::{DateTime, Utc};
+use std::ops::Range;
+
+use chrono::{DateTime, Timelike, Utc};
 use chrono_tz::Tz;
 
-use super::repeat::{find_repeat, rule_and_words, Found};
+use super::bounds::find_bounds;
+use super::plan::SchedulePlan;
+use super::repeat::{find_repeat, Found};
+use super::rule::{from_anchor, rule_and_words};
 use super::schedule::Schedule;
-use super::time_of_day::find_time;
+use crate::tasks::when::{find_time_of_day, time_words, unread_beside, WhenContext, WhenError};
 
 /// What a message says about a recurring reminder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,20 +66,39 @@ const ASKS: [&[&str]; 4] = [
 struct Token {
     lower: String,
     original: String,
+    /// The bytes of `original` in the message.
+    range: Range<usize>,
 }
 
+/// Words split on white space, the punctuation around them trimmed, with their place.
 fn tokens(text: &str) -> Vec<Token> {
-    text.split_whitespace()
-        .map(|word| {
-            let trimmed = word.trim_matches(|c: char| matches!(c, ',' | '.' | '!' | ';' | '"'));
-            let trimmed = trimmed.trim_end_matches(':');
-            Token {
-                lower: trimmed.to_lowercase().replace('’', "'"),
-                original: trimmed.to_string(),
+    let mut found = Vec::new();
+    let mut word_start = None;
+    for (at, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        match (c.is_whitespace(), word_start) {
+            (false, None) => word_start = Some(at),
+            (true, Some(from)) => {
+                word_start = None;
+                let word = text.get(from..at).unwrap_or_default();
+                let trimmed = word.trim_matches(|c: char| matches!(c, ',' | '.' | '!' | ';' | '"'));
+                let trimmed = trimmed.trim_end_matches(':');
+                if trimmed.is_empty() {
+                    continue;
+                }
+                let offset = word.find(trimmed).unwrap_or(0);
+                found.push(Token {
+                    lower: trimmed.to_lowercase().replace('’', "'"),
+                    original: trimmed.to_string(),
+                    range: from + offset..from + offset + trimmed.len(),
+                });
             }
-        })
-        .filter(|token| !token.lower.is_empty())
-        .collect()
+            _ => {}
+        }
+    }
+    found
 }
 
 /// Reads `text` as an automation command, in `tz`, at `now`.
@@ -119,14 +143,19 @@ pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> AutomationReading {
     {
         return AutomationReading::NotAutomation;
     }
-    let (start, end, repeat) = match found {
+    let (start, end, repeat, phrase_hour) = match found {
         Found::Ask(question) => {
             if remind.is_none() && words.get(lead) != Some(&"every") {
                 return AutomationReading::NotAutomation;
             }
             return AutomationReading::Unreadable(question);
         }
-        Found::Repeat { start, end, repeat } => (start, end, repeat),
+        Found::Repeat {
+            start,
+            end,
+            repeat,
+            hour,
+        } => (start, end, repeat, hour),
     };
     if remind.is_none() {
         // Without "remind me" the message must start with the schedule, and what follows must
@@ -135,23 +164,83 @@ pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> AutomationReading {
             return AutomationReading::NotAutomation;
         }
     }
-    let time = find_time(&words, start..end);
-    let (hour, minute, time_span) = match time {
-        Some(Ok((hour, minute, from, to))) => (hour, minute, Some(from..to)),
-        Some(Err(question)) => return AutomationReading::Unreadable(question),
-        None => (DEFAULT_HOUR, 0, None),
+    let context = WhenContext {
+        now,
+        timezone: tz,
+        current_start: None,
+        later: std::time::Duration::from_secs(3 * 3600),
     };
-    // The task words: what is left without the courtesy, the command, the schedule and the time.
+    // The words the schedule, the command and the courtesies took; then the bounds'.
+    let mut claimed: Vec<bool> = (0..all.len())
+        .map(|i| {
+            i < lead || (start..end).contains(&i) || remind.is_some_and(|r| i == r || i == r + 1)
+        })
+        .collect();
+    let originals: Vec<&str> = all.iter().map(|t| t.original.as_str()).collect();
+    let bounds = match find_bounds(&words, &originals, &claimed, &context) {
+        Ok(bounds) => bounds,
+        Err(question) => return AutomationReading::Unreadable(question),
+    };
+    for &i in &bounds.words {
+        if let Some(flag) = claimed.get_mut(i) {
+            *flag = true;
+        }
+    }
+    let claimed_ranges: Vec<Range<usize>> = all
+        .iter()
+        .zip(&claimed)
+        .filter(|(_, claimed)| **claimed)
+        .map(|(token, _)| token.range.clone())
+        .collect();
+    let time = match find_time_of_day(text, &claimed_ranges) {
+        Ok(time) => time,
+        Err(WhenError::AmbiguousHour(hour)) => {
+            return AutomationReading::Unreadable(format!(
+                "At {hour} in the morning ({hour:02}:00) or in the afternoon ({:02}:00)?",
+                hour + 12
+            ))
+        }
+        Err(WhenError::AmbiguousTime(clock)) => {
+            let (hour, minute) = clock.split_once(':').unwrap_or((clock.as_str(), "00"));
+            let hour: u32 = hour.parse().unwrap_or(0);
+            return AutomationReading::Unreadable(format!(
+                "At {clock} in the morning ({hour:02}:{minute}) or in the afternoon ({:02}:{minute})?",
+                hour + 12
+            ));
+        }
+        Err(error) => {
+            return AutomationReading::Unreadable(format!(
+                "I couldn't read the time in that ({error}). At what time should I remind you?"
+            ))
+        }
+    };
+    let time_ranges = time.as_ref().map(|t| t.ranges.clone()).unwrap_or_default();
+    let mut everything_read = claimed_ranges.clone();
+    everything_read.extend(time_ranges.iter().cloned());
+    // Never a half-read: time words beside what was read are asked about, not left in the title.
+    if let Some(unread) = unread_beside(text, &everything_read) {
+        return AutomationReading::Unreadable(format!(
+            "I couldn't read \"{unread}\" in that. Say the schedule like 'every monday at 9 \
+             remind me to ...'."
+        ));
+    }
+    let (hour, minute) = match &time {
+        Some(time) => (time.time.hour(), time.time.minute()),
+        None => (phrase_hour.unwrap_or(DEFAULT_HOUR), 0),
+    };
+    let zone = time.as_ref().and_then(|t| t.zone).unwrap_or(tz);
+    // The task words: what is left without the courtesy, the command, the schedule, the bounds
+    // and the time.
     let mut rest: Vec<&Token> = all
         .iter()
-        .enumerate()
-        .filter(|(i, _)| {
-            *i >= lead
-                && !(start..end).contains(i)
-                && !time_span.as_ref().is_some_and(|span| span.contains(i))
-                && !remind.is_some_and(|r| *i == r || *i == r + 1)
+        .zip(&claimed)
+        .filter(|(token, claimed)| {
+            !**claimed
+                && !time_ranges
+                    .iter()
+                    .any(|r| r.start < token.range.end && token.range.start < r.end)
         })
-        .map(|(_, token)| token)
+        .map(|(token, _)| token)
         .collect();
     if remind.is_some() {
         if let Some(first) = rest.first() {
@@ -170,11 +259,10 @@ pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> AutomationReading {
     }
     while rest
         .last()
-        .is_some_and(|last| COURTESY.contains(&last.lower.as_str()))
+        .is_some_and(|last| COURTESY.contains(&last.lower.as_str()) || last.lower == "and")
     {
         rest.pop();
     }
-    let (rrule, words_said) = rule_and_words(&repeat, hour, minute);
     let title = capitalised(
         &rest
             .iter()
@@ -182,8 +270,17 @@ pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> AutomationReading {
             .collect::<Vec<_>>()
             .join(" "),
     );
+    let today = now.with_timezone(&zone).date_naive();
+    let anchor = bounds.starting.unwrap_or(today);
+    let (rrule, words_said) = rule_and_words(&repeat, hour, minute, anchor, today);
     if title.is_empty() {
         return AutomationReading::Unreadable(format!("What should I remind you of {words_said}?"));
+    }
+    if let Some(time_words) = time_at_the_edge(&title) {
+        return AutomationReading::Unreadable(format!(
+            "I couldn't tell whether \"{time_words}\" is part of the reminder or its time. Say \
+             the schedule like 'every monday at 9 remind me to ...'."
+        ));
     }
     if title.chars().count() > crate::tasks::model::MAX_TITLE_CHARS {
         return AutomationReading::Unreadable(format!(
@@ -191,15 +288,31 @@ pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> AutomationReading {
             crate::tasks::model::MAX_TITLE_CHARS
         ));
     }
-    match Schedule::starting_after(&rrule, tz, &words_said, now) {
+    let plan = SchedulePlan {
+        rrule,
+        words: words_said,
+        zone,
+        hour,
+        minute,
+        from_anchor: from_anchor(&repeat).then_some(anchor),
+        bounds,
+        today,
+    };
+    match plan.schedule(now) {
         Ok(schedule) => AutomationReading::Draft(AutomationDraft { title, schedule }),
-        Err(error) => {
-            tracing::warn!(%error, "an automation rule Donna wrote does not expand");
-            AutomationReading::Unreadable(
-                "I couldn't work out when that would happen. Can you say it another way?".into(),
-            )
-        }
+        Err(question) => AutomationReading::Unreadable(question),
     }
+}
+
+/// A time phrase at the start or the end of a reminder's title ("call mom tomorrow") is a
+/// time, not the task: asked about. One inside it ("prepare for friday's meeting") is the
+/// task's own words.
+fn time_at_the_edge(title: &str) -> Option<String> {
+    let end = title.trim_end_matches(|c: char| !c.is_alphanumeric()).len();
+    time_words(title)
+        .into_iter()
+        .find(|range| range.start == 0 || range.end >= end)
+        .and_then(|range| title.get(range).map(str::to_string))
 }
 
 fn capitalised(text: &str) -> String {

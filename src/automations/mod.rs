@@ -1,18 +1,24 @@
 //! Automations: recurring reminders ("every monday at 9 remind me to submit the timesheet").
-//! `command` reads one from a message (pure; its schedule phrase in `repeat`, its time of day
-//! in `time_of_day`), `schedule` is its RFC 5545 rule in the person's
+//! `command` reads one from a message (pure; its schedule phrase in `repeat`, written out as an
+//! RFC 5545 rule and in words by `rule`, its bounds in `bounds`, put together in `plan`; its
+//! time of day by the time reader, `tasks::when`), `digest_command` a daily digest ("send me
+//! my agenda every day at 8am"), `schedule` is its RFC 5545 rule in the person's
 //! time zone and the math on it, `repo` its SQL, `runner` the actor that turns each occurrence
 //! into exactly one task. An automation is stored only after a yes to its proposal (the
 //! internal `create_automation` action in `actions`).
 
+mod bounds;
 pub mod command;
+pub mod digest_command;
+mod plan;
 mod repeat;
 pub mod repo;
+mod rule;
 pub mod runner;
 pub mod schedule;
-mod time_of_day;
+mod schedule_words;
 
 pub use command::{read, AutomationDraft, AutomationReading};
-pub use repo::Automation;
+pub use repo::{Automation, AutomationKind};
 pub use runner::{AutomationRunner, AutomationsMsg};
 pub use schedule::{Schedule, ScheduleError};

@@ -1,4 +1,5 @@
-//! Automation rows: the SQL of the `automation` table (migrations/0003_free_text.sql), and the
+//! Automation rows: the SQL of the `automation` table (migrations/0003_free_text.sql; its
+//! `kind`, reminder or digest, and `for_user_id` in 0014), and the
 //! one question the runner asks of the `task` table (is this occurrence already a task?).
 //!
 //! Functions take a `&Connection`, so the same code runs on a read connection or inside the
@@ -15,10 +16,40 @@ use super::schedule::Schedule;
 use crate::store::time::{from_db, opt_from_db, to_db};
 use crate::store::StoreError;
 
-/// A stored recurring reminder.
+/// What an automation does at each occurrence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AutomationKind {
+    /// Creates a task (nudged like any other).
+    #[default]
+    Reminder,
+    /// Sends the person's agenda to the chat it was made in (`subsystems::digest`).
+    Digest,
+}
+
+impl AutomationKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AutomationKind::Reminder => "reminder",
+            AutomationKind::Digest => "digest",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "reminder" => Some(AutomationKind::Reminder),
+            "digest" => Some(AutomationKind::Digest),
+            _ => None,
+        }
+    }
+}
+
+/// A stored recurring reminder (or digest).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Automation {
     pub id: String,
+    pub kind: AutomationKind,
+    /// Whose agenda a digest shows (the person who asked for it); None for reminders.
+    pub for_user_id: Option<String>,
     /// The title of each task it creates.
     pub title: String,
     pub schedule: Schedule,
@@ -32,7 +63,7 @@ pub struct Automation {
 }
 
 const COLUMNS: &str = "id, title, schedule_words, rrule, dtstart, timezone, origin_thread_id, \
-    domain, priority, last_occurrence_at, created_at";
+    domain, priority, last_occurrence_at, created_at, kind, for_user_id";
 
 fn from_row(row: &Row<'_>) -> Result<Automation, StoreError> {
     let timezone: String = row.get(5)?;
@@ -41,8 +72,13 @@ fn from_row(row: &Row<'_>) -> Result<Automation, StoreError> {
             "automation.timezone {timezone:?} is not a time zone"
         ))
     })?;
+    let kind: String = row.get(11)?;
+    let kind = AutomationKind::parse(&kind)
+        .ok_or_else(|| StoreError::Corrupt(format!("automation.kind {kind:?} is unknown")))?;
     Ok(Automation {
         id: row.get(0)?,
+        kind,
+        for_user_id: row.get(12)?,
         title: row.get(1)?,
         schedule: Schedule {
             words: row.get(2)?,
@@ -61,8 +97,8 @@ fn from_row(row: &Row<'_>) -> Result<Automation, StoreError> {
 pub fn insert(conn: &Connection, automation: &Automation) -> Result<(), StoreError> {
     conn.prepare_cached(
         "INSERT INTO automation (id, title, schedule_words, rrule, dtstart, timezone, \
-         origin_thread_id, domain, priority, last_occurrence_at, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+         origin_thread_id, domain, priority, last_occurrence_at, created_at, kind, for_user_id) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
     )?
     .execute(params![
         automation.id,
@@ -76,6 +112,8 @@ pub fn insert(conn: &Connection, automation: &Automation) -> Result<(), StoreErr
         automation.priority,
         automation.last_occurrence_at.map(to_db),
         to_db(automation.created_at),
+        automation.kind.as_str(),
+        automation.for_user_id,
     ])?;
     Ok(())
 }
@@ -88,6 +126,14 @@ pub fn get(conn: &Connection, id: &str) -> Result<Option<Automation>, StoreError
         Some(row) => Ok(Some(from_row(row)?)),
         None => Ok(None),
     }
+}
+
+/// Every automation of `kind` not stopped, oldest first (what each runner fires).
+pub fn list_of(conn: &Connection, kind: AutomationKind) -> Result<Vec<Automation>, StoreError> {
+    Ok(list(conn)?
+        .into_iter()
+        .filter(|automation| automation.kind == kind)
+        .collect())
 }
 
 /// Every automation not stopped, oldest first (the order the console numbers them in).

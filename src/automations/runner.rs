@@ -1,5 +1,5 @@
-//! The automation runner: a supervised actor that turns each automation's occurrences into
-//! tasks.
+//! The automation runner: a supervised actor that turns each reminder automation's occurrences
+//! into tasks (a digest's occurrences are `subsystems::digest`'s).
 //!
 //! Owns: the tick (every `nudges.interval`, on the test-controllable clock). Takes: `Tick` (also
 //! its own timer), which answers with the tasks it created.
@@ -21,7 +21,7 @@ use actors::{Behaviour, CellCtx, Handled, Reply};
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 
-use super::repo::{self, Automation};
+use super::repo::{self, Automation, AutomationKind};
 use crate::clock::SharedClock;
 use crate::events::{EventBus, Payload, TaskChange};
 use crate::store::{Store, StoreError};
@@ -54,7 +54,7 @@ impl AutomationRunner {
 
 /// The occurrence of `automation` due at `now`, if one is: the latest in (last fired or
 /// created, now].
-fn due_occurrence(
+pub fn due_occurrence(
     automation: &Automation,
     now: DateTime<Utc>,
 ) -> Result<Option<DateTime<Utc>>, super::schedule::ScheduleError> {
@@ -67,7 +67,7 @@ fn due_occurrence(
 /// Creates the task of each automation's due occurrence, in the caller's transaction.
 pub fn fire_due(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<Task>, StoreError> {
     let mut created = Vec::new();
-    for automation in repo::list(conn)? {
+    for automation in repo::list_of(conn, AutomationKind::Reminder)? {
         let at = match due_occurrence(&automation, now) {
             Ok(Some(at)) => at,
             Ok(None) => continue,

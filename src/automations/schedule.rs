@@ -16,7 +16,7 @@ use chrono_tz::Tz;
 use rrule::{RRule, RRuleSet, Unvalidated};
 
 /// How far back `latest_occurrence_in` looks: a missed occurrence older than this is not worth
-/// firing, and every rule Donna writes recurs at least monthly, so the window always holds one.
+/// firing, and every rule Donna writes recurs at least yearly, so the window always holds one.
 pub const LOOKBACK_DAYS: i64 = 400;
 /// The most occurrences one expansion collects (a daily rule over `LOOKBACK_DAYS` is ~400).
 const EXPANSION_LIMIT: u16 = 2_000;
@@ -52,10 +52,15 @@ impl Schedule {
         words: &str,
         now: DateTime<Utc>,
     ) -> Result<Self, ScheduleError> {
-        // Find the first matching day with the interval left out, then anchor the rule there.
+        // Find the first matching day with the interval and the bounds left out, then anchor
+        // the rule there.
         let every_time: String = rrule
             .split(';')
-            .filter(|part| !part.starts_with("INTERVAL="))
+            .filter(|part| {
+                !(part.starts_with("INTERVAL=")
+                    || part.starts_with("COUNT=")
+                    || part.starts_with("UNTIL="))
+            })
             .collect::<Vec<_>>()
             .join(";");
         let probe = Schedule {
@@ -74,6 +79,46 @@ impl Schedule {
             words: words.to_string(),
         };
         // The anchored rule must parse too (checked once, here).
+        schedule.set()?;
+        Ok(schedule)
+    }
+
+    /// A schedule whose rule counts from `start` (a local day at the reminder's time, maybe
+    /// already past: "every 3 weeks" from today), first firing at its first occurrence after
+    /// `now`; that occurrence becomes DTSTART.
+    pub fn counting_from(
+        rrule: &str,
+        timezone: Tz,
+        start: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<DateTime<Utc>, ScheduleError> {
+        if start > now {
+            return Ok(start);
+        }
+        let anchored = Schedule {
+            rrule: rrule.to_string(),
+            dtstart: start,
+            timezone,
+            words: String::new(),
+        };
+        anchored
+            .next_after(now)?
+            .ok_or_else(|| ScheduleError::NoOccurrence(rrule.to_string()))
+    }
+
+    /// The schedule with `first` as DTSTART, its rule checked.
+    pub fn from_first(
+        rrule: &str,
+        timezone: Tz,
+        words: &str,
+        first: DateTime<Utc>,
+    ) -> Result<Self, ScheduleError> {
+        let schedule = Schedule {
+            rrule: rrule.to_string(),
+            dtstart: first,
+            timezone,
+            words: words.to_string(),
+        };
         schedule.set()?;
         Ok(schedule)
     }

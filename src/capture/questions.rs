@@ -1,5 +1,6 @@
 //! The common questions, answered from the database without a model: "list my tasks", "what's
-//! overdue", "what's due today / tomorrow / this week", "what are you waiting on?".
+//! overdue", "what's due today / tomorrow / this week", "what are you waiting on?": what each
+//! lists (`list`), shown a page at a time by `pages` (and "my agenda" by `agenda`).
 //!
 //! Days are the person's days (`timezone`); "this week" runs to the end of Sunday. A task is due
 //! on a day when its deadline or its scheduled start falls in it; overdue when its deadline has
@@ -13,6 +14,7 @@ use rusqlite::Connection;
 
 use super::rules::Question;
 use crate::conversation::drafts::DraftKind;
+use crate::conversation::list_cursors::ListItem;
 use crate::conversation::participation::{may_see, visible_threads, Viewer};
 use crate::conversation::{drafts, plans};
 use crate::store::StoreError;
@@ -22,74 +24,98 @@ use crate::tasks::{repo, Task};
 /// Most tasks listed in one answer.
 pub const MAX_LISTED: usize = 20;
 
-/// The answer to `question`, asked by `viewer` in their chat (None: asked outside any chat,
-/// e.g. a Discord slash command, which answers the owner privately). A person is shown only
+/// What a common question lists: its items (paged by `pages`), or the sentence for none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Listed {
+    Items {
+        /// "Your open tasks", "Overdue", "I'm waiting on".
+        heading: String,
+        items: Vec<ListItem>,
+    },
+    Nothing(String),
+}
+
+/// What `question`, asked by `viewer` in their chat (None: asked outside any chat, e.g. a
+/// Discord slash command, which answers the owner privately), lists. A person is shown only
 /// tasks, proposals and questions from chats they take part in (`participation`).
-pub fn answer(
+pub fn list(
     conn: &Connection,
     question: Question,
     viewer: Option<&Viewer>,
     now: DateTime<Utc>,
     timezone: Tz,
-) -> Result<String, StoreError> {
+) -> Result<Listed, StoreError> {
     let visible = viewer
         .map(|viewer| visible_threads(conn, viewer))
         .transpose()?;
-    let may_see_task = |task: &Task| {
-        visible
-            .as_ref()
-            .is_none_or(|v| may_see(v, task.origin_thread_id.as_deref()))
-    };
-    let ctx = WhenContext {
-        now,
-        timezone,
-        current_start: None,
-        later: std::time::Duration::from_secs(3 * 3600),
-    };
     if question == Question::WaitingOn {
         return waiting_on(conn, viewer, visible.as_ref(), now);
     }
-    let mut open: Vec<Task> = repo::list(conn, None)?
-        .into_iter()
-        .filter(|task| task.status.is_open() && may_see_task(task))
-        .collect();
-    // Soonest first; tasks without a time last, oldest first.
-    open.sort_by_key(|task| (when_of(task).is_none(), when_of(task), task.created_at));
+    let open = open_tasks(conn, visible.as_ref())?;
     let (tasks, heading, none): (Vec<Task>, &str, &str) = match question {
         Question::ListTasks => (open, "Your open tasks", "You have no open tasks."),
-        Question::Overdue => (
-            open.into_iter()
-                .filter(|task| task.deadline.is_some_and(|at| at <= now))
-                .collect(),
-            "Overdue",
-            "Nothing is overdue.",
-        ),
+        Question::Overdue => (overdue(open, now), "Overdue", "Nothing is overdue."),
         Question::DueToday | Question::DueTomorrow | Question::DueThisWeek => {
-            let (from, to) = day_window(question, now, timezone);
             let (heading, none) = match question {
                 Question::DueToday => ("Due today", "Nothing is due today."),
                 Question::DueTomorrow => ("Due tomorrow", "Nothing is due tomorrow."),
                 _ => ("Due this week", "Nothing is due this week."),
             };
-            (
-                open.into_iter()
-                    .filter(|task| {
-                        [task.deadline, task.scheduled_start]
-                            .into_iter()
-                            .flatten()
-                            .any(|at| at >= from && at < to)
-                    })
-                    .collect(),
-                heading,
-                none,
-            )
+            (due_within(open, question, now, timezone), heading, none)
         }
-        Question::WaitingOn => (Vec::new(), "", ""),
+        Question::WaitingOn | Question::Agenda => (Vec::new(), "", ""),
     };
     if tasks.is_empty() {
-        return Ok(none.to_string());
+        return Ok(Listed::Nothing(none.to_string()));
     }
-    Ok(listing(heading, &tasks, &ctx))
+    Ok(Listed::Items {
+        heading: heading.to_string(),
+        items: tasks
+            .into_iter()
+            .map(|task| ListItem::Task(task.id))
+            .collect(),
+    })
+}
+
+/// Every open task someone taking part in `visible` may see (None: all of them): soonest
+/// first; tasks without a time last, oldest first.
+pub fn open_tasks(
+    conn: &Connection,
+    visible: Option<&BTreeSet<String>>,
+) -> Result<Vec<Task>, StoreError> {
+    let mut open: Vec<Task> = repo::list(conn, None)?
+        .into_iter()
+        .filter(|task| task.status.is_open())
+        .filter(|task| visible.is_none_or(|v| may_see(v, task.origin_thread_id.as_deref())))
+        .collect();
+    open.sort_by_key(|task| (when_of(task).is_none(), when_of(task), task.created_at));
+    Ok(open)
+}
+
+/// The tasks of `open` whose deadline has passed at `now`.
+pub fn overdue(open: Vec<Task>, now: DateTime<Utc>) -> Vec<Task> {
+    open.into_iter()
+        .filter(|task| task.deadline.is_some_and(|at| at <= now))
+        .collect()
+}
+
+/// The tasks of `open` due on the day (or week) `question` is about: their deadline or
+/// scheduled start falls in it (from now on, for today and this week).
+pub fn due_within(
+    open: Vec<Task>,
+    question: Question,
+    now: DateTime<Utc>,
+    timezone: Tz,
+) -> Vec<Task> {
+    let (from, to) = day_window(question, now, timezone);
+    open.into_iter()
+        .filter(|task| {
+            [task.deadline, task.scheduled_start]
+                .into_iter()
+                .flatten()
+                .any(|at| at >= from && at < to)
+        })
+        .collect()
 }
 
 /// "Heading (N):" and one numbered line per task with its time, at most [`MAX_LISTED`].
@@ -148,20 +174,32 @@ fn day_window(
         Question::DueThisWeek => (today, 7 - u64::from(today.weekday().num_days_from_monday())),
         _ => (today, 1),
     };
-    let start_of = |date: chrono::NaiveDate| {
-        timezone
-            .from_local_datetime(&date.and_time(NaiveTime::MIN))
-            .earliest()
-            .map(|at| at.with_timezone(&Utc))
-            .unwrap_or(now)
-    };
     let from = if question == Question::DueTomorrow {
-        start_of(first)
+        start_of(first, timezone, now)
     } else {
         // From now: what is already past today is overdue, not due.
         now
     };
-    (from, start_of(first + Days::new(days)))
+    (from, start_of(first + Days::new(days), timezone, now))
+}
+
+/// [start, end) of today in the person's zone, in UTC: the whole day, also the hours passed.
+pub fn whole_day(now: DateTime<Utc>, timezone: Tz) -> (DateTime<Utc>, DateTime<Utc>) {
+    let today = now.with_timezone(&timezone).date_naive();
+    (
+        start_of(today, timezone, now),
+        start_of(today + Days::new(1), timezone, now),
+    )
+}
+
+/// The first instant of `date` in `timezone` (`fallback` if the zone has none, which no real
+/// zone does for a whole day).
+fn start_of(date: chrono::NaiveDate, timezone: Tz, fallback: DateTime<Utc>) -> DateTime<Utc> {
+    timezone
+        .from_local_datetime(&date.and_time(NaiveTime::MIN))
+        .earliest()
+        .map(|at| at.with_timezone(&Utc))
+        .unwrap_or(fallback)
 }
 
 /// Every live proposal and question waiting for the asker, in the chats they take part in,
@@ -173,7 +211,7 @@ fn waiting_on(
     viewer: Option<&Viewer>,
     visible: Option<&BTreeSet<String>>,
     now: DateTime<Utc>,
-) -> Result<String, StoreError> {
+) -> Result<Listed, StoreError> {
     let here = viewer.map(|viewer| viewer.here.as_str());
     let theirs = |thread_id: &str, requester: Option<&str>| match (viewer, visible) {
         (Some(viewer), Some(visible)) => {
@@ -226,10 +264,14 @@ fn waiting_on(
         lines.push(format!("- news about '{title}' (I nudged you)"));
     }
     if lines.is_empty() {
-        return Ok("I'm not waiting on anything from you.".to_string());
+        return Ok(Listed::Nothing(
+            "I'm not waiting on anything from you.".to_string(),
+        ));
     }
-    lines.insert(0, "I'm waiting on:".to_string());
-    Ok(lines.join("\n"))
+    Ok(Listed::Items {
+        heading: "I'm waiting on".to_string(),
+        items: lines.into_iter().map(ListItem::Line).collect(),
+    })
 }
 
 /// How long something still waits, in words: "less than a minute", "14 min", "65 min",
@@ -247,7 +289,7 @@ pub fn time_left(left: chrono::Duration) -> String {
     }
 }
 
-fn first_sentence(text: &str) -> String {
+pub fn first_sentence(text: &str) -> String {
     text.split(". Reply")
         .next()
         .unwrap_or(text)

@@ -8,12 +8,17 @@
 //! on the list"), a report ("I already sent it", "I added it"), someone else's intention ("my
 //! brother will remind me to call"), and a command with nothing to add ("add a task") asks what
 //! to add instead. The common questions ("list my tasks", "what's overdue", ...), greetings,
-//! thanks and "never mind" are whole-message phrases, so "is the dentist on my list?" is none of
-//! them.
+//! thanks, "never mind" and "more" (the next page of the last list) are whole-message phrases,
+//! so "is the dentist on my list?" is none of them, nor is "more milk" or "next friday".
 //!
 //! Pure: no clock, no store. Tested as tables of sentences (`tests/capture_rules.rs`).
 
+use super::command_words::{
+    body_text, leading_fillers, note_prefix, polite_opening, put_on_the_list, starts_with,
+};
+pub use super::question::Question;
 use super::sentence::{is_question, squeeze, words, Word};
+use super::{asked, closings};
 
 /// What the rules make of a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,29 +35,13 @@ pub enum Reading {
     Thanks,
     /// "never mind", "cancel", "forget it": drops a pending question.
     NeverMind,
+    /// "more", "next", "show more", "continue": the next page of the chat's last list.
+    More,
     Nothing,
 }
 
-/// The common questions answered from the database.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Question {
-    ListTasks,
-    Overdue,
-    DueToday,
-    DueTomorrow,
-    DueThisWeek,
-    /// "what are you waiting on?": proposals awaiting a yes, questions awaiting an answer,
-    /// nudges not answered yet.
-    WaitingOn,
-}
-
-/// Words that open a message without meaning anything for the rules.
-const FILLERS: [&str; 11] = [
-    "please", "pls", "plz", "donna", "hey", "hi", "ok", "okay", "oh", "also", "and",
-];
-
 /// Capture commands, as word sequences at the start of the message.
-const COMMANDS: [&[&str]; 20] = [
+const COMMANDS: [&[&str]; 25] = [
     &["don't", "let", "me", "forget", "to"],
     &["do", "not", "let", "me", "forget", "to"],
     &["don't", "forget", "to"],
@@ -73,6 +62,11 @@ const COMMANDS: [&[&str]; 20] = [
     &["new", "reminder"],
     &["create", "a", "task"],
     &["create", "task"],
+    &["remember", "to"],
+    &["note", "to", "self"],
+    &["jot", "down"],
+    &["write", "down"],
+    &["note", "down"],
 ];
 
 /// A capture body that names nothing to capture.
@@ -93,21 +87,7 @@ const EMPTY_BODIES: [&str; 14] = [
     "stuff",
 ];
 
-/// Trailing words that only say where the task goes ("add milk to my list").
-const LIST_TAILS: [&[&str]; 10] = [
-    &["to", "my", "list"],
-    &["to", "the", "list"],
-    &["to", "my", "todo", "list"],
-    &["to", "my", "to", "do", "list"],
-    &["to", "the", "todo", "list"],
-    &["to", "my", "tasks"],
-    &["to", "my", "task", "list"],
-    &["to", "the", "shopping", "list"],
-    &["to", "my", "shopping", "list"],
-    &["on", "my", "list"],
-];
-
-const QUESTIONS: [(Question, &[&str]); 6] = [
+const QUESTIONS: [(Question, &[&str]); 7] = [
     (
         Question::ListTasks,
         &[
@@ -198,6 +178,64 @@ const QUESTIONS: [(Question, &[&str]); 6] = [
             "pending",
         ],
     ),
+    (
+        Question::Agenda,
+        &[
+            "agenda",
+            "my agenda",
+            "send me my agenda",
+            "send my agenda",
+            "show me my agenda",
+            "show my agenda",
+            "give me my agenda",
+            "whats my agenda",
+            "what is my agenda",
+            "whats on my agenda",
+            "what is on my agenda",
+            "whats on my agenda today",
+            "my agenda for today",
+            "my daily agenda",
+            "send me my daily agenda",
+            "give me my daily agenda",
+            "show me my daily agenda",
+            "agenda for today",
+            "todays agenda",
+            "my day",
+            "digest",
+            "my digest",
+            "send me my digest",
+            "send me a digest",
+            "give me a digest",
+            "summary",
+            "send me a summary",
+            "give me a summary",
+            "briefing",
+            "my briefing",
+        ],
+    ),
+];
+
+/// "Show me the next page", said as a whole message.
+const MORE: [&str; 19] = [
+    "more",
+    "next",
+    "show more",
+    "show me more",
+    "more tasks",
+    "show more tasks",
+    "next page",
+    "next one",
+    "next ones",
+    "continue",
+    "go on",
+    "keep going",
+    "the rest",
+    "rest",
+    "show the rest",
+    "show me the rest",
+    "and the rest",
+    "next 20",
+    "show next",
 ];
 
 const GREETINGS: [&str; 12] = [
@@ -246,21 +284,57 @@ pub fn read(text: &str) -> Reading {
     if let Some(reading) = fixed_phrase(&phrase) {
         return reading;
     }
-    if is_question(text, &all) {
+    let plain: Vec<String> = all.iter().map(|w| w.text.replace('\'', "")).collect();
+    let asks = is_question(text, &all);
+    if let Some(question) = asked::question(&plain, asks) {
+        return Reading::Question(question);
+    }
+    match closings::read(&plain) {
+        Some(closings::Kind::Thanks) => return Reading::Thanks,
+        Some(closings::Kind::Greeting) => return Reading::Greeting,
+        None => {}
+    }
+    // "can you remind me to ...?", "could you please add ...": a polite request, not a question.
+    let polite = polite_opening(&all);
+    if asks && polite == 0 {
         return Reading::Nothing;
     }
-    let start = leading_fillers(&all);
+    let start = polite + leading_fillers(&all[polite..]);
     let rest = &all[start..];
+    if let Some(body) = put_on_the_list(text, rest) {
+        return capture_of(body);
+    }
+    if let Some(body) = note_prefix(text, rest) {
+        return capture_of(body);
+    }
     let Some(command) = COMMANDS.iter().find(|command| starts_with(rest, command)) else {
         return Reading::Nothing;
     };
     let after = &rest[command.len()..];
-    let body = body_text(text, after);
+    // "remind me what we said", "remind me when the dentist is": a question, never a task.
+    if command == &["remind", "me"].as_slice()
+        && after
+            .first()
+            .is_some_and(|word| ASKING_WORDS.contains(&word.text.as_str()))
+    {
+        return Reading::Nothing;
+    }
+    capture_of(body_text(text, after))
+}
+
+/// A capture of `body`, or a command with nothing to capture.
+fn capture_of(body: String) -> Reading {
     if EMPTY_BODIES.contains(&squeeze(&body.to_lowercase()).as_str()) {
         return Reading::BareCapture;
     }
     Reading::Capture { body }
 }
+
+/// Words after "remind me" that make it a question about something, not a task.
+const ASKING_WORDS: &[&str] = &[
+    "what", "what's", "whats", "when", "where", "who", "whom", "whose", "why", "how", "which",
+    "if", "whether", "about",
+];
 
 /// The message as one phrase for the fixed lists: its words without "donna", "please" and the
 /// like at either end, apostrophes dropped ("what's" -> "whats").
@@ -295,45 +369,10 @@ fn fixed_phrase(phrase: &str) -> Option<Reading> {
     if NEVER_MIND.contains(&phrase) {
         return Some(Reading::NeverMind);
     }
+    if MORE.contains(&phrase) {
+        return Some(Reading::More);
+    }
     None
-}
-
-/// How many words at the start are fillers (always leaving at least one word).
-fn leading_fillers(all: &[Word]) -> usize {
-    let mut start = 0;
-    while start + 1 < all.len() && FILLERS.contains(&all[start].text.as_str()) {
-        start += 1;
-    }
-    start
-}
-
-fn starts_with(words: &[Word], command: &[&str]) -> bool {
-    words.len() >= command.len()
-        && words
-            .iter()
-            .zip(command)
-            .all(|(word, expected)| word.text == *expected)
-}
-
-/// The text from the first of `after` to the end, without a list tail ("to my list") and
-/// without a leading colon or dash.
-fn body_text(text: &str, after: &[Word]) -> String {
-    let Some(first) = after.first() else {
-        return String::new();
-    };
-    let mut end = text.len();
-    for tail in LIST_TAILS {
-        // "add to my list" is all tail: nothing to add.
-        if after.len() >= tail.len() {
-            let from = after.len() - tail.len();
-            if starts_with(&after[from..], tail) {
-                end = after[from].range.start;
-                break;
-            }
-        }
-    }
-    let body = &text[first.range.start..end];
-    squeeze(body.trim_end_matches(|c: char| c.is_whitespace() || ".!,;".contains(c)))
 }
 
 #[cfg(test)]

@@ -20,8 +20,9 @@ const LEADING: [&[&str]; 9] = [
 ];
 
 /// Words left dangling at the end once a time was cut out ("pay rent at", "call mom on").
-const TRAILING: [&str; 11] = [
-    "at", "on", "by", "before", "until", "till", "in", "for", "and", "please", "due",
+const TRAILING: [&str; 15] = [
+    "at", "on", "by", "before", "after", "until", "till", "in", "for", "and", "or", "please",
+    "due", "the", "from",
 ];
 
 /// The title: `body` without the byte `ranges` (times), connectors trimmed, capitalised.

@@ -164,7 +164,7 @@ fn spawn_reload_on_sighup(app: Arc<App>) {
         actix_rt::spawn(async move {
             while hangups.recv().await.is_some() {
                 tracing::info!("SIGHUP: reading the config again");
-                app.reload_config(None);
+                app.reload_config_in_background().await;
             }
         });
     }

@@ -3,16 +3,44 @@
 //! Owns: turning serde's and the YAML parser's messages ("invalid type: integer `-3`, expected
 //! usize", "found character that cannot start any token") into plain ones ("expected a whole
 //! number (0 or more), got -3", "a tab: YAML indents with spaces"), without Rust type names.
+//!
+//! Never the file's contents (a file that is not the expected YAML may be a `.env` file or
+//! /etc/passwd named by mistake or on purpose, and the message reaches the log and the
+//! unauthenticated /health): a value is quoted only under a key the schema knows, and only
+//! when short and on one line ([`shown_value`]); a whole document that is not a section of
+//! keys is never quoted; a key is named only when it is written like a config key
+//! ([`shown_key`]: lower case letters, digits and underscores), else "a key" with its line.
 //! Invariant: a message it does not recognise passes through unchanged (never lost, never
 //! guessed at); the " at line L column C" position is kept.
 
+/// Longest value quoted back in a message.
+const MAX_SHOWN_CHARS: usize = 40;
+
+/// Whether a key (or a name in the key path) may be shown: written like the keys of Donna's
+/// files, so it is a name a person typed, not a secret or a line of another kind of file.
+pub fn shown_key(key: &str) -> bool {
+    let mut chars = key.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && key.len() <= MAX_SHOWN_CHARS
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// Whether a value found under a known key may be quoted back: short, on one line, printable.
+fn shown_value(value: &str) -> bool {
+    value.chars().count() <= MAX_SHOWN_CHARS && !value.chars().any(char::is_control)
+}
+
 /// The plain form of one serde/YAML error message (its key path is added by the caller).
-pub fn plain_reason(message: &str) -> String {
+/// `top_level`: the error is about the whole document (not under any key), whose value is
+/// never quoted.
+pub fn plain_reason(message: &str, top_level: bool) -> String {
     let (body, position) = split_position(message);
     let plain = body
         .strip_prefix("invalid type: ")
         .or_else(|| body.strip_prefix("invalid value: "))
-        .and_then(got_expected)
+        .and_then(|rest| got_expected(rest, top_level))
         .or_else(|| {
             body.strip_prefix("unknown field ")
                 .and_then(|rest| unknown("key", rest))
@@ -30,6 +58,16 @@ pub fn plain_reason(message: &str) -> String {
                 .map(|field| format!("the key {} is written twice", quoted(field)))
         });
     format!("{}{position}", plain.unwrap_or_else(|| body.to_string()))
+}
+
+/// A backticked key from serde's message, quoted when it may be shown.
+fn quoted(backticked: &str) -> String {
+    let key = backticked.trim_matches('`');
+    if shown_key(key) {
+        format!("\"{key}\"")
+    } else {
+        "(not shown)".to_string()
+    }
 }
 
 /// When the parser stopped on a line indented with a tab, says so: YAML forbids tabs in
@@ -63,8 +101,16 @@ fn line_of(message: &str) -> Option<usize> {
 }
 
 /// "integer `-3`, expected usize" -> "expected a whole number (0 or more), got -3".
-fn got_expected(rest: &str) -> Option<String> {
-    let (unexpected, expected) = rest.split_once(", expected ")?;
+fn got_expected(rest: &str, top_level: bool) -> Option<String> {
+    // The expected part is serde's own words; the unexpected value comes first and may hold
+    // ", expected " itself, so split at the last one.
+    let (unexpected, expected) = rest.rsplit_once(", expected ")?;
+    if top_level {
+        return Some(format!(
+            "expected {}; this file is not that (its contents are not shown)",
+            expected_in_words(expected)
+        ));
+    }
     Some(format!(
         "expected {}, got {}",
         expected_in_words(expected),
@@ -74,19 +120,28 @@ fn got_expected(rest: &str) -> Option<String> {
 
 /// "`foo`, expected one of `a`, `b`" -> "unknown value \"foo\"; expected one of: a, b".
 fn unknown(what: &str, rest: &str) -> Option<String> {
-    let (name, expected) = rest.split_once(", ")?;
+    // The name is backticked and may itself hold ", " or backticks: it ends at the last
+    // "`, expected" (serde's own words follow).
+    let (name, expected) = match rest.rfind("`, expected") {
+        Some(end) => (&rest[..=end], &rest[end + 3..]),
+        None => rest.split_once(", ")?,
+    };
+    let name = name.strip_prefix('`').unwrap_or(name);
+    let name = name.strip_suffix('`').unwrap_or(name);
+    let shown = match what {
+        "key" if shown_key(name) => format!("unknown key \"{name}\""),
+        "key" => "a key that is not known here (not shown: it is not written like one)".into(),
+        _ if shown_value(name) => format!("unknown {what} \"{name}\""),
+        _ => format!("an unknown {what}"),
+    };
     let choices = expected
         .strip_prefix("expected one of ")
         .or_else(|| expected.strip_prefix("expected "))
         .map(|list| list.replace('`', ""));
     Some(match choices {
-        Some(list) => format!("unknown {what} {}; expected one of: {list}", quoted(name)),
-        None => format!("unknown {what} {}; this section takes none", quoted(name)),
+        Some(list) => format!("{shown}; expected one of: {list}"),
+        None => format!("{shown}; this section takes none"),
     })
-}
-
-fn quoted(backticked: &str) -> String {
-    format!("\"{}\"", backticked.trim_matches('`'))
 }
 
 fn expected_in_words(expected: &str) -> String {
@@ -108,7 +163,14 @@ fn expected_in_words(expected: &str) -> String {
 fn unexpected_in_words(unexpected: &str) -> String {
     // "integer `-3`", "floating point `0.5`", "string \"x\"": the value is the quoted part.
     if let Some(start) = unexpected.find(['`', '"']) {
-        return unexpected[start..].trim_matches('`').to_string();
+        let value = unexpected[start..].trim_matches('`');
+        if shown_value(value) {
+            return value.to_string();
+        }
+        return match &unexpected[..start] {
+            "string " => "a long text (not shown)".to_string(),
+            _ => "a value (not shown)".to_string(),
+        };
     }
     match unexpected {
         "sequence" => "a list".to_string(),
@@ -169,15 +231,56 @@ mod tests {
             ),
         ];
         for (serde, plain) in table {
-            assert_eq!(plain_reason(serde), plain, "for {serde:?}");
+            assert_eq!(plain_reason(serde, false), plain, "for {serde:?}");
         }
     }
 
     #[test]
     fn no_rust_type_name_survives() {
         for ty in ["usize", "u64", "u32", "u16", "u8", "i64", "i32", "f64"] {
-            let plain = plain_reason(&format!("invalid type: string \"a\", expected {ty}"));
+            let plain = plain_reason(&format!("invalid type: string \"a\", expected {ty}"), false);
             assert!(!plain.contains(ty), "{plain}");
+        }
+    }
+
+    #[test]
+    fn a_file_that_is_not_the_expected_yaml_is_never_quoted() {
+        let table = [
+            // A `.env` file: one plain scalar, the whole document.
+            (
+                "invalid type: string \"API_KEY=sk-very-secret-123\", expected struct Config",
+                true,
+                "expected a section of key: value lines; this file is not that (its contents are not shown)",
+            ),
+            // A long value under a known key.
+            (
+                "invalid type: string \"root:x:0:0:root:/root:/bin/bash daemon:x:1:1\", expected a boolean",
+                false,
+                "expected true or false, got a long text (not shown)",
+            ),
+            // Keys not written like config keys.
+            (
+                "unknown field `sk-very-secret-123`, expected one of `actions` at line 1 column 2",
+                false,
+                "a key that is not known here (not shown: it is not written like one); expected one of: actions at line 1 column 2",
+            ),
+            (
+                "unknown field `DB_PASSWORD`, expected one of `actions`",
+                false,
+                "a key that is not known here (not shown: it is not written like one); expected one of: actions",
+            ),
+            (
+                "unknown variant `a value with, a comma and more than forty characters`, expected one of `a`, `b`",
+                false,
+                "an unknown value; expected one of: a, b",
+            ),
+        ];
+        for (serde, top_level, plain) in table {
+            assert_eq!(plain_reason(serde, top_level), plain, "for {serde:?}");
+        }
+        assert!(shown_key("max_concurrency") && shown_key("v1") && shown_key("_x"));
+        for hidden in ["DB_PASSWORD", "sk-very-secret-123", "a b", "", "é"] {
+            assert!(!shown_key(hidden), "{hidden:?}");
         }
     }
 

@@ -8,6 +8,8 @@
 mod chat;
 mod duration;
 mod escalation;
+mod file;
+mod limits;
 mod messages;
 mod provider;
 mod quiet_hours;
@@ -19,17 +21,17 @@ use std::path::{Path, PathBuf};
 pub use chat::{ChatConfig, Persona};
 pub use duration::ConfigDuration;
 pub use escalation::EscalationConfig;
+pub use file::{read_text, FileError, MAX_FILE_BYTES};
+pub use limits::DURATION_KEYS;
 pub use quiet_hours::QuietHours;
 pub use schema::*;
 
 /// Why a config could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read config file {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    /// The file could not be read (not a regular file, too large, not text, an I/O error).
+    #[error("config file: {0}")]
+    Read(#[from] FileError),
     /// A value or key is wrong; `key` is the dotted path ("llm.timeout").
     #[error("{key}: {reason}")]
     Invalid { key: String, reason: String },
@@ -49,11 +51,11 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Confi
     let document = if text.trim().is_empty() { "{}" } else { text };
     let deserializer = serde_yaml::Deserializer::from_str(document);
     serde_path_to_error::deserialize(deserializer).map_err(|error| {
-        let path = error.path().to_string();
-        let key = if path == "." {
+        let top_level = error.path().iter().next().is_none();
+        let key = if top_level {
             "(top level)".to_string()
         } else {
-            path
+            shown_path(error.path())
         };
         // serde_yaml prefixes its own (shorter) path; drop it, keep " at line L column C".
         let message = error.into_inner().to_string();
@@ -61,10 +63,34 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Confi
             Some((prefix, rest)) if !prefix.contains(' ') => rest.to_string(),
             _ => message,
         };
-        let reason =
-            messages::tab_hint(text, &message).unwrap_or_else(|| messages::plain_reason(&message));
+        let reason = messages::tab_hint(text, &message)
+            .unwrap_or_else(|| messages::plain_reason(&message, top_level));
         ConfigError::invalid(&key, reason)
     })
+}
+
+/// A key path as shown in a message: names a person may have typed as keys, and "(a key)" for
+/// one that is not written like a key (it may be anything the file holds).
+fn shown_path(path: &serde_path_to_error::Path) -> String {
+    let mut shown = String::new();
+    for segment in path.iter() {
+        let name = match segment {
+            serde_path_to_error::Segment::Seq { index } => {
+                shown.push_str(&format!("[{index}]"));
+                continue;
+            }
+            serde_path_to_error::Segment::Map { key } if messages::shown_key(key) => key.clone(),
+            serde_path_to_error::Segment::Enum { variant } if messages::shown_key(variant) => {
+                variant.clone()
+            }
+            _ => "(a key)".to_string(),
+        };
+        if !shown.is_empty() {
+            shown.push('.');
+        }
+        shown.push_str(&name);
+    }
+    shown
 }
 
 /// A loaded config and the folder its relative paths are read from.
@@ -83,10 +109,7 @@ impl LoadedConfig {
                 base_dir: PathBuf::from("."),
             });
         };
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = read_text(path)?;
         let config = parse_yaml(&text)?;
         let base_dir = path
             .parent()
@@ -194,6 +217,7 @@ impl Config {
                 "runtime.max_turns_in_flight",
                 self.runtime.max_turns_in_flight,
             ),
+            ("http.max_event_streams", self.http.max_event_streams),
         ];
         for (key, value) in positive {
             if value == 0 {
@@ -206,23 +230,7 @@ impl Config {
                 "must be between 0 and 2",
             ));
         }
-        let nonzero = [
-            ("llm.timeout", self.llm.timeout),
-            ("llm.probe_interval", self.llm.probe_interval),
-            ("memory.prune_interval", self.memory.prune_interval),
-            ("chat.session_ttl", self.chat.session_ttl),
-            ("plans.expiry", self.plans.expiry),
-            ("plans.sweep_interval", self.plans.sweep_interval),
-            ("nudges.interval", self.nudges.interval),
-            ("reply_decision.window", self.reply_decision.window),
-            ("runtime.passivate_after", self.runtime.passivate_after),
-            ("discord.http_timeout", self.discord.http_timeout),
-        ];
-        for (key, value) in nonzero {
-            if value.get().is_zero() {
-                return Err(ConfigError::invalid(key, "must be longer than 0s"));
-            }
-        }
+        limits::check_durations(self).map_err(|(key, reason)| ConfigError::invalid(key, reason))?;
         if self.runtime.backoff_min > self.runtime.backoff_max {
             return Err(ConfigError::invalid(
                 "runtime.backoff_min",

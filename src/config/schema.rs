@@ -74,6 +74,11 @@ pub struct HttpConfig {
     pub bind: String,
     pub api_token_env: String,
     pub max_body: usize,
+    /// Most `GET /api/events` streams open at once; one more gets 503.
+    pub max_event_streams: usize,
+    /// An event stream that carried no event for this long is closed (keepalives do not
+    /// count), so a forgotten client cannot hold a descriptor forever.
+    pub event_stream_idle: ConfigDuration,
 }
 
 impl Default for HttpConfig {
@@ -82,6 +87,8 @@ impl Default for HttpConfig {
             bind: "127.0.0.1:8080".into(),
             api_token_env: "DONNA_API_TOKEN".into(),
             max_body: 64 * 1024,
+            max_event_streams: 64,
+            event_stream_idle: ConfigDuration::secs(3600),
         }
     }
 }

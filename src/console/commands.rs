@@ -240,6 +240,7 @@ impl Console {
                 text: text.to_string(),
                 message_id: None,
                 answers_plan: None,
+                answers_nudge: None,
             })
             .await;
         match result {

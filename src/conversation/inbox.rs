@@ -11,6 +11,9 @@
 //!   effects; a row is withdrawn only while still pending.
 //! - `seq` orders every accepted message: what a message may confirm is decided by it (a plan
 //!   committed after a message was received is not that message's to confirm).
+//! - A message whose turn failed [`MAX_TRIES`] times is `parked` with the reason of its last
+//!   failure (migration 0015): never run again, never listed as unfinished, and a repeat of it
+//!   is told so.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -18,6 +21,10 @@ use rusqlite::{params, Connection, OptionalExtension};
 use super::threads::Channel;
 use crate::store::time::to_db;
 use crate::store::StoreError;
+
+/// How many failed tries park a message: a turn that fails the same way at every start is
+/// tried at most this often.
+pub const MAX_TRIES: u32 = 3;
 
 /// What `accept` found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,6 +35,19 @@ pub enum Accepted {
     Pending { seq: i64 },
     /// Seen before and finished: the stored result (JSON).
     Done(String),
+    /// Seen before, failed [`MAX_TRIES`] times and set aside: it is not run again.
+    Parked,
+}
+
+/// What recording a failed try did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failed {
+    /// Counted; the message stays for the next start (this many failed tries so far).
+    Counted(u32),
+    /// This was the last try: the message is parked now.
+    Parked,
+    /// No pending row for it (never written, or finished meanwhile): nothing to count.
+    NotPending,
 }
 
 /// A message accepted into the inbox, on its way through a turn.
@@ -41,6 +61,9 @@ pub struct Inbound {
     /// The plan this message answers, when its channel knows (a button click names its plan):
     /// it may confirm or reject that plan only.
     pub answers_plan: Option<String>,
+    /// The nudge this message answers, when its channel knows (a click on a nudge's button):
+    /// it acts on that nudge's task, and only while the nudge can still be answered.
+    pub answers_nudge: Option<String>,
 }
 
 pub fn accept(
@@ -50,8 +73,8 @@ pub fn accept(
 ) -> Result<Accepted, StoreError> {
     let inserted = conn
         .prepare_cached(
-            "INSERT INTO inbox (channel, message_id, thread_id, user_id, text, received_at, answers_plan) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(channel, thread_id, message_id) DO NOTHING",
+            "INSERT INTO inbox (channel, message_id, thread_id, user_id, text, received_at, answers_plan, answers_nudge) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT(channel, thread_id, message_id) DO NOTHING",
         )?
         .execute(params![
             row.channel.as_str(),
@@ -60,7 +83,8 @@ pub fn accept(
             row.user_id,
             row.text,
             to_db(now),
-            row.answers_plan
+            row.answers_plan,
+            row.answers_nudge
         ])?;
     if inserted == 1 {
         return Ok(Accepted::New {
@@ -94,9 +118,50 @@ pub fn state(conn: &Connection, message: &Inbound) -> Result<Option<Accepted>, S
     Ok(
         found.map(|(seq, status, result)| match (status.as_str(), result) {
             ("done", Some(result)) => Accepted::Done(result),
+            ("parked", _) => Accepted::Parked,
             _ => Accepted::Pending { seq },
         }),
     )
+}
+
+/// Counts a failed try of a pending message, with its reason; parks it at the
+/// [`MAX_TRIES`]-th.
+pub fn record_failure(
+    conn: &Connection,
+    message: &Inbound,
+    reason: &str,
+) -> Result<Failed, StoreError> {
+    let failures: Option<u32> = conn
+        .prepare_cached(
+            "UPDATE inbox SET failures = failures + 1, failure = ?4, \
+             status = CASE WHEN failures + 1 >= ?5 THEN 'parked' ELSE status END \
+             WHERE channel = ?1 AND thread_id = ?2 AND message_id = ?3 AND status = 'pending' \
+             RETURNING failures",
+        )?
+        .query_row(
+            params![
+                message.channel.as_str(),
+                message.thread_id,
+                message.message_id,
+                reason,
+                MAX_TRIES
+            ],
+            |row| row.get(0),
+        )
+        .optional()?;
+    Ok(match failures {
+        None => Failed::NotPending,
+        Some(count) if count >= MAX_TRIES => Failed::Parked,
+        Some(count) => Failed::Counted(count),
+    })
+}
+
+/// How many messages are parked.
+pub fn parked_count(conn: &Connection) -> Result<u64, StoreError> {
+    let count: i64 = conn
+        .prepare_cached("SELECT COUNT(*) FROM inbox WHERE status = 'parked'")?
+        .query_row([], |row| row.get(0))?;
+    Ok(u64::try_from(count).unwrap_or(0))
 }
 
 /// Marks a message done with its result.
@@ -140,7 +205,7 @@ pub fn last_seq(conn: &Connection) -> Result<i64, StoreError> {
 /// channel this version does not know is left where it is and skipped.
 pub fn unfinished(conn: &Connection) -> Result<Vec<Inbound>, StoreError> {
     let mut statement = conn.prepare_cached(
-        "SELECT channel, message_id, thread_id, user_id, text, answers_plan FROM inbox WHERE status = 'pending' ORDER BY seq",
+        "SELECT channel, message_id, thread_id, user_id, text, answers_plan, answers_nudge FROM inbox WHERE status = 'pending' ORDER BY seq",
     )?;
     let mut rows = statement.query([])?;
     let mut found = Vec::new();
@@ -157,6 +222,7 @@ pub fn unfinished(conn: &Connection) -> Result<Vec<Inbound>, StoreError> {
             user_id: row.get(3)?,
             text: row.get(4)?,
             answers_plan: row.get(5)?,
+            answers_nudge: row.get(6)?,
         });
     }
     Ok(found)

@@ -19,6 +19,15 @@ pub struct OutboxEntry {
     pub attempts: i64,
     /// The plan this reply proposes (a channel with buttons binds them to it).
     pub plan_id: Option<String>,
+    /// The nudge this entry is (a channel with buttons puts the nudge's under it).
+    pub nudge: Option<OutboxNudge>,
+}
+
+/// The nudge an outbox entry is: its id and its task (the buttons' custom ids name both).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxNudge {
+    pub nudge_id: String,
+    pub task_id: String,
 }
 
 pub fn enqueue(
@@ -44,8 +53,9 @@ pub fn undelivered(
     limit: usize,
 ) -> Result<Vec<OutboxEntry>, StoreError> {
     let mut statement = conn.prepare_cached(
-        "SELECT id, thread_id, channel, text, attempts, plan_id FROM outbox \
-         WHERE delivered_at IS NULL AND channel = ?1 ORDER BY id LIMIT ?2",
+        "SELECT o.id, o.thread_id, o.channel, o.text, o.attempts, o.plan_id, n.id, n.task_id \
+         FROM outbox o LEFT JOIN nudge n ON n.id = o.nudge_id \
+         WHERE o.delivered_at IS NULL AND o.channel = ?1 ORDER BY o.id LIMIT ?2",
     )?;
     let mut rows = statement.query(params![channel, i64::try_from(limit).unwrap_or(i64::MAX)])?;
     let mut entries = Vec::new();
@@ -57,6 +67,13 @@ pub fn undelivered(
             text: row.get(3)?,
             attempts: row.get(4)?,
             plan_id: row.get(5)?,
+            nudge: match (
+                row.get::<_, Option<String>>(6)?,
+                row.get::<_, Option<String>>(7)?,
+            ) {
+                (Some(nudge_id), Some(task_id)) => Some(OutboxNudge { nudge_id, task_id }),
+                _ => None,
+            },
         });
     }
     Ok(entries)

@@ -218,6 +218,19 @@ pub fn live_proposals(
         .collect()
 }
 
+/// The live proposals made for `requester` (only their yes or no answers them), oldest first
+/// (the digest's "waiting for your answer").
+pub fn live_proposals_for(
+    conn: &Connection,
+    requester: &str,
+    now: DateTime<Utc>,
+) -> Result<Vec<LiveProposal>, StoreError> {
+    Ok(live_proposals(conn, now)?
+        .into_iter()
+        .filter(|proposal| proposal.requester_id.as_deref() == Some(requester))
+        .collect())
+}
+
 /// A proposal still waiting for its yes or no.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LiveProposal {

@@ -199,10 +199,11 @@ pub fn stored_turn(
         String,
         Option<String>,
         Option<String>,
+        Option<String>,
     );
     let found: Option<Row> = conn
         .prepare_cached(
-            "SELECT channel, user_id, text, received_at, result_json, answers_plan FROM inbox \
+            "SELECT channel, user_id, text, received_at, result_json, answers_plan, answers_nudge FROM inbox \
              WHERE thread_id = ?1 AND message_id = ?2 ORDER BY seq LIMIT 1",
         )?
         .query_row(params![thread_id, message_id], |row| {
@@ -213,10 +214,13 @@ pub fn stored_turn(
                 row.get(3)?,
                 row.get(4)?,
                 row.get(5)?,
+                row.get(6)?,
             ))
         })
         .optional()?;
-    let Some((channel, user_id, text, received_at, result_json, answers_plan)) = found else {
+    let Some((channel, user_id, text, received_at, result_json, answers_plan, answers_nudge)) =
+        found
+    else {
         return Ok(None);
     };
     let channel = Channel::parse(&channel)
@@ -236,6 +240,7 @@ pub fn stored_turn(
             user_id,
             text,
             answers_plan,
+            answers_nudge,
         },
         received_at: from_db(&received_at)?,
         result_json,
@@ -248,11 +253,14 @@ pub fn stored_turn(
 /// On a COPY of the database: takes the stored turn back so it can run again. Its journal is
 /// removed, its inbox row is pending again, and every memory row committed at or after the
 /// turn's commit (its own two, and later turns' in any thread: `search_memory` reads them all)
-/// is deleted, so the prompts see the memory the turn saw. Tasks, plans and drafts stay as
-/// they are now (`donna replay` says so when the turn changed tasks).
+/// is deleted, so the prompts see the memory the turn saw. A turn that called the bigger model
+/// committed twice (`turn::escalation_call`): its first commit is taken back too (see
+/// [`rewind_escalation`]). Tasks, plans and drafts otherwise stay as they are now (`donna
+/// replay` says so when the turn changed tasks).
 pub fn rewind(conn: &Connection, turn: &StoredTurn) -> Result<(), StoreError> {
     let thread_id = turn.inbound.thread_id.as_str();
     let message_id = turn.inbound.message_id.as_str();
+    rewind_escalation(conn, thread_id, message_id)?;
     conn.execute(
         "DELETE FROM turn_journal WHERE thread_id = ?1 AND message_id = ?2",
         params![thread_id, message_id],
@@ -263,6 +271,43 @@ pub fn rewind(conn: &Connection, turn: &StoredTurn) -> Result<(), StoreError> {
     )?;
     if let Some(at) = turn.committed_at {
         conn.execute("DELETE FROM memory WHERE created_at >= ?1", [to_db(at)])?;
+    }
+    Ok(())
+}
+
+/// On a COPY: the escalation's first commit of this message taken back: its reservation in the
+/// ledger removed, and the offer it consumed (the plan whose id is the reservation's offer)
+/// pending again, so the replayed yes finds the offer as the recorded one did. A plan proposed
+/// in the thread since (pending now) is set aside on the copy: a thread has one pending plan.
+fn rewind_escalation(
+    conn: &Connection,
+    thread_id: &str,
+    message_id: &str,
+) -> Result<(), StoreError> {
+    let offer: Option<String> = conn
+        .query_row(
+            "DELETE FROM escalation_spend WHERE thread_id = ?1 AND message_id = ?2 RETURNING offer_id",
+            params![thread_id, message_id],
+            |row| row.get(0),
+        )
+        .optional()?;
+    let Some(offer) = offer else {
+        return Ok(());
+    };
+    let consumed: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM plan WHERE id = ?1 AND thread_id = ?2 AND status = 'confirmed')",
+        params![offer, thread_id],
+        |row| row.get(0),
+    )?;
+    if consumed {
+        conn.execute(
+            "UPDATE plan SET status = 'cancelled' WHERE thread_id = ?1 AND status = 'pending'",
+            [thread_id],
+        )?;
+        conn.execute(
+            "UPDATE plan SET status = 'pending', resolved_at = NULL WHERE id = ?1",
+            [&offer],
+        )?;
     }
     Ok(())
 }

@@ -1,5 +1,5 @@
-//! `/api/automations`: the recurring reminders Donna keeps (listed with their next run) and
-//! stopping one. Automations are created only through a confirmed proposal in a chat, never
+//! `/api/automations`: the recurring reminders and daily digests Donna keeps (listed with their
+//! kind and next run) and stopping one. Automations are created only through a confirmed proposal in a chat, never
 //! here.
 //! Invariant: a deleted automation fires no more occurrences; the tasks it already made stay.
 
@@ -17,6 +17,10 @@ use super::json::show;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AutomationView {
     pub id: String,
+    /// What each occurrence does: `reminder` (a task, nudged) or `digest` (the person's agenda,
+    /// sent to the chat it was made in).
+    #[schema(example = "reminder")]
+    pub kind: String,
     pub title: String,
     /// The schedule in words: "every Monday at 09:00".
     #[schema(example = "every Monday at 09:00")]
@@ -48,6 +52,7 @@ impl AutomationView {
             rrule: automation.schedule.rrule,
             schedule: automation.schedule.words,
             title: automation.title,
+            kind: automation.kind.as_str().to_string(),
             id: automation.id,
         }
     }

@@ -1,7 +1,9 @@
 //! API errors: every error answer is `{"error": "..."}` with the status of DESIGN.md's contract.
 //!
 //! Invariants: a 401 carries `WWW-Authenticate: Bearer`; a 429 (a full thread queue, or
-//! `runtime.max_turns_in_flight` reached) carries `Retry-After` in seconds.
+//! `runtime.max_turns_in_flight` reached) carries `Retry-After` in seconds; a 500 says what
+//! failed in plain words (`StoreError::in_plain_words`, `IntakeError::Failed`'s `plain`) and
+//! the error itself goes to the log, so no answer carries SQL, a panic message or a type name.
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
@@ -86,8 +88,9 @@ impl From<StoreError> for ApiError {
                 Refusal::Invalid => ApiError::BadRequest(reason),
             };
         }
+        // The detail (SQL, a panic message) is for the log; the answer says what failed.
         tracing::error!(%error, "store error in the API");
-        ApiError::Internal("internal error; see the log".into())
+        ApiError::Internal(format!("{}; nothing was changed", error.in_plain_words()))
     }
 }
 
@@ -98,9 +101,10 @@ impl From<IntakeError> for ApiError {
             IntakeError::NoThread(id) => ApiError::NotFound(format!("no thread {id}")),
             IntakeError::Busy => ApiError::TooManyRequests(error.to_string()),
             IntakeError::ShuttingDown => ApiError::Unavailable("shutting down".into()),
-            IntakeError::Failed(reason) => {
-                tracing::error!(%reason, "turn failed");
-                ApiError::Internal(reason)
+            IntakeError::Parked => ApiError::Conflict(error.to_string()),
+            IntakeError::Failed { plain, detail } => {
+                tracing::error!(reason = %detail, "turn failed");
+                ApiError::Internal(plain)
             }
         }
     }

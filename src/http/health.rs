@@ -63,6 +63,9 @@ struct HealthView {
     actors: Vec<ActorView>,
     conversations: ConversationsView,
     dead_letters: u64,
+    /// Messages set aside after their turn failed every try (never run again; the log names
+    /// each one's thread and message id).
+    parked_messages: u64,
     reply_gate: ReplyGateView,
     model: ModelView,
     config: ConfigView,
@@ -151,6 +154,7 @@ pub async fn health(app: web::Data<App>) -> HttpResponse {
             passivated: snapshot.keyed_passivated,
         },
         dead_letters: snapshot.dead_letters,
+        parked_messages: app.metrics.parked.load(Ordering::Relaxed),
         reply_gate: ReplyGateView {
             reply: app.gate_metrics.replied.load(Ordering::Relaxed),
             skip: app.gate_metrics.skipped.load(Ordering::Relaxed),

@@ -2,13 +2,16 @@
 //! of DESIGN.md's contract and the event stream (`events`: `GET /api/events`, Server-Sent Events).
 //!
 //! Owns: routing (`routes`: the one list of routes, which is also what the OpenAPI document is
-//! generated from), the guards every request passes (Host header against DNS rebinding, the bearer
-//! token on /api/*, the body limit) and the mapping of errors to `{"error": ...}` answers.
+//! generated from), the guards every request passes (Host header against DNS rebinding, the body
+//! limit; the bearer token and the draining 503 are `auth::api_guard`, wrapped on the `/api`
+//! scope, so they guard by route, never by a test on the raw path) and the mapping of errors to
+//! `{"error": ...}` answers.
 //! Every answer of 400 or more is logged (`access_log`: method, path without the query, status,
 //! milliseconds); never a header or a body, so the bearer token and people's words stay out of
 //! the log.
 //! Invariant: a request refused by a guard or by validation changes nothing.
 
+mod auth;
 mod automations;
 mod error;
 mod events;
@@ -36,16 +39,16 @@ use crate::app::App;
 pub use error::ApiError;
 pub use tasks::TaskView;
 
-/// Who may call: the Host names accepted and the token /api/* needs.
+/// Who may call at all: the Host names accepted (against DNS rebinding). The token is checked
+/// by route, in `auth`.
 #[derive(Debug, Clone)]
 struct Guard {
     allowed_hosts: Vec<String>,
     any_host: bool,
-    api_token: Option<String>,
 }
 
 impl Guard {
-    fn new(bind: SocketAddr, api_token: Option<String>) -> Self {
+    fn new(bind: SocketAddr) -> Self {
         let port = bind.port();
         let mut allowed_hosts = vec![
             bind.to_string(),
@@ -61,7 +64,6 @@ impl Guard {
             allowed_hosts,
             // Bound to every interface (only allowed with a token): any name may reach it.
             any_host: bind.ip().is_unspecified(),
-            api_token,
         }
     }
 
@@ -81,59 +83,18 @@ impl Guard {
                 host.unwrap_or_default()
             )));
         }
-        if let Some(token) = &self.api_token {
-            if request.path().starts_with("/api/") {
-                let given = request
-                    .headers()
-                    .get(actix_web::http::header::AUTHORIZATION)
-                    .and_then(|value| value.to_str().ok())
-                    .and_then(bearer_token);
-                if !given.is_some_and(|given| constant_time_eq(given.as_bytes(), token.as_bytes()))
-                {
-                    return Err(ApiError::Unauthorized(
-                        "missing or wrong bearer token".into(),
-                    ));
-                }
-            }
-        }
         Ok(())
     }
 }
 
-/// The token of an `Authorization: Bearer <token>` value. The scheme is case-insensitive and
-/// followed by one or more spaces (RFC 7235, 2.1); the token is taken as it is.
-fn bearer_token(value: &str) -> Option<&str> {
-    let (scheme, token) = value.split_once(' ')?;
-    scheme
-        .eq_ignore_ascii_case("bearer")
-        .then(|| token.trim_start_matches(' '))
-}
-
-/// Compares without stopping at the first difference (no timing hint about the token), with the
-/// `subtle` crate's comparison, which keeps the optimiser from adding an early exit.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    bool::from(subtle::ConstantTimeEq::ct_eq(a, b))
-}
-
-async fn guard(
+/// The Host check, for every request.
+async fn host_guard(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let draining = request
-        .app_data::<web::Data<App>>()
-        .is_some_and(|app| app.is_draining());
     let checked = request
         .app_data::<web::Data<Guard>>()
-        .map_or(Ok(()), |guard| guard.check(&request))
-        .and_then(|()| {
-            // While draining, /api/* answers 503 (the turns in flight still answer theirs);
-            // /health, its probes and /metrics keep serving so the stop can be watched.
-            if draining && request.path().starts_with("/api/") {
-                Err(ApiError::Unavailable("shutting down".into()))
-            } else {
-                Ok(())
-            }
-        });
+        .map_or(Ok(()), |guard| guard.check(&request));
     match checked {
         Ok(()) => Ok(next.call(request).await?.map_into_left_body()),
         Err(error) => {
@@ -195,7 +156,10 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(probes::ready)
         .service(metrics::metrics)
         .service(
+            // Everything in this scope is behind the token and the draining 503: the router
+            // decides what is in it, on the decoded path, so no spelling of a path escapes.
             scope("/api")
+                .wrap(from_fn(auth::api_guard))
                 .service(openapi::openapi_json)
                 .service(tasks::create)
                 .service(tasks::list)
@@ -224,13 +188,20 @@ pub fn api_document() -> utoipa::openapi::OpenApi {
 
 /// Registers every route and guard on an actix-web app (used by the server and by tests).
 pub fn configure(app: Arc<App>, bind: SocketAddr) -> impl Fn(&mut web::ServiceConfig) + Clone {
-    let guard = web::Data::new(Guard::new(bind, app.api_token.clone()));
+    let guard = web::Data::new(Guard::new(bind));
+    let token = web::Data::new(auth::ApiToken(app.api_token.clone()));
     let data = web::Data::from(app);
     let document = web::Data::new(openapi::Served::new(&api_document()));
+    let streams = web::Data::new(events::EventStreams::new(
+        data.config.http.max_event_streams,
+        data.config.http.event_stream_idle.get(),
+    ));
     move |cfg: &mut web::ServiceConfig| {
         let max_body = data.config.http.max_body;
         cfg.app_data(data.clone())
             .app_data(guard.clone())
+            .app_data(token.clone())
+            .app_data(streams.clone())
             .app_data(document.clone())
             .app_data(
                 web::JsonConfig::default()
@@ -296,8 +267,8 @@ pub fn serve_on(
     let routes = configure(app, local);
     let server = actix_web::HttpServer::new(move || {
         actix_web::App::new()
-            .wrap(from_fn(guard))
-            // Outermost, so the guard's refusals (401, 403, 503) are logged too.
+            .wrap(from_fn(host_guard))
+            // Outermost, so the guards' refusals (401, 403, 503) are logged too.
             .wrap(from_fn(access_log))
             .configure(routes.clone())
     })

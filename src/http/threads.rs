@@ -385,6 +385,7 @@ pub async fn post_message(
             text: body.text,
             message_id: body.message_id,
             answers_plan: None,
+            answers_nudge: None,
         })
         .await?;
     Ok(HttpResponse::Ok().json(result))

@@ -337,6 +337,12 @@ impl Collector for Scrape {
             "Turns that failed with an internal error (store, actor down).",
             self.turns.errors.load(Ordering::Relaxed),
         )?;
+        gauge(
+            encoder,
+            "donna_parked_messages",
+            "Messages set aside after their turn failed every try; never run again.",
+            self.turns.parked.load(Ordering::Relaxed) as f64,
+        )?;
         self.encode_turns(encoder)?;
         self.encode_gate(encoder)?;
         self.encode_llm(encoder)?;

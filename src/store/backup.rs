@@ -7,9 +7,13 @@
 //! - One snapshot: every page is copied in a single backup step, i.e. inside one read
 //!   transaction, so the copy is the database as of one commit, whatever the writer commits
 //!   meanwhile (in WAL mode a reader never blocks the writer).
-//! - Never overwrites: OUT is created new (an existing OUT is refused and left as it was); a copy
-//!   that fails is removed again, so an OUT that exists after success is complete, synced to
-//!   disk, and passed `PRAGMA quick_check`.
+//! - Never overwrites: an existing OUT is refused and left as it was.
+//! - All or nothing at OUT: the copy is written to a temporary file beside OUT
+//!   (`<OUT>.partial-<pid>`), checked (`PRAGMA quick_check`) and synced there, and only then
+//!   given the name OUT (a hard link, which fails rather than replace a file that appeared
+//!   meanwhile; then the temporary name is removed). So an OUT that exists is complete; a backup
+//!   that fails removes its temporary file, and one that is killed leaves nothing at OUT (at
+//!   most its `.partial-<pid>` file, which says what it is).
 
 use std::fs::{File, OpenOptions};
 use std::io::ErrorKind;
@@ -78,8 +82,16 @@ pub fn backup(data_dir: &Path, out: &Path) -> Result<BackupReport, BackupError> 
             path: database.clone(),
             reason: error.to_string(),
         })?;
-    claim(out)?;
-    match copy(&source, &database, out) {
+    if std::fs::symlink_metadata(out).is_ok() {
+        return Err(BackupError::OutExists(out.to_path_buf()));
+    }
+    let partial = partial_name(out);
+    claim(&partial, out)?;
+    let written = copy(&source, &database, &partial).and_then(|pages| {
+        publish(&partial, out)?;
+        Ok(pages)
+    });
+    match written {
         Ok(pages) => {
             let bytes = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
             Ok(BackupReport {
@@ -90,8 +102,63 @@ pub fn backup(data_dir: &Path, out: &Path) -> Result<BackupReport, BackupError> 
             })
         }
         Err(error) => {
-            remove_copy(out);
-            Err(error)
+            remove_copy(&partial);
+            Err(error.naming(&partial, out))
+        }
+    }
+}
+
+/// The temporary name a backup to `out` is written under: beside it (same file system, so it
+/// can be linked to OUT), naming this process.
+fn partial_name(out: &Path) -> PathBuf {
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".partial-{}", std::process::id()));
+    out.with_file_name(name)
+}
+
+/// Gives the finished copy the name `out`, never replacing a file there: a hard link fails if
+/// `out` exists. Where the file system cannot link, a rename after a last check.
+fn publish(partial: &Path, out: &Path) -> Result<(), BackupError> {
+    let cannot_write = |error: std::io::Error| BackupError::CannotWrite {
+        path: out.to_path_buf(),
+        reason: error.to_string(),
+    };
+    match std::fs::hard_link(partial, out) {
+        Ok(()) => std::fs::remove_file(partial).map_err(cannot_write)?,
+        Err(error) if error.kind() == ErrorKind::AlreadyExists => {
+            return Err(BackupError::OutExists(out.to_path_buf()));
+        }
+        Err(_) => {
+            if std::fs::symlink_metadata(out).is_ok() {
+                return Err(BackupError::OutExists(out.to_path_buf()));
+            }
+            std::fs::rename(partial, out).map_err(cannot_write)?;
+        }
+    }
+    sync_folder(out);
+    Ok(())
+}
+
+impl BackupError {
+    /// An error about the temporary file is told about OUT, which is what the person named.
+    fn naming(self, partial: &Path, out: &Path) -> Self {
+        match self {
+            BackupError::CannotWrite { path, reason } if path == partial => {
+                BackupError::CannotWrite {
+                    path: out.to_path_buf(),
+                    reason,
+                }
+            }
+            BackupError::Copy {
+                database,
+                out: path,
+                reason,
+            } if path == partial => BackupError::Copy {
+                database,
+                out: out.to_path_buf(),
+                reason,
+            },
+            other => other,
         }
     }
 }
@@ -113,18 +180,22 @@ fn check_source(database: &Path) -> Result<(), BackupError> {
     Ok(())
 }
 
-/// Creates `out` as a new, empty file: refused if anything is there already.
-fn claim(out: &Path) -> Result<(), BackupError> {
+/// Creates the temporary file as a new, empty file (a leftover of a killed backup of this
+/// same process id is refused, not reused).
+fn claim(partial: &Path, out: &Path) -> Result<(), BackupError> {
     OpenOptions::new()
         .write(true)
         .create_new(true)
-        .open(out)
+        .open(partial)
         .map(drop)
-        .map_err(|error| match error.kind() {
-            ErrorKind::AlreadyExists => BackupError::OutExists(out.to_path_buf()),
-            _ => BackupError::CannotWrite {
-                path: out.to_path_buf(),
-                reason: error.to_string(),
+        .map_err(|error| BackupError::CannotWrite {
+            path: out.to_path_buf(),
+            reason: match error.kind() {
+                ErrorKind::AlreadyExists => format!(
+                    "{} is in the way (left by a backup that was stopped); remove it",
+                    partial.display()
+                ),
+                _ => error.to_string(),
             },
         })
 }
@@ -204,13 +275,18 @@ fn classify(error: rusqlite::Error, database: &Path, out: &Path) -> BackupError 
 /// Flushes the copy and its directory entry to disk.
 fn sync(out: &Path) -> std::io::Result<()> {
     File::open(out)?.sync_all()?;
-    if let Some(folder) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        // Best effort: not every platform can open a directory for syncing.
+    sync_folder(out);
+    Ok(())
+}
+
+/// Flushes the folder holding `path` (its entries), best effort: not every platform can open
+/// a directory for syncing.
+fn sync_folder(path: &Path) {
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         if let Ok(folder) = File::open(folder) {
             let _ = folder.sync_all();
         }
     }
-    Ok(())
 }
 
 /// Removes a failed copy and any journal SQLite left beside it.

@@ -57,6 +57,42 @@ pub enum StoreError {
     Join(String),
 }
 
+impl StoreError {
+    /// What failed, in words for the person who asked (the error itself goes to the log): no
+    /// SQL, no panic message, no type name.
+    pub fn in_plain_words(&self) -> &'static str {
+        match self {
+            StoreError::Refused { .. } => "the change was refused",
+            StoreError::Damaged { .. } | StoreError::EmptyDatabase { .. } => {
+                "the database is damaged; Donna does not use it (her log says what to do)"
+            }
+            StoreError::Corrupt(_) => "a record in the database could not be read",
+            StoreError::Sqlite(error) => match error.sqlite_error_code() {
+                Some(ErrorCode::DiskFull) => {
+                    "the disk is full, so the database could not be written"
+                }
+                Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => {
+                    "the database could not be written (the file is read-only or gone)"
+                }
+                Some(ErrorCode::SystemIoFailure) => {
+                    "the database could not be read or written (an I/O error)"
+                }
+                Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => {
+                    "the database was busy for too long"
+                }
+                _ => "the database could not be used",
+            },
+            StoreError::Unavailable(_) | StoreError::Panicked(_) | StoreError::Join(_) => {
+                "the database writer failed on this request"
+            }
+            StoreError::Transaction(_)
+            | StoreError::Migration(_)
+            | StoreError::DataDir { .. }
+            | StoreError::Locked { .. } => "the database could not be used",
+        }
+    }
+}
+
 /// Why the schema could not be brought up to date. No variant carries a migration's SQL: a
 /// failing migration is named by its file (and line, when SQLite says where).
 #[derive(Debug, thiserror::Error)]

@@ -79,7 +79,14 @@ pub fn analyze_reply(matcher: &FastPath, text: &str) -> Analysis {
             }
         }
     }
-    if analysis.outcome != FastPathOutcome::FallThrough(FallThroughReason::NoKeyword) {
+    // A qualifier that negates a keyword ("half done") can be part of a time ("in half an
+    // hour", "in an hour and a half"): a reply that is nothing but a time is still a time.
+    let only_a_time_negated = analysis.outcome
+        == FastPathOutcome::FallThrough(FallThroughReason::Negated)
+        && names_only_a_time(text);
+    if analysis.outcome != FastPathOutcome::FallThrough(FallThroughReason::NoKeyword)
+        && !only_a_time_negated
+    {
         return analysis;
     }
     let action = if names_only_a_time(text) {

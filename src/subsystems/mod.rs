@@ -4,6 +4,7 @@
 
 pub mod action_executor;
 pub mod chat_sessions;
+pub mod digest;
 pub mod fast_path;
 pub mod llm_classifier;
 pub mod nudger;

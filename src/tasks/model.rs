@@ -164,13 +164,17 @@ pub enum TaskFieldError {
     TitleTooLong,
     #[error("title must not contain control characters")]
     TitleControl,
+    #[error("title must have at least one visible character (letters, digits, punctuation or symbols); this one is only spaces or invisible characters")]
+    TitleInvisible,
     #[error("domain must be one of {list}", list = DOMAINS.join(", "))]
     Domain,
     #[error("priority must be between {} and {}", PRIORITY_RANGE.start(), PRIORITY_RANGE.end())]
     Priority,
 }
 
-/// Checks a title: trimmed, not empty, not too long.
+/// Checks a title: trimmed, not empty, not too long, no control characters, and something a
+/// person can see (not only zero-width spaces, joiners, bidi marks, combining marks without a
+/// letter, or spaces of any kind).
 pub fn clean_title(title: &str) -> Result<String, TaskFieldError> {
     let title = title.trim();
     if title.is_empty() {
@@ -182,7 +186,27 @@ pub fn clean_title(title: &str) -> Result<String, TaskFieldError> {
     if title.chars().any(|c| c.is_control()) {
         return Err(TaskFieldError::TitleControl);
     }
+    if !title.chars().any(is_visible) {
+        return Err(TaskFieldError::TitleInvisible);
+    }
     Ok(title.to_string())
+}
+
+/// Whether a character shows on its own: a letter, digit, punctuation mark or symbol (Unicode
+/// general categories L, N, P, S), except the blank ones among them (the Hangul fillers and the
+/// blank Braille pattern). Spaces, format characters (zero-width spaces and joiners, bidi
+/// marks, the byte order mark), marks (which only decorate another character), private-use
+/// and unassigned code points are not.
+fn is_visible(c: char) -> bool {
+    use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
+    const BLANK: [char; 5] = ['\u{115F}', '\u{1160}', '\u{3164}', '\u{FFA0}', '\u{2800}'];
+    matches!(
+        c.general_category_group(),
+        GeneralCategoryGroup::Letter
+            | GeneralCategoryGroup::Number
+            | GeneralCategoryGroup::Punctuation
+            | GeneralCategoryGroup::Symbol
+    ) && !BLANK.contains(&c)
 }
 
 pub fn check_domain(domain: &str) -> Result<(), TaskFieldError> {
@@ -198,5 +222,49 @@ pub fn check_priority(priority: i64) -> Result<(), TaskFieldError> {
         Ok(())
     } else {
         Err(TaskFieldError::Priority)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_title_must_have_something_a_person_can_see() {
+        // (title, accepted)
+        let table = [
+            ("Pay rent", true),
+            ("🎉", true),
+            ("!!!", true),
+            ("日本語", true),
+            ("e\u{301}", true),
+            ("\u{200B}Pay rent", true),
+            ("\u{200B}", false),
+            ("\u{200B}\u{200C}\u{200D}", false),
+            ("\u{2060}\u{FEFF}", false),
+            (
+                "\u{200E}\u{200F}\u{202A}\u{202E}\u{2066}\u{2069}\u{061C}",
+                false,
+            ),
+            ("\u{301}\u{302}\u{20DD}", false),
+            ("\u{00A0}\u{2003}\u{3000}\u{205F}", false),
+            ("\u{00AD}\u{180E}", false),
+            ("\u{3164}\u{115F}\u{2800}", false),
+            ("\u{FE0F}\u{E0041}", false),
+            ("\u{E000}", false),
+        ];
+        for (title, accepted) in table {
+            let result = clean_title(title);
+            assert_eq!(result.is_ok(), accepted, "{title:?}: {result:?}");
+            if !accepted {
+                assert!(
+                    matches!(
+                        result,
+                        Err(TaskFieldError::TitleInvisible | TaskFieldError::EmptyTitle)
+                    ),
+                    "{title:?}: {result:?}"
+                );
+            }
+        }
     }
 }

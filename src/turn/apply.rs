@@ -21,6 +21,7 @@ use crate::tasks::repo;
 use super::changes;
 use super::draft_step;
 use super::finish::{finish, summarize};
+use super::list_step;
 pub use super::proposal::{propose, Proposal};
 use super::result::{ShownAction, TurnPath, TurnResult};
 use super::texts;
@@ -174,6 +175,11 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
             }
         }
         Work::Say { path, text } => {
+            result.path = path;
+            text
+        }
+        Work::List { path, text, step } => {
+            list_step::apply(conn, thread_id, step, now)?;
             result.path = path;
             text
         }

@@ -11,6 +11,7 @@ use crate::conversation::escalation_ledger::{self, Reserved};
 use crate::conversation::inbox::{self, Accepted, Inbound};
 use crate::conversation::memory::{self, Kind};
 use crate::conversation::nudge_groups;
+use crate::conversation::nudge_records;
 use crate::conversation::plans::{self, Plan};
 use crate::conversation::threads::{self, Thread};
 use crate::store::StoreError;
@@ -44,6 +45,10 @@ pub struct TurnContext {
     pub nudge_group: Vec<(i64, Task)>,
     /// That grouped nudge is still Donna's last word here.
     pub group_unanswered: bool,
+    /// A click on a nudge's button (`Inbound::answers_nudge`) that can no longer apply: its
+    /// task is closed or not this thread's, a newer nudge replaced it, or another click
+    /// answered it first. Such a turn changes nothing.
+    pub stale_click: bool,
 }
 
 impl TurnContext {
@@ -98,9 +103,17 @@ pub fn load(conn: &Connection, inbound: &Inbound) -> Result<TurnContext, Context
         None => drafts::get(conn, thread_id)?,
         Some(_) => None,
     };
-    let nudged_task = match &thread.task_id {
-        Some(_) => None,
-        None => match memory::unanswered_nudge_task(conn, thread_id)? {
+    // A click names its nudge: in a free thread that nudge's task is the one answered, even
+    // when Donna said something else since.
+    let clicked = match &inbound.answers_nudge {
+        Some(id) => Some(clicked_nudge(conn, inbound, id, thread.task_id.as_deref())?),
+        None => None,
+    };
+    let stale_click = clicked.as_ref().is_some_and(Option::is_none);
+    let nudged_task = match (&thread.task_id, clicked) {
+        (Some(_), _) => None,
+        (None, Some(task)) => task,
+        (None, None) => match memory::unanswered_nudge_task(conn, thread_id)? {
             Some(task_id) => repo::get(conn, &task_id)?.filter(|task| task.status.is_open()),
             None => None,
         },
@@ -122,6 +135,7 @@ pub fn load(conn: &Connection, inbound: &Inbound) -> Result<TurnContext, Context
         draft,
         nudged_task,
         answering_nudge: false,
+        stale_click,
         latest_plan: plans::latest(conn, thread_id)?,
         last_donna: memory::last_donna(conn, thread_id)?,
         inbox: inbox::state(conn, inbound)?,
@@ -129,4 +143,31 @@ pub fn load(conn: &Connection, inbound: &Inbound) -> Result<TurnContext, Context
         thread,
         task,
     })
+}
+
+/// The open task nudge `nudge_id` (named by a click) is about, if the click can still apply:
+/// the nudge was sent to this thread (about this thread's task, in a nudge thread), no newer
+/// nudge replaced it, no earlier click answered it, and its task is open.
+fn clicked_nudge(
+    conn: &Connection,
+    inbound: &Inbound,
+    nudge_id: &str,
+    thread_task: Option<&str>,
+) -> Result<Option<Task>, StoreError> {
+    let Some(nudge) = nudge_records::get(conn, nudge_id)? else {
+        return Ok(None);
+    };
+    let here = nudge.thread_id == inbound.thread_id
+        && thread_task.is_none_or(|task| task == nudge.task_id);
+    let received = match inbox::state(conn, inbound)? {
+        Some(Accepted::New { seq } | Accepted::Pending { seq }) => Some(seq),
+        _ => None,
+    };
+    if !here
+        || nudge_records::replaced(conn, &nudge)?
+        || nudge_records::answered(conn, nudge_id, received)?
+    {
+        return Ok(None);
+    }
+    Ok(repo::get(conn, &nudge.task_id)?.filter(|task| task.status.is_open()))
 }

@@ -48,7 +48,7 @@ pub fn apply(
                 data,
                 questions,
                 created_at: now,
-                expires_at: now.checked_add_signed(expiry).unwrap_or(now),
+                expires_at: crate::clock::add(now, expiry),
                 requester_id: Some(requester.to_string()),
             },
         ),

@@ -16,6 +16,19 @@ pub enum TurnError {
     Actor(#[from] AskError),
     #[error("stored result is unreadable: {0}")]
     BadStoredResult(String),
+    /// The message failed every try and was set aside (`parking`): it is not run again.
+    #[error(
+        "this message failed every time it was tried and was set aside; it will not be run again"
+    )]
+    Parked,
+}
+
+impl TurnError {
+    /// Whether this failure counts as a try of the message (a missing thread or a parked
+    /// message is no try: nothing was attempted).
+    pub fn is_a_failed_try(&self) -> bool {
+        !matches!(self, TurnError::NoThread(_) | TurnError::Parked)
+    }
 }
 
 impl From<ContextError> for TurnError {

@@ -45,7 +45,7 @@ use super::pipeline::Pipeline;
 use super::result::TurnPath;
 use super::texts;
 use super::Inbound;
-use crate::replies::grounding::{title_shares_a_word, Message};
+use crate::replies::grounding::{asks_for, title_shares_a_word, Ask, Context, Message};
 
 /// Words that show the person gave a priority themselves.
 const PRIORITY_WORDS: [&str; 7] = [
@@ -110,6 +110,12 @@ impl Pipeline {
             Err(answer) => return Ok(answer),
         };
         let title = capitalise(parsed.title.trim());
+        // A closing, a feeling or small talk read as a capture with nothing in it: no "what
+        // should I add?" unless the person asked to add something.
+        let message = Message::read(text);
+        if title.is_empty() && !asks_for(&message, Ask::Create, &Context::default(), || false) {
+            return Ok((say(TurnPath::Chat, texts::NOT_A_TASK), DraftStep::Remove));
+        }
         if title.is_empty() || parsed.confidence < self.settings.min_confidence {
             let question = if title.is_empty() {
                 texts::ASK_WHAT.to_string()
@@ -120,7 +126,7 @@ impl Pipeline {
         }
         // A title the person never said a word of is the model's invention ("what a day" ->
         // "Wire 5000 USD to ..."): nothing is added and nothing is asked to be merged later.
-        if !title_shares_a_word(&Message::read(text), &title) {
+        if !title_shares_a_word(&message, &title) {
             tracing::info!(%title, "dropped a capture whose title the message does not hold");
             return Ok((
                 say(TurnPath::Clarify, texts::INVENTED_TASK),

@@ -4,8 +4,9 @@
 //!
 //! Order: a pending draft (the answer to Donna's question is merged with it and read again;
 //! "never mind" drops it; a question or a command is handled on its own and the draft stays),
-//! then an automation command (proposed as a plan), then the rules (captures, the common
-//! questions, greetings, thanks, a request for the bigger model: `bigger_model`), then the model
+//! then a digest or automation command (proposed as a plan), then the rules (captures, the common
+//! questions a page at a time and "more" (`lists`), the agenda, greetings, thanks, a request for the bigger model:
+//! `bigger_model`), then the model
 //! (`free_model`), or without one an honest answer naming what works.
 //! Invariants: reached only through `decide`'s `Next::FreeText`, so a bare confirmation or
 //! "undo" never gets here; nothing here writes: the room returns the turn's work and what
@@ -13,14 +14,13 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::actions::automation::proposal_action;
+use crate::actions::automation::{digest_proposal, proposal_action};
 use crate::automations::command::{self as automation_command, AutomationReading};
+use crate::automations::digest_command::{self, DigestReading};
 use crate::capture::bigger_model;
-use crate::capture::questions;
-use crate::capture::rules::{self, Reading};
+use crate::capture::rules::{self, Question, Reading};
 use crate::capture::sentence::{is_question, words};
 use crate::conversation::drafts::{Draft, DraftKind, MAX_QUESTIONS};
-use crate::conversation::participation::Viewer;
 
 use super::apply::Work;
 use super::context::TurnContext;
@@ -40,7 +40,9 @@ impl Pipeline {
     ) -> Result<(Work, DraftStep), TurnError> {
         let reading = rules::read(&inbound.text);
         let automation = automation_command::read(&inbound.text, now, self.settings.timezone);
-        let is_command = !matches!(automation, AutomationReading::NotAutomation);
+        let digest = digest_command::read(&inbound.text, now, self.settings.timezone);
+        let is_command = !matches!(automation, AutomationReading::NotAutomation)
+            || !matches!(digest, DigestReading::NotDigest);
         // Only the person a question was asked of answers it; another member's message leaves
         // it alone and is handled on its own.
         let draft = context
@@ -54,26 +56,30 @@ impl Pipeline {
                     DraftStep::Remove,
                 ));
             }
-            // A command of its own ("every monday remind me to ...") is never the answer.
+            // A command of its own ("every monday remind me to ...", "send me my agenda every
+            // day at 8") is never the answer.
             if !is_command && answers_draft(&reading, &inbound.text) {
                 return self.answer_draft(context, inbound, draft, now).await;
             }
         }
         let step = DraftStep::Keep;
+        // "send me my agenda every day at 8am": a digest, proposed like any automation.
+        match digest {
+            DigestReading::NotDigest => {}
+            DigestReading::Digest(schedule) => {
+                let action = digest_proposal(&schedule, &context.thread.id, &inbound.user_id);
+                return Ok((propose_automation(action), step));
+            }
+            DigestReading::Unreadable(question) => {
+                return Ok((say(TurnPath::Clarify, &question), step));
+            }
+        }
         // "every monday at 9 remind me to ...": proposed in words, stored only after a yes.
         match automation {
             AutomationReading::NotAutomation => {}
             AutomationReading::Draft(draft) => {
                 let action = proposal_action(&draft, Some(&context.thread.id));
-                return Ok((
-                    Work::Propose {
-                        actions: vec![action],
-                        preamble: None,
-                        path: TurnPath::AutomationProposed,
-                        steps: Vec::new(),
-                    },
-                    step,
-                ));
+                return Ok((propose_automation(action), step));
             }
             AutomationReading::Unreadable(question) => {
                 return Ok((say(TurnPath::Clarify, &question), step));
@@ -82,26 +88,13 @@ impl Pipeline {
         match reading {
             Reading::Capture { body } => self.capture_words(context, &body, 0, now).await,
             Reading::BareCapture => Ok(ask(DraftKind::What, "", 1, texts::ASK_WHAT)),
-            Reading::Question(question) => {
-                let timezone = self.settings.timezone;
-                let viewer = Viewer {
-                    person: context.author_id.clone(),
-                    here: context.thread.id.clone(),
-                };
-                let text = self
-                    .store
-                    .read(move |conn| {
-                        questions::answer(conn, question, Some(&viewer), now, timezone)
-                    })
-                    .await?;
-                Ok((
-                    Work::Say {
-                        path: TurnPath::Answer,
-                        text,
-                    },
-                    step,
-                ))
+            Reading::Question(Question::Agenda) => {
+                Ok((self.agenda_answer(context, now).await?, step))
             }
+            Reading::Question(question) => {
+                Ok((self.list_answer(context, question, now).await?, step))
+            }
+            Reading::More => Ok((self.next_page(context, now).await?, step)),
             Reading::Greeting => Ok((say(TurnPath::Chat, texts::GREETING), step)),
             Reading::Thanks => Ok((say(TurnPath::Chat, texts::THANKS), step)),
             Reading::NeverMind => Ok((say(TurnPath::Unhandled, texts::NOTHING_TO_DROP), step)),
@@ -142,6 +135,16 @@ impl Pipeline {
             other => other,
         };
         Ok((work, step))
+    }
+}
+
+/// An automation (or digest) proposed in words, stored only after a yes.
+fn propose_automation(action: crate::actions::BoundAction) -> Work {
+    Work::Propose {
+        actions: vec![action],
+        preamble: None,
+        path: TurnPath::AutomationProposed,
+        steps: Vec::new(),
     }
 }
 

@@ -24,10 +24,12 @@ use crate::clock::SharedClock;
 use crate::conversation::inbox::{self, Accepted};
 use crate::conversation::{threads, Channel};
 use crate::metrics::TurnMetrics;
-use crate::store::{Store, StoreError};
+use crate::store::Store;
 
 use super::conversation::{Conversation, TurnMsg};
 use super::error::TurnError;
+pub use super::intake_error::IntakeError;
+use super::parking;
 use super::receipt::LateReceipt;
 use super::result::TurnResult;
 use super::Inbound;
@@ -51,27 +53,8 @@ pub struct Incoming {
     pub message_id: Option<String>,
     /// The plan the message answers, when the channel knows it (a Discord button click).
     pub answers_plan: Option<String>,
-}
-
-/// Why a message was not handled.
-#[derive(Debug, thiserror::Error)]
-pub enum IntakeError {
-    #[error("{0}")]
-    Invalid(String),
-    #[error("no thread {0}")]
-    NoThread(String),
-    #[error("too many messages are waiting; try again shortly")]
-    Busy,
-    #[error("shutting down")]
-    ShuttingDown,
-    #[error("internal error: {0}")]
-    Failed(String),
-}
-
-impl From<StoreError> for IntakeError {
-    fn from(error: StoreError) -> Self {
-        IntakeError::Failed(error.to_string())
-    }
+    /// The nudge the message answers, when the channel knows it (a click on a nudge's button).
+    pub answers_nudge: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -79,12 +62,12 @@ pub struct Intake {
     store: Store,
     clock: SharedClock,
     router: KeyedRouter<String, Conversation>,
+    /// Turn figures: parked messages, and the writes made for a message at intake.
+    metrics: Arc<TurnMetrics>,
     /// Turns accepted and not yet answered, across all threads (the global bound).
     in_flight: Arc<Semaphore>,
     /// Messages accepted and not yet answered, per thread: a thread not in here is idle.
     busy: Arc<Mutex<HashMap<String, usize>>>,
-    /// Where the writes made for a message at intake are counted.
-    metrics: Arc<TurnMetrics>,
 }
 
 /// A message in flight in its thread, until dropped (when its turn is answered or refused).
@@ -159,8 +142,8 @@ impl Intake {
         store: Store,
         clock: SharedClock,
         router: KeyedRouter<String, Conversation>,
-        max_in_flight: usize,
         metrics: Arc<TurnMetrics>,
+        max_in_flight: usize,
     ) -> Self {
         Self {
             store,
@@ -196,7 +179,10 @@ impl Intake {
         };
         let (in_thread, idle) = InFlight::enter(&self.busy, &incoming.thread_id);
         // No id of its own (nothing can repeat it) and nothing ahead of it in its thread.
-        let one_write = idle && incoming.message_id.is_none() && incoming.answers_plan.is_none();
+        let one_write = idle
+            && incoming.message_id.is_none()
+            && incoming.answers_plan.is_none()
+            && incoming.answers_nudge.is_none();
         let inbound = Inbound {
             channel: incoming.channel,
             message_id: incoming
@@ -206,6 +192,7 @@ impl Intake {
             user_id: incoming.user_id,
             text: incoming.text,
             answers_plan: incoming.answers_plan,
+            answers_nudge: incoming.answers_nudge,
         };
         let now = self.clock.now();
         if one_write {
@@ -229,10 +216,13 @@ impl Intake {
         let accepted = match accepted {
             None => return Err(IntakeError::NoThread(inbound.thread_id)),
             Some(Accepted::Done(json)) => {
-                let stored =
-                    serde_json::from_str(&json).map_err(|e| IntakeError::Failed(e.to_string()));
+                let stored = serde_json::from_str(&json).map_err(|error| IntakeError::Failed {
+                    plain: "the stored answer to this message cannot be read".into(),
+                    detail: error.to_string(),
+                });
                 return Ok(Box::pin(async move { stored }));
             }
+            Some(Accepted::Parked) => return Err(IntakeError::Parked),
             Some(accepted) => accepted,
         };
         let result = self.route(inbound, matches!(accepted, Accepted::New { .. }));
@@ -265,12 +255,14 @@ impl Intake {
             late,
             reply,
         });
-        let (store, metrics) = (self.store.clone(), self.metrics.clone());
+        let store = self.store.clone();
+        let (router, metrics) = (self.router.clone(), self.metrics.clone());
         async move {
             match answer.await {
                 Ok(Ok(result)) => Ok(result),
                 Ok(Err(TurnError::NoThread(id))) => Err(IntakeError::NoThread(id)),
-                Ok(Err(error)) => Err(IntakeError::Failed(error.to_string())),
+                Ok(Err(TurnError::Parked)) => Err(IntakeError::Parked),
+                Ok(Err(error)) => Err(IntakeError::turn_failed(&error)),
                 Err(refused @ (AskError::Full { .. } | AskError::Closed { .. })) => {
                     if remove_if_refused {
                         // Not accepted after all: take it out of the inbox so nothing half-happens.
@@ -284,9 +276,11 @@ impl Intake {
                         _ => IntakeError::ShuttingDown,
                     })
                 }
-                Err(AskError::NoReply { .. }) => Err(IntakeError::Failed(
-                    "the conversation failed while handling this message; it stays in the inbox and will be retried at the next start".into(),
-                )),
+                Err(AskError::NoReply { .. }) => {
+                    parking::conversation_lost(&store, &metrics, &message, router.is_closed())
+                        .await;
+                    Err(IntakeError::conversation_lost())
+                }
             }
         }
     }

@@ -27,6 +27,10 @@ pub(super) async fn ask_model<T: Send + 'static>(
     receipt::before_waiting().await?;
     Ok(match llm.ask(|reply| journaled(message(reply))).await {
         Ok(Ok(answer)) => Ok(answer),
+        Ok(Err(error @ LlmError::InvalidOutput(_))) => {
+            tracing::debug!(%error, call, "the model's answer could not be used for this turn");
+            Err(model_garbled())
+        }
         Ok(Err(error)) => {
             tracing::debug!(%error, call, "a model call failed for this turn");
             Err(model_down())
@@ -36,6 +40,14 @@ pub(super) async fn ask_model<T: Send + 'static>(
             Err(model_down())
         }
     })
+}
+
+/// The model answered, but not usably (after the retry): the failure contract, said truly.
+pub(super) fn model_garbled() -> (Work, DraftStep) {
+    (
+        say(TurnPath::LlmUnavailable, &texts::free_text_model_garbled()),
+        DraftStep::Keep,
+    )
 }
 
 pub(super) fn model_down() -> (Work, DraftStep) {

@@ -42,6 +42,7 @@ use super::decide::{decide, keep_when_asked_what_is_waiting, pin_to_plan, Next, 
 use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::nudge_group;
+use super::parking;
 use super::receipt::{self, LateReceipt};
 use super::result::{TurnPath, TurnResult};
 use super::settings::{chrono_duration, TurnSettings};
@@ -93,10 +94,10 @@ impl Pipeline {
             .replays
             .journal_for(&inbound.thread_id, &inbound.message_id);
         let steps = async {
+            let message = inbound.clone();
             let outcome = self.run_steps(inbound).await;
-            if matches!(&outcome, Err(error) if !matches!(error, TurnError::NoThread(_))) {
-                // Kept for the next start, like a message written at intake.
-                receipt::after_failure().await;
+            if let Err(error) = &outcome {
+                parking::after_error(&self.store, &self.metrics, &message, error).await;
             }
             outcome
         };
@@ -130,33 +131,30 @@ impl Pipeline {
         outcome
     }
 
-    /// The operator's line for a finished turn (`log.turns`; DEBUG when it is off).
-    fn log_turn(&self, result: &TurnResult, took: std::time::Duration) {
-        let actions = result
-            .actions
-            .iter()
-            .map(|action| action.name.as_str())
-            .collect::<Vec<_>>()
-            .join(",");
-        let latency_ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
-        let path = result.path.as_str();
-        if self.settings.log_turns {
-            tracing::info!(path, actions = %actions, latency_ms, "turn done");
-        } else {
-            tracing::debug!(path, actions = %actions, latency_ms, "turn done");
-        }
-    }
-
     async fn run_steps(&self, inbound: Inbound) -> Result<TurnResult, TurnError> {
         let message = inbound.clone();
         let context = self
             .store
             .read(move |conn| Ok(context::load(conn, &message)))
             .await??;
-        if let Some(Accepted::Done(json)) = &context.inbox {
+        match &context.inbox {
             // The same message again: the first result, and nothing applied twice.
-            return serde_json::from_str(json)
-                .map_err(|e| TurnError::BadStoredResult(e.to_string()));
+            Some(Accepted::Done(json)) => {
+                return serde_json::from_str(json)
+                    .map_err(|e| TurnError::BadStoredResult(e.to_string()))
+            }
+            Some(Accepted::Parked) => return Err(TurnError::Parked),
+            _ => {}
+        }
+        if context.stale_click {
+            // A click on a nudge that can no longer be answered (the channel told the person
+            // why): nothing changes, nothing is said.
+            let stale = Work::Silent {
+                path: TurnPath::Unhandled,
+            };
+            return self
+                .commit(inbound, &context, PlanStep::Keep, stale, DraftStep::Keep)
+                .await;
         }
         // A reply to a nudge that listed several tasks picks one by its number ("2 done").
         let (context, text) = nudge_group::pick(context, &inbound.text);

@@ -41,7 +41,7 @@ pub fn propose(
         actions: bound,
         status: PlanStatus::Pending,
         created_at: now,
-        expires_at: now + expiry,
+        expires_at: crate::clock::add(now, expiry),
         resolved_at: None,
         proposed_after_seq: inbox::last_seq(conn)?,
         requester_id: Some(proposal.requester_id.to_string()),

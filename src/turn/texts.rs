@@ -146,6 +146,19 @@ pub fn free_text_model_down() -> String {
     )
 }
 
+/// The model answered, but nothing it said could be used (garbage, twice): not "can't reach".
+pub fn free_text_model_garbled() -> String {
+    format!(
+        "My language model gave me an answer I couldn't use, so I did nothing. Plain commands \
+         always work: {FREE_TEXT_COMMANDS}."
+    )
+}
+
+/// A message the model read as a task with nothing to add, and that asks for none: a closing,
+/// a feeling, small talk. Not "what should I add?".
+pub const NOT_A_TASK: &str = "I'm not sure what you'd like me to do. Tell me a task to add \
+(for example 'add call the bank tomorrow'), or ask me what's on your list.";
+
 /// Free text the model read as something not built yet (a question, chat, a change to a task).
 pub fn free_text_not_yet(what: &str) -> String {
     format!(
@@ -208,7 +221,7 @@ pub const ESCALATION_BUDGET_SPENT: &str =
 /// The offer to ask the bigger model, with its reason and cost.
 pub fn escalation_offer(reason: &str, estimate_usd: f64) -> String {
     format!(
-        "This needs a bigger model ({}). Asking it costs about ${estimate_usd:.4}.",
+        "This needs a bigger model ({}). Asking it costs at most ${estimate_usd:.4}.",
         reason.trim().trim_end_matches('.')
     )
 }

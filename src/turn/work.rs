@@ -10,6 +10,7 @@ use crate::conversation::plans::Plan;
 use crate::conversation::turn_journal::TurnCalls;
 
 use super::draft_step::DraftStep;
+use super::list_step::ListStep;
 use super::result::{PlannerStep, TurnPath};
 use super::Inbound;
 
@@ -50,6 +51,12 @@ pub enum Work {
     Say {
         path: TurnPath,
         text: String,
+    },
+    /// A page of a list (or why there is none); the chat's list cursor takes `step`.
+    List {
+        path: TurnPath,
+        text: String,
+        step: ListStep,
     },
     /// The chat room's answer (path `chat`): the turn slides the live session `session`, or
     /// opens a new one when there is none (or it closed meanwhile).

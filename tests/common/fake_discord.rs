@@ -492,13 +492,15 @@ impl FakeDiscord {
         self.shared.lock().sent.clone()
     }
 
-    /// Every message the fake knows in a channel (dispatched, inserted or sent), oldest first.
+    /// Every message the fake knows in a channel (dispatched, inserted or sent), oldest first;
+    /// not the answers to interactions (`FakeDiscord::message` finds those).
     pub fn channel_messages(&self, channel_id: u64) -> Vec<Value> {
         self.shared
             .lock()
             .messages
             .iter()
             .filter(|m| id_field(m, "channel_id") == Some(channel_id))
+            .filter(|m| m.get("interaction_response").is_none())
             .cloned()
             .collect()
     }
@@ -1305,6 +1307,7 @@ fn list_messages(inner: &Inner, channel_id: u64, query: Option<&str>) -> Answer 
         .messages
         .iter()
         .filter(|m| id_field(m, "channel_id") == Some(channel_id))
+        .filter(|m| m.get("interaction_response").is_none())
         .collect();
     in_channel.sort_by_key(|m| message_id_of(m));
     let mut page: Vec<Value> = if let Some(after) = param("after") {

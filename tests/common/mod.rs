@@ -61,6 +61,18 @@ pub async fn start_bot_in(dir: tempfile::TempDir, extra: &str, env: TestEnv) -> 
     } else {
         "llm:\n  provider: none\n"
     };
+    // An `http:` section in `extra` gets the test's bind address added to it.
+    let (http, extra) = if extra.lines().any(|line| line == "http:") {
+        (
+            String::new(),
+            extra.replacen("http:\n", "http:\n  bind: 127.0.0.1:0\n", 1),
+        )
+    } else {
+        (
+            "http:\n  bind: 127.0.0.1:0\n".to_string(),
+            extra.to_string(),
+        )
+    };
     // The schedules a test does not set stay out of its way: their ticks (each a store write,
     // and a nudge for any task that is due) come an hour apart instead of every minute, so a
     // slow run on a busy machine counts and sees only what the test itself caused. A test of a
@@ -73,7 +85,7 @@ pub async fn start_bot_in(dir: tempfile::TempDir, extra: &str, env: TestEnv) -> 
         schedules.push_str("plans:\n  sweep_interval: 1h\n");
     }
     let yaml = format!(
-        "data_dir: {}\nhttp:\n  bind: 127.0.0.1:0\n{llm}{schedules}{extra}",
+        "data_dir: {}\n{http}{llm}{schedules}{extra}",
         dir.path().join("data").display()
     );
     let config = parse_yaml(&yaml).unwrap_or_else(|e| panic!("test config: {e}"));

@@ -1,5 +1,6 @@
 //! Button clicks: a click on "Yes" / "No" under a proposal answers exactly that plan, through
-//! the same turn as a typed "yes" / "no".
+//! the same turn as a typed "yes" / "no". Clicks on a nudge's buttons go to `nudge_clicks`, on
+//! a list's More button to `list_pages`.
 //!
 //! Owns: reading a click (which plan, which answer, who), deciding whether it may answer, the
 //! interaction's acknowledgement, and queueing its turn.
@@ -31,6 +32,7 @@ use super::inbound::InboundWork;
 use crate::conversation::plans::{self, PlanStatus};
 use crate::conversation::Channel;
 use crate::discord::buttons::{self, PlanButton, Refusal};
+use crate::discord::{more_button, nudge_buttons};
 use crate::store::StoreError;
 use crate::turn::intake::Incoming;
 
@@ -55,6 +57,18 @@ impl InboundWork {
         ) else {
             return;
         };
+        if let Some(nudge) = nudge_buttons::parse(&custom_id) {
+            self.nudge_click(&interaction, user, nudge).await;
+            return;
+        }
+        if let Some(more) = more_button::parse(&custom_id) {
+            if self.settings.allowed_user_ids.contains(&user) {
+                self.more_click(&interaction, more).await;
+            } else {
+                respond(&self.http, &interaction, ephemeral(NOT_ALLOWED)).await;
+            }
+            return;
+        }
         let Some(button) = buttons::parse(&custom_id) else {
             respond(&self.http, &interaction, ephemeral(Refusal::Unknown.text())).await;
             return;
@@ -107,6 +121,7 @@ impl InboundWork {
                 text: button.answer.as_text().to_string(),
                 message_id: Some(interaction.id.get().to_string()),
                 answers_plan: Some(button.plan_id),
+                answers_nudge: None,
             })
             .await;
         match queued {
@@ -148,6 +163,9 @@ fn may_answer(
         }
     }))
 }
+
+/// Told to someone not in `discord.allowed_user_ids`.
+pub(super) const NOT_ALLOWED: &str = "I only work for the people I was set up for.";
 
 /// A message only the person who clicked (or typed the command) sees.
 pub(super) fn ephemeral(text: &str) -> InteractionResponse {

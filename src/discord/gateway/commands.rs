@@ -4,7 +4,7 @@
 //! an invocation.
 //! - `/tasks` and `/pending` are read-only and only for the person: answered at once,
 //!   ephemerally, from the database (the same answers as "list my tasks" and "what are you
-//!   waiting on?").
+//!   waiting on?"), a page at a time with a More button (`list_pages`).
 //! - `/add` and `/undo` are conversation: the same turn as typing "add <text>" or "undo" in the
 //!   channel (same thread order, same inbox, the interaction id as the message id), whose reply
 //!   is delivered from the outbox like any other; the interaction is acknowledged at once with
@@ -27,17 +27,13 @@ use twilight_model::http::interaction::{
 };
 use twilight_model::id::Id;
 
-use super::clicks::{ephemeral, respond};
+use super::clicks::{ephemeral, respond, NOT_ALLOWED};
 use super::inbound::InboundWork;
 use super::shared::GatewayShared;
-use crate::capture::questions;
 use crate::capture::rules::Question;
 use crate::conversation::{threads, Channel};
 use crate::nudges;
 use crate::turn::intake::{Incoming, PendingTurn};
-
-/// Told to someone not in `discord.allowed_user_ids`.
-const NOT_ALLOWED: &str = "I only work for the people I was set up for.";
 
 /// The commands' definitions, as Discord's bulk overwrite takes them.
 fn definitions() -> serde_json::Value {
@@ -127,12 +123,9 @@ impl InboundWork {
                     Some("week") => Question::DueThisWeek,
                     _ => Question::ListTasks,
                 };
-                self.answer_question(&interaction, question).await;
+                self.answer_list(&interaction, question).await;
             }
-            "pending" => {
-                self.answer_question(&interaction, Question::WaitingOn)
-                    .await
-            }
+            "pending" => self.answer_list(&interaction, Question::WaitingOn).await,
             "add" => match option("text").filter(|text| !text.trim().is_empty()) {
                 Some(text) => {
                     let said = format!("add {}", text.trim());
@@ -154,23 +147,6 @@ impl InboundWork {
                 .await;
             }
         }
-    }
-
-    /// A read-only question, answered privately from the database.
-    async fn answer_question(&self, interaction: &Interaction, question: Question) {
-        let (now, timezone) = (self.clock.now(), self.settings.timezone);
-        let answer = self
-            .store
-            .read(move |conn| questions::answer(conn, question, None, now, timezone))
-            .await;
-        let text = match answer {
-            Ok(text) => text,
-            Err(error) => {
-                tracing::warn!(%error, "cannot answer a slash command");
-                "I can't look that up right now; try again in a moment.".to_string()
-            }
-        };
-        respond(&self.http, interaction, ephemeral(&text)).await;
     }
 
     /// The turn of `text` in `channel`, as if typed there; its reply comes from the outbox.
@@ -199,6 +175,7 @@ impl InboundWork {
                 text,
                 message_id: Some(interaction.id.get().to_string()),
                 answers_plan: None,
+                answers_nudge: None,
             })
             .await;
         let pending = match queued {

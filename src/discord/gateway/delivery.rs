@@ -3,10 +3,12 @@
 //! Owns: one delivery round (started by the gateway actor on `Deliver`: its timer, and after
 //! turns), sending a reply as messages below Discord's 2,000 characters, and unarchiving a
 //! thread that was archived meanwhile; a proposal (an entry with a plan) goes out with "Yes" /
-//! "No" buttons bound to its plan. After the replies, the round disables the buttons of
-//! proposals no longer live (`proposals`).
+//! "No" buttons bound to its plan, a nudge with "Done" / "Snooze 1h" / "Tomorrow" bound to its
+//! task and its id. After the replies, the round disables the buttons of proposals no longer
+//! live (`proposals`) and of nudges that can no longer be answered (`stale_nudges`).
 //! Reads the undelivered Discord entries of the outbox; writes back, per batch in one unit of
-//! work, which were delivered, why the others were not, and where proposals' buttons sit.
+//! work, which were delivered, why the others were not, and where proposals' and nudges'
+//! buttons sit.
 //! Invariants:
 //! - Replies of one thread go out in outbox order; a failure stops that thread until the next
 //!   round (its later replies never overtake it). Different threads are sent concurrently.
@@ -27,18 +29,28 @@ use twilight_model::id::Id;
 use super::post::post;
 use super::shared::GatewayShared;
 use crate::clock::SharedClock;
+use crate::conversation::nudge_messages::{self, NudgeMessage};
 use crate::conversation::outbox;
 use crate::conversation::proposal_messages::{self, ProposalMessage};
-use crate::discord::buttons;
 use crate::discord::split::{split, MAX_CHARS};
+use crate::discord::{buttons, nudge_buttons};
 use crate::store::Store;
 
 /// Discord's "thread is archived" error code.
 const THREAD_ARCHIVED: u64 = 50083;
 
-/// What delivering one thread's replies did: the outbox ids delivered, the first failure, and
-/// the proposals delivered with buttons.
-type ThreadOutcome = (Vec<i64>, Option<(i64, String)>, Vec<ProposalMessage>);
+/// What delivering one thread's replies did.
+#[derive(Default)]
+struct ThreadOutcome {
+    /// The outbox ids delivered.
+    delivered: Vec<i64>,
+    /// The first failure (the thread's later replies wait behind it).
+    failed: Option<(i64, String)>,
+    /// Proposals delivered with buttons.
+    proposals: Vec<ProposalMessage>,
+    /// Nudges delivered with buttons.
+    nudges: Vec<NudgeMessage>,
+}
 
 /// Threads delivered to at once in a round (each thread's replies stay in order).
 const DELIVERY_FAN_OUT: usize = 16;
@@ -63,6 +75,7 @@ impl Delivery {
         self.deliver().await;
         super::proposals::disable_answered(&self.http, &self.store, &self.clock, self.deadline)
             .await;
+        super::stale_nudges::disable_stale(&self.http, &self.store, self.deadline).await;
     }
 
     async fn deliver(&self) {
@@ -101,18 +114,16 @@ impl Delivery {
                 .buffer_unordered(DELIVERY_FAN_OUT)
                 .collect()
                 .await;
-            let delivered: Vec<i64> = outcomes
-                .iter()
-                .flat_map(|(ids, _, _)| ids.clone())
-                .collect();
-            let proposals: Vec<ProposalMessage> = outcomes
-                .iter()
-                .flat_map(|(_, _, proposals)| proposals.clone())
-                .collect();
-            let failed: Vec<(i64, String)> = outcomes
-                .into_iter()
-                .filter_map(|(_, failure, _)| failure)
-                .collect();
+            let mut delivered: Vec<i64> = Vec::new();
+            let mut proposals: Vec<ProposalMessage> = Vec::new();
+            let mut nudges: Vec<NudgeMessage> = Vec::new();
+            let mut failed: Vec<(i64, String)> = Vec::new();
+            for outcome in outcomes {
+                delivered.extend(outcome.delivered);
+                proposals.extend(outcome.proposals);
+                nudges.extend(outcome.nudges);
+                failed.extend(outcome.failed);
+            }
             self.shared
                 .delivered
                 .fetch_add(delivered.len() as u64, Ordering::Relaxed);
@@ -129,6 +140,9 @@ impl Delivery {
                     }
                     for proposal in &proposals {
                         proposal_messages::record(conn, proposal)?;
+                    }
+                    for nudge in &nudges {
+                        nudge_messages::record(conn, nudge)?;
                     }
                     for (id, reason) in &failed {
                         outbox::record_failure(conn, *id, reason)?;
@@ -152,22 +166,20 @@ impl Delivery {
         thread: String,
         entries: Vec<outbox::OutboxEntry>,
     ) -> ThreadOutcome {
-        let mut delivered = Vec::new();
-        let mut proposals = Vec::new();
+        let mut outcome = ThreadOutcome::default();
         let Some(channel) = thread.parse::<u64>().ok().and_then(Id::new_checked) else {
             let first = entries.first().map_or(0, |e| e.id);
-            return (
-                delivered,
-                Some((first, "not a Discord channel id".into())),
-                proposals,
-            );
+            outcome.failed = Some((first, "not a Discord channel id".into()));
+            return outcome;
         };
         for entry in entries {
-            // A proposal carries "Yes" / "No" buttons bound to exactly its plan.
-            let row = entry
-                .plan_id
-                .as_deref()
-                .map(|plan| buttons::row(plan, false));
+            // A proposal carries "Yes" / "No" buttons bound to exactly its plan; a nudge
+            // "Done" / "Snooze 1h" / "Tomorrow" bound to its task and its id.
+            let row = match (&entry.plan_id, &entry.nudge) {
+                (Some(plan), _) => Some(buttons::row(plan, false)),
+                (None, Some(nudge)) => nudge_buttons::row(&nudge.task_id, &nudge.nudge_id, false),
+                (None, None) => None,
+            };
             let sent = tokio::time::timeout(
                 self.deadline,
                 send_all(&self.http, channel, &entry.text, row.as_deref()),
@@ -175,10 +187,18 @@ impl Delivery {
             .await;
             match sent {
                 Ok(Ok(last)) => {
-                    delivered.push(entry.id);
-                    if let (Some(plan_id), Some(message)) = (entry.plan_id, last) {
-                        proposals.push(ProposalMessage {
+                    outcome.delivered.push(entry.id);
+                    let Some(message) = last else { continue };
+                    if let Some(plan_id) = entry.plan_id {
+                        outcome.proposals.push(ProposalMessage {
                             plan_id,
+                            channel_id: thread.clone(),
+                            message_id: message.to_string(),
+                        });
+                    } else if let Some(nudge) = entry.nudge {
+                        outcome.nudges.push(NudgeMessage {
+                            nudge_id: nudge.nudge_id,
+                            task_id: nudge.task_id,
                             channel_id: thread.clone(),
                             message_id: message.to_string(),
                         });
@@ -187,16 +207,18 @@ impl Delivery {
                 Ok(Err(error)) => {
                     let reason = error.to_string();
                     tracing::warn!(%thread, %reason, attempts = entry.attempts + 1, "reply not delivered; it stays in the outbox");
-                    return (delivered, Some((entry.id, reason)), proposals);
+                    outcome.failed = Some((entry.id, reason));
+                    return outcome;
                 }
                 Err(_) => {
                     let reason = format!("not delivered within {:?}", self.deadline);
                     tracing::warn!(%thread, %reason, attempts = entry.attempts + 1, "reply not delivered; it stays in the outbox");
-                    return (delivered, Some((entry.id, reason)), proposals);
+                    outcome.failed = Some((entry.id, reason));
+                    return outcome;
                 }
             }
         }
-        (delivered, None, proposals)
+        outcome
     }
 }
 

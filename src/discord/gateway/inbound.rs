@@ -224,6 +224,7 @@ impl InboundWork {
                 text,
                 message_id: Some(message.id.get().to_string()),
                 answers_plan: None,
+                answers_nudge: None,
             })
             .await;
         match queued {

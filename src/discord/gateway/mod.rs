@@ -2,9 +2,10 @@
 //!
 //! Owns: the twilight HTTP client, the task that polls the gateway shard (`shard`), and the
 //! handles of the work it starts: catch-up (`catch_up`), delivery rounds (`delivery`), nudge
-//! threads (`nudge_threads`). Inbound messages, button clicks (`clicks`) and slash commands
-//! (`commands`) wait in per-channel queues (`inbound`) that outlive the actor; proposals carry
-//! buttons, disabled once answered (`proposals`).
+//! threads (`nudge_threads`). Inbound messages, button clicks (`clicks`, `nudge_clicks`,
+//! `list_pages`) and slash commands (`commands`) wait in per-channel queues (`inbound`) that
+//! outlive the actor; proposals and nudges carry buttons, disabled once they can no longer
+//! apply (`proposals`, `stale_nudges`).
 //! Takes: `Ready`, `Inbound`, `Interaction` and `ShardEnded` (from its shard task), `Deliver` (its timer, and
 //! after every turn), `OpenNudge` (`DiscordNudges`: the API and the Nudger).
 //! Invariants:
@@ -21,13 +22,16 @@ mod clicks;
 mod commands;
 mod delivery;
 mod inbound;
+mod list_pages;
 mod messages;
+mod nudge_clicks;
 mod nudge_threads;
 mod post;
 mod proposals;
 mod settings;
 mod shard;
 mod shared;
+mod stale_nudges;
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};

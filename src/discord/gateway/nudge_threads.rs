@@ -8,6 +8,8 @@
 //! - The Discord thread's id becomes the thread's id; the nudge is recorded (memory, outbox as
 //!   already delivered, the task's counters) only once Discord has the thread.
 //! - A task whose thread is open gets the nudge in that thread, through the outbox.
+//! - The nudge carries Done / Snooze 1h / Tomorrow buttons naming its task and its id (chosen
+//!   before the post); where they sit is recorded with the nudge, so they are disabled later.
 //! - The REST calls are bounded by `discord.http_timeout` as a whole; a store failure is
 //!   `NudgeFailure::Store`, never a Discord failure.
 
@@ -21,7 +23,9 @@ use super::messages::DiscordMsg;
 use super::post::post;
 use super::settings::DiscordSettings;
 use crate::clock::SharedClock;
+use crate::conversation::nudge_messages::{self, NudgeMessage};
 use crate::conversation::{threads, Channel, ContextType};
+use crate::discord::nudge_buttons;
 use crate::nudges::{self, NudgeFailure, NudgeOpened};
 use crate::store::Store;
 
@@ -87,8 +91,16 @@ impl NudgeOpening {
         let context = context.unwrap_or_else(|| nudges::default_context(&task, now));
         let text = nudges::nudge_text(&task.title, context);
         let deadline = self.settings.http_timeout;
+        // The nudge's id is chosen now: its buttons name it before it is recorded.
+        let nudge_id = nudges::new_nudge_id();
+        let row = nudge_buttons::row(&task_id, &nudge_id, false);
         let posted = tokio::time::timeout(deadline, async {
-            let message = post(&self.http, channel, &text)
+            let starter = post(&self.http, channel, &text);
+            let starter = match &row {
+                Some(row) => starter.components(row),
+                None => starter,
+            };
+            let message = starter
                 .await
                 .map_err(|e| e.to_string())?
                 .model()
@@ -103,22 +115,33 @@ impl NudgeOpening {
                 .model()
                 .await
                 .map_err(|e| e.to_string())?;
-            Ok::<_, String>(thread.id.get().to_string())
+            Ok::<_, String>((thread.id.get().to_string(), message.id.get().to_string()))
         })
         .await
         .map_err(|_| NudgeFailure::Discord(format!("Discord did not answer within {deadline:?}")))?
         .map_err(NudgeFailure::Discord)?;
+        let (thread_id, starter_id) = posted;
+        let buttons = row.is_some().then(|| NudgeMessage {
+            nudge_id: nudge_id.clone(),
+            task_id: task_id.clone(),
+            channel_id: channel.get().to_string(),
+            message_id: starter_id,
+        });
         self.store
             .write(move |conn| {
-                Ok(nudges::open_on(
+                let opened = nudges::open_on(
                     conn,
                     &task_id,
                     Some(context),
                     Channel::Discord,
-                    || posted,
-                    true,
+                    || thread_id,
+                    Some(&nudge_id),
                     now,
-                ))
+                );
+                if let (Ok(_), Some(buttons)) = (&opened, &buttons) {
+                    nudge_messages::record(conn, buttons)?;
+                }
+                Ok(opened)
             })
             .await?
             .map_err(NudgeFailure::from)

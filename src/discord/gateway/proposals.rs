@@ -99,7 +99,7 @@ async fn disable(http: &Client, proposal: &ProposalMessage) -> bool {
     }
 }
 
-fn is_gone(error: &twilight_http::Error) -> bool {
+pub(super) fn is_gone(error: &twilight_http::Error) -> bool {
     match error.kind() {
         twilight_http::error::ErrorType::Response { error, .. } => {
             matches!(error, twilight_http::api_error::ApiError::General(general) if GONE.contains(&general.code))

@@ -20,6 +20,8 @@ pub struct DiscordSettings {
     pub command_guild_id: Option<u64>,
     /// The person's timezone (answers to `/tasks` name their days).
     pub timezone: chrono_tz::Tz,
+    /// How long a `/tasks` answer's More button keeps working (`plans.expiry`, like a draft).
+    pub list_expiry: Duration,
 }
 
 /// The HTTP client for `settings` (the REST proxy is a test seam).

@@ -60,7 +60,7 @@ const DONE: &[&str] = &[
     "deliver+", "email+", "mail+", "post+", "clean+", "ship+", "text+", "message+", "sign+",
     "order+", "upload+", "print+", "wash+", "cook+", "tidy+", "empty+", "fill+", "write+", "ring+",
     "phone+", "settle+", "transfer+", "pack+", "clear+", "nail+", "smash+", "crush+", "finalise+",
-    "finalize+", "resolve+", "close+", "sort+", "make+", "pick+ * up", "drop+ * off", "hand+ * in",
+    "finalize+", "resolve+", "sort+", "make+", "pick+ * up", "drop+ * off", "hand+ * in",
     "turn+ * in", "knock+ * out", "wrap+ * up", "tick+ * off", "cross+ * off", "check+ * off",
     "get+ * done", "do+", "read+", "reply+", "answer+", "review+", "approve+", "schedule+ * in",
     "water+", "feed+", "walk+", "mow+", "vacuum+", "hoover+", "iron+", "repair+", "install+",

@@ -15,7 +15,7 @@ use rusqlite::Connection;
 
 use super::due::DueNudge;
 use crate::conversation::memory::{self, Kind, Role};
-use crate::conversation::{nudge_groups, outbox, Channel, ContextType, Thread};
+use crate::conversation::{nudge_groups, nudge_records, outbox, Channel, ContextType, Thread};
 use crate::events::{EventBus, Payload};
 use crate::nudges::{self, NudgeError, NudgeOpened};
 use crate::store::StoreError;
@@ -167,12 +167,17 @@ fn open_group(
     nudge_groups::replace(conn, &thread.id, &ids, now)?;
     let mut opened = Vec::with_capacity(list.len());
     for nudge in list {
+        // A record per task (a newer nudge replaces the task's older ones); the message carries
+        // no buttons, so it is answered by number.
+        let nudge_id = nudges::new_nudge_id();
+        nudge_records::record_listed(conn, &nudge_id, &nudge.task.id, &thread.id, now)?;
         repo::record_nudge(conn, &nudge.task.id, now)?;
         if nudge.context == ContextType::Completion {
             nudge_marks::completion_asked(conn, &nudge.task)?;
         }
         opened.push(NudgeOpened {
             task_id: nudge.task.id.clone(),
+            nudge_id,
             thread_id: thread.id.clone(),
             channel: thread.channel,
             text: text.clone(),

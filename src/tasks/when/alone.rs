@@ -3,17 +3,19 @@
 //! test is strict: every word is part of a time phrase or one of a few words that carry none
 //! ([`CARRY_NOTHING`]); one other word ("call mom friday", "fridays are busy") and it is not.
 //!
-//! Invariants: pure, no clock; a time that cannot be used ("25:00", "feb 30") still counts as a
-//! time here, so the answer to it can be the reader's own reason.
+//! Invariants: pure, no clock; a time that cannot be used ("25:00", "feb 30") or that is only
+//! partly readable ("tomorrow before lunch") still counts as a time here, so the answer to it
+//! can be the reader's own reason.
 
 use super::scan::scan;
+use super::unread::unread_runs;
 use super::words::tokenize;
 
 /// Words that may stand around a time without saying anything else: its prepositions, "the",
 /// and the politeness and hedging of a short answer ("maybe friday", "friday then, please").
-const CARRY_NOTHING: [&str; 18] = [
+const CARRY_NOTHING: [&str; 20] = [
     "at", "on", "in", "by", "for", "to", "until", "till", "around", "the", "of", "then", "please",
-    "pls", "maybe", "ok", "okay", "and",
+    "pls", "maybe", "ok", "okay", "and", "after", "before",
 ];
 
 /// Words that look back: "yesterday" or "2 days ago" on its own tells when something happened
@@ -31,13 +33,25 @@ pub fn names_only_a_time(text: &str) -> bool {
     {
         return false;
     }
-    let pieces = scan(&tokens);
+    let pieces = scan(text, &tokens);
     if !pieces.iter().any(|piece| !piece.parts.is_empty()) {
         return false;
     }
     let mut covered = vec![false; tokens.len()];
     for piece in &pieces {
         for flag in covered.iter_mut().skip(piece.first).take(piece.len) {
+            *flag = true;
+        }
+    }
+    // Time words beside a time that the reader could not read ("tomorrow before lunch") are
+    // still a time: the answer is the reader's question about them, not "I didn't catch that".
+    let anchors: Vec<(usize, usize)> = pieces
+        .iter()
+        .filter(|p| !p.parts.is_empty())
+        .map(|p| (p.first, p.len))
+        .collect();
+    for (from, to) in unread_runs(text, &tokens, &covered.clone(), &anchors) {
+        for flag in covered.iter_mut().take(to).skip(from) {
             *flag = true;
         }
     }

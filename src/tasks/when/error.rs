@@ -14,13 +14,14 @@ pub enum WhenError {
     NotLeapYear(i32),
     #[error("there is no month {0}")]
     NoSuchMonth(u32),
-    /// Carries the time as the user wrote it ("25:00", "13pm").
+    /// Carries the time as the user wrote it ("25:00", "13pm", "23:59:60").
     #[error("there is no {0}")]
     NoSuchTime(String),
     #[error("did you mean {0}am or {0}pm?")]
     AmbiguousHour(u32),
-    #[error("midnight is ambiguous: say 23:59 or 00:00")]
-    Midnight,
+    /// A time with minutes and no am or pm whose hour could be either ("3:15").
+    #[error("did you mean {0}am or {0}pm?")]
+    AmbiguousTime(String),
     #[error("{date} is a {actual}, not a {said}")]
     WeekdayMismatch {
         date: String,
@@ -31,4 +32,31 @@ pub enum WhenError {
     Conflicting,
     #[error("that is too far ahead (more than 5 years)")]
     TooFar,
+    /// Words of a time phrase the reader could not read, as written: the phrase is read whole
+    /// or not at all, so these are asked about, never dropped or left in a title.
+    #[error("I can't read \"{0}\"")]
+    Unread(String),
+    /// An amount of time below zero ("-5 days"), as written.
+    #[error("a time can't be a negative amount (\"{0}\")")]
+    Negative(String),
+    /// A zone abbreviation several zones use ("IST"): what it is, and what it could mean.
+    #[error("{written} could mean {could_be}: which one? (say e.g. {example})")]
+    AmbiguousZone {
+        written: String,
+        could_be: &'static str,
+        example: &'static str,
+    },
+    /// A zone or offset that does not exist or that Donna cannot convert ("UTC+15").
+    #[error("I don't know the time zone {0}")]
+    UnknownZone(String),
+    /// A date in numbers that reads two ways ("3/12": 3 December or 12 March).
+    #[error("{written} could be {one} or {other}: please write the month's name")]
+    NumericDate {
+        written: String,
+        one: String,
+        other: String,
+    },
+    /// A repeating time ("every friday") where one time was expected.
+    #[error("\"{0}\" repeats: for a recurring reminder say it like 'every friday at 9 remind me to ...'")]
+    Recurring(String),
 }

@@ -1,30 +1,30 @@
 //! Combining the parts of a text into one instant on the user's calendar: which day, which time
-//! of day, from now or from the task's start, and the checks that the answer is one, real and
-//! ahead (see the module header of `when` for every interpretation).
+//! of day, from now or from the task's start, relative to another time, in which zone, and the
+//! checks that the answer is one and real (see the module header of `when` for every
+//! interpretation). The calendar arithmetic is `calendar`'s.
 //!
 //! # Invariants
-//! - Rules apply on the local calendar of `WhenContext::timezone`; the result is UTC.
-//! - A DST gap moves forward to the first instant that exists, a fold takes the earlier one.
-//! - The result is strictly after `now` and within five years, or an error.
+//! - Rules apply on the local calendar of the zone named in the text, else of
+//!   `WhenContext::timezone`; the result is UTC.
+//! - Any part that could not be read makes the whole reading fail: nothing is half-read.
+//! - Two different answers in one text are [`WhenError::Conflicting`], never a pick.
 
-use chrono::{
-    DateTime, Datelike, Days, LocalResult, Months, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta,
-    TimeZone, Timelike, Utc, Weekday,
-};
-use chrono_tz::Tz;
+use chrono::{DateTime, NaiveTime, Utc, Weekday};
 
+use super::calendar::Calendar;
 use super::context::WhenContext;
 use super::error::WhenError;
-use super::parts::{hm, Day, Part, Period, Span, MAX_AHEAD_DAYS};
+use super::parts::{hm, Day, Part, Period, Span};
 use super::words::{month_name, weekday_name};
+use chrono::Datelike;
 
 const DEFAULT_HOUR: u32 = 9;
 /// Bare hours after "at" read as morning without a part of day: nobody books "at 8" for 20:00
 /// without saying so, while "at 3" could be either and is asked back.
 const MORNING_BARE_HOURS: std::ops::RangeInclusive<u32> = 7..=11;
 const WEEKEND_HOUR: u32 = 10;
-/// "today" alone: the end of a working day, the last point most people still act on a task.
-const TODAY_HOUR: u32 = 18;
+/// The end of a working day: "EOD", "end of the week" at this hour.
+const END_OF_DAY_HOUR: u32 = 17;
 
 fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {
     if !list.contains(&item) {
@@ -38,8 +38,11 @@ struct Gathered {
     weekdays: Vec<Weekday>,
     next_week: bool,
     clocks: Vec<NaiveTime>,
-    bare_hours: Vec<u32>,
+    bare_hours: Vec<(u32, u32)>,
     periods: Vec<Period>,
+    point_times: Vec<NaiveTime>,
+    midnight: bool,
+    end_of_day: bool,
     /// (from the task's start, span)
     spans: Vec<(bool, Span)>,
     later: bool,
@@ -47,6 +50,41 @@ struct Gathered {
 }
 
 impl Gathered {
+    fn from_parts(parts: &[Part]) -> Result<Gathered, WhenError> {
+        let mut g = Gathered::default();
+        for part in parts {
+            match part {
+                Part::Invalid(error) => return Err(error.clone()),
+                Part::Day(day) => push_unique(&mut g.days, *day),
+                Part::Weekday(day) => push_unique(&mut g.weekdays, *day),
+                Part::NextWeek => g.next_week = true,
+                Part::Clock(time) => push_unique(&mut g.clocks, *time),
+                Part::BareHour { hour, minute } => push_unique(&mut g.bare_hours, (*hour, *minute)),
+                Part::Period(period) => push_unique(&mut g.periods, *period),
+                Part::PointTime(time) => push_unique(&mut g.point_times, *time),
+                Part::Midnight => g.midnight = true,
+                Part::EndOfDay => g.end_of_day = true,
+                Part::FromNow(span) => push_unique(&mut g.spans, (false, *span)),
+                Part::FromStart(span) => push_unique(&mut g.spans, (true, *span)),
+                Part::Later => g.later = true,
+                Part::LaterToday => g.later_today = true,
+                // Taken out by `resolve` before the parts are gathered; the reading zone is the
+                // one the reading is made in already.
+                Part::Relative { .. } | Part::Zone(_) | Part::ReadingZone => {}
+            }
+        }
+        if g.end_of_day {
+            push_unique(
+                &mut g.clocks,
+                hm(END_OF_DAY_HOUR, 0).ok_or(WhenError::TooFar)?,
+            );
+            if g.days.is_empty() && g.weekdays.is_empty() && !g.next_week {
+                g.days.push(Day::Today);
+            }
+        }
+        Ok(g)
+    }
+
     fn names_more_than_later(&self) -> bool {
         !self.days.is_empty()
             || !self.weekdays.is_empty()
@@ -55,181 +93,125 @@ impl Gathered {
             || !self.bare_hours.is_empty()
             || !self.periods.is_empty()
             || !self.spans.is_empty()
+            || !self.point_times.is_empty()
+            || self.midnight
     }
 
     fn time_of_day(&self) -> Result<Option<NaiveTime>, WhenError> {
-        if self.clocks.len() + self.bare_hours.len() > 1 || self.periods.len() > 1 {
+        let named = self.clocks.len() + self.bare_hours.len();
+        if named > 1 || self.periods.len() > 1 || (self.midnight && named > 0) {
             return Err(WhenError::Conflicting);
         }
         let period = self.periods.first().copied();
         if let Some(&clock) = self.clocks.first() {
             return Ok(Some(clock));
         }
-        if let Some(&hour) = self.bare_hours.first() {
+        if let Some(&(hour, minute)) = self.bare_hours.first() {
             let hour = match period {
+                _ if hour == 12 => 12,
                 Some(period) if period.is_pm() => hour + 12,
                 Some(_) => hour,
                 None if MORNING_BARE_HOURS.contains(&hour) => hour,
-                None => return Err(WhenError::AmbiguousHour(hour)),
+                None if minute == 0 => return Err(WhenError::AmbiguousHour(hour)),
+                None => return Err(WhenError::AmbiguousTime(format!("{hour}:{minute:02}"))),
             };
-            return hm(hour, 0)
+            return hm(hour, minute)
                 .map(Some)
-                .ok_or(WhenError::NoSuchTime(format!("{hour}:00")));
+                .ok_or(WhenError::NoSuchTime(format!("{hour}:{minute:02}")));
+        }
+        if self.midnight {
+            return Ok(None);
         }
         Ok(period.and_then(|p| hm(p.default_hour(), 0)))
     }
 }
 
-struct Calendar<'a> {
-    ctx: &'a WhenContext,
-    today: NaiveDate,
+/// The time of day `parts` name on their own (a clock, a bare hour with its part of day, a part
+/// of day, midnight as 00:00, the end of the day as 17:00), or None.
+pub(super) fn time_of_day_only(parts: &[Part]) -> Result<Option<NaiveTime>, WhenError> {
+    let g = Gathered::from_parts(parts)?;
+    if g.midnight {
+        if !g.clocks.is_empty() || !g.bare_hours.is_empty() {
+            return Err(WhenError::Conflicting);
+        }
+        return Ok(Some(NaiveTime::MIN));
+    }
+    g.time_of_day()
 }
 
-impl Calendar<'_> {
-    fn instant(&self, date: NaiveDate, time: NaiveTime) -> Result<DateTime<Utc>, WhenError> {
-        local_to_utc(&self.ctx.timezone, date.and_time(time)).ok_or(WhenError::TooFar)
-    }
-
-    fn plus_days(&self, date: NaiveDate, days: u64) -> Result<NaiveDate, WhenError> {
-        date.checked_add_days(Days::new(days))
-            .ok_or(WhenError::TooFar)
-    }
-
-    /// The next `day` strictly after today.
-    fn next_weekday(&self, day: Weekday) -> Result<NaiveDate, WhenError> {
-        let from = self.today.weekday().num_days_from_monday();
-        let ahead = (day.num_days_from_monday() + 7 - from) % 7;
-        self.plus_days(self.today, u64::from(if ahead == 0 { 7 } else { ahead }))
-    }
-
-    fn next_monday(&self) -> Result<NaiveDate, WhenError> {
-        self.next_weekday(Weekday::Mon)
-    }
-
-    /// This Saturday or Sunday if `time` on it is still ahead, else next Saturday.
-    fn weekend(&self, time: NaiveTime) -> Result<NaiveDate, WhenError> {
-        let candidates: &[u64] = match self.today.weekday() {
-            Weekday::Sat => &[0, 1],
-            Weekday::Sun => &[0],
-            _ => &[],
-        };
-        for &offset in candidates {
-            let date = self.plus_days(self.today, offset)?;
-            if self.instant(date, time)? > self.ctx.now {
-                return Ok(date);
-            }
-        }
-        self.next_weekday(Weekday::Sat)
-    }
-
-    fn explicit(&self, year: Option<i32>, month: u32, day: u32) -> Result<NaiveDate, WhenError> {
-        let year = match year {
-            Some(year) => year,
-            None if (month, day) >= (self.today.month(), self.today.day()) => self.today.year(),
-            None => self.today.year().checked_add(1).ok_or(WhenError::TooFar)?,
-        };
-        NaiveDate::from_ymd_opt(year, month, day).ok_or(if month == 2 && day == 29 {
-            WhenError::NotLeapYear(year)
-        } else {
-            WhenError::NoSuchDate {
-                day,
-                month: month_name(month),
-            }
-        })
-    }
-
-    /// Days that do not depend on the time of day.
-    fn fixed_day(&self, day: Day) -> Result<NaiveDate, WhenError> {
-        match day {
-            Day::Today => Ok(self.today),
-            Day::Tomorrow => self.plus_days(self.today, 1),
-            Day::Overmorrow => self.plus_days(self.today, 2),
-            Day::NextMonth => {
-                let (year, month) = match self.today.month() {
-                    12 => (self.today.year().checked_add(1), 1),
-                    month => (Some(self.today.year()), month + 1),
-                };
-                year.and_then(|y| NaiveDate::from_ymd_opt(y, month, 1))
-                    .ok_or(WhenError::TooFar)
-            }
-            Day::Explicit { year, month, day } => self.explicit(year, month, day),
-            // Only asked when several days are named: a past or weekend day next to another
-            // one is two different answers.
-            Day::Past | Day::Weekend => Err(WhenError::Conflicting),
-        }
-    }
-
-    fn add_span(&self, base: DateTime<Utc>, span: Span) -> Result<DateTime<Utc>, WhenError> {
-        let mut at = base;
-        if span.months > 0 || span.days > 0 {
-            let local = base.with_timezone(&self.ctx.timezone).naive_local();
-            let date = local
-                .date()
-                .checked_add_months(Months::new(span.months))
-                .and_then(|d| d.checked_add_days(Days::new(span.days)))
-                .ok_or(WhenError::TooFar)?;
-            at = self.instant(date, local.time())?;
-        }
-        let minutes = i64::try_from(span.minutes).map_err(|_| WhenError::TooFar)?;
-        TimeDelta::try_minutes(minutes)
-            .and_then(|d| at.checked_add_signed(d))
-            .ok_or(WhenError::TooFar)
-    }
-
-    fn now_plus_later(&self) -> Result<DateTime<Utc>, WhenError> {
-        TimeDelta::from_std(self.ctx.later)
-            .ok()
-            .and_then(|d| self.ctx.now.checked_add_signed(d))
-            .ok_or(WhenError::TooFar)
-    }
-
-    /// "today" with no time: the end of the working day, or "later" once that has gone.
-    fn today_alone(&self) -> Result<DateTime<Utc>, WhenError> {
-        let evening = hm(TODAY_HOUR, 0).ok_or(WhenError::TooFar)?;
-        let at = self.instant(self.today, evening)?;
-        if at > self.ctx.now {
-            Ok(at)
-        } else {
-            self.now_plus_later()
-        }
-    }
-
-    /// The task's usual time of day: its current start's local time when that was chosen on
-    /// purpose, i.e. on a quarter hour (minute 0, 15, 30 or 45) with no seconds. Anything else
-    /// ("later" at 00:22:41 left 03:22:41) is a leftover of arithmetic from now, not a time
-    /// anyone picked, so a new day gets the default hour instead.
-    fn start_time_of_day(&self) -> Option<NaiveTime> {
-        self.ctx
-            .current_start
-            .map(|start| start.with_timezone(&self.ctx.timezone).time())
-            .filter(|time| time.minute() % 15 == 0 && time.second() == 0 && time.nanosecond() == 0)
-    }
-}
-
+/// The instant `parts` name, or None when they name no time.
 pub(super) fn resolve(
     parts: &[Part],
     ctx: &WhenContext,
 ) -> Result<Option<DateTime<Utc>>, WhenError> {
-    let mut g = Gathered::default();
+    if let Some(error) = parts.iter().find_map(|p| match p {
+        Part::Invalid(error) => Some(error.clone()),
+        _ => None,
+    }) {
+        return Err(error);
+    }
+    let mut zones = Vec::new();
     for part in parts {
-        match part {
-            Part::Invalid(error) => return Err(error.clone()),
-            Part::Day(day) => push_unique(&mut g.days, *day),
-            Part::Weekday(day) => push_unique(&mut g.weekdays, *day),
-            Part::NextWeek => g.next_week = true,
-            Part::Clock(time) => push_unique(&mut g.clocks, *time),
-            Part::BareHour(hour) => push_unique(&mut g.bare_hours, *hour),
-            Part::Period(period) => push_unique(&mut g.periods, *period),
-            Part::FromNow(span) => push_unique(&mut g.spans, (false, *span)),
-            Part::FromStart(span) => push_unique(&mut g.spans, (true, *span)),
-            Part::Later => g.later = true,
-            Part::LaterToday => g.later_today = true,
+        if let Part::Zone(tz) = part {
+            push_unique(&mut zones, *tz);
         }
     }
-    let cal = Calendar {
-        ctx,
-        today: ctx.now.with_timezone(&ctx.timezone).date_naive(),
+    if zones.len() > 1 {
+        return Err(WhenError::Conflicting);
+    }
+    let zoned;
+    let ctx = match zones.first() {
+        Some(tz) => {
+            zoned = WhenContext {
+                timezone: *tz,
+                ..ctx.clone()
+            };
+            &zoned
+        }
+        None => ctx,
     };
+    let relatives: Vec<(&Span, bool, &Vec<Part>)> = parts
+        .iter()
+        .filter_map(|p| match p {
+            Part::Relative {
+                span,
+                after,
+                anchor,
+            } => Some((span, *after, anchor)),
+            _ => None,
+        })
+        .collect();
+    let others: Vec<Part> = parts
+        .iter()
+        .filter(|p| !matches!(p, Part::Relative { .. } | Part::Zone(_)))
+        .cloned()
+        .collect();
+    match relatives.as_slice() {
+        [] => combine(&others, ctx),
+        [(span, after, anchor)] => {
+            if others
+                .iter()
+                .any(|p| matches!(p, Part::FromNow(_) | Part::FromStart(_)))
+            {
+                return Err(WhenError::Conflicting);
+            }
+            let mut inner = (*anchor).clone();
+            inner.extend(others);
+            // The anchor may itself be behind us ("2 days after yesterday"): only the answer
+            // has to be ahead, which the caller checks.
+            match combine(&inner, ctx)? {
+                Some(at) => Calendar::new(ctx).shift(at, **span, *after).map(Some),
+                None => Ok(None),
+            }
+        }
+        _ => Err(WhenError::Conflicting),
+    }
+}
+
+/// The instant the plain parts (no zone, no relative time) name on `ctx`'s calendar.
+fn combine(parts: &[Part], ctx: &WhenContext) -> Result<Option<DateTime<Utc>>, WhenError> {
+    let mut g = Gathered::from_parts(parts)?;
+    let cal = Calendar::new(ctx);
     if !g.names_more_than_later() {
         return if g.later || g.later_today {
             cal.now_plus_later().map(Some)
@@ -251,16 +233,23 @@ pub(super) fn resolve(
         g.days.retain(|d| *d != Day::Past);
     }
     let time_of_day = g.time_of_day()?;
+    if g.point_times.len() > 1 {
+        return Err(WhenError::Conflicting);
+    }
+    let point_time = g.point_times.first().copied();
 
     if let Some(&(from_start, span)) = g.spans.first() {
         if g.spans.len() > 1 || !g.days.is_empty() || !g.weekdays.is_empty() || g.next_week {
+            return Err(WhenError::Conflicting);
+        }
+        if g.midnight || point_time.is_some() {
             return Err(WhenError::Conflicting);
         }
         let base = match (from_start, ctx.current_start) {
             (true, Some(start)) => start,
             _ => ctx.now,
         };
-        let moved = cal.add_span(base, span)?;
+        let moved = cal.shift(base, span, true)?;
         return match time_of_day {
             None => Ok(Some(moved)),
             Some(time) if span.is_calendar_only() => {
@@ -277,9 +266,16 @@ pub(super) fn resolve(
     let weekday = g.weekdays.first().copied();
     let fallback_time = |hour: u32| {
         time_of_day
+            .or(point_time)
             .or_else(|| cal.start_time_of_day())
             .or_else(|| hm(hour, 0))
             .ok_or(WhenError::TooFar)
+    };
+    // Midnight is the end of the day named: 00:00 of the day after it.
+    let at_midnight = |date: chrono::NaiveDate| {
+        cal.plus_days(date, 1)
+            .and_then(|next| cal.instant(next, NaiveTime::MIN))
+            .map(Some)
     };
 
     let date = if g.next_week {
@@ -290,9 +286,13 @@ pub(super) fn resolve(
         cal.plus_days(cal.next_monday()?, u64::from(offset))?
     } else if let Some(&day) = g.days.first() {
         let (date, time) = match day {
-            Day::Weekend if g.days.len() == 1 => {
+            Day::Weekend { next } if g.days.len() == 1 => {
                 let time = fallback_time(WEEKEND_HOUR)?;
-                (cal.weekend(time)?, time)
+                (cal.weekend(time, next)?, time)
+            }
+            Day::EndOfWeek if g.days.len() == 1 => {
+                let time = fallback_time(END_OF_DAY_HOUR)?;
+                (cal.end_of_week(time)?, time)
             }
             Day::Past if g.days.len() == 1 => return Err(WhenError::PastDate),
             _ => {
@@ -304,7 +304,8 @@ pub(super) fn resolve(
                     return Err(WhenError::Conflicting);
                 }
                 let date = cal.fixed_day(day)?;
-                if date == cal.today && time_of_day.is_none() {
+                if date == cal.today && time_of_day.is_none() && point_time.is_none() && !g.midnight
+                {
                     check_weekday(date, day, weekday)?;
                     return cal.today_alone().map(Some);
                 }
@@ -312,12 +313,17 @@ pub(super) fn resolve(
             }
         };
         check_weekday(date, day, weekday)?;
+        if g.midnight {
+            return at_midnight(date);
+        }
         return cal.instant(date, time).map(Some);
     } else if let Some(day) = weekday {
         cal.next_weekday(day)?
+    } else if g.midnight {
+        return at_midnight(cal.today);
     } else {
         // A time of day alone: its next occurrence.
-        let Some(time) = time_of_day else {
+        let Some(time) = time_of_day.or(point_time) else {
             return Ok(None);
         };
         let today = cal.instant(cal.today, time)?;
@@ -327,15 +333,22 @@ pub(super) fn resolve(
         let tomorrow = cal.plus_days(cal.today, 1)?;
         return cal.instant(tomorrow, time).map(Some);
     };
+    if g.midnight {
+        return at_midnight(date);
+    }
     cal.instant(date, fallback_time(DEFAULT_HOUR)?).map(Some)
 }
 
 /// A weekday beside a calendar date ("friday 4 dec") must name that date's weekday, and a wrong
 /// one is pointed out; beside any other day ("tomorrow or friday") it is a second answer.
-fn check_weekday(date: NaiveDate, day: Day, said: Option<Weekday>) -> Result<(), WhenError> {
+fn check_weekday(
+    date: chrono::NaiveDate,
+    day: Day,
+    said: Option<Weekday>,
+) -> Result<(), WhenError> {
     match said {
         Some(said) if said != date.weekday() => Err(match day {
-            Day::Explicit { .. } => WhenError::WeekdayMismatch {
+            Day::Explicit { .. } | Day::InMonth { .. } => WhenError::WeekdayMismatch {
                 date: format!("{} {}", date.day(), month_name(date.month())),
                 actual: weekday_name(date.weekday()),
                 said: weekday_name(said),
@@ -343,52 +356,5 @@ fn check_weekday(date: NaiveDate, day: Day, said: Option<Weekday>) -> Result<(),
             _ => WhenError::Conflicting,
         }),
         _ => Ok(()),
-    }
-}
-
-pub(super) fn ensure_ahead(
-    at: DateTime<Utc>,
-    ctx: &WhenContext,
-) -> Result<DateTime<Utc>, WhenError> {
-    if at <= ctx.now {
-        let today = ctx.now.with_timezone(&ctx.timezone).date_naive();
-        let day = at.with_timezone(&ctx.timezone).date_naive();
-        return Err(if day < today {
-            WhenError::PastDate
-        } else {
-            WhenError::PastTime
-        });
-    }
-    let horizon = i64::try_from(MAX_AHEAD_DAYS)
-        .ok()
-        .and_then(TimeDelta::try_days)
-        .and_then(|d| ctx.now.checked_add_signed(d))
-        .ok_or(WhenError::TooFar)?;
-    if at > horizon {
-        return Err(WhenError::TooFar);
-    }
-    Ok(at)
-}
-
-/// The instant a local wall-clock time means. In a DST gap that is the first instant after the
-/// gap (the clock change itself), in a fold the earlier of the two.
-fn local_to_utc(tz: &Tz, local: NaiveDateTime) -> Option<DateTime<Utc>> {
-    match tz.from_local_datetime(&local) {
-        LocalResult::Single(at) => Some(at.with_timezone(&Utc)),
-        LocalResult::Ambiguous(a, b) => Some(a.min(b).with_timezone(&Utc)),
-        LocalResult::None => {
-            // Clock changes happen on whole minutes, and the longest gap on record is a day
-            // (Samoa, 2011), so a minute-by-minute walk is short and certain to land.
-            let mut probe = local.with_second(0)?.with_nanosecond(0)?;
-            for _ in 0..(26 * 60) {
-                probe = probe.checked_add_signed(TimeDelta::try_minutes(1)?)?;
-                match tz.from_local_datetime(&probe) {
-                    LocalResult::Single(at) => return Some(at.with_timezone(&Utc)),
-                    LocalResult::Ambiguous(a, b) => return Some(a.min(b).with_timezone(&Utc)),
-                    LocalResult::None => {}
-                }
-            }
-            None
-        }
     }
 }

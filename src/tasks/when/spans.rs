@@ -14,7 +14,7 @@
 //! - Markers are taken backwards from a phrase, at most one of each kind and in this order:
 //!   "the" (only in "in the morning", "the day after tomorrow", "the weekend", or after a
 //!   preposition), one preposition ("at", "on", "in", "by", "before", "until", "till", "for",
-//!   "around"), then "due". So "check in on friday" keeps "check in".
+//!   "around", "within", "from", "after"), then "due". So "check in on friday" keeps "check in".
 //! - The anchor is [`TimeAnchor::Deadline`] when the markers of the first phrase used hold
 //!   "by", "due", "before", "until" or "till" ("due on friday" is a deadline too), else
 //!   [`TimeAnchor::Start`].
@@ -47,12 +47,96 @@ pub enum TimeAnchor {
     Start,
 }
 
-const PREPOSITIONS: [&str; 9] = [
-    "at", "on", "in", "by", "before", "until", "till", "for", "around",
+const PREPOSITIONS: [&str; 12] = [
+    "at", "on", "in", "by", "before", "after", "until", "till", "for", "around", "within", "from",
 ];
 const DEADLINE_MARKERS: [&str; 5] = ["by", "due", "before", "until", "till"];
+/// Words of approximation taken in with the preposition before them ("in about an hour").
+const HEDGES: [&str; 8] = [
+    "about",
+    "around",
+    "roughly",
+    "approximately",
+    "approx",
+    "like",
+    "circa",
+    "maybe",
+];
 /// Phrases that are said with "the" in front even without a preposition.
-const TAKES_THE: [&str; 6] = ["day", "weekend", "morning", "afternoon", "evening", "night"];
+const TAKES_THE: [&str; 13] = [
+    "day",
+    "week",
+    "weekend",
+    "morning",
+    "afternoon",
+    "evening",
+    "night",
+    "end",
+    "middle",
+    "beginning",
+    "start",
+    "next",
+    "close",
+];
+
+/// Where a phrase's words start once its markers are taken in, and those markers: "the" (see
+/// the module header), one preposition, then "due". `free` says whether a word is not part of
+/// another phrase.
+fn with_markers<'t>(
+    tokens: &'t [Token],
+    piece: &Piece,
+    free: &dyn Fn(usize, &[&str]) -> bool,
+) -> (usize, Vec<&'t str>) {
+    let word = |i: usize| tokens.get(i).map_or("", |t| t.word.as_str());
+    let mut start = piece.first;
+    let mut markers = Vec::new();
+    // "the": before the phrases that take it, or between a preposition and the phrase.
+    if let Some(the) = start.checked_sub(1).filter(|&j| free(j, &["the"])) {
+        let before_the = the.checked_sub(1);
+        let takes_the = TAKES_THE.contains(&word(piece.first))
+            || before_the.is_some_and(|j| free(j, &PREPOSITIONS) || free(j, &["due"]))
+            || before_the.is_none();
+        if takes_the {
+            start = the;
+        }
+    }
+    // "in about an hour", "at around 5pm": approximation between a preposition and its time.
+    let mut hedged = start;
+    while let Some(j) = hedged.checked_sub(1).filter(|&j| free(j, &HEDGES)) {
+        hedged = j;
+    }
+    if hedged < start
+        && hedged
+            .checked_sub(1)
+            .is_some_and(|j| free(j, &PREPOSITIONS))
+    {
+        start = hedged;
+    }
+    if let Some(j) = start.checked_sub(1).filter(|&j| free(j, &PREPOSITIONS)) {
+        markers.push(word(j));
+        start = j;
+    }
+    if let Some(j) = start.checked_sub(1).filter(|&j| free(j, &["due"])) {
+        markers.push(word(j));
+        start = j;
+    }
+    (start, markers)
+}
+
+fn claimed_by(tokens: &[Token], pieces: &[Piece], runs: &[(usize, usize)]) -> Vec<bool> {
+    let mut claimed = vec![false; tokens.len()];
+    for piece in pieces {
+        for flag in claimed.iter_mut().skip(piece.first).take(piece.len) {
+            *flag = true;
+        }
+    }
+    for &(from, to) in runs {
+        for flag in claimed.iter_mut().take(to).skip(from) {
+            *flag = true;
+        }
+    }
+    claimed
+}
 
 /// The byte ranges of every word the reading used, and the anchor of the first phrase used.
 pub(super) fn locate(
@@ -60,12 +144,7 @@ pub(super) fn locate(
     tokens: &[Token],
     pieces: &[Piece],
 ) -> (Vec<Range<usize>>, TimeAnchor) {
-    let mut claimed = vec![false; tokens.len()];
-    for piece in pieces {
-        for flag in claimed.iter_mut().skip(piece.first).take(piece.len) {
-            *flag = true;
-        }
-    }
+    let claimed = claimed_by(tokens, pieces, &[]);
     let word = |i: usize| tokens.get(i).map_or("", |t| t.word.as_str());
     let free = |i: usize, allowed: &[&str]| {
         !claimed.get(i).copied().unwrap_or(true) && allowed.contains(&word(i))
@@ -86,26 +165,7 @@ pub(super) fn locate(
         if !used(piece, more_than_later, usable_day) {
             continue;
         }
-        let mut start = piece.first;
-        let mut markers = Vec::new();
-        // "the": before the phrases that take it, or between a preposition and the phrase.
-        if let Some(the) = start.checked_sub(1).filter(|&j| free(j, &["the"])) {
-            let before_the = the.checked_sub(1);
-            let takes_the = TAKES_THE.contains(&word(piece.first))
-                || before_the.is_some_and(|j| free(j, &PREPOSITIONS) || free(j, &["due"]))
-                || before_the.is_none();
-            if takes_the {
-                start = the;
-            }
-        }
-        if let Some(j) = start.checked_sub(1).filter(|&j| free(j, &PREPOSITIONS)) {
-            markers.push(word(j));
-            start = j;
-        }
-        if let Some(j) = start.checked_sub(1).filter(|&j| free(j, &["due"])) {
-            markers.push(word(j));
-            start = j;
-        }
+        let (start, markers) = with_markers(tokens, piece, &free);
         if anchor.is_none() {
             let deadline = markers.iter().any(|m| DEADLINE_MARKERS.contains(m));
             anchor = Some(if deadline {
@@ -120,6 +180,37 @@ pub(super) fn locate(
         }
     }
     (merge(text, ranges), anchor.unwrap_or(TimeAnchor::Start))
+}
+
+/// The byte ranges of every time phrase the scan found (read or not, with its markers) and of
+/// the time words no phrase took beside them (`runs`): what a title must not keep when the
+/// time cannot be used.
+pub(super) fn all_time_words(
+    text: &str,
+    tokens: &[Token],
+    pieces: &[Piece],
+    runs: &[(usize, usize)],
+) -> Vec<Range<usize>> {
+    let claimed = claimed_by(tokens, pieces, runs);
+    let word = |i: usize| tokens.get(i).map_or("", |t| t.word.as_str());
+    let free = |i: usize, allowed: &[&str]| {
+        !claimed.get(i).copied().unwrap_or(true) && allowed.contains(&word(i))
+    };
+    let mut ranges = Vec::new();
+    for piece in pieces.iter().filter(|p| !p.parts.is_empty()) {
+        let (start, _) = with_markers(tokens, piece, &free);
+        let last = piece.first + piece.len.saturating_sub(1);
+        if let (Some(from), Some(to)) = (tokens.get(start), tokens.get(last)) {
+            ranges.push(from.range.start..to.range.end);
+        }
+    }
+    for &(from, to) in runs {
+        let to = to.saturating_sub(1);
+        if let (Some(from), Some(to)) = (tokens.get(from), tokens.get(to)) {
+            ranges.push(from.range.start..to.range.end);
+        }
+    }
+    merge(text, ranges)
 }
 
 /// Sorts and joins ranges that overlap or are separated only by spaces and punctuation.
@@ -150,7 +241,11 @@ fn names_more_than_later(part: &Part) -> bool {
 fn names_a_usable_day(part: &Part, more_than_later: bool) -> bool {
     match part {
         Part::Day(day) => *day != Day::Past,
-        Part::Weekday(_) | Part::NextWeek | Part::FromNow(_) | Part::FromStart(_) => true,
+        Part::Weekday(_)
+        | Part::NextWeek
+        | Part::FromNow(_)
+        | Part::FromStart(_)
+        | Part::Relative { .. } => true,
         // With a more specific time around, "later today" says "today".
         Part::LaterToday => more_than_later,
         _ => false,
@@ -158,7 +253,7 @@ fn names_a_usable_day(part: &Part, more_than_later: bool) -> bool {
 }
 
 /// Whether the resolver used what this phrase says.
-fn used(piece: &Piece, more_than_later: bool, usable_day: bool) -> bool {
+pub(super) fn used(piece: &Piece, more_than_later: bool, usable_day: bool) -> bool {
     let only = |test: fn(&Part) -> bool| piece.parts.iter().all(test);
     if piece.parts.is_empty() {
         return false;

@@ -31,25 +31,45 @@ pub(super) struct Token {
     pub(super) range: Range<usize>,
 }
 
-/// Lowercased words. ':', '-', '.' and '/' stay inside a word so "17:30", "2026-12-03", "5.30pm"
-/// and "3/12" arrive whole (the last so that it is ignored whole, not read as "3" and "12").
+/// Lowercased words. ':', '-', '.', '/' and '_' stay inside a word so "17:30", "2026-12-03",
+/// "5.30pm", "3/12" and "america/new_york" arrive whole (numeric dates so that they are read or
+/// asked about whole, never as "3" and "12"); a ',' between two digits too ("1,5 hours"). A sign
+/// right before a digit at the start of a word stays ("-5", "+02:00"; a Unicode minus becomes
+/// '-'), so a negative amount is never read as a positive one.
 /// Each character is lowercased on its own and keeps the bytes of the character it came from,
 /// so a word whose lowercase is longer or shorter ("İ") still maps back to whole characters.
 pub(super) fn tokenize(text: &str) -> Vec<Token> {
-    let inner = |c: char| matches!(c, ':' | '-' | '.' | '/');
-    let separator = |c: char| !(c.is_alphanumeric() || inner(c));
-    let lowered: Vec<(char, Range<usize>)> = text
+    let inner = |c: char| matches!(c, ':' | '-' | '.' | '/' | '_' | '+');
+    let sign = |c: char| matches!(c, '-' | '+');
+    let mut lowered: Vec<(char, Range<usize>)> = text
         .char_indices()
         .flat_map(|(at, c)| {
             let range = at..at + c.len_utf8();
+            let c = if c == '\u{2212}' { '-' } else { c };
             c.to_lowercase().map(move |lower| (lower, range.clone()))
         })
         .collect();
+    // A decimal comma ("1,5") is part of the number: read as a decimal point.
+    for at in 1..lowered.len().saturating_sub(1) {
+        let between_digits = lowered[at].0 == ','
+            && lowered[at - 1].0.is_ascii_digit()
+            && lowered[at + 1].0.is_ascii_digit();
+        if between_digits {
+            lowered[at].0 = '.';
+        }
+    }
+    let separator = |c: char| !(c.is_alphanumeric() || inner(c));
     lowered
         .split(|(c, _)| separator(*c))
         .filter_map(|chars| {
-            let start = chars.iter().position(|(c, _)| !inner(*c))?;
+            let mut start = chars.iter().position(|(c, _)| !inner(*c))?;
             let end = chars.iter().rposition(|(c, _)| !inner(*c))?;
+            // "-5", "+2": a sign that starts the word and is followed by a digit stays.
+            if let (Some(before), Some((first, _))) = (start.checked_sub(1), chars.get(start)) {
+                if chars.get(before).is_some_and(|(c, _)| sign(*c)) && first.is_ascii_digit() {
+                    start = before;
+                }
+            }
             let chars = chars.get(start..=end)?;
             let (first, last) = (chars.first()?, chars.last()?);
             Some(Token {
@@ -117,6 +137,11 @@ pub fn weekday_name(day: Weekday) -> &'static str {
     }
 }
 
+/// The month a word names ("jan", "january"), 1..=12.
+pub fn month_number(word: &str) -> Option<u32> {
+    month_word(word)
+}
+
 pub(super) fn month_word(word: &str) -> Option<u32> {
     Some(match word {
         "jan" | "january" => 1,
@@ -181,38 +206,145 @@ pub(super) fn meridiem(word: &str) -> Option<bool> {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Unit {
+    Second,
     Minute,
     Hour,
     Day,
     Week,
+    Fortnight,
     Month,
+    Year,
 }
 
 pub(super) fn unit_word(word: &str) -> Option<Unit> {
     Some(match word {
+        "second" | "seconds" => Unit::Second,
         "m" | "min" | "mins" | "minute" | "minutes" => Unit::Minute,
         "h" | "hr" | "hrs" | "hour" | "hours" => Unit::Hour,
         "d" | "day" | "days" => Unit::Day,
         "w" | "wk" | "wks" | "week" | "weeks" => Unit::Week,
+        "fortnight" | "fortnights" => Unit::Fortnight,
         "mo" | "mos" | "month" | "months" => Unit::Month,
+        "yr" | "yrs" | "year" | "years" => Unit::Year,
         _ => return None,
     })
 }
 
+const ONES: [&str; 19] = [
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+];
+const TENS: [&str; 8] = [
+    "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+];
+const ORDINAL_ONES: [&str; 19] = [
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+];
+const ORDINAL_TENS: [&str; 2] = ["twentieth", "thirtieth"];
+
+fn position_of(list: &[&str], word: &str) -> Option<u32> {
+    list.iter()
+        .position(|w| *w == word)
+        .and_then(|i| u32::try_from(i + 1).ok())
+}
+
+/// A spelled-out count of one word: "a"/"an"/"one" .. "nineteen", "twenty", "forty-five".
 pub(super) fn count_word(word: &str) -> Option<u64> {
-    Some(match word {
-        "a" | "an" | "one" => 1,
-        "two" => 2,
-        "three" => 3,
-        "four" => 4,
-        "five" => 5,
-        "six" => 6,
-        "seven" => 7,
-        "eight" => 8,
-        "nine" => 9,
-        "ten" => 10,
-        "eleven" => 11,
-        "twelve" => 12,
-        _ => return None,
-    })
+    if matches!(word, "a" | "an") {
+        return Some(1);
+    }
+    if let Some(n) = position_of(&ONES, word) {
+        return Some(u64::from(n));
+    }
+    let (tens, ones) = match word.split_once('-') {
+        Some((tens, ones)) => (tens, Some(ones)),
+        None => (word, None),
+    };
+    let tens = u64::from(position_of(&TENS, tens)? + 1) * 10;
+    match ones {
+        None => Some(tens),
+        Some(ones) => Some(tens + u64::from(position_of(&ONES, ones).filter(|n| *n < 10)?)),
+    }
+}
+
+/// A spelled-out count at word `i`, also of two words ("twenty five"): the count and its words.
+pub(super) fn count_at(word: &str, next: &str) -> Option<(u64, usize)> {
+    let first = count_word(word)?;
+    let tens = first >= 20 && first % 10 == 0 && !word.contains('-');
+    match position_of(&ONES, next).filter(|n| *n < 10) {
+        Some(ones) if tens => Some((first + u64::from(ones), 2)),
+        _ => Some((first, 1)),
+    }
+}
+
+/// A spelled-out ordinal of one or two words ("first", "twenty-first", "twenty first",
+/// "thirtieth"): the day and the words it took.
+pub(super) fn spelled_ordinal(word: &str, next: &str) -> Option<(u32, usize)> {
+    if let Some(n) = position_of(&ORDINAL_ONES, word) {
+        return Some((n, 1));
+    }
+    if let Some(n) = position_of(&ORDINAL_TENS, word) {
+        return Some(((n + 1) * 10, 1));
+    }
+    let tens_of = |w: &str| position_of(&TENS, w).map(|n| (n + 1) * 10);
+    if let Some((tens, ones)) = word.split_once('-') {
+        let ones = position_of(&ORDINAL_ONES, ones).filter(|n| *n < 10)?;
+        return Some((tens_of(tens)? + ones, 1));
+    }
+    let tens = tens_of(word)?;
+    let ones = position_of(&ORDINAL_ONES, next).filter(|n| *n < 10)?;
+    Some((tens + ones, 2))
+}
+
+/// A number written with digits, whole or with a decimal point ("2", "1.5", "0.25"), as a
+/// fraction (numerator, denominator). A sign or anything else: None.
+pub(super) fn decimal(word: &str) -> Option<(u64, u64)> {
+    let (whole, fraction) = word.split_once('.').unwrap_or((word, ""));
+    if !is_digits(whole) || !(fraction.is_empty() || is_digits(fraction)) || fraction.len() > 3 {
+        return None;
+    }
+    let denominator = 10u64.pow(u32::try_from(fraction.len()).ok()?);
+    let numerator = saturating_number(whole)
+        .saturating_mul(denominator)
+        .saturating_add(if fraction.is_empty() {
+            0
+        } else {
+            saturating_number(fraction)
+        });
+    Some((numerator, denominator))
 }

@@ -7,7 +7,9 @@
 //!   `member.user` in a guild or `user` in a DM) and type 2 APPLICATION_COMMAND (a slash
 //!   command's name and string options).
 //! - The callback `POST /interactions/{id}/{token}/callback` (204; a second callback for the
-//!   same interaction is refused with 400 code 40060, as on Discord), the original response's
+//!   same interaction is refused with 400 code 40060, as on Discord; type 4 creates the answer's
+//!   message, private ones too, whose buttons can then be clicked; type 7 updates the message the
+//!   clicked component sits on), the original response's
 //!   edit and deletion `PATCH|DELETE /webhooks/{app}/{token}/messages/@original`, follow-ups
 //!   `POST /webhooks/{app}/{token}`.
 //! - Command registration: the bulk overwrites `PUT /applications/{app}/commands` and
@@ -150,6 +152,17 @@ impl FakeDiscord {
             .unwrap_or_default()
     }
 
+    /// The message interaction `id` is about: the one its component sits on, or the one its
+    /// answer (type 4) created.
+    pub fn interaction_message(&self, id: u64) -> Option<u64> {
+        self.shared
+            .lock()
+            .interactions
+            .iter()
+            .find(|i| i.id == id)
+            .and_then(|i| i.message_id)
+    }
+
     /// Whether the bot deleted the original response of interaction `id`.
     pub fn original_deleted(&self, id: u64) -> bool {
         self.shared
@@ -246,6 +259,30 @@ impl Inner {
         SentInteraction { id, token }
     }
 
+    /// The message an interaction's answer (type 4) creates: in its channel, marked as an
+    /// interaction response, so channel listings and `sent_messages` leave it out as Discord's
+    /// history leaves out private answers.
+    fn response_message(&mut self, channel_id: u64, data: &Value) -> u64 {
+        let message_id = self.snowflake();
+        let mut message = super::message_json(super::MessageParts {
+            id: message_id,
+            channel_id,
+            guild_id: self.guild_of(channel_id),
+            author: user_json(BOT_USER_ID, super::BOT_USERNAME, true),
+            content: data["content"].as_str().unwrap_or_default(),
+            mentions: Vec::new(),
+            reply_to: None,
+        });
+        for key in ["components", "flags"] {
+            if let Some(value) = data.get(key).filter(|v| !v.is_null()) {
+                message[key] = value.clone();
+            }
+        }
+        message["interaction_response"] = json!(true);
+        self.messages.push(message);
+        message_id
+    }
+
     fn interaction_by_token(&mut self, token: &str) -> Option<&mut InteractionState> {
         self.interactions.iter_mut().find(|i| i.token == token)
     }
@@ -290,6 +327,26 @@ pub(super) fn route(
                 ));
             }
             state.callbacks.push(body.cloned().unwrap_or(Value::Null));
+            let (channel_id, sat_on) = (state.channel_id, state.message_id);
+            let data = body.map(|b| b["data"].clone()).unwrap_or(Value::Null);
+            match body.and_then(|b| b["type"].as_u64()) {
+                // A message as the answer (private with flags 64): it exists from now on, so
+                // its buttons can be clicked and `@original` edits it.
+                Some(4) => {
+                    let message_id = inner.response_message(channel_id, &data);
+                    if let Some(state) = inner.interaction_by_token(token) {
+                        state.message_id = Some(message_id);
+                    }
+                }
+                // UPDATE_MESSAGE: the message the clicked component sits on takes the new
+                // content and components.
+                Some(7) => {
+                    if let Some(message_id) = sat_on {
+                        inner.edit_message(message_id, Some(&data));
+                    }
+                }
+                _ => {}
+            }
             Answer::json(204, Value::Null)
         }
         ("PATCH", ["webhooks", app, token, "messages", "@original"]) => {

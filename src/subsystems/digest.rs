@@ -1,0 +1,159 @@
+//! The digest runner: a supervised actor that sends each daily digest (an automation of kind
+//! `digest`: "send me my agenda every day at 8am") at its occurrences.
+//!
+//! Owns: the tick (every `nudges.interval`, on the test-controllable clock). Takes: `Tick` (also
+//! its own timer), which answers with what each due digest did.
+//! Rules: for each digest, the latest occurrence in (`last_occurrence_at`, or its creation when
+//! it never fired, up to now] is due (after downtime only that one; the ones before it are
+//! passed over, as for reminders); its message is the agenda of the person who asked for it
+//! (`capture::agenda`: overdue, due today, waiting for their answer), read at the tick, sent to
+//! the chat it was made in (memory and outbox: the Discord delivery rounds send it, a local
+//! chat shows it at once). An empty agenda sends nothing. A digest whose chat is closed or gone
+//! sends nothing either (logged).
+//! Invariants: the whole tick is ONE unit of work on the store writer (the messages and every
+//! `last_occurrence_at`), so an occurrence sends at most one message across ticks, restarts and
+//! crashes; messages are published on the event bus only after the commit. One digest whose
+//! rule cannot be expanded is logged and skipped; the others still run.
+
+use std::time::Duration;
+
+use actors::{Behaviour, CellCtx, Handled, Reply};
+use chrono::{DateTime, Utc};
+use rusqlite::Connection;
+
+use crate::automations::repo::{self, AutomationKind};
+use crate::automations::runner::due_occurrence;
+use crate::capture::agenda;
+use crate::clock::SharedClock;
+use crate::conversation::memory::{self, Kind, Role};
+use crate::conversation::participation::Viewer;
+use crate::conversation::{outbox, threads, Channel};
+use crate::events::{EventBus, Payload};
+use crate::store::{Store, StoreError};
+
+pub enum DigestMsg {
+    Tick {
+        reply: Option<Reply<Result<Vec<DigestSent>, StoreError>>>,
+    },
+}
+
+/// What one due digest did at a tick.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DigestSent {
+    pub automation_id: String,
+    /// The occurrence it answered.
+    pub occurrence_at: DateTime<Utc>,
+    pub thread_id: Option<String>,
+    /// The message sent; None when there was nothing to say (or no chat to say it in).
+    pub text: Option<String>,
+}
+
+pub struct DigestRunner {
+    store: Store,
+    clock: SharedClock,
+    interval: Duration,
+    events: EventBus,
+}
+
+impl DigestRunner {
+    pub fn new(store: Store, clock: SharedClock, interval: Duration, events: EventBus) -> Self {
+        Self {
+            store,
+            clock,
+            interval,
+            events,
+        }
+    }
+}
+
+/// Sends every due digest, in the caller's transaction.
+pub fn send_due(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<DigestSent>, StoreError> {
+    let mut sent = Vec::new();
+    for digest in repo::list_of(conn, AutomationKind::Digest)? {
+        let at = match due_occurrence(&digest, now) {
+            Ok(Some(at)) => at,
+            Ok(None) => continue,
+            Err(error) => {
+                tracing::warn!(automation = %digest.id, %error, "digest skipped");
+                continue;
+            }
+        };
+        let chat = match &digest.origin_thread_id {
+            Some(id) => threads::get(conn, id)?.filter(|thread| thread.open),
+            None => None,
+        };
+        let text = match &chat {
+            Some(thread) => {
+                let viewer = Viewer {
+                    person: digest.for_user_id.clone().unwrap_or_default(),
+                    here: thread.id.clone(),
+                };
+                agenda::compose(conn, &viewer, now, digest.schedule.timezone)?
+            }
+            None => {
+                tracing::warn!(automation = %digest.id, "the digest's chat is closed or gone; nothing sent");
+                None
+            }
+        };
+        if let (Some(thread), Some(text)) = (&chat, &text) {
+            memory::append(conn, &thread.id, Role::Donna, Kind::Reply, None, text, now)?;
+            // A local chat shows it at once; a Discord one gets it from the delivery rounds.
+            let delivered = thread.channel == Channel::Local;
+            outbox::enqueue(
+                conn,
+                &thread.id,
+                thread.channel.as_str(),
+                text,
+                now,
+                delivered,
+            )?;
+        }
+        repo::set_last_occurrence(conn, &digest.id, at)?;
+        sent.push(DigestSent {
+            automation_id: digest.id,
+            occurrence_at: at,
+            thread_id: chat.map(|thread| thread.id),
+            text,
+        });
+    }
+    Ok(sent)
+}
+
+impl Behaviour for DigestRunner {
+    type Msg = DigestMsg;
+
+    fn started(&mut self, ctx: &mut CellCtx<Self>) {
+        ctx.every(self.interval, || DigestMsg::Tick { reply: None });
+    }
+
+    fn handle(&mut self, message: DigestMsg, _ctx: &mut CellCtx<Self>) -> Handled {
+        let DigestMsg::Tick { reply } = message;
+        let now = self.clock.now();
+        let sent = self.store.write(move |conn| send_due(conn, now));
+        let events = self.events.clone();
+        Handled::wait(async move {
+            let result = sent.await;
+            match &result {
+                Ok(sent) => {
+                    // Committed: the console and /api/events may show them now.
+                    for digest in sent {
+                        if let (Some(thread_id), Some(text)) = (&digest.thread_id, &digest.text) {
+                            events.publish(Payload::Message {
+                                thread_id: thread_id.clone(),
+                                text: text.clone(),
+                            });
+                        }
+                    }
+                    let messages = sent.iter().filter(|digest| digest.text.is_some()).count();
+                    if messages > 0 {
+                        tracing::info!(count = messages, "digests sent");
+                    }
+                }
+                Err(error) => tracing::warn!(%error, "digest tick failed"),
+            }
+            if let Some(reply) = reply {
+                reply.send(result);
+            }
+        })
+    }
+}

@@ -1,0 +1,147 @@
+//! The list room: the common questions that list things ("list my tasks", "what's overdue",
+//! "what's due this week", "what are you waiting on?") answered a page at a time, "more" /
+//! "next" / "show more" / "continue", which shows the next page of the chat's last list, and
+//! "send me my agenda". A person is shown only what comes from chats they take part in.
+//!
+//! Where the cursor lives: one per chat (`conversation::list_cursors`), saved with the turn
+//! that answered the list, replaced by the next list answer (or cleared when that one fits one
+//! page), expiring like a draft (`plans.expiry`). "more" with no live cursor gets an honest
+//! answer and goes no further (not to the model).
+//! Invariants: nothing here writes; the page and the cursor step are committed with the turn.
+
+use chrono::{DateTime, Utc};
+
+use crate::capture::agenda;
+use crate::capture::pages::{self, MoreHint};
+use crate::capture::questions;
+use crate::capture::rules::Question;
+use crate::conversation::list_cursors;
+use crate::conversation::participation::Viewer;
+use crate::tasks::when::WhenContext;
+
+use super::apply::Work;
+use super::context::TurnContext;
+use super::error::TurnError;
+use super::list_step::ListStep;
+use super::pipeline::Pipeline;
+use super::result::TurnPath;
+use super::settings::chrono_duration;
+
+/// Said to "more" when the chat has no list to continue.
+pub const NOTHING_TO_CONTINUE: &str = "There's no list to continue here. Ask me \"list my tasks\", \"what's overdue\", \"what's due this week\" or \"what are you waiting on?\" and say \"more\" after it.";
+
+/// Said to "more" after the last page.
+pub fn whole_list_shown(total: usize) -> String {
+    format!("That was the whole list: all {total} shown. Ask again for a fresh one.")
+}
+
+impl Pipeline {
+    /// The first page of what `question` lists; the chat's cursor follows it.
+    pub(super) async fn list_answer(
+        &self,
+        context: &TurnContext,
+        question: Question,
+        now: DateTime<Utc>,
+    ) -> Result<Work, TurnError> {
+        let ctx = self.list_context(now);
+        let expires_at = now + chrono_duration(self.settings.plan_expiry);
+        let viewer = viewer(context);
+        let answer = self
+            .store
+            .read(move |conn| {
+                let listed = questions::list(conn, question, Some(&viewer), now, ctx.timezone)?;
+                let here = Some(viewer.here.as_str());
+                pages::first_page(conn, listed, here, &ctx, expires_at, MoreHint::Say)
+            })
+            .await?;
+        Ok(Work::List {
+            path: TurnPath::Answer,
+            text: answer.text,
+            step: answer.cursor.map_or(ListStep::Clear, ListStep::Save),
+        })
+    }
+
+    /// "more": the next page of the chat's last list, or why there is none.
+    pub(super) async fn next_page(
+        &self,
+        context: &TurnContext,
+        now: DateTime<Utc>,
+    ) -> Result<Work, TurnError> {
+        let ctx = self.list_context(now);
+        let here = context.thread.id.clone();
+        let next = self
+            .store
+            .read(move |conn| {
+                let Some(cursor) =
+                    list_cursors::for_thread(conn, &here)?.filter(|cursor| cursor.is_live(now))
+                else {
+                    return Ok(None);
+                };
+                if cursor.shown >= cursor.items.len() {
+                    return Ok(Some((whole_list_shown(cursor.items.len()), ListStep::Keep)));
+                }
+                let page = pages::page(
+                    conn,
+                    &cursor.heading,
+                    &cursor.items,
+                    cursor.shown,
+                    &ctx,
+                    MoreHint::Say,
+                )?;
+                let step = ListStep::Advance {
+                    id: cursor.id,
+                    shown: page.shown,
+                };
+                Ok(Some((page.text, step)))
+            })
+            .await?;
+        Ok(match next {
+            Some((text, step)) => Work::List {
+                path: TurnPath::Answer,
+                text,
+                step,
+            },
+            None => Work::List {
+                path: TurnPath::Unhandled,
+                text: NOTHING_TO_CONTINUE.to_string(),
+                step: ListStep::Keep,
+            },
+        })
+    }
+
+    /// "send me my agenda": what is overdue, due today and waiting for the asker, now.
+    pub(super) async fn agenda_answer(
+        &self,
+        context: &TurnContext,
+        now: DateTime<Utc>,
+    ) -> Result<Work, TurnError> {
+        let (timezone, viewer) = (self.settings.timezone, viewer(context));
+        let text = self
+            .store
+            .read(move |conn| agenda::compose(conn, &viewer, now, timezone))
+            .await?
+            .unwrap_or_else(|| agenda::NOTHING_TODAY.to_string());
+        Ok(Work::Say {
+            path: TurnPath::Answer,
+            text,
+        })
+    }
+
+    /// How times in a list are said.
+    fn list_context(&self, now: DateTime<Utc>) -> WhenContext {
+        WhenContext {
+            now,
+            timezone: self.settings.timezone,
+            current_start: None,
+            later: self.settings.later,
+        }
+    }
+}
+
+/// Who asks, and where: a list shows them only what comes from chats they take part in.
+fn viewer(context: &TurnContext) -> Viewer {
+    Viewer {
+        person: context.author_id.clone(),
+        here: context.thread.id.clone(),
+    }
+}
