@@ -1,5 +1,5 @@
-//! Nudges as promised (issue 29 items 1 and 2; DESIGN.md "Times" and "Quiet hours, digest,
-//! completion check-in"), on a controlled clock through the real HTTP API and store:
+//! Nudges as promised (issue 29 items 1 and 2), on a controlled clock through the real HTTP
+//! API and store:
 //! - a time the person gave explicitly ("remind me at 23:00 to take the pill", "push it to
 //!   23:30", an exact instant over the API) fires at that time in quiet hours; a time Donna
 //!   chose ("tomorrow": 09:00) and the backoff's repeats wait until the quiet hours end;

@@ -1,4 +1,4 @@
-//! Whether the words that said a time name the moment themselves (DESIGN.md "Times": a time the
+//! Whether the words that said a time name the moment themselves (a time the
 //! person gave explicitly is honoured in quiet hours).
 //!
 //! Explicit: a clock time ("23:00", "11pm", "5 pm", "at 7", "7 o'clock", "5.30pm", "noon",

@@ -1,7 +1,7 @@
 //! Quiet hours (`nudges.quiet_hours`, local time in `timezone`): no nudge is sent inside them,
-//! except at a time the person gave explicitly ("remind me at 23:00 to take the pill", DESIGN.md
-//! "Times"): that nudge fires at its time. The others are held and go out when the quiet hours
-//! end, one message per chat (`grouped`).
+//! except at a time the person gave explicitly ("remind me at 23:00 to take the pill"): that
+//! nudge fires at its time. The others are held and go out when the quiet hours end, one
+//! message per chat (`grouped`).
 //!
 //! An explicit time fires in quiet hours only once, and only if it fell in the current quiet
 //! period: it is the task's start or deadline (`tasks::nudge_marks`), it has come, it came after
