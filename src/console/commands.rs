@@ -273,7 +273,7 @@ impl Console {
             },
             Err(_) => which.to_string(),
         };
-        let now = self.app.clock.now();
+        let at = nudges::NudgeTime::new(self.app.clock.now(), self.app.config.timezone);
         let opened = self
             .app
             .store
@@ -284,7 +284,7 @@ impl Console {
                     None,
                     Channel::Local,
                     || crate::ids::new_id("thr"),
-                    now,
+                    at,
                 ))
             })
             .await;

@@ -1,4 +1,4 @@
-//! The bigger model (seed 002; DESIGN.md "Escalation"): its client (`escalation.*`), the cost
+//! The bigger model (seed 002; docs/contract.md "Escalation"): its client (`escalation.*`), the cost
 //! estimate of a call before it is made, and the call itself: the chat room's prompt (persona,
 //! session, message) with the `chat` schema, strictly parsed with one retry, and the usage the
 //! server reported for the ledger.
@@ -87,7 +87,7 @@ impl Escalation {
             .and_then(|name| env.var(name));
         let client =
             LlmClient::new(&llm, None, key)?.with_max_output_tokens(settings.max_output_tokens);
-        let prompts = ChatPrompts::new().map_err(|e| LlmError::BadResponse(e.to_string()))?;
+        let prompts = ChatPrompts::new()?;
         Ok(Some(Self {
             client,
             prompts,

@@ -1,6 +1,6 @@
 //! The model calls of a free-text turn: `route` (what is this message?) and `parse_task` (the
 //! task it asks for), each schema-constrained JSON whose schema `title` names the call
-//! (DESIGN.md "Model calls"), parsed strictly, with one retry that shows the model its invalid
+//! (docs/contract.md "Model calls"), parsed strictly, with one retry that shows the model its invalid
 //! answer and why.
 //!
 //! Invariants: the person's words and the history are data inside the template (handlebars
@@ -154,7 +154,7 @@ impl FreeTextModel {
         schema: &Value,
         parse: fn(&str) -> Result<T, String>,
     ) -> Result<T, LlmError> {
-        let prompt_error = |e: PromptError| LlmError::BadResponse(e.to_string());
+        let prompt_error = LlmError::Prompt;
         let messages = vec![
             ChatMessage::system(
                 self.render("free_text_system", context)

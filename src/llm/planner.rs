@@ -7,7 +7,7 @@
 //! source-tagged data (`> ` lines under a `[source: tool ...]` tag).
 //! Invariants: nothing from the person, the store or a tool is ever in the system message or
 //! rendered as a template (handlebars substitutes it once, as a value); the answer's `actions`
-//! are read but never run here (writes are not tools; DESIGN.md "Consent").
+//! are read but never run here (writes are not tools; docs/contract.md "Consent").
 
 use handlebars::Handlebars;
 use serde::Serialize;
@@ -194,9 +194,7 @@ impl PlannerModel {
     }
 
     pub async fn plan_step(&self, context: &PlannerContext) -> Result<PlanStep, LlmError> {
-        let messages = self
-            .messages(context, "planner_system", "plan_step")
-            .map_err(|e| LlmError::BadResponse(e.to_string()))?;
+        let messages = self.messages(context, "planner_system", "plan_step")?;
         ask_strict(
             &self.client,
             "plan_step",
@@ -208,9 +206,7 @@ impl PlannerModel {
     }
 
     pub async fn answer(&self, context: &PlannerContext) -> Result<ChatAnswer, LlmError> {
-        let messages = self
-            .messages(context, answer_template(context.persona), "answer")
-            .map_err(|e| LlmError::BadResponse(e.to_string()))?;
+        let messages = self.messages(context, answer_template(context.persona), "answer")?;
         ask_strict(&self.client, "chat", messages, &chat_schema(), parse_chat).await
     }
 }

@@ -1,5 +1,5 @@
 //! The turn's decision: given what the thread knows and what the FastPath made of the message,
-//! which room handles it. Pure: no I/O, so every rule of DESIGN.md's "A turn" (and steps 4-5 of
+//! which room handles it. Pure: no I/O, so every rule of docs/contract.md's "A turn" (and steps 4-5 of
 //! its "Free text") is tested directly, as a table of sentences (`tests/decide_table.rs`).
 //!
 //! Rules, in order, for every thread (a nudge thread bound to a task, or a free one):
@@ -179,7 +179,7 @@ fn plan_gone_since_donna_spoke(context: &TurnContext, now: DateTime<Utc>) -> Opt
 }
 
 /// "what are you waiting on?" lists the live proposal of this chat instead of dropping it
-/// (every other message that is not its answer drops it: DESIGN.md "Free text" step 4).
+/// (every other message that is not its answer drops it: docs/contract.md "Free text" step 4).
 pub fn keep_when_asked_what_is_waiting(plan_step: PlanStep, next: &Next, text: &str) -> PlanStep {
     use crate::capture::rules::{read, Question, Reading};
     match (&plan_step, next) {

@@ -17,7 +17,7 @@ use super::due::DueNudge;
 use crate::conversation::memory::{self, Kind, Role};
 use crate::conversation::{nudge_groups, nudge_records, outbox, Channel, ContextType, Thread};
 use crate::events::{EventBus, Payload};
-use crate::nudges::{self, NudgeError, NudgeOpened};
+use crate::nudges::{self, NudgeError, NudgeOpened, NudgeTime};
 use crate::store::StoreError;
 use crate::tasks::{nudge_marks, repo};
 
@@ -79,8 +79,9 @@ pub fn open_round(
     due: Vec<DueNudge>,
     channel: Channel,
     sink_on: bool,
-    now: DateTime<Utc>,
+    at: NudgeTime,
 ) -> Result<Round, StoreError> {
+    let now = at.now;
     let mut round = Round::default();
     // Origin chats in the order their first task came due.
     let mut chats: Vec<(Thread, Vec<DueNudge>)> = Vec::new();
@@ -98,7 +99,7 @@ pub fn open_round(
                     Some(nudge.context),
                     channel,
                     || crate::ids::new_id("thr"),
-                    now,
+                    at,
                 );
                 if let Some(opened) = kept(opened, &nudge)? {
                     round.opened.push(Opened::One(opened));
@@ -116,7 +117,7 @@ pub fn open_round(
                 channel,
                 sink_on,
                 || crate::ids::new_id("thr"),
-                now,
+                at,
             );
             if let Some(opened) = kept(opened, nudge)? {
                 round.opened.push(Opened::One(opened));

@@ -24,7 +24,7 @@ use crate::config::QuietHours;
 use crate::conversation::Channel;
 use crate::events::EventBus;
 use crate::metrics::NudgeMetrics;
-use crate::nudges::{NudgeFailure, NudgeOpened, NudgeSink};
+use crate::nudges::{NudgeFailure, NudgeOpened, NudgeSink, NudgeTime};
 use crate::store::{Store, StoreError};
 
 pub mod completion;
@@ -90,7 +90,8 @@ pub fn nudge_due(
     sink_on: bool,
 ) -> Result<Round, StoreError> {
     let due = due::due_nudges(conn, now, rules)?;
-    grouped::open_round(conn, due, channel, sink_on, now)
+    let at = NudgeTime::new(now, rules.timezone);
+    grouped::open_round(conn, due, channel, sink_on, at)
 }
 
 impl Behaviour for Nudger {
