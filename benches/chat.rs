@@ -96,6 +96,7 @@ fn assembly() {
         now: "Mon 23 Nov 2026 10:00".into(),
         timezone: "UTC".into(),
         budget_tokens: BUDGET,
+        escalation: false,
     };
     let mut times: Vec<Duration> = Vec::with_capacity(runs);
     let mut kept = 0;

@@ -17,7 +17,8 @@
 //! recorded in memory (kind `nudge`, with the task's id, so a bare "yes" right after it counts
 //! as "done", even in a free thread that names no task), in the outbox and as a nudge record
 //! with its own id (`conversation::nudge_records`: the buttons under it name it); the task's
-//! nudge counters move in the same transaction.
+//! nudge counters move in the same transaction, and a completion check-in is remembered as
+//! asked for the task's current scheduled start (`tasks::nudge_marks`).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -32,7 +33,7 @@ use crate::events::{EventBus, Payload};
 use crate::people;
 use crate::store::StoreError;
 use crate::tasks::when::{describe, WhenContext};
-use crate::tasks::{repo, Task};
+use crate::tasks::{nudge_marks, repo, Task};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NudgeOpened {
@@ -244,6 +245,7 @@ pub fn open_on(
     let nudge_id = posted.map_or_else(new_nudge_id, str::to_string);
     nudge_records::record(conn, &nudge_id, task_id, &thread_id, entry, now)?;
     repo::record_nudge(conn, task_id, now)?;
+    record_completion(conn, &task, context)?;
     Ok(NudgeOpened {
         task_id: task_id.to_string(),
         nudge_id,
@@ -252,6 +254,18 @@ pub fn open_on(
         text,
         created,
     })
+}
+
+/// A completion check-in is asked once per scheduled start: remember which one it was for.
+fn record_completion(
+    conn: &Connection,
+    task: &Task,
+    context: ContextType,
+) -> Result<(), StoreError> {
+    if context == ContextType::Completion {
+        nudge_marks::completion_asked(conn, task)?;
+    }
+    Ok(())
 }
 
 /// A new nudge's id.
@@ -319,6 +333,7 @@ pub fn open_in_origin(
     let nudge_id = new_nudge_id();
     nudge_records::record(conn, &nudge_id, task_id, &thread.id, entry, now)?;
     repo::record_nudge(conn, task_id, now)?;
+    record_completion(conn, &task, context)?;
     Ok(Some(NudgeOpened {
         task_id: task_id.to_string(),
         nudge_id,

@@ -192,6 +192,8 @@ fn context(situation: Situation) -> TurnContext {
         // delivered into this free thread.
         nudged_task: matches!(situation, FreeAfterNudge).then(task),
         answering_nudge: false,
+        nudge_group: Vec::new(),
+        group_unanswered: false,
         stale_click: false,
     }
 }

@@ -313,6 +313,231 @@ async fn a_call_cut_off_by_a_restart_is_never_made_again_and_stays_counted() {
     assert_eq!(day["calls"], 1);
 }
 
+/// The system message of the `title` call number `index` the fake answered.
+fn system_of(fake: &FakeLlm, title: &str, index: usize) -> String {
+    fake.messages_of(title, index)
+        .into_iter()
+        .find(|(role, _)| role == "system")
+        .map(|(_, content)| content)
+        .unwrap_or_default()
+}
+
+/// One chat turn and one planner turn against `local`, each answered plainly.
+async fn a_chat_and_a_question(bot: &Bot, local: &FakeLlm) {
+    let thread = free_thread(bot, false).await;
+    local.push_for("route", out(json!({"intent": "chat", "confidence": 0.9})));
+    local.push_for("chat", out(json!({"reply_to_user": "Rest up."})));
+    assert_eq!(bot.say(&thread, "long day today").await["path"], "chat");
+    local.push_for(
+        "route",
+        out(json!({"intent": "question", "confidence": 0.9})),
+    );
+    local.push_for("plan_step", out(json!({"action": "done"})));
+    local.push_for("chat", out(json!({"reply_to_user": "Nothing is due."})));
+    assert_eq!(
+        bot.say(&thread, "what did I get done last week?").await["path"],
+        "answer"
+    );
+}
+
+/// Issue 29 item 4: a real model can only ask for the bigger one if its prompt says how. With
+/// the bigger model configured, the chat room's and the planner's answer prompts describe
+/// `needs_escalation` and `escalation_reason`; without it they do not mention it.
+#[actix_rt::test]
+async fn the_prompts_the_local_model_receives_describe_the_escalation_flag() {
+    let (local, big) = (start_fake_llm(), start_fake_llm());
+    let bot = start_bot(&config(&local, &big, "")).await;
+    a_chat_and_a_question(&bot, &local).await;
+    for index in [0, 1] {
+        let system = system_of(&local, "chat", index);
+        for words in ["needs_escalation", "escalation_reason", "bigger model"] {
+            assert!(
+                system.contains(words),
+                "chat call {index}: {words}: {system}"
+            );
+        }
+    }
+
+    let plain = start_fake_llm();
+    let without = start_bot(&plain.config("ollama", "10s", 2)).await;
+    a_chat_and_a_question(&without, &plain).await;
+    for index in [0, 1] {
+        let system = system_of(&plain, "chat", index);
+        assert!(!system.contains("needs_escalation"), "{system}");
+    }
+}
+
+/// Issue 29 item 4: the planner's composed answer is read for the flag too (every path that
+/// answers with `chat`): it becomes the same offer, and the bigger model itself is not told it
+/// could ask for a bigger one.
+#[actix_rt::test]
+async fn a_planner_answer_that_needs_the_bigger_model_offers_it() {
+    let (local, big) = (start_fake_llm(), start_fake_llm());
+    let bot = start_bot(&config(&local, &big, "")).await;
+    let thread = free_thread(&bot, false).await;
+    local.push_for(
+        "route",
+        out(json!({"intent": "question", "confidence": 0.9})),
+    );
+    local.push_for("plan_step", out(json!({"action": "done"})));
+    local.push_for(
+        "chat",
+        out(
+            json!({"reply_to_user": "I'm not sure.", "needs_escalation": true,
+            "escalation_reason": "it needs current tax law"}),
+        ),
+    );
+    let offer = bot.say(&thread, QUESTION).await;
+    assert_eq!(offer["path"], "escalation_proposed", "{offer}");
+    assert!(
+        offer["reply"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("current tax law"),
+        "{offer}"
+    );
+    assert_eq!(big.count("chat"), 0, "nothing sent before the yes");
+    big_answers(&big, "In France, freelancers ...");
+    let answered = bot.say(&thread, "yes").await;
+    assert_eq!(answered["path"], "escalated", "{answered}");
+    let asked = big.messages_of("chat", 0);
+    assert_eq!(asked.last().map(|(_, t)| t.as_str()), Some(QUESTION));
+    let system = system_of(&big, "chat", 0);
+    assert!(!system.contains("needs_escalation"), "{system}");
+}
+
+/// Issue 29 item 4: the person can ask for the bigger model in plain words. One row per
+/// sentence: Some(None) asks about their previous message, Some(Some(q)) asks q, None is not a
+/// request (it goes on to the rules and the model as before).
+#[test]
+fn asking_for_the_bigger_model_in_words_is_read_and_nothing_else_is() {
+    use donna::capture::bigger_model::{read, BiggerModel};
+    let previous = Some(None);
+    let ask = |q: &str| Some(Some(q.to_string()));
+    let table: Vec<(&str, Option<Option<String>>)> = vec![
+        ("ask the bigger model", previous.clone()),
+        ("Ask the bigger model.", previous.clone()),
+        ("please ask the bigger model", previous.clone()),
+        ("donna, ask the big model about this", previous.clone()),
+        ("can you ask the bigger model?", previous.clone()),
+        (
+            "could you ask a smarter model about that one",
+            previous.clone(),
+        ),
+        ("use the bigger model", previous.clone()),
+        ("use the big model for this please", previous.clone()),
+        ("try a bigger model", previous.clone()),
+        ("ask the more powerful model", previous.clone()),
+        ("check with the bigger AI", previous.clone()),
+        ("ask the bigger one", previous.clone()),
+        ("escalate", previous.clone()),
+        ("escalate this", previous.clone()),
+        ("escalate to the bigger model", previous.clone()),
+        ("think harder", previous.clone()),
+        ("think harder about this", previous.clone()),
+        ("Think harder about that!", previous.clone()),
+        ("can you think harder about it?", previous.clone()),
+        ("think more carefully about this", previous.clone()),
+        ("ok think about it harder", previous.clone()),
+        (
+            "ask the bigger model: what are the tax rules for a freelancer in France?",
+            ask("what are the tax rules for a freelancer in France?"),
+        ),
+        (
+            "ask the big model what a Roth IRA is",
+            ask("what a Roth IRA is"),
+        ),
+        (
+            "ask the bigger model about Spanish inheritance law",
+            ask("Spanish inheritance law"),
+        ),
+        // Must not: negations, reports, questions about it, other people, other thoughts.
+        ("don't ask the bigger model", None),
+        ("no need to ask the bigger model", None),
+        ("never use the big model", None),
+        ("I asked the bigger model yesterday", None),
+        ("my brother uses a bigger model", None),
+        ("should I ask the bigger model?", None),
+        ("what does the bigger model cost?", None),
+        ("is the bigger model set up?", None),
+        ("the bigger model is too expensive", None),
+        ("ask mom about the big party", None),
+        ("ask the model", None),
+        ("use the one from last week", None),
+        ("think harder about the essay", None),
+        ("I need to think harder about my budget", None),
+        ("think about it", None),
+        ("remind me to think harder about the essay", None),
+        ("add ask the bigger model to my list", None),
+        ("escalate the ticket with support", None),
+    ];
+    for (sentence, expected) in table {
+        let read = read(sentence).map(|asked| match asked {
+            BiggerModel::Previous => None,
+            BiggerModel::Ask(question) => Some(question),
+        });
+        assert_eq!(read, expected, "{sentence:?}");
+    }
+}
+
+/// Issue 29 item 4: asked in words, the bigger model is offered for the person's previous
+/// question (or the one they named) like any offer: its cost, nothing sent before their yes;
+/// not configured, Donna says so and changes nothing.
+#[actix_rt::test]
+async fn asking_for_the_bigger_model_offers_it_for_the_previous_question() {
+    let (local, big) = (start_fake_llm(), start_fake_llm());
+    let bot = start_bot(&config(&local, &big, "")).await;
+    let thread = free_thread(&bot, false).await;
+    let nothing_yet = bot.say(&thread, "ask the bigger model").await;
+    assert_eq!(nothing_yet["path"], "clarify", "{nothing_yet}");
+    local.push_for("route", out(json!({"intent": "chat", "confidence": 0.9})));
+    local.push_for(
+        "chat",
+        out(json!({"reply_to_user": "I think it depends on your status."})),
+    );
+    assert_eq!(bot.say(&thread, QUESTION).await["path"], "chat");
+    let offer = bot.say(&thread, "think harder about this").await;
+    assert_eq!(offer["path"], "escalation_proposed", "{offer}");
+    assert_eq!(
+        offer["actions"][0]["params"]["message"], QUESTION,
+        "{offer}"
+    );
+    assert!(
+        offer["reply"].as_str().unwrap_or_default().contains("$0.0"),
+        "{offer}"
+    );
+    assert_eq!(big.count("chat"), 0, "nothing sent before the yes");
+    big_answers(&big, "For a French micro-entrepreneur, ...");
+    let answered = bot.say(&thread, "yes").await;
+    assert_eq!(answered["path"], "escalated", "{answered}");
+    let asked = big.messages_of("chat", 0);
+    assert_eq!(asked.last().map(|(_, t)| t.as_str()), Some(QUESTION));
+
+    let named = bot
+        .say(&thread, "ask the bigger model: what is a Roth IRA?")
+        .await;
+    assert_eq!(named["path"], "escalation_proposed", "{named}");
+    assert_eq!(
+        named["actions"][0]["params"]["message"],
+        "what is a Roth IRA?"
+    );
+    assert_eq!(local.count("route"), 1, "the rules took every request");
+
+    let plain = start_fake_llm();
+    let without = start_bot(&plain.config("ollama", "10s", 2)).await;
+    let there = free_thread(&without, false).await;
+    let refused = without.say(&there, "ask the bigger model").await;
+    assert_eq!(refused["path"], "unhandled", "{refused}");
+    assert!(
+        refused["reply"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("no bigger model set up"),
+        "{refused}"
+    );
+    assert_eq!(plain.requests().len(), 0, "no model was asked");
+}
+
 /// Issue 28 item 5: an answer the server returned is billed even when it is not valid; the
 /// estimate covers the retry and counts text that is not ASCII generously; an auto-approved
 /// offer is one per thread and message, so a client's repeated message id in another thread is

@@ -617,6 +617,84 @@ async fn an_automation_is_proposed_in_words_and_stored_only_after_a_yes() {
     }
 }
 
+/// Issue 29 item 8: a capture command with nothing to add after its own words, or only a time,
+/// asks what to add (a `what` draft) and never creates a task ("remind me to" once became a
+/// task titled "To"). One line per sentence; the last rows must still capture.
+#[actix_rt::test]
+async fn a_command_with_no_title_left_asks_what_to_add_and_creates_nothing() {
+    let bot = start_bot(PARIS).await;
+    let asks = [
+        "remind me to",
+        "Remind me to.",
+        "remind me",
+        "remind me!",
+        "please remind me to",
+        "hey donna, remind me to",
+        "remind me that",
+        "add",
+        "add:",
+        "add to my list",
+        "add a task",
+        "add a task for tomorrow",
+        "add task:",
+        "todo:",
+        "todo: tomorrow",
+        "new task:",
+        "new task: friday 3pm",
+        "new reminder",
+        "don't forget to",
+        "don't forget",
+        "remind me at 5pm",
+        "remind me in 2 hours",
+        "remind me on friday at 9",
+    ];
+    for sentence in asks {
+        let thread = free_thread(&bot).await;
+        let result = bot.say(&thread, sentence).await;
+        assert_eq!(result["path"], "clarify", "{sentence:?}: {result}");
+        assert_eq!(
+            result["reply"], "What should I add?",
+            "{sentence:?}: {result}"
+        );
+        assert!(tasks(&bot).await.is_empty(), "{sentence:?} created a task");
+    }
+    // Read as questions ("remind me about" what?, "remind me tomorrow": what is due then?),
+    // never as a task titled "About" or "To".
+    for sentence in [
+        "remind me about",
+        "remind me tomorrow",
+        "remind me to tomorrow",
+        "remind me tomorrow to",
+        "remind me tonight",
+    ] {
+        let thread = free_thread(&bot).await;
+        let result = bot.say(&thread, sentence).await;
+        assert_ne!(result["path"], "task_created", "{sentence:?}: {result}");
+        assert!(tasks(&bot).await.is_empty(), "{sentence:?} created a task");
+    }
+    let captures = [
+        ("remind me to call mom", "Call mom"),
+        ("remind me tomorrow to pay rent", "Pay rent"),
+        ("add milk", "Milk"),
+        ("todo: ask about the lease", "Ask about the lease"),
+        (
+            "add something for Anna's birthday",
+            "Something for Anna's birthday",
+        ),
+        ("remind me to take the pill at 23:00", "Take the pill"),
+    ];
+    for (sentence, title) in captures {
+        let thread = free_thread(&bot).await;
+        let result = bot.say(&thread, sentence).await;
+        assert_eq!(result["path"], "task_created", "{sentence:?}: {result}");
+        let created = tasks(&bot).await;
+        assert!(
+            created.iter().any(|task| task["title"] == title),
+            "{sentence:?}: no task {title:?} in {created:?}"
+        );
+    }
+}
+
 /// Issue 30, items 1 and 2, end to end: a sample of each kind of time captured through the
 /// HTTP API. The reply says the time in words; the task's title keeps no word of it.
 /// Now is Monday 23 November 2026, 11:00 in Paris.
@@ -810,6 +888,41 @@ async fn a_time_read_only_in_part_is_asked_naming_the_words_never_guessed() {
             Some("2026-11-27T09:00")
         );
     }
+}
+
+/// Issue 29 item 8: the time said with a bare command is kept for the answer to "What should I
+/// add?"; an answer with its own time uses that one.
+#[actix_rt::test]
+async fn the_answer_to_what_should_i_add_keeps_the_time_said_before() {
+    let bot = start_bot(PARIS).await;
+    let thread = free_thread(&bot).await;
+    assert_eq!(
+        bot.say(&thread, "remind me tomorrow at 9").await["path"],
+        "clarify"
+    );
+    let created = bot.say(&thread, "call the bank").await;
+    assert_eq!(created["path"], "task_created", "{created}");
+    let task = &tasks(&bot).await[0];
+    assert_eq!(task["title"], "Call the bank");
+    assert_eq!(
+        local(&task["scheduled_start"]).as_deref(),
+        Some("2026-11-24T09:00"),
+        "{task}"
+    );
+    let other = free_thread(&bot).await;
+    assert_eq!(bot.say(&other, "remind me to").await["path"], "clarify");
+    let created = bot.say(&other, "water the plants friday 18:00").await;
+    assert_eq!(created["path"], "task_created", "{created}");
+    let planted = tasks(&bot).await;
+    let plants = planted
+        .iter()
+        .find(|task| task["title"] == "Water the plants")
+        .unwrap_or_else(|| panic!("{planted:?}"));
+    assert_eq!(
+        local(&plants["scheduled_start"]).as_deref(),
+        Some("2026-11-27T18:00"),
+        "{plants}"
+    );
 }
 
 /// Issue 28, item 12: times that cannot be used are answered with the reason and never left in

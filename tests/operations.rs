@@ -402,3 +402,23 @@ fn no_route_is_registered_around_the_documented_list() {
         "a new handler: add it to the expected list above too"
     );
 }
+
+/// Issue 29 item 9: prometheus-client ends every HELP text with a full stop of its own, so a
+/// text written with one shows "..". Every HELP line of the page ends in exactly one.
+#[actix_rt::test]
+async fn no_help_text_on_the_metrics_page_ends_in_two_full_stops() {
+    let bot = start_bot("").await;
+    let page = bot.metrics_text().await;
+    let helps: Vec<&str> = page.lines().filter(|l| l.starts_with("# HELP ")).collect();
+    assert!(helps.len() > 20, "{page}");
+    let doubled: Vec<&&str> = helps.iter().filter(|l| l.ends_with("..")).collect();
+    assert!(
+        doubled.is_empty(),
+        "HELP texts ending in '..': {doubled:#?}"
+    );
+    let unfinished: Vec<&&str> = helps.iter().filter(|l| !l.ends_with('.')).collect();
+    assert!(
+        unfinished.is_empty(),
+        "HELP texts without a full stop: {unfinished:#?}"
+    );
+}

@@ -485,3 +485,31 @@ async fn a_tool_call_writes_nothing() {
     assert_eq!(conn.total_changes(), changes, "a tool wrote");
     assert_eq!(version(&conn), data_version);
 }
+
+/// Issue 29 item 5: `chat.persona` decides the voice of the planner's composed answer too, not
+/// only the chat room's: with `neutral` its system message is the plain assistant, never Donna.
+#[actix_rt::test]
+async fn the_persona_decides_the_planners_answer_prompt_too() {
+    let mut systems = Vec::new();
+    for persona in ["donna", "neutral"] {
+        let fake = start_fake_llm();
+        let bot = planner_bot(&fake, &format!("chat:\n  persona: {persona}\n")).await;
+        let thread = free_thread(&bot).await;
+        fake.push_for("route", question());
+        fake.push_for("plan_step", done());
+        fake.push_for("chat", answer("Nothing is due today."));
+        let result = bot.say(&thread, "when did I last call the bank?").await;
+        assert_eq!(result["path"], "answer", "{persona}: {result}");
+        let system = fake
+            .messages_of("chat", 0)
+            .into_iter()
+            .find(|(role, _)| role == "system")
+            .map(|(_, content)| content)
+            .unwrap_or_default();
+        assert!(system.contains("look-ups"), "{persona}: {system}");
+        systems.push(system);
+    }
+    assert!(systems[0].contains("You are Donna"), "{}", systems[0]);
+    assert!(!systems[1].contains("Donna"), "{}", systems[1]);
+    assert!(systems[1].contains("no persona"), "{}", systems[1]);
+}

@@ -89,19 +89,13 @@ async fn a_turn_that_awaits_nothing_is_one_store_write_and_a_failed_one_is_kept_
         })
         .await
     );
-    // And one that works: one write for the whole turn (the writer's processed count).
+    // And one that works: one write for the whole turn. Counted are the writes made for the
+    // message itself (`donna_turn_store_writes_total`), not whatever else the writer commits
+    // meanwhile (the Nudger's ticks, the sweeps), and not the writer's processed messages (a
+    // batch of units is one message, counted after its callers already heard back).
     let other = again.task(serde_json::json!({"title": "Call mum"})).await;
     let other_thread = again.nudge(&other).await;
-    let writes = || async {
-        let (_, health) = again.get("/health").await;
-        health["actors"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|actor| actor["name"] == "store_writer")
-            .and_then(|actor| actor["processed"].as_u64())
-            .unwrap_or_default()
-    };
+    let writes = || async { turn_store_writes(&again.metrics_text().await) };
     let before = writes().await;
     let done = again.say(&other_thread, "done").await;
     assert_eq!(done["path"], "fast", "{done}");
@@ -115,6 +109,55 @@ async fn a_turn_that_awaits_nothing_is_one_store_write_and_a_failed_one_is_kept_
     let (status, _) = again.say_with_id(&third_thread, "done", "m-2").await;
     assert_eq!(status, 200);
     assert_eq!(writes().await - before, 2);
+}
+
+/// Issue 29 item 11: the writes a turn makes are counted apart from the background work that
+/// commits at the same moment (the Nudger's, the automations' and the sweeps' ticks, each a
+/// store write of its own), so a turn that awaits nothing is one write however busy the writer
+/// is. (Counting the writer's processed messages, as this check once did, saw the ticks too.)
+#[actix_rt::test]
+async fn a_turns_own_writes_are_counted_apart_from_background_writes_at_the_same_moment() {
+    let bot = start_bot("").await;
+    let (task, thread) = bot.nudged_task("Pay rent").await;
+    let before = turn_store_writes(&bot.metrics_text().await);
+    let app = bot.app.clone();
+    let background = async {
+        for _ in 0..5 {
+            let _ = app
+                .nudger
+                .ask(|reply| donna::subsystems::nudger::NudgerMsg::Tick { reply: Some(reply) })
+                .await;
+            let _ = app
+                .plans
+                .ask(|reply| donna::subsystems::pending_plans::PlansMsg::Sweep {
+                    reply: Some(reply),
+                })
+                .await;
+            let _ = app
+                .automations
+                .ask(|reply| donna::automations::runner::AutomationsMsg::Tick {
+                    reply: Some(reply),
+                })
+                .await;
+        }
+    };
+    let turn = bot.say(&thread, "done");
+    let (done, ()) = futures_util::join!(turn, background);
+    assert_eq!(done["path"], "fast", "{done}");
+    assert_eq!(bot.task_json(&task).await["status"], "done");
+    assert_eq!(
+        turn_store_writes(&bot.metrics_text().await) - before,
+        1,
+        "the turn's own writes, whatever else was written"
+    );
+}
+
+/// `donna_turn_store_writes_total` from a /metrics page.
+fn turn_store_writes(page: &str) -> u64 {
+    page.lines()
+        .find_map(|line| line.strip_prefix("donna_turn_store_writes_total "))
+        .and_then(|value| value.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no donna_turn_store_writes_total in {page}"))
 }
 
 #[actix_rt::test]

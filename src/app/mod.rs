@@ -47,6 +47,7 @@ use crate::subsystems::llm_classifier::LlmMsg;
 use crate::subsystems::nudger::NudgerMsg;
 use crate::subsystems::pending_plans::PlansMsg;
 use crate::subsystems::rate_cap::GateMetrics;
+use crate::subsystems::session_closer::SessionCloser;
 use crate::subsystems::thread_memory::MemoryMsg;
 use crate::turn::intake::Intake;
 
@@ -206,8 +207,15 @@ impl App {
             &llm_metrics,
             &model_status,
         );
-        let chat_sessions =
-            spawner.chat_sessions(&store, &clock, llm.clone(), &config, lives.chat.clone());
+        // One close for the sweeper and the chat turns, so a session is summarised once.
+        let session_closer = SessionCloser::new(store.clone(), llm.clone(), lives.chat.clone());
+        let chat_sessions = spawner.chat_sessions(
+            &store,
+            &clock,
+            session_closer.clone(),
+            &config,
+            lives.chat.clone(),
+        );
         let executor = spawner.action_executor(lives.registry.clone());
         let gate_metrics = Arc::new(GateMetrics::default());
         let rate_cap = spawner.rate_cap(&store, &clock, &config, &gate_metrics);
@@ -232,6 +240,7 @@ impl App {
                 chat_actions: lives.chat_actions.clone(),
                 chat: lives.chat.clone(),
                 escalation: escalation.clone(),
+                session_closer,
             },
             gate_metrics.clone(),
             metrics.clone(),

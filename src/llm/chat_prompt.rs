@@ -71,6 +71,9 @@ pub struct ChatContext {
     pub now: String,
     pub timezone: String,
     pub budget_tokens: usize,
+    /// Whether the bigger model can be offered: the system message then describes
+    /// `needs_escalation` and `escalation_reason`.
+    pub escalation: bool,
 }
 
 /// A closed session to summarise.
@@ -96,12 +99,15 @@ impl ChatPrompts {
         let templates = strict_templates(&TEMPLATES)?;
         let prompts = Self { templates };
         for persona in [Persona::Donna, Persona::Neutral] {
-            let sample = json!({
-                "now": "2026-01-01T08:00:00+00:00",
-                "timezone": "UTC",
-                "actions": sample_context().actions,
-            });
-            prompts.render(&format!("chat_{}", persona.as_str()), &sample)?;
+            for escalation in [true, false] {
+                let sample = json!({
+                    "now": "2026-01-01T08:00:00+00:00",
+                    "timezone": "UTC",
+                    "actions": sample_context().actions,
+                    "escalation": escalation,
+                });
+                prompts.render(&format!("chat_{}", persona.as_str()), &sample)?;
+            }
         }
         prompts.messages(&sample_context())?;
         prompts.summary_messages(&SummaryContext {
@@ -125,6 +131,7 @@ impl ChatPrompts {
                 "now": context.now,
                 "timezone": context.timezone,
                 "actions": context.actions,
+                "escalation": context.escalation,
             }),
         )?;
         let mut head = vec![ChatMessage::system(system)];
@@ -236,6 +243,7 @@ fn sample_context() -> ChatContext {
         now: "2026-01-01T08:00:00+00:00".into(),
         timezone: "UTC".into(),
         budget_tokens: 24_000,
+        escalation: true,
     }
 }
 

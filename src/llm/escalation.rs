@@ -97,7 +97,12 @@ impl Escalation {
 
     /// The prompt the bigger model would get for `context`.
     pub fn messages(&self, context: &ChatContext) -> Result<Vec<ChatMessage>, PromptError> {
-        self.prompts.messages(context)
+        // The bigger model is the last resort: it is not told it could ask for a bigger one.
+        let context = ChatContext {
+            escalation: false,
+            ..context.clone()
+        };
+        self.prompts.messages(&context)
     }
 
     /// What a call with `messages` may cost at most, its retry included, in micro-dollars.

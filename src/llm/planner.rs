@@ -18,9 +18,10 @@ use super::free_text::{ask_strict, object, optional_text, FreeTextContext};
 use super::output::clean_text;
 use super::prompts::{quote, strict_templates, template_error, PromptError};
 use super::{ChatMessage, LlmError};
+use crate::config::Persona;
 use crate::planner::{Observation, TOOLS};
 
-const TEMPLATES: [(&str, &str); 6] = [
+const TEMPLATES: [(&str, &str); 7] = [
     (
         "planner_system",
         include_str!("../../prompts/planner_system.hbs"),
@@ -35,8 +36,12 @@ const TEMPLATES: [(&str, &str); 6] = [
     ),
     ("plan_step", include_str!("../../prompts/plan_step.hbs")),
     (
-        "answer_system",
-        include_str!("../../prompts/answer_system.hbs"),
+        "answer_donna",
+        include_str!("../../prompts/answer_donna.hbs"),
+    ),
+    (
+        "answer_neutral",
+        include_str!("../../prompts/answer_neutral.hbs"),
     ),
     ("answer", include_str!("../../prompts/answer.hbs")),
 ];
@@ -54,6 +59,11 @@ pub struct PlannerContext {
     pub actions: Vec<super::chat_prompt::ActionLine>,
     pub observations: Vec<Observation>,
     pub calls_left: usize,
+    /// The voice of the composed answer (`chat.persona` in force when the turn started).
+    pub persona: Persona,
+    /// Whether the bigger model can be offered: the answer's prompt then describes
+    /// `needs_escalation` and `escalation_reason`.
+    pub escalation: bool,
 }
 
 /// The model's next step.
@@ -108,9 +118,20 @@ impl PlannerModel {
                 text: "{}".into(),
             }],
             calls_left: 1,
+            persona: Persona::Donna,
+            escalation: true,
         };
         model.messages(&sample, "planner_system", "plan_step")?;
-        model.messages(&sample, "answer_system", "answer")?;
+        for persona in [Persona::Donna, Persona::Neutral] {
+            for escalation in [true, false] {
+                let sample = PlannerContext {
+                    persona,
+                    escalation,
+                    ..sample.clone()
+                };
+                model.messages(&sample, answer_template(persona), "answer")?;
+            }
+        }
         Ok(model)
     }
 
@@ -145,7 +166,11 @@ impl PlannerModel {
         let mut messages = vec![
             ChatMessage::system(self.render(
                 system,
-                &json!({ "tools": tools, "actions": context.actions }),
+                &json!({
+                    "tools": tools,
+                    "actions": context.actions,
+                    "escalation": context.escalation,
+                }),
             )?),
             ChatMessage::user(self.render("planner_question", &question)?),
         ];
@@ -161,9 +186,10 @@ impl PlannerModel {
                 }),
             )?));
         }
-        messages.push(ChatMessage::user(
-            self.render(instruction, &json!({ "calls_left": context.calls_left }))?,
-        ));
+        messages.push(ChatMessage::user(self.render(
+            instruction,
+            &json!({ "calls_left": context.calls_left, "escalation": context.escalation }),
+        )?));
         Ok(messages)
     }
 
@@ -180,8 +206,16 @@ impl PlannerModel {
     }
 
     pub async fn answer(&self, context: &PlannerContext) -> Result<ChatAnswer, LlmError> {
-        let messages = self.messages(context, "answer_system", "answer")?;
+        let messages = self.messages(context, answer_template(context.persona), "answer")?;
         ask_strict(&self.client, "chat", messages, &chat_schema(), parse_chat).await
+    }
+}
+
+/// The composed answer's system template: the persona's voice.
+fn answer_template(persona: Persona) -> &'static str {
+    match persona {
+        Persona::Donna => "answer_donna",
+        Persona::Neutral => "answer_neutral",
     }
 }
 

@@ -1,6 +1,7 @@
 //! What a turn needs to know before deciding: the thread, its task, its latest plan, what Donna
-//! last said (in a free thread: the task of her nudge, if that is her last word), and whether
-//! this message was handled already, and the sender's time zone. Loaded in one read.
+//! last said (in a free thread: the task of her nudge, if that is her last word, or the tasks
+//! of her latest nudge that listed several), whether this message was handled already, and
+//! the sender's time zone. Loaded in one read.
 
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
@@ -9,6 +10,7 @@ use crate::conversation::drafts::{self, Draft};
 use crate::conversation::escalation_ledger::{self, Reserved};
 use crate::conversation::inbox::{self, Accepted, Inbound};
 use crate::conversation::memory::{self, Kind};
+use crate::conversation::nudge_groups;
 use crate::conversation::nudge_records;
 use crate::conversation::plans::{self, Plan};
 use crate::conversation::threads::{self, Thread};
@@ -42,6 +44,11 @@ pub struct TurnContext {
     /// Set by the pipeline once `decide` read this message as the answer to that nudge: the
     /// turn then acts on `nudged_task` as it would in the task's own thread.
     pub answering_nudge: bool,
+    /// In a thread bound to no task whose latest nudge listed several tasks: the open ones, by
+    /// their number in that message (`turn::nudge_group` picks one for a reply "2 done").
+    pub nudge_group: Vec<(i64, Task)>,
+    /// That grouped nudge is still Donna's last word here.
+    pub group_unanswered: bool,
     /// A click on a nudge's button (`Inbound::answers_nudge`) that can no longer apply: its
     /// task is closed or not this thread's, a newer nudge replaced it, or another click
     /// answered it first. Such a turn changes nothing.
@@ -119,7 +126,19 @@ pub fn load(
             None => None,
         },
     };
+    let group = match &thread.task_id {
+        Some(_) => None,
+        None => nudge_groups::latest(conn, thread_id)?,
+    };
+    let mut nudge_group = Vec::new();
+    for (number, task_id) in group.iter().flat_map(|group| &group.tasks) {
+        if let Some(task) = repo::get(conn, task_id)?.filter(|task| task.status.is_open()) {
+            nudge_group.push((*number, task));
+        }
+    }
     Ok(TurnContext {
+        nudge_group,
+        group_unanswered: group.is_some_and(|group| group.unanswered),
         author_id: inbound.user_id.clone(),
         timezone: people::zone_of(conn, Some(&inbound.user_id), default_timezone)?,
         draft,

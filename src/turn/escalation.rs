@@ -74,11 +74,16 @@ impl Pipeline {
             .read(move |conn| escalation_ledger::day(conn, &today))
             .await?;
         if spend.spent + spend.reserved + estimate > micros(settings.daily_budget_usd) {
-            let text = format!(
-                "{}\n\n{}",
-                local.reply_to_user.trim(),
-                texts::ESCALATION_OVER_BUDGET
-            );
+            let text = if local.reply_to_user.trim().is_empty() {
+                // The person asked for it (`turn::bigger_model`): there is no answer of our own.
+                texts::ESCALATION_BUDGET_SPENT.to_string()
+            } else {
+                format!(
+                    "{}\n\n{}",
+                    local.reply_to_user.trim(),
+                    texts::ESCALATION_OVER_BUDGET
+                )
+            };
             return Ok((Work::Chat { text, session }, DraftStep::Keep));
         }
         if estimate < micros(settings.auto_approve_under_usd) {

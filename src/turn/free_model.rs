@@ -170,10 +170,14 @@ impl Pipeline {
         };
         if let Some(when) = &parsed.when {
             match time_words::read(when, &self.capture_when(now)) {
-                CaptureTime::At { at, anchor, .. } => match anchor {
-                    TimeAnchor::Deadline => capture.deadline = Some(at),
-                    TimeAnchor::Start => capture.scheduled_start = Some(at),
-                },
+                CaptureTime::At { at, anchor, .. } => {
+                    match anchor {
+                        TimeAnchor::Deadline => capture.deadline = Some(at),
+                        TimeAnchor::Start => capture.scheduled_start = Some(at),
+                    }
+                    // The model copies the person's time words; a clock time is theirs.
+                    capture.explicit_time = crate::tasks::explicit::names_the_moment(when);
+                }
                 CaptureTime::None => {
                     let question = texts::ask_time(&capture.title, "I found no time in it");
                     return Ok(ask_with(

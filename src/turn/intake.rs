@@ -13,6 +13,7 @@
 //!   result and applies nothing; in another thread it is another message.
 
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use actors::{AskError, KeyedRouter};
@@ -61,6 +62,7 @@ pub struct Intake {
     store: Store,
     clock: SharedClock,
     router: KeyedRouter<String, Conversation>,
+    /// Turn figures: parked messages, and the writes made for a message at intake.
     metrics: Arc<TurnMetrics>,
     /// Turns accepted and not yet answered, across all threads (the global bound).
     in_flight: Arc<Semaphore>,
@@ -202,15 +204,15 @@ impl Intake {
             }));
         }
         let row = inbound.clone();
-        let accepted = self
-            .store
-            .write(move |conn| {
-                if threads::get(conn, &row.thread_id)?.is_none() {
-                    return Ok(None);
-                }
-                inbox::accept(conn, &row, now).map(Some)
-            })
-            .await?;
+        let accepted = self.store.write(move |conn| {
+            if threads::get(conn, &row.thread_id)?.is_none() {
+                return Ok(None);
+            }
+            inbox::accept(conn, &row, now).map(Some)
+        });
+        // Written for this message, apart from its turn (`donna_turn_store_writes_total`).
+        self.metrics.store_writes.fetch_add(1, Ordering::Relaxed);
+        let accepted = accepted.await?;
         let accepted = match accepted {
             None => return Err(IntakeError::NoThread(inbound.thread_id)),
             Some(Accepted::Done(json)) => {
@@ -264,6 +266,7 @@ impl Intake {
                 Err(refused @ (AskError::Full { .. } | AskError::Closed { .. })) => {
                     if remove_if_refused {
                         // Not accepted after all: take it out of the inbox so nothing half-happens.
+                        metrics.store_writes.fetch_add(1, Ordering::Relaxed);
                         store
                             .write(move |conn| inbox::withdraw(conn, &message))
                             .await?;

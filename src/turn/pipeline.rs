@@ -53,6 +53,7 @@ use super::context::{self, TurnContext};
 use super::decide::{decide, keep_when_asked_what_is_waiting, pin_to_plan, Next, PlanStep};
 use super::draft_step::DraftStep;
 use super::error::TurnError;
+use super::nudge_group;
 use super::parking;
 use super::receipt::{self, LateReceipt};
 use super::result::{TurnPath, TurnResult};
@@ -87,6 +88,8 @@ pub struct Pipeline {
     pub chat: crate::live::Live<crate::config::ChatConfig>,
     /// The bigger model (`escalation.*`); None when it is off.
     pub escalation: Option<Arc<crate::llm::escalation::Escalation>>,
+    /// Closes an expired chat session with its summary (the sweeper's close).
+    pub session_closer: crate::subsystems::session_closer::SessionCloser,
 }
 
 impl Pipeline {
@@ -110,9 +113,16 @@ impl Pipeline {
             }
             outcome
         };
-        let outcome = receipt::within(late, journal::within(Some(journal), steps))
+        // The writes made for this message, counted apart from whatever else runs meanwhile.
+        let writes = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let outcome = receipt::within(late, journal::within(Some(journal), steps));
+        let outcome = crate::store::write_count::counting(writes.clone(), outcome)
             .instrument(span.clone())
             .await;
+        self.metrics.store_writes.fetch_add(
+            writes.load(std::sync::atomic::Ordering::Relaxed),
+            std::sync::atomic::Ordering::Relaxed,
+        );
         match &outcome {
             Ok(result) => {
                 let took = started.elapsed();
@@ -131,23 +141,6 @@ impl Pipeline {
             }
         }
         outcome
-    }
-
-    /// The operator's line for a finished turn (`log.turns`; DEBUG when it is off).
-    fn log_turn(&self, result: &TurnResult, took: std::time::Duration) {
-        let actions = result
-            .actions
-            .iter()
-            .map(|action| action.name.as_str())
-            .collect::<Vec<_>>()
-            .join(",");
-        let latency_ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
-        let path = result.path.as_str();
-        if self.settings.log_turns {
-            tracing::info!(path, actions = %actions, latency_ms, "turn done");
-        } else {
-            tracing::debug!(path, actions = %actions, latency_ms, "turn done");
-        }
     }
 
     async fn run_steps(&self, inbound: Inbound) -> Result<TurnResult, TurnError> {
@@ -185,7 +178,12 @@ impl Pipeline {
         inbound: Inbound,
         context: TurnContext,
     ) -> Result<TurnResult, TurnError> {
-        let text = inbound.text.clone();
+        // A reply to a nudge that listed several tasks picks one by its number ("2 done").
+        let (context, text) = nudge_group::pick(context, &inbound.text);
+        let answer = Inbound {
+            text: text.clone(),
+            ..inbound.clone()
+        };
         let analysis = self
             .fast_path
             .ask(|reply| FastPathMsg::Analyze { text, reply })
@@ -241,13 +239,17 @@ impl Pipeline {
                 text: super::texts::NOT_YOUR_PROPOSAL.to_string(),
             },
             Next::Undo => Work::Undo,
+            Next::FreeText if nudge_group::asks_which(&context, &analysis) => {
+                nudge_group::which_one(&context)
+            }
             Next::FreeText => {
                 let (work, step) = self.free_text(&context, &inbound, now).await?;
                 draft = step;
                 work
             }
+            // `answer`: the reply without the number that picked a task of a grouped nudge.
             Next::Intent(intent) | Next::AnswerNudge(intent) => {
-                self.intent_layer(&context, &inbound, intent, now).await?
+                self.intent_layer(&context, &answer, intent, now).await?
             }
             Next::NextLayer => self.model_layer(&context, &inbound, now).await?,
         };

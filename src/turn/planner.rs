@@ -15,6 +15,9 @@
 //!   makes them ONE plan whenever a tool ran (docs/contract.md "Consent").
 //! - Any model call failing (timeout, refused, garbage after one retry): `llm_unavailable`,
 //!   the tool results dropped (docs/contract.md's failure contract).
+//! - A composed answer that says `needs_escalation`, with the bigger model configured, is an
+//!   escalation offer like the chat room's (`turn::escalation`); the answer's prompt describes
+//!   the flag only then, in the voice of `chat.persona`.
 
 use chrono::{DateTime, Utc};
 
@@ -24,6 +27,7 @@ use crate::planner::{self, Observation, ToolCall, ToolEnv};
 use crate::subsystems::llm_classifier::LlmMsg;
 
 use super::apply::Work;
+use super::chat::{ChatPrompt, Talk};
 use super::chat_actions::Proposed;
 use super::context::TurnContext;
 use super::draft_step::DraftStep;
@@ -51,6 +55,8 @@ impl Pipeline {
             actions: self.action_lines(),
             observations: Vec::new(),
             calls_left: cap,
+            persona: self.chat.get().persona,
+            escalation: self.escalation.is_some(),
         };
         while context.observations.len() < cap {
             context.calls_left = cap - context.observations.len();
@@ -89,6 +95,16 @@ impl Pipeline {
             Ok(answer) => answer,
             Err(answer) => return Ok(answer),
         };
+        if answer.needs_escalation && self.escalation.is_some() {
+            // The local model says the question is beyond it: offer the bigger one, asked
+            // with the chat's prompt for this question (its look-ups stay here).
+            let ChatPrompt { context, .. } = self
+                .chat_prompt(&inbound.thread_id, &inbound.text, now, Talk::Chat)
+                .await?;
+            return self
+                .offer_escalation(inbound, answer, context, None, now)
+                .await;
+        }
         let steps: Vec<PlannerStep> = context
             .observations
             .iter()
