@@ -1,5 +1,7 @@
 //! The HTTP server (actix-web): health, probes, metrics, the OpenAPI document, the local API
-//! of DESIGN.md's contract and the event stream (`events`: `GET /api/events`, Server-Sent Events).
+//! of DESIGN.md's contract, the event stream (`events`: `GET /api/events`, Server-Sent Events)
+//! and the web page (`page`: `GET /` and its files; `web_session`: its token form; `web_chat`:
+//! its chat and buttons; `proposals`: what waits for a yes or no).
 //!
 //! Owns: routing (`routes`: the one list of routes, which is also what the OpenAPI document is
 //! generated from), the guards every request passes (Host header against DNS rebinding, the body
@@ -19,10 +21,14 @@ mod health;
 mod json;
 mod metrics;
 mod openapi;
+mod page;
 mod probes;
+mod proposals;
 mod spend;
 mod tasks;
 mod threads;
+mod web_chat;
+mod web_session;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -155,6 +161,10 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(probes::live)
         .service(probes::ready)
         .service(metrics::metrics)
+        .service(page::page)
+        .service(page::script)
+        .service(page::style)
+        .service(web_session::open)
         .service(
             // Everything in this scope is behind the token and the draining 503: the router
             // decides what is in it, on the decoded path, so no spelling of a path escapes.
@@ -173,7 +183,11 @@ fn routes(cfg: &mut ServiceConfig) {
                 .service(events::events)
                 .service(automations::list)
                 .service(automations::remove)
-                .service(spend::spend),
+                .service(spend::spend)
+                .service(proposals::list)
+                .service(web_chat::chat)
+                .service(web_chat::done)
+                .service(web_chat::answer),
         );
 }
 

@@ -29,6 +29,7 @@ const BEARER: &str = "bearer";
         (name = "threads", description = "Nudges, threads and messages"),
         (name = "automations", description = "Recurring reminders: list and stop"),
         (name = "operations", description = "Health, probes, metrics and this document"),
+        (name = "web", description = "The web page, its token form, its own chat and its buttons"),
     )
 )]
 struct Frame;
