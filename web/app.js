@@ -304,7 +304,8 @@ function connect() {
   source.addEventListener('nudge', (event) => {
     const nudge = JSON.parse(event.data);
     state.lastNudge = nudge;
-    addMessage('nudge', nudge.text, nudge.thread_id === state.thread ? null : `${nudge.channel} chat`);
+    const where = nudge.channel === 'discord' ? 'on Discord' : 'in another chat';
+    addMessage('nudge', nudge.text, nudge.thread_id === state.thread ? null : where);
     scheduleRefresh();
   });
   source.addEventListener('message', (event) => {
