@@ -509,3 +509,41 @@ async fn the_stream_resumes_with_last_event_id_after_a_dropped_connection() {
     );
     never_reloaded(&tab).await;
 }
+
+#[actix_rt::test]
+async fn titles_and_messages_show_as_text_never_as_html() {
+    let bot = start_bot(NEW_YORK).await;
+    let hostile = "<img src=x onerror=\"window.pwned=1\"> pay <b>rent</b>";
+    bot.task(json!({ "title": hostile })).await;
+    let browser = Browser::launch().await;
+    let tab = open_page(&bot, &browser, 1000).await;
+    tab.wait_until(
+        "the task",
+        &format!("!!({})", item_in("Tasks", "pay <b>rent</b>")),
+    )
+    .await;
+    say_on_page(
+        &tab,
+        "todo: <script>window.pwned=2</script> call <i>mum</i>",
+    )
+    .await;
+    tab.wait_until(
+        "the typed words, as typed",
+        &format!(
+            "!!({})",
+            item_in("Conversation", "<script>window.pwned=2</script>")
+        ),
+    )
+    .await;
+    tab.wait_until(
+        "Donna's answer",
+        "document.querySelectorAll('#messages li.donna').length > 0",
+    )
+    .await;
+    assert_eq!(tab.eval("window.pwned === undefined").await, json!(true));
+    assert_eq!(
+        tab.eval("document.querySelectorAll('main img, main script, main b, main i').length")
+            .await,
+        json!(0)
+    );
+}
