@@ -272,6 +272,16 @@ async fn done_marks_a_task_done_and_undo_in_the_page_chat_takes_it_back() {
         names.contains(&("button".to_string(), "Done: Pay rent".to_string())),
         "{names:?}"
     );
+    // A proposal waiting in the page's chat is no business of a Done button.
+    say_on_page(&tab, "every monday at 9 remind me to submit the timesheet").await;
+    tab.wait_until(
+        "the proposal",
+        &format!(
+            "!!({})",
+            button_in("Waiting for you", "Submit the timesheet", "Yes")
+        ),
+    )
+    .await;
     tab.click(&button_in("Tasks", "Pay rent", "Done")).await;
     tab.wait_until(
         "the task to leave Tasks",
@@ -279,6 +289,16 @@ async fn done_marks_a_task_done_and_undo_in_the_page_chat_takes_it_back() {
     )
     .await;
     assert_eq!(task_status(&bot, &rent).await, json!("done"));
+    let (_, waiting) = bot.get("/api/proposals").await;
+    assert_eq!(waiting.as_array().map(Vec::len), Some(1), "{waiting}");
+    assert_eq!(
+        tab.eval(&format!(
+            "!!({})",
+            item_in("Waiting for you", "Submit the timesheet")
+        ))
+        .await,
+        json!(true)
+    );
     // Only that task: the other one is still open and listed.
     assert_eq!(task_status(&bot, &milk).await, open);
     assert_eq!(
