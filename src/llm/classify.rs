@@ -47,7 +47,7 @@ impl Classifier {
     }
 
     pub async fn classify(&self, context: &ClassifyContext) -> Result<Classification, LlmError> {
-        let prompt_error = |e: super::prompts::PromptError| LlmError::BadResponse(e.to_string());
+        let prompt_error = LlmError::Prompt;
         let mut messages = vec![
             ChatMessage::system(self.prompts.system().map_err(prompt_error)?),
             ChatMessage::user(self.prompts.classify(context).map_err(prompt_error)?),

@@ -87,7 +87,7 @@ impl Escalation {
             .and_then(|name| env.var(name));
         let client =
             LlmClient::new(&llm, None, key)?.with_max_output_tokens(settings.max_output_tokens);
-        let prompts = ChatPrompts::new().map_err(|e| LlmError::BadResponse(e.to_string()))?;
+        let prompts = ChatPrompts::new()?;
         Ok(Some(Self {
             client,
             prompts,

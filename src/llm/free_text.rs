@@ -154,7 +154,7 @@ impl FreeTextModel {
         schema: &Value,
         parse: fn(&str) -> Result<T, String>,
     ) -> Result<T, LlmError> {
-        let prompt_error = |e: PromptError| LlmError::BadResponse(e.to_string());
+        let prompt_error = LlmError::Prompt;
         let messages = vec![
             ChatMessage::system(
                 self.render("free_text_system", context)

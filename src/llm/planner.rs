@@ -168,9 +168,7 @@ impl PlannerModel {
     }
 
     pub async fn plan_step(&self, context: &PlannerContext) -> Result<PlanStep, LlmError> {
-        let messages = self
-            .messages(context, "planner_system", "plan_step")
-            .map_err(|e| LlmError::BadResponse(e.to_string()))?;
+        let messages = self.messages(context, "planner_system", "plan_step")?;
         ask_strict(
             &self.client,
             "plan_step",
@@ -182,9 +180,7 @@ impl PlannerModel {
     }
 
     pub async fn answer(&self, context: &PlannerContext) -> Result<ChatAnswer, LlmError> {
-        let messages = self
-            .messages(context, "answer_system", "answer")
-            .map_err(|e| LlmError::BadResponse(e.to_string()))?;
+        let messages = self.messages(context, "answer_system", "answer")?;
         ask_strict(&self.client, "chat", messages, &chat_schema(), parse_chat).await
     }
 }

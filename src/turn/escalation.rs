@@ -65,9 +65,7 @@ impl Pipeline {
                 DraftStep::Keep,
             ));
         };
-        let messages = escalation
-            .messages(&asked)
-            .map_err(|e| TurnError::Store(crate::store::StoreError::Transaction(e.to_string())))?;
+        let messages = escalation.messages(&asked).map_err(TurnError::Prompt)?;
         let estimate = escalation.estimate(&messages);
         let settings = &escalation.settings;
         let today = day_of(now, self.settings.timezone);
@@ -145,9 +143,7 @@ impl Pipeline {
                 text: texts::ESCALATION_OFF.to_string(),
             });
         };
-        let messages = escalation
-            .messages(&context)
-            .map_err(|e| TurnError::Store(crate::store::StoreError::Transaction(e.to_string())))?;
+        let messages = escalation.messages(&context).map_err(TurnError::Prompt)?;
         // The estimate is taken again: the session may have grown since the offer.
         let estimate = escalation.estimate(&messages);
         let (work, _) = self

@@ -224,3 +224,7 @@ own words (for example 'add call the bank tomorrow').";
 pub const NOT_YOURS_TO_UNDO: &str =
     "There's nothing of yours to undo here: the last change was someone else's, and only they can \
 undo it.";
+
+/// A model prompt could not be built (Donna's own template failed): her fault, said so.
+pub const PROMPT_FAILED: &str = "Something went wrong on my side while preparing that, so I did \
+nothing. Plain commands like 'add ...' or 'list my tasks' still work.";
