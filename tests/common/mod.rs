@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 pub mod browser;
 pub mod fake_discord;
 pub mod fake_llm;
+pub mod page;
 pub mod process;
 
 /// No environment variables at all, unless a test sets some.
