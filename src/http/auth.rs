@@ -80,6 +80,7 @@ fn same_site_write(request: &HttpRequest) -> Result<(), ApiError> {
     ) {
         return Ok(());
     }
+    // A header value that is not visible ASCII reads as "\0", which matches nothing allowed.
     let header_text = |name| {
         request.headers().get(name).map(|value| {
             value
@@ -170,5 +171,15 @@ mod tests {
         assert_eq!(bearer_token("bEaReR   abc"), Some("abc"));
         assert_eq!(bearer_token("Basic abc"), None);
         assert_eq!(bearer_token("Bearer"), None);
+    }
+
+    #[test]
+    fn the_session_cookie_is_a_hash_of_the_token_never_the_token() {
+        let value = session_value("s3cret");
+        assert_eq!(value.len(), 64);
+        assert!(value.chars().all(|c| c.is_ascii_hexdigit()));
+        assert!(!value.contains("s3cret"));
+        assert_eq!(value, session_value("s3cret"));
+        assert_ne!(value, session_value("s3cret2"));
     }
 }
