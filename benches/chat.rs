@@ -205,7 +205,7 @@ fn sessions_load() {
                 for index in 0..DONE_REPLIES + LOADED_REPLIES_MAX {
                     let task_id = donna::ids::new_id("tsk");
                     repo::insert(conn, &task_id, &NewTask::titled(format!("Task {index}")), now)?;
-                    let opened = donna::nudges::open(conn, &task_id, None, Channel::Local, || donna::ids::new_id("thr"), now)
+                    let opened = donna::nudges::open(conn, &task_id, None, Channel::Local, || donna::ids::new_id("thr"), donna::nudges::NudgeTime::new(now, chrono_tz::UTC))
                         .map_err(|e| donna::store::StoreError::Transaction(e.to_string()))?;
                     nudged.push(opened.thread_id);
                 }

@@ -72,7 +72,7 @@ async fn turns(url: &str, durability: Durability) -> Vec<Duration> {
                 None,
                 Channel::Local,
                 || "thr_bench".into(),
-                now,
+                donna::nudges::NudgeTime::new(now, chrono_tz::UTC),
             )
             .map_err(|e| donna::store::StoreError::Corrupt(e.to_string()))
         })

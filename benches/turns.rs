@@ -274,7 +274,7 @@ fn open_nudge_threads(
                 None,
                 Channel::Local,
                 || donna::ids::new_id("thr"),
-                now,
+                donna::nudges::NudgeTime::new(now, chrono_tz::UTC),
             )
             .map_err(|e| StoreError::Transaction(format!("nudge: {e}")))?;
             Ok(opened.thread_id)
@@ -540,7 +540,7 @@ fn done_turn(floor: &Floor, conn: &Connection, thread_id: &str) -> Result<(), St
         return Err(StoreError::Transaction("inbox row not new".into()));
     }
     // The pipeline: context, FastPath, decision, binding.
-    let turn_context = context::load(conn, &inbound)
+    let turn_context = context::load(conn, &inbound, chrono_tz::UTC)
         .map_err(|e| StoreError::Transaction(format!("context: {e}")))?;
     let analysis = analyze(&floor.matcher, &inbound.text);
     let (plan_step, next) = decide(&turn_context, &analysis, now);
@@ -652,7 +652,7 @@ fn context_read_cost() -> (Duration, Duration) {
             answers_nudge: None,
             about_task: None,
         };
-        context::load(conn, &message).unwrap_or_else(|e| panic!("context: {e}"))
+        context::load(conn, &message, chrono_tz::UTC).unwrap_or_else(|e| panic!("context: {e}"))
     };
     let started = Instant::now();
     for thread_id in floor.threads.iter().take(READS) {

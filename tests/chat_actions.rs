@@ -1,4 +1,4 @@
-//! The chat's actions (issue 14 item 3; DESIGN.md "Consent", "Tasks named in chat") with a fake
+//! The chat's actions (issue 14 item 3; docs/contract.md "Consent", "Tasks named in chat") with a fake
 //! model on loopback answering by schema title. What the person would notice: "move the
 //! passport thing to friday 9am" moves it at once and "undo" takes it back; cancelling, two
 //! tasks at once, or a task their message does not name waits for their yes; a task Donna

@@ -230,7 +230,8 @@ fn a_nudge_the_scheduler_sends_while_the_console_runs_is_printed() {
     assert_eq!(terminate(&mut running.child), Some(0));
 
     let mut chat = Chat::start(&config(dir.path(), "  interval: 1s\n"));
-    let out = chat.wait_for("[nudge] 'Pay rent' is overdue. Done? (thread ");
+    let out = chat
+        .wait_for("[nudge] 'Pay rent' is overdue (due Wed 1 Jan 2020 at 09:00). Done? (thread ");
     let thread = out
         .split("type: use ")
         .nth(1)

@@ -1,4 +1,4 @@
-//! The turn's decision (`turn::decide`) as a table: one line per rule of DESIGN.md's "A turn"
+//! The turn's decision (`turn::decide`) as a table: one line per rule of docs/contract.md's "A turn"
 //! (and steps 4-5 of its "Free text"), each read as a sentence: in this situation, this
 //! message goes to that room. The analysis comes from the shipped FastPath, so a line shows what
 //! a person's words really do.
@@ -66,6 +66,7 @@ fn task() -> Task {
         origin_thread_id: None,
         automation_id: None,
         occurrence_at: None,
+        created_by: None,
     }
 }
 
@@ -176,6 +177,7 @@ fn context(situation: Situation) -> TurnContext {
     };
     TurnContext {
         interrupted: None,
+        timezone: chrono_tz::UTC,
         author_id: match situation {
             FreeLivePlanOfSomeoneElse => "guest".into(),
             _ => OWNER.into(),

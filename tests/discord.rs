@@ -546,7 +546,10 @@ async fn with_discord_on_the_nudger_opens_its_threads_in_discord() {
     );
     assert_eq!(
         fake.sent_messages().first().cloned(),
-        Some((NUDGE_CHANNEL, "'Pay rent' is overdue. Done?".to_string()))
+        Some((
+            NUDGE_CHANNEL,
+            "'Pay rent' is overdue (due Friday 20 Nov at 09:00). Done?".to_string()
+        ))
     );
     assert_eq!(
         bot.task_json(&task).await["open_thread_id"],

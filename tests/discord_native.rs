@@ -456,7 +456,7 @@ async fn commands_are_registered_once_per_start_in_the_configured_guild() {
         .flatten()
         .filter_map(|command| command["name"].as_str())
         .collect();
-    assert_eq!(names, ["tasks", "add", "undo", "pending"]);
+    assert_eq!(names, ["tasks", "add", "undo", "pending", "timezone"]);
     // A new session (READY again) registers nothing more.
     let identifies = fake.identify_count();
     fake.send_invalid_session(false);

@@ -1,4 +1,4 @@
-//! Escalation to a bigger model (issue 14 item 4; DESIGN.md "Escalation"), with two fake model
+//! Escalation to a bigger model (issue 14 item 4; docs/contract.md "Escalation"), with two fake model
 //! servers on loopback: the local one says it needs the bigger one, the bigger one answers
 //! and reports its usage. What the person would notice: Donna offers the bigger model with its
 //! cost and sends nothing before their yes; the yes is used once and only theirs counts; the

@@ -162,7 +162,10 @@ async fn a_scheduled_nudge_and_an_api_edit_appear_on_the_stream() {
     assert_eq!(nudged.len(), 1);
     let events = stream.take(2).await;
     assert_eq!(kinds(&events), ["nudge", "message"]);
-    assert_eq!(events[0].data["text"], "'Call mum' is overdue. Done?");
+    assert_eq!(
+        events[0].data["text"],
+        "'Call mum' is overdue (due yesterday at 09:00). Done?"
+    );
     assert_eq!(events[0].data["task_id"], json!(task));
     bot.patch(
         &format!("/api/tasks/{task}"),

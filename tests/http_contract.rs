@@ -1,4 +1,4 @@
-//! The HTTP contract of DESIGN.md: status codes, the token and Host rules, the body limit, and
+//! The HTTP contract of docs/contract.md: status codes, the token and Host rules, the body limit, and
 //! the shapes of /health and /metrics. Every refused request must change nothing.
 
 mod common;

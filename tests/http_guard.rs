@@ -301,6 +301,13 @@ async fn every_registered_route_but_health_metrics_and_the_page_needs_the_token(
             let none = status_of(&bot, &method, &path, body, Auth::None).await;
             let wrong = status_of(&bot, &method, &path, body, Auth::Wrong).await;
             let right = status_of(&bot, &method, &path, body, Auth::Right).await;
+            if template == "/api/calendar.ics" {
+                // The one route with a token of its own in the query (a calendar app cannot
+                // send a header; tests/calendar.rs): the API's bearer token never opens it, and
+                // with no calendar token set there is no feed.
+                assert_eq!((none, wrong, right), (404, 404, 404), "{method} {path}");
+                continue;
+            }
             if OPEN.contains(&template.as_str()) {
                 let expected = if template == TOKEN_FORM { 400 } else { 200 };
                 assert_eq!(none, expected, "{method} {path} is open");

@@ -57,7 +57,10 @@ async fn overdue_and_check_in_tasks_are_nudged_in_their_own_thread_and_others_ar
     let nudged = tick(&bot).await;
     let texts: Vec<&str> = nudged.iter().map(|n| n.text.as_str()).collect();
     assert_eq!(texts.len(), 2, "{texts:?}");
-    assert!(texts.contains(&"'Pay rent' is overdue. Done?"), "{texts:?}");
+    assert!(
+        texts.contains(&"'Pay rent' is overdue (due yesterday at 09:00). Done?"),
+        "{texts:?}"
+    );
     assert!(
         texts.iter().any(|t| t.starts_with("Time for 'Gym'")),
         "{texts:?}"

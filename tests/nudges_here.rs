@@ -1,4 +1,4 @@
-//! Nudges delivered into the chat a task came from (DESIGN.md "Where nudges go", "Free text"
+//! Nudges delivered into the chat a task came from (docs/contract.md "Where nudges go", "Free text"
 //! step 5): a task captured in a free thread is nudged there (by the Nudger on a controlled
 //! clock, or by `POST /api/nudges`), a keyword reply there acts on it as in a nudge thread, and
 //! anything else there stays free text. Tasks without a chat keep their own nudge threads. With
@@ -103,7 +103,7 @@ async fn nudge_api(bot: &Bot, task: &str) -> (u16, Value) {
     bot.post("/api/nudges", json!({ "task_id": task })).await
 }
 
-const RENT_NUDGE: &str = "'Pay rent' is overdue. Done?";
+const RENT_NUDGE: &str = "'Pay rent' is overdue (due yesterday at 09:00). Done?";
 
 #[actix_rt::test]
 async fn the_nudger_nudges_a_task_in_the_free_thread_it_came_from_and_done_there_marks_it_done() {

@@ -196,7 +196,7 @@ async fn an_instruction_inside_a_task_title_changes_nothing_and_never_reaches_a_
     let result = bot.say(&thread, "which of my tasks matter most?").await;
     assert_eq!(result["path"], "answer", "{result}");
     // After planner tools the answer's actions are only ever ONE plan waiting for the
-    // person's yes (DESIGN.md "Consent"): nothing ran.
+    // person's yes (docs/contract.md "Consent"): nothing ran.
     assert!(result["pending_plan_id"].is_string(), "{result}");
     assert_eq!(result["results"], json!([]), "{result}");
     assert_eq!(tasks(&bot).await, before, "nothing changed");

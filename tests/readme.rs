@@ -359,7 +359,7 @@ fn check_stream_example(port: u16, line: &str, lines: &[String]) {
     // Something to see: the README's own task, overdue, nudged.
     let task = common::process::create_task_json(
         port,
-        &serde_json::json!({"title": "Pay rent", "deadline": "2026-11-01T09:00:00Z"}),
+        &serde_json::json!({"title": "Pay rent", "deadline": "2025-11-01T09:00:00Z"}),
     );
     let nudge = serde_json::json!({ "task_id": task });
     let _ = http(port, "POST", "/api/nudges", Some(&nudge));

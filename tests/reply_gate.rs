@@ -299,3 +299,25 @@ async fn commands_and_the_requesters_answer_skip_the_gate_but_count_against_the_
         2
     );
 }
+
+#[actix_rt::test]
+async fn a_time_zone_command_in_a_group_skips_the_gate_and_small_talk_that_looks_like_one_does_not()
+{
+    let fake = start_fake_llm();
+    fake.always(Script::Output("SKIP: not for Donna".into()));
+    let bot = start_bot(&gate_config(&fake, 6)).await;
+    let thread = group_thread(&bot, "family").await;
+    let set = bot.say(&thread, "my time zone is Europe/Berlin").await;
+    assert_eq!(set["path"], "chat", "{set}");
+    let moved = bot.say(&thread, "I'm in Tokyo now").await;
+    assert_eq!(moved["path"], "chat", "{moved}");
+    let asked = bot.say(&thread, "what's my time zone?").await;
+    assert_eq!(asked["path"], "answer", "{asked}");
+    assert_eq!(gate_calls(&fake), 0, "{:?}", fake.titles());
+    // Looks like one, is not: put to the gate, which keeps it quiet.
+    assert_eq!(
+        bot.say(&thread, "I'm in a meeting").await["path"],
+        "skipped"
+    );
+    assert_eq!(gate_calls(&fake), 1);
+}

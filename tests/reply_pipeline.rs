@@ -358,7 +358,10 @@ async fn a_nudge_reuses_the_tasks_open_thread() {
         .await;
     let (status, first) = bot.post("/api/nudges", json!({"task_id": task})).await;
     assert_eq!(status, 201);
-    assert_eq!(first["text"], "'Pay rent' is overdue. Done?");
+    assert_eq!(
+        first["text"],
+        "'Pay rent' is overdue (due Friday 20 Nov at 09:00). Done?"
+    );
     let (status, again) = bot.post("/api/nudges", json!({"task_id": task})).await;
     assert_eq!(status, 200);
     assert_eq!(again["thread_id"], first["thread_id"]);

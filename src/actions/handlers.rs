@@ -30,7 +30,8 @@ pub struct ActionEnv {
     /// What "later" means.
     pub later: Duration,
     /// Who asked for the actions (the turn's sender): journaled, so "undo" reverts only that
-    /// person's own actions in a shared thread.
+    /// person's own actions in a shared thread; a task or an automation it creates remembers
+    /// them (`created_by`).
     pub author_id: Option<String>,
 }
 
@@ -283,6 +284,7 @@ fn create_task(
         origin_thread_id: text(params, "origin_thread_id").map(str::to_string),
         automation_id: None,
         occurrence_at: None,
+        created_by: env.author_id.clone(),
     };
     let task = repo::insert(conn, &id, &new, env.now)?;
     let due = deadline
@@ -321,11 +323,14 @@ fn create_automation(
     env: &ActionEnv,
     action: &BoundAction,
 ) -> Result<Effect, ActionError> {
-    use super::automation::{create, CreateError};
-    let created = create(conn, env.now, action).map_err(|error| match error {
-        CreateError::Refused(reason) => ActionError::Refused(reason),
-        CreateError::Store(error) => ActionError::Store(error),
-    })?;
+    use super::automation::{create_for, CreateError};
+    let created =
+        create_for(conn, env.now, action, env.author_id.as_deref()).map_err(
+            |error| match error {
+                CreateError::Refused(reason) => ActionError::Refused(reason),
+                CreateError::Store(error) => ActionError::Store(error),
+            },
+        )?;
     Ok(Effect {
         summary: created.summary,
         before: None,

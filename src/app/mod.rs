@@ -132,6 +132,8 @@ pub struct App {
     /// The gateway's counters and session facts (None when Discord is off).
     pub discord_shared: Option<Arc<GatewayShared>>,
     pub api_token: Option<String>,
+    /// The calendar feed's token (`http.calendar_token_env`); None: the feed is off.
+    pub calendar_token: Option<String>,
     /// What Donna did, for `GET /api/events` and the console; closed when the stop begins.
     pub events: EventBus,
     /// Recordings a turn answers from instead of the model (`donna replay`; empty otherwise).
@@ -259,6 +261,7 @@ impl App {
         let automations = spawner.automations(&store, &clock, &config, &events);
         let digests = spawner.digests(&store, &clock, &config, &events);
         let api_token = config.api_token(env);
+        let calendar_token = config.calendar_token(env);
         let mut arbiters = conversation_arbiters;
         arbiters.push(store_arbiter);
         let reloader = Arc::new(reload::Reloader::new(lives, config.clone(), clock.clone()));
@@ -288,6 +291,7 @@ impl App {
             discord_shared: discord.as_ref().map(|parts| parts.shared.clone()),
             discord: discord.map(|parts| parts.gateway),
             api_token,
+            calendar_token,
             events,
             replays,
             started_at: Instant::now(),

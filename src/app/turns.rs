@@ -52,6 +52,7 @@ pub struct TurnActors {
 pub fn turn_settings(config: &Config) -> TurnSettings {
     TurnSettings {
         timezone: config.timezone,
+        default_timezone: config.timezone,
         later: config.reschedule.later.get(),
         undo_window: config.undo.window.get(),
         plan_expiry: config.plans.expiry.get(),

@@ -274,7 +274,7 @@ impl Console {
             },
             Err(_) => which.to_string(),
         };
-        let now = self.app.clock.now();
+        let at = nudges::NudgeTime::new(self.app.clock.now(), self.app.config.timezone);
         let opened = self
             .app
             .store
@@ -285,7 +285,7 @@ impl Console {
                     None,
                     Channel::Local,
                     || crate::ids::new_id("thr"),
-                    now,
+                    at,
                 ))
             })
             .await;

@@ -1,13 +1,14 @@
 //! The HTTP server (actix-web): health, probes, metrics, the OpenAPI document, the local API
-//! of DESIGN.md's contract, the event stream (`events`: `GET /api/events`, Server-Sent Events)
-//! and the web page (`page`: `GET /` and its files; `web_session`: its token form; `web_chat`:
-//! its chat and buttons; `proposals`: what waits for a yes or no).
+//! of docs/contract.md's contract, the event stream (`events`: `GET /api/events`, Server-Sent
+//! Events) and the web page (`page`: `GET /` and its files; `web_session`: its token form;
+//! `web_chat`: its chat and buttons; `proposals`: what waits for a yes or no).
 //!
 //! Owns: routing (`routes`: the one list of routes, which is also what the OpenAPI document is
 //! generated from), the guards every request passes (Host header against DNS rebinding, the body
 //! limit; the bearer token and the draining 503 are `auth::api_guard`, wrapped on the `/api`
-//! scope, so they guard by route, never by a test on the raw path) and the mapping of errors to
-//! `{"error": ...}` answers.
+//! scope, so they guard by route, never by a test on the raw path; the calendar feed is
+//! registered outside that scope and checks its own token from the query) and the mapping of
+//! errors to `{"error": ...}` answers.
 //! Every answer of 400 or more is logged (`access_log`: method, path without the query, status,
 //! milliseconds); never a header or a body, so the bearer token and people's words stay out of
 //! the log.
@@ -15,6 +16,7 @@
 
 mod auth;
 mod automations;
+mod calendar;
 mod error;
 mod events;
 mod health;
@@ -22,6 +24,7 @@ mod json;
 mod metrics;
 mod openapi;
 mod page;
+mod people;
 mod probes;
 mod proposals;
 mod spend;
@@ -165,6 +168,9 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(page::script)
         .service(page::style)
         .service(web_session::open)
+        // Before the /api scope, which would otherwise take the path: a calendar app cannot
+        // send the bearer token, so the feed checks its own (`?token=`).
+        .service(calendar::feed)
         .service(
             // Everything in this scope is behind the token and the draining 503: the router
             // decides what is in it, on the decoded path, so no spelling of a path escapes.
@@ -187,7 +193,9 @@ fn routes(cfg: &mut ServiceConfig) {
                 .service(proposals::list)
                 .service(web_chat::chat)
                 .service(web_chat::done)
-                .service(web_chat::answer),
+                .service(web_chat::answer)
+                .service(people::get)
+                .service(people::put),
         );
 }
 

@@ -47,6 +47,9 @@ pub struct TaskView {
     pub origin_thread_id: Option<String>,
     /// The automation whose occurrence made it, if any.
     pub automation_id: Option<String>,
+    /// Who captured it (the id they write with; its nudges show times in their zone), or null
+    /// for a task from this API.
+    pub created_by: Option<String>,
 }
 
 impl TaskView {
@@ -73,6 +76,7 @@ impl TaskView {
             applied_preferences: task.applied_preferences,
             origin_thread_id: task.origin_thread_id,
             automation_id: task.automation_id,
+            created_by: task.created_by,
         }
     }
 }

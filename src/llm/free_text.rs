@@ -1,6 +1,6 @@
 //! The model calls of a free-text turn: `route` (what is this message?) and `parse_task` (the
 //! task it asks for), each schema-constrained JSON whose schema `title` names the call
-//! (DESIGN.md "Model calls"), parsed strictly, with one retry that shows the model its invalid
+//! (docs/contract.md "Model calls"), parsed strictly, with one retry that shows the model its invalid
 //! answer and why.
 //!
 //! Invariants: the person's words and the history are data inside the template (handlebars

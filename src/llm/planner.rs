@@ -7,7 +7,7 @@
 //! source-tagged data (`> ` lines under a `[source: tool ...]` tag).
 //! Invariants: nothing from the person, the store or a tool is ever in the system message or
 //! rendered as a template (handlebars substitutes it once, as a value); the answer's `actions`
-//! are read but never run here (writes are not tools; DESIGN.md "Consent").
+//! are read but never run here (writes are not tools; docs/contract.md "Consent").
 
 use handlebars::Handlebars;
 use serde::Serialize;

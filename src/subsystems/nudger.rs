@@ -25,7 +25,7 @@ use crate::config::QuietHours;
 use crate::conversation::Channel;
 use crate::events::EventBus;
 use crate::metrics::NudgeMetrics;
-use crate::nudges::{self, NudgeFailure, NudgeOpened, NudgeSink};
+use crate::nudges::{self, NudgeFailure, NudgeOpened, NudgeSink, NudgeTime};
 use crate::store::{Store, StoreError};
 use crate::tasks::{repo, Task};
 
@@ -134,12 +134,12 @@ pub fn due_tasks(
 /// else in its thread on `channel` (Discord is off here, so a Discord chat is not used).
 pub fn nudge_due(
     conn: &Connection,
-    now: DateTime<Utc>,
+    at: NudgeTime,
     min_gap: Duration,
     channel: Channel,
 ) -> Result<Vec<NudgeOpened>, StoreError> {
     let mut opened = Vec::new();
-    for task in due_tasks(conn, now, min_gap)? {
+    for task in due_tasks(conn, at.now, min_gap)? {
         match nudges::open_where_it_belongs(
             conn,
             &task.id,
@@ -147,7 +147,7 @@ pub fn nudge_due(
             channel,
             false,
             || crate::ids::new_id("thr"),
-            now,
+            at,
         ) {
             Ok(nudge) => opened.push(nudge),
             Err(nudges::NudgeError::Store(error)) => return Err(error),
@@ -175,6 +175,7 @@ impl Behaviour for Nudger {
             return Handled::Done;
         }
         let min_gap = self.rules.min_gap;
+        let at = NudgeTime::new(now, self.rules.timezone);
         let metrics = self.metrics.clone();
         if let Some(sink) = self.sink.clone() {
             // The sink first creates the thread (Discord: REST), then records the nudge; one task
@@ -193,7 +194,7 @@ impl Behaviour for Nudger {
                                 Some(_) => {
                                     store
                                         .write(move |conn| {
-                                            Ok(nudges::open_in_origin(conn, &id, None, true, now))
+                                            Ok(nudges::open_in_origin(conn, &id, None, true, at))
                                         })
                                         .await
                                 }
@@ -240,7 +241,7 @@ impl Behaviour for Nudger {
         }
         let nudged = self
             .store
-            .write(move |conn| nudge_due(conn, now, min_gap, Channel::Local));
+            .write(move |conn| nudge_due(conn, at, min_gap, Channel::Local));
         let events = self.events.clone();
         Handled::wait(async move {
             let result = nudged.await;

@@ -230,6 +230,11 @@ pub fn commit(conn: &Connection, turn: TurnWork) -> Result<Committed, StoreError
             (result.path, result.steps) = (TurnPath::Answer, steps);
             text
         }
+        Work::SetTimezone(timezone) => {
+            crate::people::repo::set(conn, &inbound.user_id, timezone, now)?;
+            result.path = TurnPath::Chat;
+            crate::people::now_set(timezone, now)
+        }
         Work::Silent { path } => {
             result.path = path;
             String::new()

@@ -2,7 +2,7 @@
 //! once (they plainly asked for exactly it), or a question when something is missing.
 //!
 //! - The time is read by Donna's parser in `timezone`; "by/due/before/until T" sets the
-//!   deadline, anything else the scheduled start (DESIGN.md "Times"). A time it cannot read is
+//!   deadline, anything else the scheduled start (docs/contract.md "Times"). A time it cannot read is
 //!   asked back (a `time` draft), never guessed.
 //! - No title (only a command, only a time): "What should I add?" (a `what` draft).
 //! - A likely duplicate of an open task is proposed, not created (path `duplicate`).
@@ -128,7 +128,7 @@ impl Pipeline {
     /// The turn's work for a capture: the task created at once, or proposed when it looks like
     /// one already open.
     /// `source`: `capture` for the person's own words, `chat` for a chat answer's
-    /// `create_task` (DESIGN.md "Task capture").
+    /// `create_task` (docs/contract.md "Task capture").
     pub(super) async fn capture_work(
         &self,
         context: &TurnContext,

@@ -1,6 +1,6 @@
 //! What a turn needs to know before deciding: the thread, its task, its latest plan, what Donna
 //! last said (in a free thread: the task of her nudge, if that is her last word), and whether
-//! this message was handled already. Loaded in one read.
+//! this message was handled already, and the sender's time zone. Loaded in one read.
 
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
@@ -12,6 +12,7 @@ use crate::conversation::memory::{self, Kind};
 use crate::conversation::nudge_records;
 use crate::conversation::plans::{self, Plan};
 use crate::conversation::threads::{self, Thread};
+use crate::people;
 use crate::store::StoreError;
 use crate::tasks::{repo, Task};
 
@@ -20,6 +21,9 @@ pub struct TurnContext {
     pub thread: Thread,
     /// Who sent this message (a proposal is answered only by the person it was made for).
     pub author_id: String,
+    /// The sender's time zone (the config's `timezone` when they never set one): every time
+    /// they write is read in it and every time shown to them is in it.
+    pub timezone: chrono_tz::Tz,
     pub task: Option<Task>,
     pub latest_plan: Option<Plan>,
     /// When Donna last spoke here and what kind of message it was.
@@ -87,7 +91,11 @@ pub enum ContextError {
     Store(#[from] StoreError),
 }
 
-pub fn load(conn: &Connection, inbound: &Inbound) -> Result<TurnContext, ContextError> {
+pub fn load(
+    conn: &Connection,
+    inbound: &Inbound,
+    default_timezone: chrono_tz::Tz,
+) -> Result<TurnContext, ContextError> {
     let thread_id = inbound.thread_id.as_str();
     let thread = threads::get(conn, thread_id)?
         .ok_or_else(|| ContextError::NoThread(thread_id.to_string()))?;
@@ -118,6 +126,7 @@ pub fn load(conn: &Connection, inbound: &Inbound) -> Result<TurnContext, Context
     };
     Ok(TurnContext {
         author_id: inbound.user_id.clone(),
+        timezone: people::zone_of(conn, Some(&inbound.user_id), default_timezone)?,
         draft,
         nudged_task,
         answering_nudge: false,

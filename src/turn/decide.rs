@@ -1,5 +1,5 @@
 //! The turn's decision: given what the thread knows and what the FastPath made of the message,
-//! which room handles it. Pure: no I/O, so every rule of DESIGN.md's "A turn" (and steps 4-5 of
+//! which room handles it. Pure: no I/O, so every rule of docs/contract.md's "A turn" (and steps 4-5 of
 //! its "Free text") is tested directly, as a table of sentences (`tests/decide_table.rs`).
 //!
 //! Rules, in order, for every thread (a nudge thread bound to a task, or a free one):
@@ -182,7 +182,7 @@ fn plan_gone_since_donna_spoke(context: &TurnContext, now: DateTime<Utc>) -> Opt
 
 /// What happens to the chat's live proposal beyond `decide`'s rules: "what are you waiting
 /// on?" lists it instead of dropping it (every other message that is not its answer drops it:
-/// DESIGN.md "Free text" step 4), and a task's own button (the web page's Done) leaves it too:
+/// docs/contract.md "Free text" step 4), and a task's own button (the web page's Done) leaves it too:
 /// the click acts on its task, it is no new turn of the conversation.
 pub fn keep_the_live_plan(plan_step: PlanStep, next: &Next, inbound: &Inbound) -> PlanStep {
     use crate::capture::rules::{read, Question, Reading};

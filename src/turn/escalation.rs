@@ -1,4 +1,4 @@
-//! Escalation to the bigger model (seed 002; DESIGN.md "Escalation"): the local model's `chat`
+//! Escalation to the bigger model (seed 002; docs/contract.md "Escalation"): the local model's `chat`
 //! answer says `needs_escalation`, so Donna offers the bigger model with a cost estimate in USD.
 //!
 //! - The offer is a plan holding one internal `escalate` step (so only its requester's yes,
@@ -68,7 +68,7 @@ impl Pipeline {
         let messages = escalation.messages(&asked).map_err(TurnError::Prompt)?;
         let estimate = escalation.estimate(&messages);
         let settings = &escalation.settings;
-        let today = day_of(now, self.settings.timezone);
+        let today = day_of(now, self.settings.default_timezone);
         let spend = self
             .store
             .read(move |conn| escalation_ledger::day(conn, &today))

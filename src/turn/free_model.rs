@@ -1,4 +1,4 @@
-//! The free-text model room (DESIGN.md "Free text", step 8): a message no rule took goes to
+//! The free-text model room (docs/contract.md "Free text", step 8): a message no rule took goes to
 //! `route` with the last `planner.history_exchanges` exchanges of the chat; a capture (or an
 //! automation) then to `parse_task`, whose answer is validated and captured like the rules'
 //! (times read by Donna's parser, duplicates, preferences).

@@ -1,11 +1,12 @@
 //! The free-text room: a message in a thread bound to no task (a DM, a mention, a free local
 //! thread, the console's free lines) that no plan answer, confirm word or "undo" took
-//! (DESIGN.md "Free text", steps 6-8).
+//! (docs/contract.md "Free text", steps 6-8).
 //!
 //! Order: a pending draft (the answer to Donna's question is merged with it and read again;
 //! "never mind" drops it; a question or a command is handled on its own and the draft stays),
-//! then a digest or automation command (proposed as a plan), then the rules (captures, the common
-//! questions a page at a time and "more" (`lists`), the agenda, greetings, thanks), then the model
+//! then the sender's time zone (`timezone`), then a digest or automation command (proposed as a
+//! plan), then the rules (captures, the common questions a page at a time and "more" (`lists`),
+//! the agenda, greetings, thanks), then the model
 //! (`free_model`), or without one an honest answer naming what works.
 //! Invariants: reached only through `decide`'s `Next::FreeText`, so a bare confirmation or
 //! "undo" never gets here; nothing here writes: the room returns the turn's work and what
@@ -61,6 +62,10 @@ impl Pipeline {
             }
         }
         let step = DraftStep::Keep;
+        // "my time zone is Europe/Berlin", "I'm in Tokyo now": the sender's own zone.
+        if let Some(work) = self.timezone_sentence(inbound, now).await? {
+            return Ok((work, step));
+        }
         // "send me my agenda every day at 8am": a digest, proposed like any automation.
         match digest {
             DigestReading::NotDigest => {}

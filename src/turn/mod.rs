@@ -42,6 +42,7 @@ pub mod result;
 pub mod settings;
 pub mod texts;
 pub mod thinking;
+pub mod timezone;
 pub mod which_one;
 pub mod work;
 

@@ -1,4 +1,4 @@
-//! The turn pipeline: one inbound message through the steps of DESIGN.md's "A turn", ending in
+//! The turn pipeline: one inbound message through the steps of docs/contract.md's "A turn", ending in
 //! one commit.
 //!
 //! Owns: the order of the steps (load the context, a message already handled, the FastPath
@@ -17,10 +17,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use actors::ChildRef;
-use chrono::{DateTime, Utc};
 use tracing::Instrument;
 
-use crate::actions::{ActionEnv, BindContext};
+use crate::actions::ActionEnv;
 use crate::clock::SharedClock;
 use crate::conversation::inbox::Accepted;
 use crate::events::EventBus;
@@ -33,7 +32,6 @@ use crate::subsystems::fast_path::FastPathMsg;
 use crate::subsystems::llm_classifier::LlmMsg;
 use crate::subsystems::rate_cap::{GateMetrics, RateCapMsg};
 use crate::subsystems::thread_memory::MemoryMsg;
-use crate::tasks::when::WhenContext;
 
 use super::apply::{self, TurnWork, Work};
 use super::changes;
@@ -139,10 +137,10 @@ impl Pipeline {
     }
 
     async fn run_steps(&self, inbound: Inbound) -> Result<TurnResult, TurnError> {
-        let message = inbound.clone();
+        let (message, default_timezone) = (inbound.clone(), self.settings.default_timezone);
         let context = self
             .store
-            .read(move |conn| Ok(context::load(conn, &message)))
+            .read(move |conn| Ok(context::load(conn, &message, default_timezone)))
             .await??;
         match &context.inbox {
             // The same message again: the first result, and nothing applied twice.
@@ -163,6 +161,16 @@ impl Pipeline {
                 .commit(inbound, &context, PlanStep::Keep, stale, DraftStep::Keep)
                 .await;
         }
+        self.for_sender(context.timezone)
+            .run_loaded(inbound, context)
+            .await
+    }
+
+    async fn run_loaded(
+        &self,
+        inbound: Inbound,
+        context: TurnContext,
+    ) -> Result<TurnResult, TurnError> {
         let text = inbound.text.clone();
         let analysis = self
             .fast_path
@@ -230,23 +238,6 @@ impl Pipeline {
             Next::NextLayer => self.model_layer(&context, &inbound, now).await?,
         };
         self.commit(inbound, &context, plan_step, work, draft).await
-    }
-
-    /// What binding an action in this thread needs: its task, and how to read times.
-    pub(super) fn bind_context(&self, context: &TurnContext, now: DateTime<Utc>) -> BindContext {
-        BindContext {
-            task_id: context.task_id(),
-            thread_id: context.thread.id.clone(),
-            when: WhenContext {
-                now,
-                timezone: self.settings.timezone,
-                // The task's own time: its start, else its deadline ("friday" keeps its time).
-                current_start: context
-                    .acting_task()
-                    .and_then(|task| task.scheduled_start.or(task.deadline)),
-                later: self.settings.later,
-            },
-        }
     }
 
     /// Commits the turn's work in one unit of work on the store writer. The turn's effects are

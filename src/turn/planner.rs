@@ -1,4 +1,4 @@
-//! The planner room (seed 003; DESIGN.md "Free text" step 8 and "Planner"): a message `route`
+//! The planner room (seed 003; docs/contract.md "Free text" step 8 and "Planner"): a message `route`
 //! calls a question is answered by a bounded loop of `plan_step` calls over the read-only tools
 //! (`crate::planner`), then one `chat` call that composes the answer from what they returned:
 //! path `answer`, the tool calls in the result's `steps`.
@@ -12,9 +12,9 @@
 //! - Each result enters the later prompts cut to `planner.tool_result_chars`, as quoted data in
 //!   a user-role message (`llm::planner`), never in the system message.
 //! - Writes are not tools: actions in the composed answer go to `turn::chat_actions`, which
-//!   makes them ONE plan whenever a tool ran (DESIGN.md "Consent").
+//!   makes them ONE plan whenever a tool ran (docs/contract.md "Consent").
 //! - Any model call failing (timeout, refused, garbage after one retry): `llm_unavailable`,
-//!   the tool results dropped (DESIGN.md's failure contract).
+//!   the tool results dropped (docs/contract.md's failure contract).
 
 use chrono::{DateTime, Utc};
 

@@ -125,7 +125,7 @@ pub fn contradictory_plan(contradiction: &Contradiction, title: &str) -> String 
 /// When the model answered with nothing to say and nothing to do.
 pub const LLM_EMPTY: &str = "Noted.";
 
-/// What works in free text without a model (DESIGN.md "Free text", step 7).
+/// What works in free text without a model (docs/contract.md "Free text", step 7).
 const FREE_TEXT_COMMANDS: &str = "'add <task>', 'remind me to <task> <time>' (like 'remind me to \
 pay rent friday 9am'), 'list my tasks', 'what's overdue', 'what's due today' (or tomorrow, this \
 week) and 'undo'";

@@ -75,6 +75,9 @@ pub enum Work {
     },
     /// The planner's answer (path `answer`) and its tool calls (the result's `steps`).
     Answer(String, Vec<PlannerStep>),
+    /// The sender's time zone is now this one (path `chat`): stored with the turn, said back
+    /// with the time there.
+    SetTimezone(chrono_tz::Tz),
     /// Donna stays quiet: the message is recorded, nothing is sent.
     Silent {
         path: TurnPath,

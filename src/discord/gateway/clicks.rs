@@ -42,6 +42,7 @@ impl InboundWork {
         match interaction.kind {
             InteractionType::MessageComponent => self.click(interaction).await,
             InteractionType::ApplicationCommand => self.command(interaction).await,
+            InteractionType::ApplicationCommandAutocomplete => self.autocomplete(interaction).await,
             _ => tracing::debug!(kind = ?interaction.kind, "an interaction Donna does not use"),
         }
     }
