@@ -156,6 +156,7 @@ async fn done_replies(
                 message_id: None,
                 answers_plan: None,
                 answers_nudge: None,
+                about_task: None,
             })
             .await
             .unwrap_or_else(|e| panic!("done turn: {e}"));
@@ -243,6 +244,7 @@ fn sessions_load() {
                             message_id: None,
                             answers_plan: None,
                             answers_nudge: None,
+                            about_task: None,
                         })
                         .await;
                     match outcome {

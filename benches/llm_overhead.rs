@@ -92,6 +92,7 @@ async fn turns(url: &str, durability: Durability) -> Vec<Duration> {
                 message_id: Some(format!("m{i}")),
                 answers_plan: None,
                 answers_nudge: None,
+                about_task: None,
             })
             .await
             .unwrap_or_else(|e| panic!("{e}"));

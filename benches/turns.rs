@@ -419,6 +419,7 @@ fn app_turns(durability: Durability, plan: &[Option<usize>]) -> Vec<Round> {
                     message_id: None,
                     answers_plan: None,
                     answers_nudge: None,
+                    about_task: None,
                 };
                 let submitted = Instant::now();
                 let outcome = intake.submit(incoming).await;
@@ -529,6 +530,7 @@ fn done_turn(floor: &Floor, conn: &Connection, thread_id: &str) -> Result<(), St
         text: "done".into(),
         answers_plan: None,
         answers_nudge: None,
+        about_task: None,
     };
     // Intake: the thread must exist; the message goes into the inbox.
     if threads::get(conn, thread_id)?.is_none() {
@@ -648,6 +650,7 @@ fn context_read_cost() -> (Duration, Duration) {
             text: "done".into(),
             answers_plan: None,
             answers_nudge: None,
+            about_task: None,
         };
         context::load(conn, &message, chrono_tz::UTC).unwrap_or_else(|e| panic!("context: {e}"))
     };

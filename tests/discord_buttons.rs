@@ -571,6 +571,7 @@ async fn a_click_that_became_stale_on_its_way_changes_nothing_in_its_turn() {
         message_id: Some(message_id.into()),
         answers_plan: None,
         answers_nudge: Some(nudge_id.into()),
+        about_task: None,
     };
     // The older nudge: replaced.
     let stale = bot

@@ -252,6 +252,7 @@ async fn twenty_thousand_messages_with_random_panics_lose_nothing_duplicate_noth
                             message_id: Some(message_id.clone()),
                             answers_plan: None,
                             answers_nudge: None,
+                            about_task: None,
                         })
                         .await;
                     match sent {

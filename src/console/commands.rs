@@ -241,6 +241,7 @@ impl Console {
                 message_id: None,
                 answers_plan: None,
                 answers_nudge: None,
+                about_task: None,
             })
             .await;
         match result {

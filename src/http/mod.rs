@@ -1,5 +1,7 @@
 //! The HTTP server (actix-web): health, probes, metrics, the OpenAPI document, the local API
-//! of docs/contract.md's contract and the event stream (`events`: `GET /api/events`, Server-Sent Events).
+//! of docs/contract.md's contract, the event stream (`events`: `GET /api/events`, Server-Sent
+//! Events) and the web page (`page`: `GET /` and its files; `web_session`: its token form;
+//! `web_chat`: its chat and buttons; `proposals`: what waits for a yes or no).
 //!
 //! Owns: routing (`routes`: the one list of routes, which is also what the OpenAPI document is
 //! generated from), the guards every request passes (Host header against DNS rebinding, the body
@@ -21,11 +23,15 @@ mod health;
 mod json;
 mod metrics;
 mod openapi;
+mod page;
 mod people;
 mod probes;
+mod proposals;
 mod spend;
 mod tasks;
 mod threads;
+mod web_chat;
+mod web_session;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -158,6 +164,10 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(probes::live)
         .service(probes::ready)
         .service(metrics::metrics)
+        .service(page::page)
+        .service(page::script)
+        .service(page::style)
+        .service(web_session::open)
         // Before the /api scope, which would otherwise take the path: a calendar app cannot
         // send the bearer token, so the feed checks its own (`?token=`).
         .service(calendar::feed)
@@ -180,6 +190,10 @@ fn routes(cfg: &mut ServiceConfig) {
                 .service(automations::list)
                 .service(automations::remove)
                 .service(spend::spend)
+                .service(proposals::list)
+                .service(web_chat::chat)
+                .service(web_chat::done)
+                .service(web_chat::answer)
                 .service(people::get)
                 .service(people::put),
         );

@@ -31,6 +31,7 @@ const BEARER: &str = "bearer";
         (name = "people", description = "A person's time zone"),
         (name = "calendar", description = "The calendar feed (RFC 5545), with its own token in the query"),
         (name = "operations", description = "Health, probes, metrics and this document"),
+        (name = "web", description = "The web page, its token form, its own chat and its buttons"),
     )
 )]
 struct Frame;

@@ -389,6 +389,7 @@ pub async fn post_message(
             message_id: body.message_id,
             answers_plan: None,
             answers_nudge: None,
+            about_task: None,
         })
         .await?;
     Ok(HttpResponse::Ok().json(result))

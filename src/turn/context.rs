@@ -38,8 +38,10 @@ pub struct TurnContext {
     /// The question Donna is waiting to have answered here, in a free thread (the free-text
     /// room checks it is still live at the turn's `now`).
     pub draft: Option<Draft>,
-    /// In a thread bound to no task: the open task Donna's last message here nudged about (a
-    /// nudge delivered into the chat the task was captured in), while nobody answered it.
+    /// In a thread bound to no task: the open task this message answers about: the one its
+    /// button names (a nudge's, or a task's Done on the web page: `Inbound::about_task`), else
+    /// the one Donna's last message here nudged about (a nudge delivered into the chat the task
+    /// was captured in), while nobody answered it.
     pub nudged_task: Option<Task>,
     /// Set by the pipeline once `decide` read this message as the answer to that nudge: the
     /// turn then acts on `nudged_task` as it would in the task's own thread.
@@ -51,7 +53,8 @@ pub struct TurnContext {
     pub group_unanswered: bool,
     /// A click on a nudge's button (`Inbound::answers_nudge`) that can no longer apply: its
     /// task is closed or not this thread's, a newer nudge replaced it, or another click
-    /// answered it first. Such a turn changes nothing.
+    /// answered it first; or a task's button (`Inbound::about_task`) whose task is closed,
+    /// gone, or not this thread's. Such a turn changes nothing.
     pub stale_click: bool,
 }
 
@@ -112,10 +115,12 @@ pub fn load(
         Some(_) => None,
     };
     // A click names its nudge: in a free thread that nudge's task is the one answered, even
-    // when Donna said something else since.
-    let clicked = match &inbound.answers_nudge {
-        Some(id) => Some(clicked_nudge(conn, inbound, id, thread.task_id.as_deref())?),
-        None => None,
+    // when Donna said something else since. A task's own button (the web page's Done) names
+    // the task itself.
+    let clicked = match (&inbound.answers_nudge, &inbound.about_task) {
+        (Some(id), _) => Some(clicked_nudge(conn, inbound, id, thread.task_id.as_deref())?),
+        (None, Some(task_id)) => Some(task_named(conn, task_id, thread.task_id.as_deref())?),
+        (None, None) => None,
     };
     let stale_click = clicked.as_ref().is_some_and(Option::is_none);
     let nudged_task = match (&thread.task_id, clicked) {
@@ -152,6 +157,19 @@ pub fn load(
         thread,
         task,
     })
+}
+
+/// The open task `task_id` (named by a task's button) if the message can act on it: in a thread
+/// bound to no task, or in that task's own thread.
+fn task_named(
+    conn: &Connection,
+    task_id: &str,
+    thread_task: Option<&str>,
+) -> Result<Option<Task>, StoreError> {
+    if thread_task.is_some_and(|task| task != task_id) {
+        return Ok(None);
+    }
+    Ok(repo::get(conn, task_id)?.filter(|task| task.status.is_open()))
 }
 
 /// The open task nudge `nudge_id` (named by a click) is about, if the click can still apply:

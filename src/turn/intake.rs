@@ -55,6 +55,8 @@ pub struct Incoming {
     pub answers_plan: Option<String>,
     /// The nudge the message answers, when the channel knows it (a click on a nudge's button).
     pub answers_nudge: Option<String>,
+    /// The task the message is about, when the channel knows it (the web page's Done button).
+    pub about_task: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -172,6 +174,9 @@ impl Intake {
         if let Some(message_id) = &incoming.message_id {
             check_id("message_id", message_id)?;
         }
+        if let Some(task_id) = &incoming.about_task {
+            check_id("about_task", task_id)?;
+        }
         check_text(&incoming.text)?;
         // The global bound: refuse before recording anything.
         let Ok(turn_slot) = self.in_flight.clone().try_acquire_owned() else {
@@ -182,7 +187,8 @@ impl Intake {
         let one_write = idle
             && incoming.message_id.is_none()
             && incoming.answers_plan.is_none()
-            && incoming.answers_nudge.is_none();
+            && incoming.answers_nudge.is_none()
+            && incoming.about_task.is_none();
         let inbound = Inbound {
             channel: incoming.channel,
             message_id: incoming
@@ -193,6 +199,7 @@ impl Intake {
             text: incoming.text,
             answers_plan: incoming.answers_plan,
             answers_nudge: incoming.answers_nudge,
+            about_task: incoming.about_task,
         };
         let now = self.clock.now();
         if one_write {

@@ -50,7 +50,7 @@ use crate::subsystems::thread_memory::MemoryMsg;
 use super::apply::{self, TurnWork, Work};
 use super::changes;
 use super::context::{self, TurnContext};
-use super::decide::{decide, keep_when_asked_what_is_waiting, pin_to_plan, Next, PlanStep};
+use super::decide::{decide, keep_the_live_plan, pin_to_plan, Next, PlanStep};
 use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::nudge_group;
@@ -193,7 +193,7 @@ impl Pipeline {
             journal.decided(now);
         }
         let (plan_step, next) = decide(&context, &analysis, now);
-        let plan_step = keep_when_asked_what_is_waiting(plan_step, &next, &inbound.text);
+        let plan_step = keep_the_live_plan(plan_step, &next, &inbound);
         let next = pin_to_plan(next, inbound.answers_plan.as_deref());
         if self.gate_applies(&context.thread) {
             let heard = if self.bypasses_gate(&next, &inbound.text, now) {

@@ -12,8 +12,10 @@ use donna::clock::ManualClock;
 use donna::config::{parse_yaml, Env, LoadedConfig};
 use serde_json::{json, Value};
 
+pub mod browser;
 pub mod fake_discord;
 pub mod fake_llm;
+pub mod page;
 pub mod process;
 
 /// No environment variables at all, unless a test sets some.

@@ -123,6 +123,7 @@ impl InboundWork {
                 message_id: Some(interaction.id.get().to_string()),
                 answers_plan: Some(button.plan_id),
                 answers_nudge: None,
+                about_task: None,
             })
             .await;
         match queued {

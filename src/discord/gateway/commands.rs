@@ -185,6 +185,7 @@ impl InboundWork {
                 message_id: Some(interaction.id.get().to_string()),
                 answers_plan: None,
                 answers_nudge: None,
+                about_task: None,
             })
             .await;
         let pending = match queued {
