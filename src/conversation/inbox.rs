@@ -66,7 +66,7 @@ pub struct Inbound {
     pub answers_nudge: Option<String>,
     /// The task this message is about, when its channel knows (the web page's Done button
     /// beside a task): in a chat bound to no task it acts on that task, and only while the task
-    /// is open (migration 0017).
+    /// is open (migration 0018).
     pub about_task: Option<String>,
 }
 
