@@ -557,25 +557,32 @@ async fn the_sweeper_and_a_returning_turn_at_once_summarise_the_session_once() {
         let fake = start_fake_llm();
         let bot = chat_bot(&fake, "chat:\n  session_ttl: 30m\n").await;
         let thread = free_thread(&bot).await;
-        chat(&bot, &fake, &thread, "we moved to Lisbon", "Exciting!").await;
+        chat(
+            &bot,
+            &fake,
+            &thread,
+            "we got a puppy called Pico",
+            "Exciting!",
+        )
+        .await;
         bot.clock.advance(ChronoDuration::minutes(31));
         // A slow summary keeps the first close in flight while the other one starts.
         fake.push_for(
             "summarize",
             Script::Delay(
                 std::time::Duration::from_millis(400),
-                Box::new(out(json!({"summary": "They moved to Lisbon."}))),
+                Box::new(out(json!({"summary": "They got a puppy called Pico."}))),
             ),
         );
         let in_flight = || async { fake.count("summarize") == 1 };
         let (swept, result) = if sweeper_first {
             tokio::join!(sweep(&bot), async {
                 assert!(eventually(std::time::Duration::from_secs(10), in_flight).await);
-                chat(&bot, &fake, &thread, "the flat is tiny", "Cosy, then.").await
+                chat(&bot, &fake, &thread, "he chewed my slipper", "Puppies!").await
             })
         } else {
             let (result, swept) = tokio::join!(
-                chat(&bot, &fake, &thread, "the flat is tiny", "Cosy, then."),
+                chat(&bot, &fake, &thread, "he chewed my slipper", "Puppies!"),
                 async {
                     assert!(eventually(std::time::Duration::from_secs(10), in_flight).await);
                     sweep(&bot).await
@@ -592,7 +599,7 @@ async fn the_sweeper_and_a_returning_turn_at_once_summarise_the_session_once() {
         );
         let prompt = fake.messages_of("chat", 1);
         assert!(
-            in_role(&prompt, "user", "> They moved to Lisbon."),
+            in_role(&prompt, "user", "> They got a puppy called Pico."),
             "sweeper first: {sweeper_first}: {prompt:?}"
         );
     }

@@ -2,21 +2,19 @@
 //!
 //! Owns: the order of the steps (load the context, a message already handled, the FastPath
 //! analysis, the decision, then the group gate, which needs the decision: the answer to a
-//! proposal and a rule command are never put to it) and the handles every room of the turn
-//! uses. The decision rules are in `decide`; each room is its own file; the commit is `apply`.
-//! Runs inside the thread's Conversation, so turns of one thread never overlap; different
-//! threads run concurrently.
+//! proposal and a rule command are never put to it). Runs inside the thread's Conversation, so
+//! turns of one thread never overlap; different threads run concurrently.
 //!
 //! The rooms and their entry points (what `run_loaded` calls; other methods are helpers):
 //! - `Next::FreeText` → `free_text` (free_text.rs): rules first (`capture_words`, capture.rs;
 //!   `list_answer`/`next_page`/`agenda_answer`, lists.rs; `timezone_sentence`, timezone.rs;
-//!   `answer_which`, which_one.rs), then `free_model` (free_model.rs), which routes to
-//!   `planner` (planner.rs), `chat` (chat.rs) and its writes `chat_actions` (chat_actions.rs,
-//!   settled by `settle_waiting_actions`), or `parse_and_capture`.
+//!   `answer_which`), then `free_model`, which routes to `planner`, `chat` and its writes
+//!   (`chat_actions`, settled by `settle_waiting_actions`), or `parse_and_capture`.
 //! - `Next::Intent` / `Next::AnswerNudge` → `intent_layer` (intent.rs).
 //! - `Next::NextLayer` → `model_layer` (model.rs).
 //! - `Next::ConfirmPlan` of an escalation offer → `escalation_confirmed` (escalation.rs);
 //!   a restart that found one cut off → `escalation_interrupted`.
+//! - a keyword answering a grouped nudge without a number → `nudge_group::which_one`.
 //! - the others (confirm, reject, undo, not yours) are `Work` values built right here.
 //!
 //! Helpers: the group gate (gate.rs), the model call and its failure answers (model_call.rs),
