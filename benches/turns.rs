@@ -6,7 +6,7 @@
 //! What each section measures:
 //! - **a. FastPath**: replies/s and ns/reply of `replies::analysis::analyze` (`classify`,
 //!   `plan_answer`, `is_undo`, `is_confirm_word`, as the FastPath actor calls them) over ~100
-//!   replies copied from `tests/fast_path_table.rs`, with the shipped `config/reply_intents.yaml`.
+//!   replies copied from `tests/it/fast_path_table.rs`, with the shipped `config/reply_intents.yaml`.
 //! - **b. whole turns**: the real app (`App::start`, real SQLite in a fresh temp dir, every
 //!   actor) without HTTP. 1,000 tasks each get an open nudge thread, then "done" is submitted to
 //!   all 1,000 threads at once through `Intake::submit` (all futures in flight together, awaited
@@ -96,7 +96,7 @@ const TARGET_HTTP_VS_COMMIT: f64 = 3.0;
 /// Extra rounds with bounded concurrency, to show what the burst's fan-out costs (not a target).
 const DIAGNOSTIC_IN_FLIGHT: [usize; 2] = [8, 64];
 
-/// ~100 replies from tests/fast_path_table.rs: matches, negations, questions, multi-intent,
+/// ~100 replies from tests/it/fast_path_table.rs: matches, negations, questions, multi-intent,
 /// lookalikes, plan answers, undo requests.
 const REPLIES: &[&str] = &[
     "done",

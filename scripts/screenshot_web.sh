@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes docs/web.png, the README's picture of the web page, again: the test
-# tests/web_screenshot.rs fills a page the way a person would and takes the picture with the
+# tests/it/web_screenshot.rs fills a page the way a person would and takes the picture with the
 # same headless Chromium as the page's tests (`apt-get install -y chromium` if it is missing).
 # Usage: scripts/screenshot_web.sh [OUT.png]   (default docs/web.png)
 set -euo pipefail
@@ -11,5 +11,5 @@ case "$out" in
   /*) target="$out" ;;
   *) target="$PWD/$out" ;;
 esac
-DONNA_WEB_SCREENSHOT="$target" cargo test --test web_screenshot -- --exact the_page_as_the_readme_shows_it
+DONNA_WEB_SCREENSHOT="$target" cargo test --test it -- --exact web_screenshot::the_page_as_the_readme_shows_it
 echo "wrote $out ($(stat -c %s "$target") bytes)"

@@ -15,7 +15,7 @@
 //! cost?"), someone else ("ask mom about the big party"). A capture that holds the words ("remind
 //! me to think harder about the essay") is read as a capture first by the free-text room.
 //!
-//! Pure: no clock, no store. Tested as a table of sentences (`tests/escalation.rs`).
+//! Pure: no clock, no store. Tested as a table of sentences (`tests/it/escalation.rs`).
 
 use super::sentence::{squeeze, words, Word};
 

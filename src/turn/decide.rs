@@ -1,6 +1,6 @@
 //! The turn's decision: given what the thread knows and what the FastPath made of the message,
 //! which room handles it. Pure: no I/O, so every rule of docs/contract.md's "A turn" (and steps 4-5 of
-//! its "Free text") is tested directly, as a table of sentences (`tests/decide_table.rs`).
+//! its "Free text") is tested directly, as a table of sentences (`tests/it/decide_table.rs`).
 //!
 //! Rules, in order, for every thread (a nudge thread bound to a task, or a free one):
 //! 1. A live plan: confirm -> run it; reject -> cancel it; anything else -> cancel it, go on

@@ -345,7 +345,7 @@ mod tests {
                 "src/turn/x.rs",
                 "// twilight\nfn f(_: twilight_model::id::Id) {}",
             ),
-            ("tests/discord.rs", "use twilight_model::id::Id;"),
+            ("tests/it/discord.rs", "use twilight_model::id::Id;"),
         ]));
         assert_eq!(found, vec!["src/turn/x.rs:2: `twilight_model`"]);
     }
