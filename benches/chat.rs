@@ -96,6 +96,7 @@ fn assembly() {
         now: "Mon 23 Nov 2026 10:00".into(),
         timezone: "UTC".into(),
         budget_tokens: BUDGET,
+        escalation: false,
     };
     let mut times: Vec<Duration> = Vec::with_capacity(runs);
     let mut kept = 0;
@@ -155,6 +156,7 @@ async fn done_replies(
                 message_id: None,
                 answers_plan: None,
                 answers_nudge: None,
+                about_task: None,
             })
             .await
             .unwrap_or_else(|e| panic!("done turn: {e}"));
@@ -204,7 +206,7 @@ fn sessions_load() {
                 for index in 0..DONE_REPLIES + LOADED_REPLIES_MAX {
                     let task_id = donna::ids::new_id("tsk");
                     repo::insert(conn, &task_id, &NewTask::titled(format!("Task {index}")), now)?;
-                    let opened = donna::nudges::open(conn, &task_id, None, Channel::Local, || donna::ids::new_id("thr"), now)
+                    let opened = donna::nudges::open(conn, &task_id, None, Channel::Local, || donna::ids::new_id("thr"), donna::nudges::NudgeTime::new(now, chrono_tz::UTC))
                         .map_err(|e| donna::store::StoreError::Transaction(e.to_string()))?;
                     nudged.push(opened.thread_id);
                 }
@@ -242,6 +244,7 @@ fn sessions_load() {
                             message_id: None,
                             answers_plan: None,
                             answers_nudge: None,
+                            about_task: None,
                         })
                         .await;
                     match outcome {

@@ -72,7 +72,7 @@ async fn turns(url: &str, durability: Durability) -> Vec<Duration> {
                 None,
                 Channel::Local,
                 || "thr_bench".into(),
-                now,
+                donna::nudges::NudgeTime::new(now, chrono_tz::UTC),
             )
             .map_err(|e| donna::store::StoreError::Corrupt(e.to_string()))
         })
@@ -92,6 +92,7 @@ async fn turns(url: &str, durability: Durability) -> Vec<Duration> {
                 message_id: Some(format!("m{i}")),
                 answers_plan: None,
                 answers_nudge: None,
+                about_task: None,
             })
             .await
             .unwrap_or_else(|e| panic!("{e}"));

@@ -296,6 +296,7 @@ async fn planner_overhead() {
                 message_id: Some(format!("m{i}")),
                 answers_plan: None,
                 answers_nudge: None,
+                about_task: None,
             })
             .await
             .unwrap_or_else(|e| panic!("{e}"));

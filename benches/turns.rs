@@ -6,7 +6,7 @@
 //! What each section measures:
 //! - **a. FastPath**: replies/s and ns/reply of `replies::analysis::analyze` (`classify`,
 //!   `plan_answer`, `is_undo`, `is_confirm_word`, as the FastPath actor calls them) over ~100
-//!   replies copied from `tests/fast_path_table.rs`, with the shipped `config/reply_intents.yaml`.
+//!   replies copied from `tests/it/fast_path_table.rs`, with the shipped `config/reply_intents.yaml`.
 //! - **b. whole turns**: the real app (`App::start`, real SQLite in a fresh temp dir, every
 //!   actor) without HTTP. 1,000 tasks each get an open nudge thread, then "done" is submitted to
 //!   all 1,000 threads at once through `Intake::submit` (all futures in flight together, awaited
@@ -96,7 +96,7 @@ const TARGET_HTTP_VS_COMMIT: f64 = 3.0;
 /// Extra rounds with bounded concurrency, to show what the burst's fan-out costs (not a target).
 const DIAGNOSTIC_IN_FLIGHT: [usize; 2] = [8, 64];
 
-/// ~100 replies from tests/fast_path_table.rs: matches, negations, questions, multi-intent,
+/// ~100 replies from tests/it/fast_path_table.rs: matches, negations, questions, multi-intent,
 /// lookalikes, plan answers, undo requests.
 const REPLIES: &[&str] = &[
     "done",
@@ -274,7 +274,7 @@ fn open_nudge_threads(
                 None,
                 Channel::Local,
                 || donna::ids::new_id("thr"),
-                now,
+                donna::nudges::NudgeTime::new(now, chrono_tz::UTC),
             )
             .map_err(|e| StoreError::Transaction(format!("nudge: {e}")))?;
             Ok(opened.thread_id)
@@ -419,6 +419,7 @@ fn app_turns(durability: Durability, plan: &[Option<usize>]) -> Vec<Round> {
                     message_id: None,
                     answers_plan: None,
                     answers_nudge: None,
+                    about_task: None,
                 };
                 let submitted = Instant::now();
                 let outcome = intake.submit(incoming).await;
@@ -529,6 +530,7 @@ fn done_turn(floor: &Floor, conn: &Connection, thread_id: &str) -> Result<(), St
         text: "done".into(),
         answers_plan: None,
         answers_nudge: None,
+        about_task: None,
     };
     // Intake: the thread must exist; the message goes into the inbox.
     if threads::get(conn, thread_id)?.is_none() {
@@ -538,7 +540,7 @@ fn done_turn(floor: &Floor, conn: &Connection, thread_id: &str) -> Result<(), St
         return Err(StoreError::Transaction("inbox row not new".into()));
     }
     // The pipeline: context, FastPath, decision, binding.
-    let turn_context = context::load(conn, &inbound)
+    let turn_context = context::load(conn, &inbound, chrono_tz::UTC)
         .map_err(|e| StoreError::Transaction(format!("context: {e}")))?;
     let analysis = analyze(&floor.matcher, &inbound.text);
     let (plan_step, next) = decide(&turn_context, &analysis, now);
@@ -648,8 +650,9 @@ fn context_read_cost() -> (Duration, Duration) {
             text: "done".into(),
             answers_plan: None,
             answers_nudge: None,
+            about_task: None,
         };
-        context::load(conn, &message).unwrap_or_else(|e| panic!("context: {e}"))
+        context::load(conn, &message, chrono_tz::UTC).unwrap_or_else(|e| panic!("context: {e}"))
     };
     let started = Instant::now();
     for thread_id in floor.threads.iter().take(READS) {

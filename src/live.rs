@@ -1,4 +1,4 @@
-//! A value that can be replaced while the process runs (hot reload, DESIGN.md "Chat engine": the
+//! A value that can be replaced while the process runs (hot reload, docs/contract.md "Chat engine": the
 //! chat config, the chat actions file and the reply rule files): readers take the version in
 //! force with [`Live::get`] and keep it for as long as they use it, so a turn or a call in
 //! flight finishes with the version it started with; the reloader swaps in a checked new

@@ -4,7 +4,9 @@
 //! Also the `NudgeSink`: how the Nudger hands a nudge to a chat service that opens its threads
 //! itself (Discord), without knowing that service; `NudgeFailure` says why one could not open.
 //!
-//! `NudgeOpened::publish` tells the event stream about a committed nudge.
+//! `NudgeOpened::publish` tells the event stream about a committed nudge. A nudge says the
+//! task's time in the zone of the person who captured it (`created_by`), else in the config's
+//! (`NudgeTime`).
 //!
 //! Where a nudge goes: a task captured in a chat (`origin_thread_id`: a DM, a free local thread,
 //! the console) is nudged in that chat (`open_in_origin`) while it is an open free thread on a
@@ -15,19 +17,23 @@
 //! recorded in memory (kind `nudge`, with the task's id, so a bare "yes" right after it counts
 //! as "done", even in a free thread that names no task), in the outbox and as a nudge record
 //! with its own id (`conversation::nudge_records`: the buttons under it name it); the task's
-//! nudge counters move in the same transaction.
+//! nudge counters move in the same transaction, and a completion check-in is remembered as
+//! asked for the task's current scheduled start (`tasks::nudge_marks`).
 
 use std::future::Future;
 use std::pin::Pin;
 
 use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
 use rusqlite::Connection;
 
 use crate::conversation::memory;
 use crate::conversation::{nudge_records, outbox, threads, Channel, ContextType, Thread};
 use crate::events::{EventBus, Payload};
+use crate::people;
 use crate::store::StoreError;
-use crate::tasks::{repo, Task};
+use crate::tasks::when::{describe, WhenContext};
+use crate::tasks::{nudge_marks, repo, Task};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NudgeOpened {
@@ -116,15 +122,61 @@ impl NudgeOpened {
     }
 }
 
-/// Donna's nudge about a task: the question that opens (or continues) its thread.
-pub fn nudge_text(title: &str, context: ContextType) -> String {
+/// When a nudge is sent, and the zone its times are shown in for a task whose creator set
+/// none (the config's `timezone`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NudgeTime {
+    pub now: DateTime<Utc>,
+    pub default_zone: Tz,
+}
+
+impl NudgeTime {
+    pub fn new(now: DateTime<Utc>, default_zone: Tz) -> Self {
+        Self { now, default_zone }
+    }
+}
+
+/// Donna's nudge about a task: the question that opens (or continues) its thread, with the
+/// task's time said in `zone` ("'Pay rent' is overdue (due today at 09:00). Done?").
+pub fn nudge_text(task: &Task, context: ContextType, zone: Tz, now: DateTime<Utc>) -> String {
+    let title = &task.title;
+    let when = |at: DateTime<Utc>| {
+        describe(
+            at,
+            &WhenContext {
+                now,
+                timezone: zone,
+                current_start: None,
+                later: std::time::Duration::ZERO,
+            },
+        )
+    };
     match context {
-        ContextType::Overdue => format!("'{title}' is overdue. Done?"),
+        ContextType::Overdue => match task.deadline {
+            Some(deadline) => format!("'{title}' is overdue (due {}). Done?", when(deadline)),
+            None => format!("'{title}' is overdue. Done?"),
+        },
         ContextType::CheckIn => {
-            format!("Time for '{title}'. How is it going: done, later, or busy?")
+            let at = task
+                .scheduled_start
+                .map(|at| format!(" ({})", when(at)))
+                .unwrap_or_default();
+            format!("Time for '{title}'{at}. How is it going: done, later, or busy?")
         }
         ContextType::Completion => format!("Did you finish '{title}'?"),
     }
+}
+
+/// The nudge about `task`, its times in the zone of the person who captured it (`created_by`),
+/// else `at.default_zone`.
+pub fn text_for(
+    conn: &Connection,
+    task: &Task,
+    context: ContextType,
+    at: NudgeTime,
+) -> Result<String, StoreError> {
+    let zone = people::zone_of(conn, task.created_by.as_deref(), at.default_zone)?;
+    Ok(nudge_text(task, context, zone, at.now))
 }
 
 /// The context a nudge has when none is given: overdue past the deadline, else a check-in.
@@ -143,9 +195,9 @@ pub fn open(
     context: Option<ContextType>,
     channel: Channel,
     new_thread_id: impl FnOnce() -> String,
-    now: DateTime<Utc>,
+    at: NudgeTime,
 ) -> Result<NudgeOpened, NudgeError> {
-    open_on(conn, task_id, context, channel, new_thread_id, None, now)
+    open_on(conn, task_id, context, channel, new_thread_id, None, at)
 }
 
 /// Like `open`; `posted` is the id of a nudge the channel already shows as the new thread's
@@ -158,11 +210,12 @@ pub fn open_on(
     channel: Channel,
     new_thread_id: impl FnOnce() -> String,
     posted: Option<&str>,
-    now: DateTime<Utc>,
+    at: NudgeTime,
 ) -> Result<NudgeOpened, NudgeError> {
+    let now = at.now;
     let task = open_task(conn, task_id)?;
     let context = context.unwrap_or_else(|| default_context(&task, now));
-    let text = nudge_text(&task.title, context);
+    let text = text_for(conn, &task, context, at)?;
     let (thread_id, created) = match threads::open_for_task(conn, task_id)? {
         Some(thread) => {
             threads::set_context(conn, &thread.id, context)?;
@@ -192,6 +245,7 @@ pub fn open_on(
     let nudge_id = posted.map_or_else(new_nudge_id, str::to_string);
     nudge_records::record(conn, &nudge_id, task_id, &thread_id, entry, now)?;
     repo::record_nudge(conn, task_id, now)?;
+    record_completion(conn, &task, context)?;
     Ok(NudgeOpened {
         task_id: task_id.to_string(),
         nudge_id,
@@ -200,6 +254,18 @@ pub fn open_on(
         text,
         created,
     })
+}
+
+/// A completion check-in is asked once per scheduled start: remember which one it was for.
+fn record_completion(
+    conn: &Connection,
+    task: &Task,
+    context: ContextType,
+) -> Result<(), StoreError> {
+    if context == ContextType::Completion {
+        nudge_marks::completion_asked(conn, task)?;
+    }
+    Ok(())
 }
 
 /// A new nudge's id.
@@ -244,14 +310,15 @@ pub fn open_in_origin(
     task_id: &str,
     context: Option<ContextType>,
     discord_on: bool,
-    now: DateTime<Utc>,
+    at: NudgeTime,
 ) -> Result<Option<NudgeOpened>, NudgeError> {
+    let now = at.now;
     let task = open_task(conn, task_id)?;
     let Some(thread) = origin_thread(conn, &task, discord_on)? else {
         return Ok(None);
     };
     let context = context.unwrap_or_else(|| default_context(&task, now));
-    let text = nudge_text(&task.title, context);
+    let text = text_for(conn, &task, context, at)?;
     memory::append_nudge(conn, &thread.id, task_id, &text, now)?;
     // Local chats are read back through the API; Discord ones leave through the delivery rounds.
     let delivered = thread.channel == Channel::Local;
@@ -266,6 +333,7 @@ pub fn open_in_origin(
     let nudge_id = new_nudge_id();
     nudge_records::record(conn, &nudge_id, task_id, &thread.id, entry, now)?;
     repo::record_nudge(conn, task_id, now)?;
+    record_completion(conn, &task, context)?;
     Ok(Some(NudgeOpened {
         task_id: task_id.to_string(),
         nudge_id,
@@ -284,11 +352,11 @@ pub fn open_where_it_belongs(
     channel: Channel,
     discord_on: bool,
     new_thread_id: impl FnOnce() -> String,
-    now: DateTime<Utc>,
+    at: NudgeTime,
 ) -> Result<NudgeOpened, NudgeError> {
-    match open_in_origin(conn, task_id, context, discord_on, now)? {
+    match open_in_origin(conn, task_id, context, discord_on, at)? {
         Some(opened) => Ok(opened),
-        None => open(conn, task_id, context, channel, new_thread_id, now),
+        None => open(conn, task_id, context, channel, new_thread_id, at),
     }
 }
 

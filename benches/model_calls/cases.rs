@@ -109,6 +109,8 @@ fn free_text(turn: &Turn, message: &str) -> FreeTextContext {
     FreeTextContext {
         persona: Persona::Donna,
         actions: action_lines(&actions),
+        // As scripts/real_llm_e2e.sh runs Donna: no bigger model configured.
+        escalation: false,
         history: turn
             .history
             .iter()
@@ -143,6 +145,7 @@ fn chat_context(turn: &Turn, message: &str, open_tasks: Vec<String>) -> ChatCont
         now: turn.now_shown.into(),
         timezone: TIMEZONE.into(),
         budget_tokens: 24_000,
+        escalation: false,
     }
 }
 

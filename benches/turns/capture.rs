@@ -66,6 +66,7 @@ fn incoming(thread_id: String, text: &str) -> Incoming {
         message_id: None,
         answers_plan: None,
         answers_nudge: None,
+        about_task: None,
     }
 }
 

@@ -96,6 +96,7 @@ pub fn in_process() -> Sequential {
                     message_id: None,
                     answers_plan: None,
                     answers_nudge: None,
+                    about_task: None,
                 })
                 .await
                 .unwrap_or_else(|e| panic!("turn failed: {e}"));

@@ -159,11 +159,21 @@ pub enum CreateError {
     Store(#[from] StoreError),
 }
 
-/// Stores the automation at `now` (its creation: occurrences after it fire).
+/// Stores the automation at `now` (its creation: occurrences after it fire), made by no one.
 pub fn create(
     conn: &Connection,
     now: DateTime<Utc>,
     action: &BoundAction,
+) -> Result<Created, CreateError> {
+    create_for(conn, now, action, None)
+}
+
+/// Stores the automation at `now`, made by `created_by` (its tasks are theirs).
+pub fn create_for(
+    conn: &Connection,
+    now: DateTime<Utc>,
+    action: &BoundAction,
+    created_by: Option<&str>,
 ) -> Result<Created, CreateError> {
     let params = &action.params;
     let refused =
@@ -185,6 +195,8 @@ pub fn create(
         priority,
         last_occurrence_at: None,
         created_at: now,
+        created_by: created_by.map(str::to_string),
+        stopped_at: None,
     };
     repo::insert(conn, &automation)?;
     let first = automation

@@ -17,7 +17,9 @@ use serde_json::{Map, Value};
 use super::bind::{BoundAction, TimeReading};
 use super::handler_kind::HandlerKind;
 use super::snooze_length::{say_minutes, snooze_minutes};
+use crate::tasks::explicit::names_the_moment;
 use crate::tasks::model::{check_domain, check_priority, clean_title, NewTask, TaskFieldError};
+use crate::tasks::nudge_marks;
 use crate::tasks::repo::{self, TaskChangeError};
 use crate::tasks::when::{describe, WhenContext};
 use crate::tasks::{Task, TaskStatus};
@@ -30,7 +32,8 @@ pub struct ActionEnv {
     /// What "later" means.
     pub later: Duration,
     /// Who asked for the actions (the turn's sender): journaled, so "undo" reverts only that
-    /// person's own actions in a shared thread.
+    /// person's own actions in a shared thread; a task or an automation it creates remembers
+    /// them (`created_by`).
     pub author_id: Option<String>,
 }
 
@@ -204,6 +207,9 @@ fn reschedule(
     task.scheduled_start = Some(at);
     task.snoozed_until = None;
     task.reschedule_count += 1;
+    // "push it to 23:30" names the moment; "tomorrow" leaves the hour to Donna.
+    let explicit = text(&action.params, "when").is_some_and(names_the_moment);
+    nudge_marks::set_explicit(conn, &task.id, explicit.then_some(at))?;
     task.unanswered_nudges = 0;
     if task.status != TaskStatus::Scheduled {
         task.status
@@ -283,28 +289,34 @@ fn create_task(
         origin_thread_id: text(params, "origin_thread_id").map(str::to_string),
         automation_id: None,
         occurrence_at: None,
+        created_by: env.author_id.clone(),
     };
     let task = repo::insert(conn, &id, &new, env.now)?;
+    // Only a capture built by Donna's own code says the person named the moment.
+    if params.get("explicit_time").and_then(Value::as_bool) == Some(true) {
+        nudge_marks::set_explicit(conn, &task.id, scheduled_start.or(deadline))?;
+    }
     let due = deadline
         .map(|at| format!(", due {}", describe(at, &context)))
         .unwrap_or_default();
+    // Learned preferences applied are always said (a capture's or the model's new task).
+    let learned = task
+        .applied_preferences
+        .iter()
+        .map(|preference| preference.reason.clone())
+        .collect::<Vec<_>>();
+    let learned = if learned.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", learned.join("; "))
+    };
     let summary = if source == crate::tasks::TaskSource::Capture {
         let start = scheduled_start
             .map(|at| format!("; I'll remind you {}", describe(at, &context)))
             .unwrap_or_default();
-        let learned = task
-            .applied_preferences
-            .iter()
-            .map(|preference| preference.reason.clone())
-            .collect::<Vec<_>>();
-        let learned = if learned.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", learned.join("; "))
-        };
         format!("Added '{}'{due}{start}{learned}.", task.title)
     } else {
-        format!("Created '{}'{due}.", task.title)
+        format!("Created '{}'{due}{learned}.", task.title)
     };
     Ok(Effect {
         summary,
@@ -321,11 +333,14 @@ fn create_automation(
     env: &ActionEnv,
     action: &BoundAction,
 ) -> Result<Effect, ActionError> {
-    use super::automation::{create, CreateError};
-    let created = create(conn, env.now, action).map_err(|error| match error {
-        CreateError::Refused(reason) => ActionError::Refused(reason),
-        CreateError::Store(error) => ActionError::Store(error),
-    })?;
+    use super::automation::{create_for, CreateError};
+    let created =
+        create_for(conn, env.now, action, env.author_id.as_deref()).map_err(
+            |error| match error {
+                CreateError::Refused(reason) => ActionError::Refused(reason),
+                CreateError::Store(error) => ActionError::Store(error),
+            },
+        )?;
     Ok(Effect {
         summary: created.summary,
         before: None,

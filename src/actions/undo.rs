@@ -1,4 +1,4 @@
-//! "undo" (DESIGN.md "Undo"): reverts the thread's most recent action not yet undone, within
+//! "undo" (docs/contract.md "Undo"): reverts the thread's most recent action not yet undone, within
 //! `undo.window`; a second "undo" reverts the one before. A confirmed plan counts as ONE action:
 //! all its applied steps are reverted together, newest first, or none is.
 //!

@@ -47,6 +47,7 @@ use crate::subsystems::llm_classifier::LlmMsg;
 use crate::subsystems::nudger::NudgerMsg;
 use crate::subsystems::pending_plans::PlansMsg;
 use crate::subsystems::rate_cap::GateMetrics;
+use crate::subsystems::session_closer::SessionCloser;
 use crate::subsystems::thread_memory::MemoryMsg;
 use crate::turn::intake::Intake;
 
@@ -132,6 +133,8 @@ pub struct App {
     /// The gateway's counters and session facts (None when Discord is off).
     pub discord_shared: Option<Arc<GatewayShared>>,
     pub api_token: Option<String>,
+    /// The calendar feed's token (`http.calendar_token_env`); None: the feed is off.
+    pub calendar_token: Option<String>,
     /// What Donna did, for `GET /api/events` and the console; closed when the stop begins.
     pub events: EventBus,
     /// Recordings a turn answers from instead of the model (`donna replay`; empty otherwise).
@@ -204,8 +207,15 @@ impl App {
             &llm_metrics,
             &model_status,
         );
-        let chat_sessions =
-            spawner.chat_sessions(&store, &clock, llm.clone(), &config, lives.chat.clone());
+        // One close for the sweeper and the chat turns, so a session is summarised once.
+        let session_closer = SessionCloser::new(store.clone(), llm.clone(), lives.chat.clone());
+        let chat_sessions = spawner.chat_sessions(
+            &store,
+            &clock,
+            session_closer.clone(),
+            &config,
+            lives.chat.clone(),
+        );
         let executor = spawner.action_executor(lives.registry.clone());
         let gate_metrics = Arc::new(GateMetrics::default());
         let rate_cap = spawner.rate_cap(&store, &clock, &config, &gate_metrics);
@@ -230,6 +240,7 @@ impl App {
                 chat_actions: lives.chat_actions.clone(),
                 chat: lives.chat.clone(),
                 escalation: escalation.clone(),
+                session_closer,
             },
             gate_metrics.clone(),
             metrics.clone(),
@@ -259,6 +270,7 @@ impl App {
         let automations = spawner.automations(&store, &clock, &config, &events);
         let digests = spawner.digests(&store, &clock, &config, &events);
         let api_token = config.api_token(env);
+        let calendar_token = config.calendar_token(env);
         let mut arbiters = conversation_arbiters;
         arbiters.push(store_arbiter);
         let reloader = Arc::new(reload::Reloader::new(lives, config.clone(), clock.clone()));
@@ -288,6 +300,7 @@ impl App {
             discord_shared: discord.as_ref().map(|parts| parts.shared.clone()),
             discord: discord.map(|parts| parts.gateway),
             api_token,
+            calendar_token,
             events,
             replays,
             started_at: Instant::now(),

@@ -26,10 +26,10 @@ use crate::subsystems::action_executor::{ActionExecutor, ExecutorMsg};
 use crate::subsystems::chat_sessions::{ChatSessions, SessionsMsg, SweepSettings};
 use crate::subsystems::digest::{DigestMsg, DigestRunner};
 use crate::subsystems::fast_path::{FastPathActor, FastPathMsg};
-use crate::subsystems::llm_classifier::LlmMsg;
 use crate::subsystems::nudger::{NudgeRules, Nudger, NudgerMsg};
 use crate::subsystems::pending_plans::{PendingPlans, PlansMsg};
 use crate::subsystems::rate_cap::{GateMetrics, RateCap, RateCapMsg};
+use crate::subsystems::session_closer::SessionCloser;
 use crate::subsystems::thread_memory::{MemoryMsg, ThreadMemory};
 
 /// Read connections the pool keeps warm (and reads it admits at once).
@@ -108,12 +108,13 @@ impl<'a> Spawner<'a> {
         }))
     }
 
-    /// The chat sessions' sweeper, on the retention prune's interval.
+    /// The chat sessions' sweeper, on the retention prune's interval; `closer` is shared with
+    /// the chat turns.
     pub fn chat_sessions(
         &self,
         store: &Store,
         clock: &SharedClock,
-        llm: Option<ChildRef<LlmMsg>>,
+        closer: SessionCloser,
         config: &Config,
         chat: Live<crate::config::ChatConfig>,
     ) -> ChildRef<SessionsMsg> {
@@ -126,7 +127,7 @@ impl<'a> Spawner<'a> {
             Ok(ChatSessions::new(
                 store.clone(),
                 clock.clone(),
-                llm.clone(),
+                closer.clone(),
                 settings.clone(),
             ))
         }))

@@ -46,12 +46,15 @@ pub struct TurnActors {
     pub chat: crate::live::Live<crate::config::ChatConfig>,
     /// The bigger model, when escalation is on.
     pub escalation: Option<Arc<crate::llm::escalation::Escalation>>,
+    /// Closes an expired chat session (shared with the sweeper).
+    pub session_closer: crate::subsystems::session_closer::SessionCloser,
 }
 
 /// What a turn reads from the config.
 pub fn turn_settings(config: &Config) -> TurnSettings {
     TurnSettings {
         timezone: config.timezone,
+        default_timezone: config.timezone,
         later: config.reschedule.later.get(),
         undo_window: config.undo.window.get(),
         plan_expiry: config.plans.expiry.get(),
@@ -98,6 +101,7 @@ pub fn start_conversations(
         chat_actions: actors.chat_actions,
         chat: actors.chat,
         escalation: actors.escalation,
+        session_closer: actors.session_closer,
     });
     let runtime = &config.runtime;
     let router = KeyedRouter::new(

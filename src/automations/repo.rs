@@ -1,5 +1,5 @@
 //! Automation rows: the SQL of the `automation` table (migrations/0003_free_text.sql; its
-//! `kind`, reminder or digest, and `for_user_id` in 0014), and the
+//! `kind`, reminder or digest, and `for_user_id` in 0014; `created_by` in 0016), and the
 //! one question the runner asks of the `task` table (is this occurrence already a task?).
 //!
 //! Functions take a `&Connection`, so the same code runs on a read connection or inside the
@@ -60,10 +60,14 @@ pub struct Automation {
     /// The latest occurrence already turned into a task (or passed over as missed).
     pub last_occurrence_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
+    /// Who made it (its tasks are theirs: `created_by`); None before people were told apart.
+    pub created_by: Option<String>,
+    /// When the chat's `stop_automation` stopped it (None: running).
+    pub stopped_at: Option<DateTime<Utc>>,
 }
 
 const COLUMNS: &str = "id, title, schedule_words, rrule, dtstart, timezone, origin_thread_id, \
-    domain, priority, last_occurrence_at, created_at, kind, for_user_id";
+    domain, priority, last_occurrence_at, created_at, kind, for_user_id, created_by, stopped_at";
 
 fn from_row(row: &Row<'_>) -> Result<Automation, StoreError> {
     let timezone: String = row.get(5)?;
@@ -91,14 +95,26 @@ fn from_row(row: &Row<'_>) -> Result<Automation, StoreError> {
         priority: row.get(8)?,
         last_occurrence_at: opt_from_db(row.get(9)?)?,
         created_at: from_db(&row.get::<_, String>(10)?)?,
+        created_by: row.get(13)?,
+        stopped_at: opt_from_db(row.get(14)?)?,
     })
 }
 
+/// Stores `automation` (a new one; with an id already stored, that row is replaced whole).
 pub fn insert(conn: &Connection, automation: &Automation) -> Result<(), StoreError> {
     conn.prepare_cached(
         "INSERT INTO automation (id, title, schedule_words, rrule, dtstart, timezone, \
-         origin_thread_id, domain, priority, last_occurrence_at, created_at, kind, for_user_id) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+         origin_thread_id, domain, priority, last_occurrence_at, created_at, kind, for_user_id, \
+         created_by, stopped_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) \
+         ON CONFLICT (id) DO UPDATE SET title = excluded.title, kind = excluded.kind, \
+         for_user_id = excluded.for_user_id, \
+         schedule_words = excluded.schedule_words, rrule = excluded.rrule, \
+         dtstart = excluded.dtstart, timezone = excluded.timezone, \
+         origin_thread_id = excluded.origin_thread_id, domain = excluded.domain, \
+         priority = excluded.priority, last_occurrence_at = excluded.last_occurrence_at, \
+         created_at = excluded.created_at, created_by = excluded.created_by, \
+         stopped_at = excluded.stopped_at",
     )?
     .execute(params![
         automation.id,
@@ -114,8 +130,28 @@ pub fn insert(conn: &Connection, automation: &Automation) -> Result<(), StoreErr
         to_db(automation.created_at),
         automation.kind.as_str(),
         automation.for_user_id,
+        automation.created_by,
+        automation.stopped_at.map(to_db),
     ])?;
     Ok(())
+}
+
+/// Writes `automation` whole (an import): added, or the one with its id replaced.
+pub fn put(conn: &Connection, automation: &Automation) -> Result<(), StoreError> {
+    insert(conn, automation)
+}
+
+/// Every automation, stopped ones too, oldest first (an export).
+pub fn all(conn: &Connection) -> Result<Vec<Automation>, StoreError> {
+    let mut statement = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM automation ORDER BY created_at, id"
+    ))?;
+    let mut rows = statement.query([])?;
+    let mut all = Vec::new();
+    while let Some(row) = rows.next()? {
+        all.push(from_row(row)?);
+    }
+    Ok(all)
 }
 
 pub fn get(conn: &Connection, id: &str) -> Result<Option<Automation>, StoreError> {

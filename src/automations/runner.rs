@@ -85,6 +85,7 @@ pub fn fire_due(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<Task>, Stor
                 origin_thread_id: automation.origin_thread_id.clone(),
                 automation_id: Some(automation.id.clone()),
                 occurrence_at: Some(at),
+                created_by: automation.created_by.clone(),
                 ..NewTask::titled(automation.title.clone())
             };
             let id = crate::ids::new_id("tsk");

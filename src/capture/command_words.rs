@@ -149,7 +149,8 @@ pub fn body_text(text: &str, after: &[Word]) -> String {
     };
     let mut end = text.len();
     for tail in LIST_TAILS {
-        if after.len() > tail.len() {
+        // "add to my list" is all tail: nothing to add.
+        if after.len() >= tail.len() {
             let from = after.len() - tail.len();
             if starts_with(&after[from..], tail) {
                 end = after[from].range.start;

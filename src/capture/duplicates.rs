@@ -1,4 +1,4 @@
-//! Likely duplicates (DESIGN.md "Duplicates"): an open task whose normalised title equals the
+//! Likely duplicates (docs/contract.md "Duplicates"): an open task whose normalised title equals the
 //! new one, or shares at least 80% of the words of the two titles together (Jaccard >= 0.8).
 //! Done and cancelled tasks do not count.
 //!

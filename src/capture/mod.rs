@@ -6,6 +6,7 @@
 //!   as "reminder:", a title put "on the list"), "never mind"; with `asked` (the common
 //!   questions in people's words), `question` (which question) and `closings` (thanks,
 //!   goodbyes, greetings).
+//! - `bigger_model`: "ask the bigger model", "think harder about this" (escalation asked for).
 //! - `time_words` + `title`: a capture's time (deadline or start) and its title.
 //! - `duplicates`: likely duplicates among open tasks (normalised titles, Jaccard >= 0.8).
 //! - `preferences`: learned domain and priority for titles like one the person corrected.
@@ -20,6 +21,7 @@
 
 pub mod agenda;
 pub mod asked;
+pub mod bigger_model;
 pub mod closings;
 pub mod command_words;
 pub mod duplicates;

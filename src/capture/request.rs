@@ -29,6 +29,9 @@ pub struct Capture {
     pub scheduled_start: Option<DateTime<Utc>>,
     pub estimated_minutes: Option<i64>,
     pub tags: Vec<String>,
+    /// The person named the moment itself (a clock time, "in 2 hours": `tasks::explicit`):
+    /// its nudge fires at that time even in quiet hours.
+    pub explicit_time: bool,
 }
 
 impl Capture {
@@ -96,6 +99,9 @@ impl Capture {
         }
         if let Some(origin) = origin_thread_id {
             params.insert("origin_thread_id".into(), json!(origin));
+        }
+        if self.explicit_time && (self.deadline.is_some() || self.scheduled_start.is_some()) {
+            params.insert("explicit_time".into(), json!(true));
         }
         if !preferences.is_empty() {
             params.insert(

@@ -3,7 +3,7 @@
 //! A command counts only at the start of the message (after "please", "hey Donna," and the
 //! like), in whole words: "add milk", "todo: call Anna", "new task: renew passport", "remind me
 //! to pay rent friday 9am", "remind me friday to pay rent", "don't forget to water the plants".
-//! Everything else is not a capture by the rules (DESIGN.md "Free text", step 7): a question
+//! Everything else is not a capture by the rules (docs/contract.md "Free text", step 7): a question
 //! ("is the dentist on my list?", "can you remind me to call Alice?"), a negation ("don't put eggs
 //! on the list"), a report ("I already sent it", "I added it"), someone else's intention ("my
 //! brother will remind me to call"), and a command with nothing to add ("add a task") asks what

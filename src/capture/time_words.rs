@@ -2,7 +2,7 @@
 //!
 //! The parser (`tasks::when::find_when_span`) says which words it read and whether the word
 //! before them makes the time a deadline ("by", "due", "before", "until") or a start ("at",
-//! "on", "in", none) (DESIGN.md "Times"). When the words name a time the parser cannot use
+//! "on", "in", none) (docs/contract.md "Times"). When the words name a time the parser cannot use
 //! ("at 3": am or pm?; "feb 30"; "in an hour and a bit": only partly readable), every word of
 //! the time (`tasks::when::time_words`: the phrases found and the time words beside them
 //! nothing read) is cut from the title and the person is asked for the time; nothing is

@@ -74,7 +74,20 @@ fn trim_connectors(text: &str) -> String {
             .to_string();
     }
     let text = text.trim_end_matches(|c: char| c.is_whitespace() || ".!,;:-".contains(c));
+    if only_connectors(text) {
+        // "remind me to", "remind me about <time>": nothing left to name a task.
+        return String::new();
+    }
     capitalise(text.trim())
+}
+
+/// Whether every word of `text` only connects a command to a task ("to", "about", "for"): such
+/// a title names nothing, however it is capitalised.
+fn only_connectors(text: &str) -> bool {
+    words(text).iter().all(|word| {
+        LEADING.iter().any(|lead| *lead == [word.text.as_str()])
+            || TRAILING.contains(&word.text.as_str())
+    })
 }
 
 /// First letter in upper case, the rest as written.
@@ -96,6 +109,10 @@ mod tests {
             ("to pay rent friday 9am", "friday 9am", "Pay rent"),
             ("tomorrow at 8 to call mom", "tomorrow at 8", "Call mom"),
             ("about the iPhone order", "", "The iPhone order"),
+            ("to", "", ""),
+            ("to tomorrow", "tomorrow", ""),
+            ("about at 5pm", "5pm", ""),
+            ("for tomorrow", "tomorrow", ""),
             (
                 "submit report due next tuesday",
                 "next tuesday",

@@ -31,7 +31,7 @@ use crate::tasks::named::{self, named_among, Among};
 use crate::tasks::when::{find_when, TimeAnchor, WhenContext};
 use crate::tasks::Task;
 
-/// Shortest and longest snooze asked for in words (DESIGN.md: at most 7 days).
+/// Shortest and longest snooze asked for in words (docs/contract.md: at most 7 days).
 pub const SNOOZE_MINUTES: (i64, i64) = (5, 7 * 24 * 60);
 
 /// What the actions name, as the person picked it after "which one?": request index -> id.

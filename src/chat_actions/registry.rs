@@ -18,7 +18,7 @@ use serde::Deserialize;
 use crate::actions::params::check_value;
 use crate::actions::ParamDef;
 
-/// How much consent an action needs (DESIGN.md "Consent").
+/// How much consent an action needs (docs/contract.md "Consent").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Safety {
     /// Runs at once and changes nothing.

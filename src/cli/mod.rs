@@ -1,11 +1,14 @@
-//! The command line (`donna run | chat | check-config | backup | replay | config default`): the commands
+//! The command line (`donna run | chat | check-config | backup | export | import | replay |
+//! config default`): the commands
 //! and their options (`-c/--config` or `DONNA_CONFIG` on each), and the one-shot commands.
-//! `run` (the process's life) is in `run.rs`, logging setup in `logging.rs`.
+//! `run` (the process's life) is in `run.rs`, logging setup in `logging.rs`, export and import
+//! in `transfer.rs`.
 
 mod logging;
 mod replay;
 mod replay_diff;
 mod run;
+mod transfer;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -72,6 +75,25 @@ enum Command {
         /// The copy to write: a new file.
         #[arg(value_name = "OUT")]
         out: PathBuf,
+    },
+    /// Write tasks, automations, learned preferences and people's time zones to OUT as JSON,
+    /// also while Donna runs (reads only, takes no lock, never overwrites OUT).
+    Export {
+        #[command(flatten)]
+        file: ConfigFile,
+        /// The file to write: a new file.
+        #[arg(value_name = "OUT")]
+        out: PathBuf,
+    },
+    /// Read an export into the data dir (Donna stopped): added or updated by id, never
+    /// duplicated, all or nothing. Exit 2 (nothing changed) for a newer version or a malformed
+    /// file, naming the JSON path and what is wrong.
+    Import {
+        #[command(flatten)]
+        file: ConfigFile,
+        /// The export to read.
+        #[arg(value_name = "IN")]
+        input: PathBuf,
     },
     /// Re-run a stored turn with today's code and its recorded model answers, on a copy of the
     /// database (reads only, takes no lock, needs no model server); print where it differs.
@@ -142,6 +164,14 @@ pub fn main() -> ExitCode {
         Command::Backup { file, out } => {
             init_logging("warn", LogFormat::Text, LogTarget::Stderr);
             backup(file.config, out)
+        }
+        Command::Export { file, out } => {
+            init_logging("warn", LogFormat::Text, LogTarget::Stderr);
+            transfer::export(file.config, out)
+        }
+        Command::Import { file, input } => {
+            init_logging("warn", LogFormat::Text, LogTarget::Stderr);
+            transfer::import(file.config, input)
         }
         Command::Replay {
             file,

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::conversation::turn_journal::{EntryKind, JournalEntry, StoredTurn};
 
-/// Result fields compared (DESIGN.md's result shape; `pending_plan_id` is a fresh id each run).
+/// Result fields compared (docs/contract.md's result shape; `pending_plan_id` is a fresh id each run).
 const RESULT_FIELDS: [&str; 4] = ["path", "reply", "actions", "steps"];
 /// How much of a differing text is shown.
 const SHOWN_CHARS: usize = 200;

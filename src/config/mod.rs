@@ -284,6 +284,12 @@ impl Config {
     pub fn api_token(&self, env: &dyn Env) -> Option<String> {
         env.var(&self.http.api_token_env)
     }
+
+    /// The calendar feed's token, when the feed is on (an empty value keeps it off).
+    pub fn calendar_token(&self, env: &dyn Env) -> Option<String> {
+        env.var(&self.http.calendar_token_env)
+            .filter(|token| !token.is_empty())
+    }
 }
 
 #[cfg(test)]

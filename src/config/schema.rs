@@ -73,6 +73,9 @@ impl Default for Config {
 pub struct HttpConfig {
     pub bind: String,
     pub api_token_env: String,
+    /// The variable holding the calendar feed's token (`GET /api/calendar.ics?token=`); the
+    /// feed is off (404) while it is unset.
+    pub calendar_token_env: String,
     pub max_body: usize,
     /// Most `GET /api/events` streams open at once; one more gets 503.
     pub max_event_streams: usize,
@@ -86,6 +89,7 @@ impl Default for HttpConfig {
         Self {
             bind: "127.0.0.1:8080".into(),
             api_token_env: "DONNA_API_TOKEN".into(),
+            calendar_token_env: "DONNA_CALENDAR_TOKEN".into(),
             max_body: 64 * 1024,
             max_event_streams: 64,
             event_stream_idle: ConfigDuration::secs(3600),

@@ -241,6 +241,7 @@ impl Console {
                 message_id: None,
                 answers_plan: None,
                 answers_nudge: None,
+                about_task: None,
             })
             .await;
         match result {
@@ -273,7 +274,7 @@ impl Console {
             },
             Err(_) => which.to_string(),
         };
-        let now = self.app.clock.now();
+        let at = nudges::NudgeTime::new(self.app.clock.now(), self.app.config.timezone);
         let opened = self
             .app
             .store
@@ -284,7 +285,7 @@ impl Console {
                     None,
                     Channel::Local,
                     || crate::ids::new_id("thr"),
-                    now,
+                    at,
                 ))
             })
             .await;

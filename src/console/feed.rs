@@ -14,6 +14,8 @@ use crate::events::{Event, Payload};
 pub struct Feed {
     /// The last nudge shown (thread, text): its `message` twin is skipped.
     last_nudge: Option<(String, String)>,
+    /// The sequence of the last nudge event seen.
+    last_nudge_seq: u64,
 }
 
 impl Feed {
@@ -32,7 +34,15 @@ impl Feed {
             Payload::Nudge {
                 thread_id, text, ..
             } => {
-                self.last_nudge = Some((thread_id.clone(), text.clone()));
+                // A nudge listing several tasks comes as one event per task, one right after
+                // the other: shown once.
+                let shown = Some((thread_id.clone(), text.clone()));
+                let next_of_same = self.last_nudge_seq.checked_add(1) == Some(event.seq);
+                self.last_nudge_seq = event.seq;
+                if next_of_same && self.last_nudge == shown {
+                    return None;
+                }
+                self.last_nudge = shown;
                 Some(if current == Some(thread_id.as_str()) {
                     format!("[nudge] {text}")
                 } else {

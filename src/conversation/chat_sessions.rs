@@ -6,7 +6,8 @@
 //! closed). Sessions of one thread never overlap in time (a new one opens only after the last
 //! one's TTL has passed), so the span names them without a column on every memory row, and
 //! every writer of memory (captures, nudges, the planner) stays as it is.
-//! Invariants: written only in a turn's transaction (open, touch) or by the sweeper (close);
+//! Invariants: written only in a turn's transaction (open, touch) or by the session closer
+//! (close: the sweeper's, or a returning person's turn before it opens the next session);
 //! closed sessions are deleted with `memory.retention`, like the messages they summarise.
 
 use chrono::{DateTime, Utc};
@@ -52,6 +53,14 @@ pub fn latest(conn: &Connection, thread_id: &str) -> Result<Option<Session>, Sto
         "SELECT {COLUMNS} FROM chat_session WHERE thread_id = ?1 ORDER BY id DESC LIMIT 1"
     ))?;
     let mut rows = statement.query([thread_id])?;
+    rows.next()?.map(from_row).transpose()
+}
+
+/// Session `id`, open or closed.
+pub fn get(conn: &Connection, id: i64) -> Result<Option<Session>, StoreError> {
+    let mut statement =
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM chat_session WHERE id = ?1"))?;
+    let mut rows = statement.query([id])?;
     rows.next()?.map(from_row).transpose()
 }
 

@@ -64,6 +64,10 @@ pub struct Inbound {
     /// The nudge this message answers, when its channel knows (a click on a nudge's button):
     /// it acts on that nudge's task, and only while the nudge can still be answered.
     pub answers_nudge: Option<String>,
+    /// The task this message is about, when its channel knows (the web page's Done button
+    /// beside a task): in a chat bound to no task it acts on that task, and only while the task
+    /// is open (migration 0018).
+    pub about_task: Option<String>,
 }
 
 pub fn accept(
@@ -73,8 +77,8 @@ pub fn accept(
 ) -> Result<Accepted, StoreError> {
     let inserted = conn
         .prepare_cached(
-            "INSERT INTO inbox (channel, message_id, thread_id, user_id, text, received_at, answers_plan, answers_nudge) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT(channel, thread_id, message_id) DO NOTHING",
+            "INSERT INTO inbox (channel, message_id, thread_id, user_id, text, received_at, answers_plan, answers_nudge, about_task) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT(channel, thread_id, message_id) DO NOTHING",
         )?
         .execute(params![
             row.channel.as_str(),
@@ -84,7 +88,8 @@ pub fn accept(
             row.text,
             to_db(now),
             row.answers_plan,
-            row.answers_nudge
+            row.answers_nudge,
+            row.about_task
         ])?;
     if inserted == 1 {
         return Ok(Accepted::New {
@@ -205,7 +210,7 @@ pub fn last_seq(conn: &Connection) -> Result<i64, StoreError> {
 /// channel this version does not know is left where it is and skipped.
 pub fn unfinished(conn: &Connection) -> Result<Vec<Inbound>, StoreError> {
     let mut statement = conn.prepare_cached(
-        "SELECT channel, message_id, thread_id, user_id, text, answers_plan, answers_nudge FROM inbox WHERE status = 'pending' ORDER BY seq",
+        "SELECT channel, message_id, thread_id, user_id, text, answers_plan, answers_nudge, about_task FROM inbox WHERE status = 'pending' ORDER BY seq",
     )?;
     let mut rows = statement.query([])?;
     let mut found = Vec::new();
@@ -223,6 +228,7 @@ pub fn unfinished(conn: &Connection) -> Result<Vec<Inbound>, StoreError> {
             text: row.get(4)?,
             answers_plan: row.get(5)?,
             answers_nudge: row.get(6)?,
+            about_task: row.get(7)?,
         });
     }
     Ok(found)

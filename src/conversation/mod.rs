@@ -1,5 +1,5 @@
 //! The data of conversations: threads, their memory, pending plans, the durable inbox and
-//! outbox of the turn pipeline, chat sessions and pinned chats, and the reply slots of the group-chat cap. Plain SQL functions
+//! outbox of the turn pipeline, chat sessions and pinned chats, grouped nudges, and the reply slots of the group-chat cap. Plain SQL functions
 //! on a `&Connection`; the actors that own the logic live in `crate::subsystems`, the turn in
 //! `crate::turn`.
 
@@ -11,6 +11,7 @@ pub mod journal_texts;
 pub mod list_cursors;
 pub mod memory;
 pub mod memory_search;
+pub mod nudge_groups;
 pub mod nudge_messages;
 pub mod nudge_records;
 pub mod outbox;

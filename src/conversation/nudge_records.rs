@@ -42,6 +42,23 @@ pub fn record(
     Ok(())
 }
 
+/// Records nudge `id` about `task_id` listed in a message that names several tasks (a grouped
+/// nudge): no buttons name it, so no outbox entry is marked; it still replaces the task's
+/// earlier nudges.
+pub fn record_listed(
+    conn: &Connection,
+    id: &str,
+    task_id: &str,
+    thread_id: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO nudge (id, task_id, thread_id, created_at) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![id, task_id, thread_id, to_db(now)])?;
+    Ok(())
+}
+
 pub fn get(conn: &Connection, id: &str) -> Result<Option<NudgeRecord>, StoreError> {
     let row = conn
         .prepare_cached("SELECT seq, id, task_id, thread_id, created_at FROM nudge WHERE id = ?1")?

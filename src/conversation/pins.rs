@@ -1,5 +1,5 @@
 //! Pinned chats: a free thread opened with `POST /api/threads {task_id}` shows that task in
-//! every chat prompt (DESIGN.md "Chat engine").
+//! every chat prompt (docs/contract.md "Chat engine").
 //!
 //! Invariant: the pin is the thread's `pinned_task_id`, never its `task_id`: the thread stays a
 //! free chat and nudges never reuse it.

@@ -196,19 +196,26 @@ pub fn live_proposals(
     conn: &Connection,
     now: DateTime<Utc>,
 ) -> Result<Vec<LiveProposal>, StoreError> {
-    type Row = (String, String, String, Option<String>);
+    type Row = (String, String, String, String, Option<String>);
     let rows: Vec<Row> = conn
         .prepare_cached(
-            "SELECT thread_id, reply_text, expires_at, requester_id FROM plan \
+            "SELECT id, thread_id, reply_text, expires_at, requester_id FROM plan \
              WHERE status = 'pending' AND expires_at > ?1 ORDER BY created_at",
         )?
         .query_map([to_db(now)], |row| {
-            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+            Ok((
+                row.get(0)?,
+                row.get(1)?,
+                row.get(2)?,
+                row.get(3)?,
+                row.get(4)?,
+            ))
         })?
         .collect::<Result<_, _>>()?;
     rows.into_iter()
-        .map(|(thread_id, text, expires_at, requester_id)| {
+        .map(|(id, thread_id, text, expires_at, requester_id)| {
             Ok(LiveProposal {
+                id,
                 thread_id,
                 text,
                 expires_at: from_db(&expires_at)?,
@@ -234,6 +241,8 @@ pub fn live_proposals_for(
 /// A proposal still waiting for its yes or no.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LiveProposal {
+    /// The plan's id (a button that answers it names it).
+    pub id: String,
     pub thread_id: String,
     /// What Donna said when she proposed it.
     pub text: String,

@@ -200,10 +200,11 @@ pub fn stored_turn(
         Option<String>,
         Option<String>,
         Option<String>,
+        Option<String>,
     );
     let found: Option<Row> = conn
         .prepare_cached(
-            "SELECT channel, user_id, text, received_at, result_json, answers_plan, answers_nudge FROM inbox \
+            "SELECT channel, user_id, text, received_at, result_json, answers_plan, answers_nudge, about_task FROM inbox \
              WHERE thread_id = ?1 AND message_id = ?2 ORDER BY seq LIMIT 1",
         )?
         .query_row(params![thread_id, message_id], |row| {
@@ -215,11 +216,20 @@ pub fn stored_turn(
                 row.get(4)?,
                 row.get(5)?,
                 row.get(6)?,
+                row.get(7)?,
             ))
         })
         .optional()?;
-    let Some((channel, user_id, text, received_at, result_json, answers_plan, answers_nudge)) =
-        found
+    let Some((
+        channel,
+        user_id,
+        text,
+        received_at,
+        result_json,
+        answers_plan,
+        answers_nudge,
+        about_task,
+    )) = found
     else {
         return Ok(None);
     };
@@ -241,6 +251,7 @@ pub fn stored_turn(
             text,
             answers_plan,
             answers_nudge,
+            about_task,
         },
         received_at: from_db(&received_at)?,
         result_json,

@@ -1,4 +1,4 @@
-//! API errors: every error answer is `{"error": "..."}` with the status of DESIGN.md's contract.
+//! API errors: every error answer is `{"error": "..."}` with the status of docs/contract.md's contract.
 //!
 //! Invariants: a 401 carries `WWW-Authenticate: Bearer`; a 429 (a full thread queue, or
 //! `runtime.max_turns_in_flight` reached) carries `Retry-After` in seconds; a 500 says what

@@ -1,11 +1,14 @@
 //! The HTTP server (actix-web): health, probes, metrics, the OpenAPI document, the local API
-//! of DESIGN.md's contract and the event stream (`events`: `GET /api/events`, Server-Sent Events).
+//! of docs/contract.md's contract, the event stream (`events`: `GET /api/events`, Server-Sent
+//! Events) and the web page (`page`: `GET /` and its files; `web_session`: its token form;
+//! `web_chat`: its chat and buttons; `proposals`: what waits for a yes or no).
 //!
 //! Owns: routing (`routes`: the one list of routes, which is also what the OpenAPI document is
 //! generated from), the guards every request passes (Host header against DNS rebinding, the body
 //! limit; the bearer token and the draining 503 are `auth::api_guard`, wrapped on the `/api`
-//! scope, so they guard by route, never by a test on the raw path) and the mapping of errors to
-//! `{"error": ...}` answers.
+//! scope, so they guard by route, never by a test on the raw path; the calendar feed is
+//! registered outside that scope and checks its own token from the query) and the mapping of
+//! errors to `{"error": ...}` answers.
 //! Every answer of 400 or more is logged (`access_log`: method, path without the query, status,
 //! milliseconds); never a header or a body, so the bearer token and people's words stay out of
 //! the log.
@@ -13,16 +16,22 @@
 
 mod auth;
 mod automations;
+mod calendar;
 mod error;
 mod events;
 mod health;
 mod json;
 mod metrics;
 mod openapi;
+mod page;
+mod people;
 mod probes;
+mod proposals;
 mod spend;
 mod tasks;
 mod threads;
+mod web_chat;
+mod web_session;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -155,6 +164,13 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(probes::live)
         .service(probes::ready)
         .service(metrics::metrics)
+        .service(page::page)
+        .service(page::script)
+        .service(page::style)
+        .service(web_session::open)
+        // Before the /api scope, which would otherwise take the path: a calendar app cannot
+        // send the bearer token, so the feed checks its own (`?token=`).
+        .service(calendar::feed)
         .service(
             // Everything in this scope is behind the token and the draining 503: the router
             // decides what is in it, on the decoded path, so no spelling of a path escapes.
@@ -173,7 +189,13 @@ fn routes(cfg: &mut ServiceConfig) {
                 .service(events::events)
                 .service(automations::list)
                 .service(automations::remove)
-                .service(spend::spend),
+                .service(spend::spend)
+                .service(proposals::list)
+                .service(web_chat::chat)
+                .service(web_chat::done)
+                .service(web_chat::answer)
+                .service(people::get)
+                .service(people::put),
         );
 }
 

@@ -28,7 +28,10 @@ const BEARER: &str = "bearer";
         (name = "tasks", description = "Create, list, read and edit tasks"),
         (name = "threads", description = "Nudges, threads and messages"),
         (name = "automations", description = "Recurring reminders: list and stop"),
+        (name = "people", description = "A person's time zone"),
+        (name = "calendar", description = "The calendar feed (RFC 5545), with its own token in the query"),
         (name = "operations", description = "Health, probes, metrics and this document"),
+        (name = "web", description = "The web page, its token form, its own chat and its buttons"),
     )
 )]
 struct Frame;
@@ -45,7 +48,8 @@ pub fn document(collected: Document) -> Document {
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
         );
     for (path, item) in document.paths.paths.iter_mut() {
-        if path.starts_with("/api/") {
+        // The calendar feed takes its token in the query, not the bearer header.
+        if path.starts_with("/api/") && path != super::calendar::PATH {
             for operation in operations(item).into_iter().flatten() {
                 operation.security =
                     Some(vec![SecurityRequirement::new(BEARER, Vec::<String>::new())]);

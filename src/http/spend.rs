@@ -1,4 +1,4 @@
-//! `GET /api/spend`: today's escalation spend (DESIGN.md "Escalation"): the day in `timezone`,
+//! `GET /api/spend`: today's escalation spend (docs/contract.md "Escalation"): the day in `timezone`,
 //! what was spent (settled from reported usage), what is reserved (calls in flight or cut off
 //! by a restart), the daily budget and the number of calls made.
 //! Invariant: read-only; amounts are the ledger's micro-dollars shown as USD.

@@ -1,5 +1,7 @@
 //! `/api/tasks`: create, list, read and edit tasks. A committed create or edit is published as
-//! a `task` event (`created`, `status` when the status changed, else `updated`).
+//! a `task` event (`created`, `status` when the status changed, else `updated`). A
+//! `scheduled_start` or `deadline` set here is an exact instant the client chose: it is recorded
+//! as explicit (`tasks::nudge_marks`), so its nudge fires at that time even in quiet hours.
 
 use actix_web::{get, patch, post, web, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -10,7 +12,7 @@ use crate::events::{Payload, TaskChange};
 use crate::tasks::model::{
     check_domain, check_priority, clean_title, NewTask, MAX_DESCRIPTION_CHARS,
 };
-use crate::tasks::repo;
+use crate::tasks::{nudge_marks, repo};
 use crate::tasks::{Task, TaskStatus};
 
 use super::error::ApiError;
@@ -47,6 +49,9 @@ pub struct TaskView {
     pub origin_thread_id: Option<String>,
     /// The automation whose occurrence made it, if any.
     pub automation_id: Option<String>,
+    /// Who captured it (the id they write with; its nudges show times in their zone), or null
+    /// for a task from this API.
+    pub created_by: Option<String>,
 }
 
 impl TaskView {
@@ -73,6 +78,7 @@ impl TaskView {
             applied_preferences: task.applied_preferences,
             origin_thread_id: task.origin_thread_id,
             automation_id: task.automation_id,
+            created_by: task.created_by,
         }
     }
 }
@@ -149,7 +155,14 @@ pub async fn create(
     let now = app.clock.now();
     let task = app
         .store
-        .write(move |conn| repo::insert(conn, &crate::ids::new_id("tsk"), &new, now))
+        .write(move |conn| {
+            let task = repo::insert(conn, &crate::ids::new_id("tsk"), &new, now)?;
+            // An exact instant a client set is explicit: its nudge fires then, quiet or not.
+            if let Some(at) = new.scheduled_start.or(new.deadline) {
+                nudge_marks::set_explicit(conn, &task.id, Some(at))?;
+            }
+            Ok(task)
+        })
         .await?;
     publish(&app, &task, TaskChange::Created);
     Ok(HttpResponse::Created().json(TaskView::new(task, None, tz)))
@@ -337,6 +350,10 @@ pub async fn patch(
                 task.estimated_duration_minutes = estimate;
             }
             let task = repo::save(conn, &task, now)?;
+            // A time set here is an exact instant: explicit, like one set at creation.
+            if let Some(at) = scheduled_start.flatten().or(deadline.flatten()) {
+                nudge_marks::set_explicit(conn, &task.id, Some(at))?;
+            }
             // A correction of a captured task teaches a preference for titles like it.
             crate::capture::preferences::learn(conn, &before, &task, now)?;
             let thread = repo::open_thread_id(conn, &task.id)?;

@@ -62,12 +62,15 @@ pub async fn open_nudge(
     if body.channel.is_none() {
         // No channel named: a task captured in a chat is nudged in that chat (200: no thread
         // was opened); otherwise as for `local`.
-        let (now, task_id, discord_on) =
-            (app.clock.now(), body.task_id.clone(), app.discord.is_some());
+        let (at, task_id, discord_on) = (
+            nudges::NudgeTime::new(app.clock.now(), app.config.timezone),
+            body.task_id.clone(),
+            app.discord.is_some(),
+        );
         let here = app
             .store
             .write(move |conn| {
-                nudges::open_in_origin(conn, &task_id, context, discord_on, now)
+                nudges::open_in_origin(conn, &task_id, context, discord_on, at)
                     .map_err(nudge_refusal)
             })
             .await?;
@@ -122,7 +125,7 @@ pub async fn open_nudge(
             HttpResponse::Ok().json(view)
         });
     }
-    let now = app.clock.now();
+    let at = nudges::NudgeTime::new(app.clock.now(), app.config.timezone);
     let task_id = body.task_id;
     let opened = app
         .store
@@ -133,7 +136,7 @@ pub async fn open_nudge(
                 context,
                 channel,
                 || crate::ids::new_id("thr"),
-                now,
+                at,
             )
             .map_err(nudge_refusal)
         })
@@ -386,6 +389,7 @@ pub async fn post_message(
             message_id: body.message_id,
             answers_plan: None,
             answers_nudge: None,
+            about_task: None,
         })
         .await?;
     Ok(HttpResponse::Ok().json(result))

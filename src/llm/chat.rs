@@ -29,18 +29,12 @@ impl ChatModel {
     }
 
     pub async fn converse(&self, context: &ChatContext) -> Result<ChatAnswer, LlmError> {
-        let messages = self
-            .prompts
-            .messages(context)
-            .map_err(|e| LlmError::BadResponse(e.to_string()))?;
+        let messages = self.prompts.messages(context)?;
         ask_strict(&self.client, "chat", messages, &chat_schema(), parse_chat).await
     }
 
     pub async fn summarize(&self, context: &SummaryContext) -> Result<String, LlmError> {
-        let messages = self
-            .prompts
-            .summary_messages(context)
-            .map_err(|e| LlmError::BadResponse(e.to_string()))?;
+        let messages = self.prompts.summary_messages(context)?;
         ask_strict(
             &self.client,
             "summarize",

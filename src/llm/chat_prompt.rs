@@ -65,6 +65,9 @@ pub struct ChatContext {
     pub now: String,
     pub timezone: String,
     pub budget_tokens: usize,
+    /// Whether the bigger model can be offered: the system message then describes
+    /// `needs_escalation` and `escalation_reason`.
+    pub escalation: bool,
 }
 
 /// A closed session to summarise.
@@ -92,10 +95,13 @@ impl ChatPrompts {
         let templates = strict_templates(&sources)?;
         let prompts = Self { templates };
         for persona in [Persona::Donna, Persona::Neutral] {
-            prompts.messages(&ChatContext {
-                persona,
-                ..sample_context()
-            })?;
+            for escalation in [true, false] {
+                prompts.messages(&ChatContext {
+                    persona,
+                    escalation,
+                    ..sample_context()
+                })?;
+            }
         }
         prompts.summary_messages(&SummaryContext {
             lines: sample_context().history,
@@ -112,7 +118,12 @@ impl ChatPrompts {
 
     /// The chat call's messages, within the budget (see the module header).
     pub fn messages(&self, context: &ChatContext) -> Result<Vec<ChatMessage>, PromptError> {
-        let system = system_prompt::render(&self.templates, context.persona, &context.actions)?;
+        let system = system_prompt::render(
+            &self.templates,
+            context.persona,
+            &context.actions,
+            context.escalation,
+        )?;
         let pinned = context.pinned.as_ref().map(|task| TaskFacts {
             title: quote(&task.title),
             ..task.clone()
@@ -124,6 +135,7 @@ impl ChatPrompts {
             &json!({
                 "pinned": pinned, "summaries": summaries, "tasks": tasks,
                 "now": context.now, "timezone": context.timezone,
+                "escalation": context.escalation,
             }),
         )?);
         let current = ChatMessage::user(context.message.clone());
@@ -220,6 +232,7 @@ fn sample_context() -> ChatContext {
         now: "2026-01-01T08:00:00+00:00".into(),
         timezone: "UTC".into(),
         budget_tokens: 24_000,
+        escalation: true,
     }
 }
 

@@ -63,9 +63,7 @@ impl Classifier {
     }
 
     pub async fn classify(&self, context: &ClassifyContext) -> Result<Classification, LlmError> {
-        let mut messages = self
-            .messages(context)
-            .map_err(|e| LlmError::BadResponse(e.to_string()))?;
+        let mut messages = self.messages(context)?;
         let first = self.client.complete(&messages, Some(&self.schema)).await?;
         let reason = match output::parse(&first) {
             Ok(classification) => return Ok(classification),

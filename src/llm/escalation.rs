@@ -1,4 +1,4 @@
-//! The bigger model (seed 002; DESIGN.md "Escalation"): its client (`escalation.*`), the cost
+//! The bigger model (seed 002; docs/contract.md "Escalation"): its client (`escalation.*`), the cost
 //! estimate of a call before it is made, and the call itself: the chat room's prompt (persona,
 //! session, message) with the `chat` schema, strictly parsed with one retry, and the usage the
 //! server reported for the ledger.
@@ -87,7 +87,7 @@ impl Escalation {
             .and_then(|name| env.var(name));
         let client =
             LlmClient::new(&llm, None, key)?.with_max_output_tokens(settings.max_output_tokens);
-        let prompts = ChatPrompts::new().map_err(|e| LlmError::BadResponse(e.to_string()))?;
+        let prompts = ChatPrompts::new()?;
         Ok(Some(Self {
             client,
             prompts,
@@ -97,7 +97,12 @@ impl Escalation {
 
     /// The prompt the bigger model would get for `context`.
     pub fn messages(&self, context: &ChatContext) -> Result<Vec<ChatMessage>, PromptError> {
-        self.prompts.messages(context)
+        // The bigger model is the last resort: it is not told it could ask for a bigger one.
+        let context = ChatContext {
+            escalation: false,
+            ..context.clone()
+        };
+        self.prompts.messages(&context)
     }
 
     /// What a call with `messages` may cost at most, its retry included, in micro-dollars.

@@ -1,7 +1,7 @@
 //! The model calls of a free-text turn: `route` (what is this message? and, for chat, capture
 //! and automation, the room's answer with it) and `parse_task` (the task it asks for, when
-//! `route` did not name it), each schema-constrained JSON whose schema `title` names the call,
-//! parsed strictly (`free_text_answers`), with one retry that shows the model its invalid
+//! `route` did not name it), each schema-constrained JSON whose schema `title` names the call
+//! (docs/contract.md "Model calls"), parsed strictly (`free_text_answers`), with one retry that shows the model its invalid
 //! answer and why.
 //!
 //! The messages: the ONE free-text system message (`system_prompt`), then for `route` its
@@ -49,6 +49,9 @@ pub struct FreeTextContext {
     pub persona: Persona,
     /// The chat actions the system message lists (Donna's own config).
     pub actions: Vec<ActionLine>,
+    /// Whether the bigger model can be offered: the system message then holds the rule for
+    /// `needs_escalation` (the chat room's and the planner's composed answer).
+    pub escalation: bool,
     pub history: Vec<HistoryLine>,
     pub message: String,
     pub now: String,
@@ -97,6 +100,7 @@ impl FreeTextModel {
             let sample = FreeTextContext {
                 persona,
                 actions: Vec::new(),
+                escalation: true,
                 history: vec![HistoryLine {
                     who: "User".into(),
                     text: "hello".into(),
@@ -123,7 +127,12 @@ impl FreeTextModel {
         call: &str,
         context: &FreeTextContext,
     ) -> Result<Vec<ChatMessage>, PromptError> {
-        let system = system_prompt::render(&self.templates, context.persona, &context.actions)?;
+        let system = system_prompt::render(
+            &self.templates,
+            context.persona,
+            &context.actions,
+            context.escalation,
+        )?;
         let turn = self.render("free_text_turn", &quoted(context))?;
         let mut messages = vec![ChatMessage::system(system)];
         if call == "route" {
@@ -167,9 +176,7 @@ impl FreeTextModel {
         schema: &Value,
         parse: fn(&str) -> Result<T, String>,
     ) -> Result<T, LlmError> {
-        let messages = self
-            .messages(template, context)
-            .map_err(|e| LlmError::BadResponse(e.to_string()))?;
+        let messages = self.messages(template, context)?;
         ask_strict(&self.client, template, messages, schema, parse).await
     }
 }

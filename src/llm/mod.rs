@@ -70,6 +70,10 @@ pub enum LlmError {
     TooLarge(usize),
     #[error("the model's output is invalid: {0}")]
     InvalidOutput(#[from] output::OutputError),
+    /// Donna could not build the prompt (a template failed to render): her fault, not the
+    /// model server's; told apart in metrics and /health.
+    #[error("the prompt for this call could not be built: {0}")]
+    Prompt(#[from] prompts::PromptError),
     #[error("no model is configured")]
     Disabled,
 }
@@ -84,7 +88,25 @@ impl LlmError {
             LlmError::BadResponse(_) => "bad_response",
             LlmError::TooLarge(_) => "too_large",
             LlmError::InvalidOutput(_) => "invalid_output",
+            LlmError::Prompt(_) => "prompt",
             LlmError::Disabled => "disabled",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prompt_that_could_not_be_built_is_not_blamed_on_the_model_server() {
+        let error = LlmError::from(prompts::PromptError::Template {
+            name: "route".into(),
+            reason: "missing field".into(),
+        });
+        assert_eq!(error.kind(), "prompt");
+        let said = error.to_string();
+        assert!(said.contains("prompt"), "{said}");
+        assert!(!said.contains("server"), "{said}");
     }
 }

@@ -1,9 +1,11 @@
 //! Parsing the model's answer: `{actions: [{name, params}], reply_to_user, reasoning}`.
 //!
-//! Strict about structure (a JSON object with exactly these fields, each of its type, at most
-//! `MAX_ACTIONS` actions, bounded size), lenient only about a Markdown code fence around it,
-//! which small models add whatever they are told. Semantic checks of each action (known name,
-//! parameter types, enums) are the registry's job, afterwards.
+//! Strict about structure (a JSON object whose fields are each of their type, the required ones
+//! there, at most `MAX_ACTIONS` actions, bounded size), lenient about a Markdown code fence
+//! around it, which small models add whatever they are told, and about fields beyond the
+//! answer's own (at the top or inside an action): they are ignored, so an answer that is
+//! otherwise right costs no retry. Semantic checks of each action (known name, parameter types,
+//! enums) are the registry's job, afterwards.
 
 use serde_json::{Map, Value};
 
@@ -63,8 +65,6 @@ pub enum OutputError {
     NotJson(String),
     #[error("not a JSON object")]
     NotObject,
-    #[error("unexpected field {0:?}")]
-    UnexpectedField(String),
     #[error("{0} is missing")]
     Missing(&'static str),
     #[error("{field} is not {expected}")]
@@ -79,8 +79,6 @@ pub enum OutputError {
     /// A free-text answer (`route`, `parse_task`) that is not valid, and why.
     #[error("{0}")]
     Invalid(String),
-    #[error("actions[{index}] has an unexpected field {field:?}")]
-    UnexpectedActionField { index: usize, field: String },
 }
 
 /// serde_json's reason, with what to do about the mistake small models make most.
@@ -111,12 +109,6 @@ pub fn parse(text: &str) -> Result<Classification, OutputError> {
     let Value::Object(mut object) = value else {
         return Err(OutputError::NotObject);
     };
-    if let Some(unknown) = object
-        .keys()
-        .find(|key| !matches!(key.as_str(), "actions" | "reply_to_user" | "reasoning"))
-    {
-        return Err(OutputError::UnexpectedField(unknown.clone()));
-    }
     let actions = match object.remove("actions") {
         Some(Value::Array(items)) => items,
         Some(_) => return Err(wrong_type("actions", "an array")),
@@ -162,12 +154,7 @@ fn parse_action(index: usize, item: Value) -> Result<ActionRequest, OutputError>
         Some(Value::Null) | None => Map::new(),
         Some(_) => return Err(wrong_type(format!("actions[{index}].params"), "an object")),
     };
-    if let Some(unknown) = object.keys().next() {
-        return Err(OutputError::UnexpectedActionField {
-            index,
-            field: unknown.clone(),
-        });
-    }
+    // Any other field of the action ("why", "confidence") is the model's aside: ignored.
     Ok(ActionRequest { name, params })
 }
 
@@ -222,8 +209,18 @@ mod tests {
             r#"{"actions": [{"params": {}}], "reply_to_user": "x", "reasoning": ""}"#,
             false,
         );
+        // Fields beyond the answer's own are ignored, not obeyed and not an error.
         check(
             r#"{"actions": [], "reply_to_user": "x", "reasoning": "", "run": "rm -rf"}"#,
+            true,
+        );
+        check(
+            r#"{"actions": [{"name": "mark_done", "params": {}, "why": "paid"}], "reply_to_user": "x"}"#,
+            true,
+        );
+        check(r#"{"actions": [], "reply_to_user": 3}"#, false);
+        check(
+            r#"{"actions": [], "reply_to_user": "x", "reasoning": 3}"#,
             false,
         );
         check(r#"["not", "an", "object"]"#, false);

@@ -10,7 +10,7 @@
 //! model server evaluates only what is new (issue 34).
 //! Invariants: nothing from the person, the store or a tool is ever in the system message or
 //! rendered as a template (handlebars substitutes it once, as a value); the answer's `actions`
-//! are read but never run here (writes are not tools; DESIGN.md "Consent").
+//! are read but never run here (writes are not tools; docs/contract.md "Consent").
 
 use handlebars::Handlebars;
 use serde_json::{json, Value};
@@ -21,6 +21,7 @@ use super::output::clean_text;
 use super::prompts::{quote, strict_templates, template_error, PromptError};
 use super::system_prompt;
 use super::{ChatMessage, LlmError};
+use crate::config::Persona;
 use crate::planner::{Observation, TOOLS};
 
 const TEMPLATES: [(&str, &str); 4] = [
@@ -89,7 +90,8 @@ impl PlannerModel {
         };
         let sample = PlannerContext {
             question: FreeTextContext {
-                persona: crate::config::Persona::Donna,
+                persona: Persona::Donna,
+                escalation: true,
                 actions: vec![super::chat_prompt::ActionLine {
                     name: "mark_done".into(),
                     description: "Mark a task as completed.".into(),
@@ -108,8 +110,15 @@ impl PlannerModel {
             }],
             calls_left: 1,
         };
-        model.messages(&sample, "plan_step")?;
-        model.messages(&sample, "answer")?;
+        for persona in [Persona::Donna, Persona::Neutral] {
+            for escalation in [true, false] {
+                let mut sample = sample.clone();
+                sample.question.persona = persona;
+                sample.question.escalation = escalation;
+                model.messages(&sample, "plan_step")?;
+                model.messages(&sample, "answer")?;
+            }
+        }
         Ok(model)
     }
 
@@ -131,6 +140,7 @@ impl PlannerModel {
                 &self.templates,
                 question.persona,
                 &question.actions,
+                question.escalation,
             )?),
             ChatMessage::user(self.render("free_text_turn", &quoted(question))?),
         ];
@@ -146,9 +156,10 @@ impl PlannerModel {
                 }),
             )?));
         }
-        messages.push(ChatMessage::user(
-            self.render(instruction, &json!({ "calls_left": context.calls_left }))?,
-        ));
+        messages.push(ChatMessage::user(self.render(
+            instruction,
+            &json!({ "calls_left": context.calls_left, "escalation": question.escalation }),
+        )?));
         Ok(messages)
     }
 
@@ -166,9 +177,7 @@ impl PlannerModel {
     }
 
     pub async fn plan_step(&self, context: &PlannerContext) -> Result<PlanStep, LlmError> {
-        let messages = self
-            .step_messages(context)
-            .map_err(|e| LlmError::BadResponse(e.to_string()))?;
+        let messages = self.step_messages(context)?;
         ask_strict(
             &self.steps,
             "plan_step",
@@ -180,9 +189,7 @@ impl PlannerModel {
     }
 
     pub async fn answer(&self, context: &PlannerContext) -> Result<ChatAnswer, LlmError> {
-        let messages = self
-            .answer_messages(context)
-            .map_err(|e| LlmError::BadResponse(e.to_string()))?;
+        let messages = self.answer_messages(context)?;
         ask_strict(&self.client, "chat", messages, &chat_schema(), parse_chat).await
     }
 }

@@ -18,7 +18,7 @@ const SYSTEM: &str = include_str!("../../prompts/system.hbs");
 const CLASSIFY: &str = include_str!("../../prompts/classify.hbs");
 const REPLY_GATE: &str = include_str!("../../prompts/reply_gate.hbs");
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PromptError {
     #[error("prompt template {name}: {reason}")]
     Template { name: String, reason: String },

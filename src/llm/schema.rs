@@ -59,7 +59,7 @@ pub fn output_schema(registry: &ActionRegistry) -> Value {
         })
         .collect();
     json!({
-        // The call's name (DESIGN.md "Model calls"): logs, metrics and test fakes tell calls apart by it.
+        // The call's name (docs/contract.md "Model calls"): logs, metrics and test fakes tell calls apart by it.
         "title": "classify",
         "type": "object",
         "properties": {

@@ -10,9 +10,9 @@
 //! examples and the turn's words come after them, in user messages.
 //!
 //! Invariants: the text depends only on Donna's own config (the persona, the chat actions
-//! file) and the look-ups' catalogue, never on a turn (no time, no words of the person, no
-//! stored text), so it is byte-identical from call to call; nothing from the person, the store
-//! or a tool is ever in it.
+//! file, whether a bigger model is configured) and the look-ups' catalogue, never on a turn (no
+//! time, no words of the person, no stored text), so it is byte-identical from call to call;
+//! nothing from the person, the store or a tool is ever in it.
 
 use handlebars::Handlebars;
 use serde::Serialize;
@@ -76,11 +76,13 @@ struct ToolLine {
     schema: String,
 }
 
-/// The system message for `persona` with `actions` (`templates` holds [`TEMPLATES`]).
+/// The system message for `persona` with `actions`, and the rule for `needs_escalation` when
+/// the bigger model can be offered (`escalation`; `templates` holds [`TEMPLATES`]).
 pub fn render(
     templates: &Handlebars<'static>,
     persona: Persona,
     actions: &[ActionLine],
+    escalation: bool,
 ) -> Result<String, PromptError> {
     let tools: Vec<ToolLine> = TOOLS
         .iter()
@@ -92,6 +94,9 @@ pub fn render(
         .collect();
     let name = format!("free_text_{}", persona.as_str());
     templates
-        .render(&name, &json!({ "actions": actions, "tools": tools }))
+        .render(
+            &name,
+            &json!({ "actions": actions, "tools": tools, "escalation": escalation }),
+        )
         .map_err(|e| template_error(&name, e))
 }

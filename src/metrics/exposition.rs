@@ -75,14 +75,15 @@ pub struct Scrape {
 /// Encodes the page.
 pub fn render(scrape: Scrape) -> Result<String, fmt::Error> {
     let mut registry = Registry::default();
+    // `Registry::register` ends each HELP text with a full stop of its own: none here.
     registry.register(
         "donna_llm_call_duration_seconds",
-        "Model call latency by call kind (classify: one classification, with its retry; gate: the group-chat reply gate).",
+        "Model call latency by call kind (classify, gate, route, parse_task, plan_step, chat, summarize; a call's one retry is part of it)",
         scrape.llm.durations(),
     );
     registry.register(
         "donna_llm_call_outcomes",
-        "Model calls by call kind and outcome (ok, fail_open, or the failure kind).",
+        "Model calls by call kind and outcome (ok, fail_open, or the failure kind)",
         scrape.llm.outcomes(),
     );
     registry.register_collector(Box::new(scrape));
@@ -323,6 +324,12 @@ impl Collector for Scrape {
             "donna_dead_letters",
             "Messages that reached no actor (its mailbox had closed).",
             self.dead_letters,
+        )?;
+        counter(
+            encoder,
+            "donna_turn_store_writes",
+            "Store writes made for messages: the inbox row written at intake and each turn's own writes (background work not counted).",
+            self.turns.store_writes.load(Ordering::Relaxed),
         )?;
         counter(
             encoder,

@@ -27,6 +27,9 @@ pub struct TurnMetrics {
     pub errors: AtomicU64,
     /// Messages refused because their thread's queue was full.
     pub overflows: AtomicU64,
+    /// Store writes made for messages: the inbox row written at intake, and each turn's own
+    /// (`store::write_count`; background work is not counted).
+    pub store_writes: AtomicU64,
     /// Messages parked after failing every try (in the database: counted at the start by
     /// `App::recover`, then as they are parked).
     pub parked: AtomicU64,

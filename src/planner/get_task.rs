@@ -1,4 +1,4 @@
-//! `get_task` {task}: one task by id or title words, resolved as DESIGN.md "Tasks named in
+//! `get_task` {task}: one task by id or title words, resolved as docs/contract.md "Tasks named in
 //! chat" says for reads: exact id, then exact normalised title, then titles containing every
 //! word of the reference; among all tasks, open ones first. One match: the task; several: the
 //! candidates (the answer can ask which); none: says so.

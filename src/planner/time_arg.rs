@@ -1,7 +1,7 @@
 //! A time argument of a tool ("friday", "last week", "3 days ago", "2026-11-30T09:00:00Z"):
 //! RFC 3339 as given; else words read in the past mode of Donna's time reader
 //! (`tasks::when::find_past`), else in its future mode (`find_when`), in `timezone`.
-//! The model copies words; the arithmetic is Donna's (DESIGN.md "Free text", step 8).
+//! The model copies words; the arithmetic is Donna's (docs/contract.md "Free text", step 8).
 
 use chrono::{DateTime, Utc};
 

@@ -8,7 +8,7 @@ use super::agreement;
 use super::matcher::{FastPath, FastPathOutcome, PlanAnswer};
 use super::words::{normalize, tokenize, Token};
 
-/// The first words of a capture command (DESIGN.md "Free text", step 7: "add X", "todo: X",
+/// The first words of a capture command (docs/contract.md "Free text", step 7: "add X", "todo: X",
 /// "new task: X", "remind me ...", "don't forget to X", "every monday ..."). A message that opens
 /// with one asks for a new task, so it never answers a nudge delivered into a free chat, even
 /// when a keyword in it ("add milk tomorrow") would read as one.

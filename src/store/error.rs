@@ -18,6 +18,14 @@ pub enum StoreError {
     Refused { reason: String, kind: Refusal },
     #[error("transaction: {0}")]
     Transaction(String),
+    /// A batch's transaction failed (it could not begin or commit), shared by every unit of
+    /// the batch: the cause is kept, not only its words.
+    #[error("transaction: {what}")]
+    Batch {
+        what: &'static str,
+        #[source]
+        source: std::sync::Arc<rusqlite::Error>,
+    },
     #[error("migration: {0}")]
     Migration(#[from] MigrationError),
     #[error("data directory {path}: {source}")]
@@ -53,8 +61,10 @@ pub enum StoreError {
          or delete the empty file to start fresh with an empty database"
     )]
     EmptyDatabase { path: PathBuf },
-    #[error("blocking task failed: {0}")]
-    Join(String),
+    #[error("blocking task failed")]
+    Join(#[from] tokio::task::JoinError),
+    #[error("the read pool is closed")]
+    PoolClosed(#[from] tokio::sync::AcquireError),
 }
 
 impl StoreError {
@@ -67,24 +77,27 @@ impl StoreError {
                 "the database is damaged; Donna does not use it (her log says what to do)"
             }
             StoreError::Corrupt(_) => "a record in the database could not be read",
-            StoreError::Sqlite(error) => match error.sqlite_error_code() {
-                Some(ErrorCode::DiskFull) => {
-                    "the disk is full, so the database could not be written"
+            StoreError::Sqlite(_) | StoreError::Batch { .. } => {
+                match self.sqlite().and_then(rusqlite::Error::sqlite_error_code) {
+                    Some(ErrorCode::DiskFull) => {
+                        "the disk is full, so the database could not be written"
+                    }
+                    Some(
+                        ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied,
+                    ) => "the database could not be written (the file is read-only or gone)",
+                    Some(ErrorCode::SystemIoFailure) => {
+                        "the database could not be read or written (an I/O error)"
+                    }
+                    Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => {
+                        "the database was busy for too long"
+                    }
+                    _ => "the database could not be used",
                 }
-                Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => {
-                    "the database could not be written (the file is read-only or gone)"
-                }
-                Some(ErrorCode::SystemIoFailure) => {
-                    "the database could not be read or written (an I/O error)"
-                }
-                Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => {
-                    "the database was busy for too long"
-                }
-                _ => "the database could not be used",
-            },
-            StoreError::Unavailable(_) | StoreError::Panicked(_) | StoreError::Join(_) => {
-                "the database writer failed on this request"
             }
+            StoreError::Unavailable(_)
+            | StoreError::Panicked(_)
+            | StoreError::Join(_)
+            | StoreError::PoolClosed(_) => "the database writer failed on this request",
             StoreError::Transaction(_)
             | StoreError::Migration(_)
             | StoreError::DataDir { .. }
@@ -142,13 +155,18 @@ impl StoreError {
     /// What SQLite said, when this is SQLite finding the database file damaged
     /// (`SQLITE_CORRUPT`, `SQLITE_NOTADB`).
     pub fn damage(&self) -> Option<String> {
+        let error = self.sqlite()?;
+        match error.sqlite_error_code() {
+            Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => Some(error.to_string()),
+            _ => None,
+        }
+    }
+
+    /// The SQLite error this came from, if it did (directly, or a batch's shared cause).
+    pub fn sqlite(&self) -> Option<&rusqlite::Error> {
         match self {
-            StoreError::Sqlite(error) => match error.sqlite_error_code() {
-                Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => {
-                    Some(error.to_string())
-                }
-                _ => None,
-            },
+            StoreError::Sqlite(error) => Some(error),
+            StoreError::Batch { source, .. } => Some(source),
             _ => None,
         }
     }
@@ -156,7 +174,8 @@ impl StoreError {
     /// Whether this is a write that found no space (`SQLITE_FULL`: the disk, or the
     /// connection's `max_page_count`).
     pub fn is_disk_full(&self) -> bool {
-        matches!(self, StoreError::Sqlite(error) if error.sqlite_error_code() == Some(ErrorCode::DiskFull))
+        self.sqlite()
+            .is_some_and(|error| error.sqlite_error_code() == Some(ErrorCode::DiskFull))
     }
 
     pub fn refused(kind: Refusal, reason: impl Into<String>) -> Self {

@@ -1,8 +1,8 @@
 //! The store: one SQLite database under `data_dir`.
 //!
 //! Owns: opening connections (WAL, synchronous=FULL, foreign keys, busy timeout), migrations, the
-//! data-dir lock, the single writer actor, the read pool, and `backup` (a consistent copy while
-//! Donna runs).
+//! data-dir lock, the single writer actor, the read pool, `backup` (a consistent copy while
+//! Donna runs) and `write_count` (the writes made for one message, counted apart from the rest).
 //! Invariants:
 //! - A damaged database (one that fails `PRAGMA quick_check`) or an emptied one (0 bytes, no WAL)
 //!   is refused at startup, with what to do; `donna.db` appears only once it is created whole.
@@ -21,6 +21,7 @@ mod lock;
 pub mod migrations;
 mod read_pool;
 pub mod time;
+pub mod write_count;
 mod writer;
 
 use std::future::Future;
@@ -72,6 +73,7 @@ impl Store {
         &self,
         work: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> impl Future<Output = Result<T, StoreError>> {
+        write_count::submitted();
         let answer = self.writer.ask(move |reply| WriterMsg::unit(work, reply));
         async move { answer.await? }
     }

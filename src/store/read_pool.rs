@@ -56,11 +56,7 @@ impl ReadPool {
     ) -> impl Future<Output = Result<T, StoreError>> {
         let pool = self.clone();
         async move {
-            let _slot = pool
-                .slots
-                .acquire()
-                .await
-                .map_err(|e| StoreError::Join(e.to_string()))?;
+            let _slot = pool.slots.acquire().await?;
             let pool = pool.clone();
             let job = tokio::task::spawn_blocking(move || {
                 let conn = pool.take()?;
@@ -68,8 +64,7 @@ impl ReadPool {
                 pool.give_back(conn);
                 result.unwrap_or_else(|payload| Err(StoreError::Panicked(panic_text(&*payload))))
             });
-            job.await
-                .map_err(|error| StoreError::Join(error.to_string()))?
+            job.await?
         }
     }
 

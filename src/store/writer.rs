@@ -191,12 +191,15 @@ impl StoreWriter {
         let mut transaction = match self.conn.transaction() {
             Ok(transaction) => transaction,
             Err(error) => {
-                let error = StoreError::from(error);
-                let message = error.to_string();
-                for unit in units {
-                    let error = StoreError::Transaction(format!("cannot begin: {message}"));
-                    answers.push(Box::new(move || unit.fail(error)));
-                }
+                let cause = std::sync::Arc::new(error);
+                fail_all(&mut answers, Vec::new(), units, || StoreError::Batch {
+                    what: "cannot begin",
+                    source: cause.clone(),
+                });
+                let error = StoreError::Batch {
+                    what: "cannot begin",
+                    source: cause,
+                };
                 return Batch {
                     trouble: Trouble::of(&error),
                     wrote: false,
@@ -226,19 +229,11 @@ impl StoreWriter {
                 drop(transaction);
                 let deliver = ran.deliver;
                 answers.push(Box::new(move || deliver(None)));
-                let undone = || {
+                fail_all(&mut answers, delivers, units, || {
                     StoreError::Transaction(
                         "rolled back by SQLite after a failed write in the same batch".into(),
                     )
-                };
-                for deliver in delivers {
-                    let error = undone();
-                    answers.push(Box::new(move || deliver(Some(error))));
-                }
-                for unit in units {
-                    let error = undone();
-                    answers.push(Box::new(move || unit.fail(error)));
-                }
+                });
                 return Batch {
                     trouble,
                     wrote: false,
@@ -267,34 +262,27 @@ impl StoreWriter {
             // Nothing more goes into a damaged file: the batch is rolled back (on drop) and
             // every caller hears why.
             drop(transaction);
-            let damaged = || StoreError::Damaged {
+            fail_all(&mut answers, delivers, units, || StoreError::Damaged {
                 path: self.path.clone(),
                 detail: detail.clone(),
-            };
-            for deliver in delivers {
-                let error = damaged();
-                answers.push(Box::new(move || deliver(Some(error))));
-            }
-            for unit in units {
-                let error = damaged();
-                answers.push(Box::new(move || unit.fail(error)));
-            }
+            });
             return Batch {
                 trouble,
                 wrote: false,
                 answers,
             };
         }
-        let commit = transaction.commit().map_err(StoreError::from);
-        if let Err(error) = &commit {
-            Trouble::note(&mut trouble, Trouble::of(error));
+        let commit_error = transaction.commit().err().map(std::sync::Arc::new);
+        let failed = |cause: &std::sync::Arc<rusqlite::Error>| StoreError::Batch {
+            what: "commit failed",
+            source: cause.clone(),
+        };
+        if let Some(cause) = &commit_error {
+            Trouble::note(&mut trouble, Trouble::of(&failed(cause)));
         }
-        let commit_error = commit.err().map(|e| e.to_string());
         let wrote = commit_error.is_none() && self.conn.total_changes() > before;
         for deliver in delivers {
-            let error = commit_error
-                .clone()
-                .map(|message| StoreError::Transaction(format!("commit failed: {message}")));
+            let error = commit_error.as_ref().map(failed);
             answers.push(Box::new(move || deliver(error)));
         }
         Batch {
@@ -391,6 +379,25 @@ fn checkpoint(conn: &Connection) -> bool {
             return false;
         }
         std::thread::sleep(CHECKPOINT_WAIT);
+    }
+}
+
+/// Fails every unit of a batch that did not make it: those already delivered into the
+/// transaction (their savepoint committed, the transaction not) and those still queued, each
+/// with its own copy of the error `why` makes.
+fn fail_all(
+    answers: &mut Vec<Answer>,
+    delivered: Vec<Deliver>,
+    queued: impl IntoIterator<Item = Box<dyn UnitOfWork>>,
+    why: impl Fn() -> StoreError,
+) {
+    for deliver in delivered {
+        let error = why();
+        answers.push(Box::new(move || deliver(Some(error))));
+    }
+    for unit in queued {
+        let error = why();
+        answers.push(Box::new(move || unit.fail(error)));
     }
 }
 

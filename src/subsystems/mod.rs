@@ -1,4 +1,6 @@
-//! The supervised subsystem actors of the bot, one per file, each with its messages beside it.
+//! The supervised subsystem actors of the bot, one per file, each with its messages beside it;
+//! and `session_closer`, the close of one chat session that the ChatSessions sweeper and the
+//! chat turns share.
 
 pub mod action_executor;
 pub mod chat_sessions;
@@ -8,4 +10,5 @@ pub mod llm_classifier;
 pub mod nudger;
 pub mod pending_plans;
 pub mod rate_cap;
+pub mod session_closer;
 pub mod thread_memory;

@@ -1,7 +1,11 @@
-//! Tasks: the record, its state machine, its SQL, and reading times from replies.
+//! Tasks: the record, its state machine, its SQL, and reading times from replies; `explicit`
+//! (whether the words of a time name the moment) and `nudge_marks` (what the Nudger remembers
+//! about a task: its explicit time, the completion check-in sent).
 
+pub mod explicit;
 pub mod model;
 pub mod named;
+pub mod nudge_marks;
 pub mod preferences;
 pub mod repo;
 pub mod status;

@@ -47,6 +47,10 @@ pub struct Task {
     pub automation_id: Option<String>,
     #[serde(default)]
     pub occurrence_at: Option<DateTime<Utc>>,
+    /// Who captured it (the id they write with): its nudges show times in their zone. None for
+    /// a task from `POST /api/tasks`.
+    #[serde(default)]
+    pub created_by: Option<String>,
 }
 
 impl Task {
@@ -71,7 +75,7 @@ impl Task {
     }
 }
 
-/// Where a task came from (DESIGN.md, "Free text").
+/// Where a task came from (docs/contract.md, "Free text").
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TaskSource {
@@ -132,6 +136,7 @@ pub struct NewTask {
     pub origin_thread_id: Option<String>,
     pub automation_id: Option<String>,
     pub occurrence_at: Option<DateTime<Utc>>,
+    pub created_by: Option<String>,
 }
 
 impl NewTask {
@@ -151,6 +156,7 @@ impl NewTask {
             origin_thread_id: None,
             automation_id: None,
             occurrence_at: None,
+            created_by: None,
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Tasks named in words (DESIGN.md "Tasks named in chat"): a reference (an id or words of a
+//! Tasks named in words (docs/contract.md "Tasks named in chat"): a reference (an id or words of a
 //! title) resolved by Donna: exact id, then exact normalised title, then titles holding every
 //! word of the reference. Writes look among open tasks; reads among all, open ones first.
 //! Also whether a message names a task at all (`mentions`: a word of three or more letters of

@@ -42,6 +42,54 @@ pub fn all(conn: &Connection) -> Result<Vec<(String, String, String)>, StoreErro
     Ok(learned)
 }
 
+/// A learned preference as stored (an export, an import).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Learned {
+    pub title_key: String,
+    pub field: String,
+    pub value: String,
+    pub learned_from_task_id: Option<String>,
+    pub learned_at: DateTime<Utc>,
+}
+
+/// Every learned preference as stored, by title and field.
+pub fn records(conn: &Connection) -> Result<Vec<Learned>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT title_key, field, value, learned_from_task_id, learned_at FROM preference \
+         ORDER BY title_key, field",
+    )?;
+    let mut rows = statement.query([])?;
+    let mut all = Vec::new();
+    while let Some(row) = rows.next()? {
+        all.push(Learned {
+            title_key: row.get(0)?,
+            field: row.get(1)?,
+            value: row.get(2)?,
+            learned_from_task_id: row.get(3)?,
+            learned_at: crate::store::time::from_db(&row.get::<_, String>(4)?)?,
+        });
+    }
+    Ok(all)
+}
+
+/// Writes `learned` as it is: added, or the one for its title and field replaced.
+pub fn put(conn: &Connection, learned: &Learned) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO preference (title_key, field, value, learned_from_task_id, learned_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5) \
+         ON CONFLICT (title_key, field) DO UPDATE SET value = excluded.value, \
+         learned_from_task_id = excluded.learned_from_task_id, learned_at = excluded.learned_at",
+    )?
+    .execute(params![
+        learned.title_key,
+        learned.field,
+        learned.value,
+        learned.learned_from_task_id,
+        to_db(learned.learned_at)
+    ])?;
+    Ok(())
+}
+
 /// How long after a capture a change still teaches a preference.
 pub fn learning_window() -> Duration {
     Duration::days(1)

@@ -17,7 +17,7 @@ const COLUMNS: &str =
     "id, title, description, domain, priority, status, estimated_duration_minutes, \
     deadline, scheduled_start, completed_at, snoozed_until, reschedule_count, nudge_count, \
     unanswered_nudges, last_nudged_at, created_at, updated_at, source, tags_json, \
-    applied_preferences_json, origin_thread_id, automation_id, occurrence_at";
+    applied_preferences_json, origin_thread_id, automation_id, occurrence_at, created_by";
 
 fn from_row(row: &Row<'_>) -> Result<Task, StoreError> {
     let status: String = row.get(5)?;
@@ -51,6 +51,7 @@ fn from_row(row: &Row<'_>) -> Result<Task, StoreError> {
         origin_thread_id: row.get(20)?,
         automation_id: row.get(21)?,
         occurrence_at: opt_from_db(row.get(22)?)?,
+        created_by: row.get(23)?,
     })
 }
 
@@ -80,8 +81,8 @@ pub fn insert(
     conn.execute(
         "INSERT INTO task (id, title, description, domain, priority, status, estimated_duration_minutes, \
          deadline, scheduled_start, created_at, updated_at, source, tags_json, applied_preferences_json, \
-         origin_thread_id, automation_id, occurrence_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+         origin_thread_id, automation_id, occurrence_at, created_by) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
         params![
             id,
             new.title,
@@ -99,6 +100,7 @@ pub fn insert(
             new.origin_thread_id,
             new.automation_id,
             opt_ts(new.occurrence_at),
+            new.created_by,
         ],
     )?;
     title_index::add(conn, id, &new.title)?;
@@ -246,6 +248,58 @@ pub fn save(conn: &Connection, task: &Task, now: DateTime<Utc>) -> Result<Task, 
         }
     }
     require(conn, &task.id)
+}
+
+/// Writes `task` whole, as it is (an import: its own times, counters and ids), adding it or
+/// replacing the task with its id; the open-title index follows.
+pub fn put(conn: &Connection, task: &Task) -> Result<(), StoreError> {
+    conn.prepare_cached(&format!(
+        "INSERT INTO task ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, \
+         ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24) \
+         ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description, \
+         domain = excluded.domain, priority = excluded.priority, status = excluded.status, \
+         estimated_duration_minutes = excluded.estimated_duration_minutes, \
+         deadline = excluded.deadline, scheduled_start = excluded.scheduled_start, \
+         completed_at = excluded.completed_at, snoozed_until = excluded.snoozed_until, \
+         reschedule_count = excluded.reschedule_count, nudge_count = excluded.nudge_count, \
+         unanswered_nudges = excluded.unanswered_nudges, last_nudged_at = excluded.last_nudged_at, \
+         created_at = excluded.created_at, updated_at = excluded.updated_at, \
+         source = excluded.source, tags_json = excluded.tags_json, \
+         applied_preferences_json = excluded.applied_preferences_json, \
+         origin_thread_id = excluded.origin_thread_id, automation_id = excluded.automation_id, \
+         occurrence_at = excluded.occurrence_at, created_by = excluded.created_by"
+    ))?
+    .execute(params![
+        task.id,
+        task.title,
+        task.description,
+        task.domain,
+        task.priority,
+        task.status.as_str(),
+        task.estimated_duration_minutes,
+        opt_ts(task.deadline),
+        opt_ts(task.scheduled_start),
+        opt_ts(task.completed_at),
+        opt_ts(task.snoozed_until),
+        task.reschedule_count,
+        task.nudge_count,
+        task.unanswered_nudges,
+        opt_ts(task.last_nudged_at),
+        to_db(task.created_at),
+        to_db(task.updated_at),
+        task.source.as_str(),
+        to_json(&task.tags)?,
+        to_json(&task.applied_preferences)?,
+        task.origin_thread_id,
+        task.automation_id,
+        opt_ts(task.occurrence_at),
+        task.created_by,
+    ])?;
+    title_index::remove(conn, &task.id)?;
+    if task.status.is_open() {
+        title_index::add(conn, &task.id, &task.title)?;
+    }
+    Ok(())
 }
 
 /// Whether a stored status text is an open one (an unknown text counts as open: the index

@@ -1,4 +1,4 @@
-//! A task title's words as duplicate detection and title references compare them (DESIGN.md
+//! A task title's words as duplicate detection and title references compare them (docs/contract.md
 //! "Tasks named in chat", "Duplicates"): lower case, punctuation and the articles a/an/the
 //! removed, spaces collapsed ("Renew the Passport!" -> "renew passport").
 //!

@@ -2,7 +2,7 @@
 //! once (they plainly asked for exactly it), or a question when something is missing.
 //!
 //! - The time is read by Donna's parser in `timezone`; "by/due/before/until T" sets the
-//!   deadline, anything else the scheduled start (DESIGN.md "Times"). A time it cannot read is
+//!   deadline, anything else the scheduled start (docs/contract.md "Times"). A time it cannot read is
 //!   asked back (a `time` draft), never guessed.
 //! - No title (only a command, only a time): "What should I add?" (a `what` draft).
 //! - A likely duplicate of an open task is proposed, not created (path `duplicate`).
@@ -19,6 +19,7 @@ use crate::capture::time_words::{self, CaptureTime};
 use crate::capture::title::title_from;
 use crate::capture::{duplicates, preferences};
 use crate::conversation::drafts::{Draft, DraftKind};
+use crate::tasks::explicit::names_the_moment;
 use crate::tasks::when::{describe, TimeAnchor, WhenContext};
 use crate::tasks::TaskSource;
 
@@ -55,7 +56,13 @@ impl Pipeline {
         let time = time_words::read(body, &when);
         let title = title_from(body, time.ranges());
         if title.is_empty() {
-            return Ok(ask(DraftKind::What, body, questions + 1, texts::ASK_WHAT));
+            // Only a command, or a time with nothing it is for ("remind me tomorrow"): the draft
+            // keeps the time words for the answer.
+            let said = match &time {
+                CaptureTime::At { .. } => time_phrase(body, time.ranges()),
+                _ => String::new(),
+            };
+            return Ok(ask(DraftKind::What, &said, questions + 1, texts::ASK_WHAT));
         }
         let mut capture = Capture {
             title,
@@ -63,7 +70,14 @@ impl Pipeline {
         };
         match time {
             CaptureTime::None => {}
-            CaptureTime::At { at, anchor, .. } => set_time(&mut capture, at, anchor),
+            CaptureTime::At {
+                at,
+                anchor,
+                ref ranges,
+            } => {
+                set_time(&mut capture, at, anchor);
+                capture.explicit_time = names_the_moment(&time_phrase(body, ranges));
+            }
             CaptureTime::Unreadable { reason, .. } => {
                 let question = texts::ask_time(&capture.title, &reason.to_string());
                 return Ok(ask_with(
@@ -76,6 +90,27 @@ impl Pipeline {
             }
         }
         self.capture_work(context, capture, now, TaskSource::Capture)
+            .await
+    }
+
+    /// The answer to "What should I add?": the time said with the command ("remind me tomorrow",
+    /// kept in the draft) goes with it unless the answer names its own.
+    pub(super) async fn capture_answer(
+        &self,
+        context: &TurnContext,
+        draft: &Draft,
+        answer: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(Work, DraftStep), TurnError> {
+        let when = self.capture_when(now);
+        let saved = matches!(time_words::read(&draft.text, &when), CaptureTime::At { .. });
+        let own = !matches!(time_words::read(answer, &when), CaptureTime::None);
+        let body = if saved && !own {
+            format!("{} {}", answer.trim_end(), draft.text)
+        } else {
+            answer.to_string()
+        };
+        self.capture_words(context, &body, draft.questions, now)
             .await
     }
 
@@ -99,7 +134,10 @@ impl Pipeline {
             ..Capture::default()
         };
         match time_words::read(answer, &when) {
-            CaptureTime::At { at, anchor, .. } => set_time(&mut capture, at, anchor),
+            CaptureTime::At { at, anchor, ranges } => {
+                set_time(&mut capture, at, anchor);
+                capture.explicit_time = names_the_moment(&time_phrase(answer, &ranges));
+            }
             CaptureTime::Unreadable { reason, .. } => {
                 let question = texts::ask_time(&title, &reason.to_string());
                 return Ok(ask_with(
@@ -128,7 +166,7 @@ impl Pipeline {
     /// The turn's work for a capture: the task created at once, or proposed when it looks like
     /// one already open.
     /// `source`: `capture` for the person's own words, `chat` for a chat answer's
-    /// `create_task` (DESIGN.md "Task capture").
+    /// `create_task` (docs/contract.md "Task capture").
     pub(super) async fn capture_work(
         &self,
         context: &TurnContext,
@@ -181,6 +219,17 @@ fn set_time(capture: &mut Capture, at: DateTime<Utc>, anchor: TimeAnchor) {
         TimeAnchor::Deadline => capture.deadline = Some(at),
         TimeAnchor::Start => capture.scheduled_start = Some(at),
     }
+}
+
+/// The words of `body` the time was read from, in order, one space between.
+fn time_phrase(body: &str, ranges: &[std::ops::Range<usize>]) -> String {
+    let mut sorted: Vec<&std::ops::Range<usize>> = ranges.iter().collect();
+    sorted.sort_by_key(|range| range.start);
+    sorted
+        .into_iter()
+        .filter_map(|range| body.get(range.clone()))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A time in the person's zone, past or future.

@@ -1,4 +1,4 @@
-//! The chat room (seed 002; DESIGN.md "Free text" step 8, "Chat engine"): a message `route`
+//! The chat room (seed 002; docs/contract.md "Free text" step 8, "Chat engine"): a message `route`
 //! calls chat (small talk, venting, a greeting the rules did not take) gets one `chat` call
 //! whose prompt is the persona, the pinned task, the summaries of the chat's last
 //! [`SUMMARIES_SHOWN`] earlier sessions and the newest messages of the current session that fit
@@ -6,7 +6,8 @@
 //! `reply_to_user`.
 //!
 //! Sessions (`conversation::chat_sessions`): the thread's newest session is live while its last
-//! chat turn is at most `chat.session_ttl` old; otherwise this turn opens a new one. The commit
+//! chat turn is at most `chat.session_ttl` old; otherwise this turn opens a new one, after
+//! closing the expired one with its summary if the sweeper has not yet (`chat_memory`). The commit
 //! slides the live session or opens the new one in the turn's transaction (`Work::Chat`).
 //! The system message lists the chat actions (config/chat_actions.yaml); a message `route`
 //! calls task talk (`task_action`, [`Talk::Tasks`]) also shows the open tasks as quoted data.
@@ -19,17 +20,9 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::capture::questions::timing;
-use crate::config::ChatConfig;
-use crate::conversation::chat_sessions;
-use crate::conversation::memory::Role;
-use crate::conversation::pins;
-use crate::llm::chat_prompt::{action_lines, ActionLine, ChatContext, ChatLine};
+use crate::llm::chat_prompt::{action_lines, ActionLine, ChatContext};
 use crate::llm::prompts::TaskFacts;
-use crate::store::StoreError;
 use crate::subsystems::llm_classifier::LlmMsg;
-use crate::tasks::repo;
-use crate::tasks::when::WhenContext;
 
 use super::apply::Work;
 use super::chat_actions::Proposed;
@@ -38,7 +31,6 @@ use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::model_call::{ask_model, model_down};
 use super::pipeline::Pipeline;
-use super::settings::chrono_duration;
 use super::Inbound;
 
 /// How many earlier sessions' summaries a chat prompt shows (the newest ones).
@@ -61,16 +53,6 @@ pub(super) enum Talk {
     Chat,
     /// Changing tasks in plain words: the open tasks are in the prompt.
     Tasks,
-}
-
-/// What the chat room reads from the store, in one read.
-struct Remembered {
-    /// The live session, if the thread has one.
-    live: Option<i64>,
-    pinned: Option<crate::tasks::Task>,
-    summaries: Vec<String>,
-    history: Vec<ChatLine>,
-    open_tasks: Vec<String>,
 }
 
 impl Pipeline {
@@ -157,7 +139,7 @@ impl Pipeline {
     ) -> Result<ChatPrompt, TurnError> {
         // The chat config in force when the turn started (a reload meanwhile waits its turn).
         let chat = self.chat.get();
-        let remembered = self.remembered(thread_id, now, talk, &chat).await?;
+        let remembered = self.remembered_now(thread_id, now, talk, &chat).await?;
         let pinned_id = remembered.pinned.as_ref().map(|task| task.id.clone());
         let tz = self.settings.timezone;
         let show = |at: DateTime<Utc>| {
@@ -184,72 +166,13 @@ impl Pipeline {
             now: show(now),
             timezone: tz.name().to_string(),
             budget_tokens: chat.context_budget_tokens,
+            escalation: self.escalation.is_some(),
         };
         Ok(ChatPrompt {
             context,
             session: remembered.live,
             pinned: pinned_id,
         })
-    }
-
-    /// The live session's messages (bounded by the budget), the pinned task and the summaries
-    /// of earlier sessions, in one read.
-    async fn remembered(
-        &self,
-        thread_id: &str,
-        now: DateTime<Utc>,
-        talk: Talk,
-        chat: &ChatConfig,
-    ) -> Result<Remembered, TurnError> {
-        let when = self.capture_when(now);
-        let thread_id = thread_id.to_string();
-        let ttl = chrono_duration(chat.session_ttl.get());
-        // Characters are at least tokens: no more text than this can fit the budget.
-        let max_chars = chat.context_budget_tokens.saturating_mul(4);
-        Ok(self
-            .store
-            .read(move |conn| {
-                let live = chat_sessions::latest(conn, &thread_id)?
-                    .filter(|session| session.is_live(now, ttl));
-                let history = match &live {
-                    Some(session) => chat_sessions::messages(
-                        conn,
-                        &thread_id,
-                        session.started_at,
-                        None,
-                        max_chars,
-                    )?,
-                    None => Vec::new(),
-                };
-                let pinned = match pins::pinned(conn, &thread_id)? {
-                    Some(task_id) => repo::get(conn, &task_id)?,
-                    None => None,
-                };
-                let summaries = chat_sessions::summaries(
-                    conn,
-                    &thread_id,
-                    live.as_ref().map(|session| session.id),
-                    SUMMARIES_SHOWN,
-                )?;
-                let open_tasks = match talk {
-                    Talk::Chat => Vec::new(),
-                    Talk::Tasks => open_task_lines(conn, &when)?,
-                };
-                Ok(Remembered {
-                    open_tasks,
-                    live: live.map(|session| session.id),
-                    pinned,
-                    summaries,
-                    history: history
-                        .into_iter()
-                        .map(|entry| ChatLine {
-                            from_person: entry.role == Role::User,
-                            text: entry.content,
-                        })
-                        .collect(),
-                })
-            })
-            .await?)
     }
 }
 
@@ -258,24 +181,4 @@ impl Pipeline {
     pub(super) fn action_lines(&self) -> Vec<ActionLine> {
         action_lines(&self.chat_actions.get())
     }
-}
-
-/// The open tasks, soonest first, one line each: "Pay rent (due Friday 27 Nov at 09:00)".
-fn open_task_lines(
-    conn: &rusqlite::Connection,
-    when: &WhenContext,
-) -> Result<Vec<String>, StoreError> {
-    let mut open: Vec<_> = repo::list(conn, None)?
-        .into_iter()
-        .filter(|task| task.status.is_open())
-        .collect();
-    open.sort_by_key(|task| {
-        let due = task.deadline.or(task.scheduled_start);
-        (due.is_none(), due, task.created_at)
-    });
-    Ok(open
-        .iter()
-        .take(OPEN_TASKS_SHOWN)
-        .map(|task| format!("{}{}", task.title, timing(task, when)))
-        .collect())
 }

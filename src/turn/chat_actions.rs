@@ -1,4 +1,4 @@
-//! The chat's actions in a turn (issue 14; DESIGN.md "Consent", "Tasks named in chat"): the
+//! The chat's actions in a turn (issue 14; docs/contract.md "Consent", "Tasks named in chat"): the
 //! actions a `chat` answer proposes (in the chat room, or composed by the planner) are checked
 //! against config/chat_actions.yaml, the tasks they name resolved by Donna, reads answered, and
 //! the writes either run at once (what the person plainly asked for) or become ONE plan that
@@ -113,12 +113,12 @@ impl Pipeline {
             candidates: Vec::new(),
             question: String::new(),
         };
-        self.go_on(context, waiting, proposed.planner, proposed.session, 0, now)
+        self.settle_waiting_actions(context, waiting, proposed.planner, proposed.session, 0, now)
             .await
     }
 
     /// Resolves, reads and binds the waiting actions, then asks, refuses, runs or proposes.
-    pub(super) async fn go_on(
+    pub(super) async fn settle_waiting_actions(
         &self,
         context: &TurnContext,
         mut waiting: Waiting,

@@ -1,6 +1,7 @@
 //! What a turn needs to know before deciding: the thread, its task, its latest plan, what Donna
-//! last said (in a free thread: the task of her nudge, if that is her last word), and whether
-//! this message was handled already. Loaded in one read.
+//! last said (in a free thread: the task of her nudge, if that is her last word, or the tasks
+//! of her latest nudge that listed several), whether this message was handled already, and
+//! the sender's time zone. Loaded in one read.
 
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
@@ -9,9 +10,11 @@ use crate::conversation::drafts::{self, Draft};
 use crate::conversation::escalation_ledger::{self, Reserved};
 use crate::conversation::inbox::{self, Accepted, Inbound};
 use crate::conversation::memory::{self, Kind};
+use crate::conversation::nudge_groups;
 use crate::conversation::nudge_records;
 use crate::conversation::plans::{self, Plan};
 use crate::conversation::threads::{self, Thread};
+use crate::people;
 use crate::store::StoreError;
 use crate::tasks::{repo, Task};
 
@@ -20,6 +23,9 @@ pub struct TurnContext {
     pub thread: Thread,
     /// Who sent this message (a proposal is answered only by the person it was made for).
     pub author_id: String,
+    /// The sender's time zone (the config's `timezone` when they never set one): every time
+    /// they write is read in it and every time shown to them is in it.
+    pub timezone: chrono_tz::Tz,
     pub task: Option<Task>,
     pub latest_plan: Option<Plan>,
     /// When Donna last spoke here and what kind of message it was.
@@ -32,15 +38,23 @@ pub struct TurnContext {
     /// The question Donna is waiting to have answered here, in a free thread (the free-text
     /// room checks it is still live at the turn's `now`).
     pub draft: Option<Draft>,
-    /// In a thread bound to no task: the open task Donna's last message here nudged about (a
-    /// nudge delivered into the chat the task was captured in), while nobody answered it.
+    /// In a thread bound to no task: the open task this message answers about: the one its
+    /// button names (a nudge's, or a task's Done on the web page: `Inbound::about_task`), else
+    /// the one Donna's last message here nudged about (a nudge delivered into the chat the task
+    /// was captured in), while nobody answered it.
     pub nudged_task: Option<Task>,
     /// Set by the pipeline once `decide` read this message as the answer to that nudge: the
     /// turn then acts on `nudged_task` as it would in the task's own thread.
     pub answering_nudge: bool,
+    /// In a thread bound to no task whose latest nudge listed several tasks: the open ones, by
+    /// their number in that message (`turn::nudge_group` picks one for a reply "2 done").
+    pub nudge_group: Vec<(i64, Task)>,
+    /// That grouped nudge is still Donna's last word here.
+    pub group_unanswered: bool,
     /// A click on a nudge's button (`Inbound::answers_nudge`) that can no longer apply: its
     /// task is closed or not this thread's, a newer nudge replaced it, or another click
-    /// answered it first. Such a turn changes nothing.
+    /// answered it first; or a task's button (`Inbound::about_task`) whose task is closed,
+    /// gone, or not this thread's. Such a turn changes nothing.
     pub stale_click: bool,
 }
 
@@ -84,7 +98,11 @@ pub enum ContextError {
     Store(#[from] StoreError),
 }
 
-pub fn load(conn: &Connection, inbound: &Inbound) -> Result<TurnContext, ContextError> {
+pub fn load(
+    conn: &Connection,
+    inbound: &Inbound,
+    default_timezone: chrono_tz::Tz,
+) -> Result<TurnContext, ContextError> {
     let thread_id = inbound.thread_id.as_str();
     let thread = threads::get(conn, thread_id)?
         .ok_or_else(|| ContextError::NoThread(thread_id.to_string()))?;
@@ -97,10 +115,12 @@ pub fn load(conn: &Connection, inbound: &Inbound) -> Result<TurnContext, Context
         Some(_) => None,
     };
     // A click names its nudge: in a free thread that nudge's task is the one answered, even
-    // when Donna said something else since.
-    let clicked = match &inbound.answers_nudge {
-        Some(id) => Some(clicked_nudge(conn, inbound, id, thread.task_id.as_deref())?),
-        None => None,
+    // when Donna said something else since. A task's own button (the web page's Done) names
+    // the task itself.
+    let clicked = match (&inbound.answers_nudge, &inbound.about_task) {
+        (Some(id), _) => Some(clicked_nudge(conn, inbound, id, thread.task_id.as_deref())?),
+        (None, Some(task_id)) => Some(task_named(conn, task_id, thread.task_id.as_deref())?),
+        (None, None) => None,
     };
     let stale_click = clicked.as_ref().is_some_and(Option::is_none);
     let nudged_task = match (&thread.task_id, clicked) {
@@ -111,8 +131,21 @@ pub fn load(conn: &Connection, inbound: &Inbound) -> Result<TurnContext, Context
             None => None,
         },
     };
+    let group = match &thread.task_id {
+        Some(_) => None,
+        None => nudge_groups::latest(conn, thread_id)?,
+    };
+    let mut nudge_group = Vec::new();
+    for (number, task_id) in group.iter().flat_map(|group| &group.tasks) {
+        if let Some(task) = repo::get(conn, task_id)?.filter(|task| task.status.is_open()) {
+            nudge_group.push((*number, task));
+        }
+    }
     Ok(TurnContext {
+        nudge_group,
+        group_unanswered: group.is_some_and(|group| group.unanswered),
         author_id: inbound.user_id.clone(),
+        timezone: people::zone_of(conn, Some(&inbound.user_id), default_timezone)?,
         draft,
         nudged_task,
         answering_nudge: false,
@@ -124,6 +157,19 @@ pub fn load(conn: &Connection, inbound: &Inbound) -> Result<TurnContext, Context
         thread,
         task,
     })
+}
+
+/// The open task `task_id` (named by a task's button) if the message can act on it: in a thread
+/// bound to no task, or in that task's own thread.
+fn task_named(
+    conn: &Connection,
+    task_id: &str,
+    thread_task: Option<&str>,
+) -> Result<Option<Task>, StoreError> {
+    if thread_task.is_some_and(|task| task != task_id) {
+        return Ok(None);
+    }
+    Ok(repo::get(conn, task_id)?.filter(|task| task.status.is_open()))
 }
 
 /// The open task nudge `nudge_id` (named by a click) is about, if the click can still apply:

@@ -1,9 +1,10 @@
 //! The turn's decision: given what the thread knows and what the FastPath made of the message,
-//! which room handles it. Pure: no I/O, so every rule of DESIGN.md's "A turn" (and steps 4-5 of
-//! its "Free text") is tested directly, as a table of sentences (`tests/decide_table.rs`).
+//! which room handles it. Pure: no I/O, so every rule of docs/contract.md's "A turn" (and steps 4-5 of
+//! its "Free text") is tested directly, as a table of sentences (`tests/it/decide_table.rs`).
 //!
 //! Rules, in order, for every thread (a nudge thread bound to a task, or a free one):
-//! 1. A live plan: confirm -> run it; reject -> cancel it; anything else -> cancel it, go on.
+//! 1. A live plan: confirm -> run it; reject -> cancel it; anything else -> cancel it, go on
+//!    (except "what are you waiting on?" and a task's own button: `keep_the_live_plan`).
 //!    A plan committed after the message was received (Donna proposed it while the message was
 //!    on its way) is not that message's to answer: a confirm or reject word is told about the
 //!    newer plan and changes nothing; anything else leaves it alone and goes on.
@@ -30,6 +31,7 @@ use crate::replies::analysis::Analysis;
 use crate::replies::matcher::{FastPathOutcome, IntentMatch, PlanAnswer};
 
 use super::context::TurnContext;
+use super::Inbound;
 
 /// Longest reply (in words) read as a bare confirmation when no plan is waiting.
 pub const BARE_CONFIRMATION_WORDS: usize = 4;
@@ -178,13 +180,16 @@ fn plan_gone_since_donna_spoke(context: &TurnContext, now: DateTime<Utc>) -> Opt
     }
 }
 
-/// "what are you waiting on?" lists the live proposal of this chat instead of dropping it
-/// (every other message that is not its answer drops it: DESIGN.md "Free text" step 4).
-pub fn keep_when_asked_what_is_waiting(plan_step: PlanStep, next: &Next, text: &str) -> PlanStep {
+/// What happens to the chat's live proposal beyond `decide`'s rules: "what are you waiting
+/// on?" lists it instead of dropping it (every other message that is not its answer drops it:
+/// docs/contract.md "Free text" step 4), and a task's own button (the web page's Done) leaves it too:
+/// the click acts on its task, it is no new turn of the conversation.
+pub fn keep_the_live_plan(plan_step: PlanStep, next: &Next, inbound: &Inbound) -> PlanStep {
     use crate::capture::rules::{read, Question, Reading};
     match (&plan_step, next) {
+        (PlanStep::Cancel(_), _) if inbound.about_task.is_some() => PlanStep::Keep,
         (PlanStep::Cancel(_), Next::FreeText)
-            if read(text) == Reading::Question(Question::WaitingOn) =>
+            if read(&inbound.text) == Reading::Question(Question::WaitingOn) =>
         {
             PlanStep::Keep
         }

@@ -14,6 +14,9 @@ pub enum TurnError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Actor(#[from] AskError),
+    /// Donna could not build a model prompt (a template failed to render).
+    #[error(transparent)]
+    Prompt(#[from] crate::llm::prompts::PromptError),
     #[error("stored result is unreadable: {0}")]
     BadStoredResult(String),
     /// The message failed every try and was set aside (`parking`): it is not run again.

@@ -1,4 +1,4 @@
-//! Escalation to the bigger model (seed 002; DESIGN.md "Escalation"): the local model's `chat`
+//! Escalation to the bigger model (seed 002; docs/contract.md "Escalation"): the local model's `chat`
 //! answer says `needs_escalation`, so Donna offers the bigger model with a cost estimate in USD.
 //!
 //! - The offer is a plan holding one internal `escalate` step (so only its requester's yes,
@@ -65,22 +65,25 @@ impl Pipeline {
                 DraftStep::Keep,
             ));
         };
-        let messages = escalation
-            .messages(&asked)
-            .map_err(|e| TurnError::Store(crate::store::StoreError::Transaction(e.to_string())))?;
+        let messages = escalation.messages(&asked).map_err(TurnError::Prompt)?;
         let estimate = escalation.estimate(&messages);
         let settings = &escalation.settings;
-        let today = day_of(now, self.settings.timezone);
+        let today = day_of(now, self.settings.default_timezone);
         let spend = self
             .store
             .read(move |conn| escalation_ledger::day(conn, &today))
             .await?;
         if spend.spent + spend.reserved + estimate > micros(settings.daily_budget_usd) {
-            let text = format!(
-                "{}\n\n{}",
-                local.reply_to_user.trim(),
-                texts::ESCALATION_OVER_BUDGET
-            );
+            let text = if local.reply_to_user.trim().is_empty() {
+                // The person asked for it (`turn::bigger_model`): there is no answer of our own.
+                texts::ESCALATION_BUDGET_SPENT.to_string()
+            } else {
+                format!(
+                    "{}\n\n{}",
+                    local.reply_to_user.trim(),
+                    texts::ESCALATION_OVER_BUDGET
+                )
+            };
             return Ok((Work::Chat { text, session }, DraftStep::Keep));
         }
         if estimate < micros(settings.auto_approve_under_usd) {
@@ -145,9 +148,7 @@ impl Pipeline {
                 text: texts::ESCALATION_OFF.to_string(),
             });
         };
-        let messages = escalation
-            .messages(&context)
-            .map_err(|e| TurnError::Store(crate::store::StoreError::Transaction(e.to_string())))?;
+        let messages = escalation.messages(&context).map_err(TurnError::Prompt)?;
         // The estimate is taken again: the session may have grown since the offer.
         let estimate = escalation.estimate(&messages);
         let (work, _) = self

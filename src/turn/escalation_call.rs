@@ -48,7 +48,7 @@ impl Pipeline {
         let (thread, message_id, day) = (
             inbound.thread_id.clone(),
             inbound.message_id.clone(),
-            day_of(now, self.settings.timezone),
+            day_of(now, self.settings.default_timezone),
         );
         let (offer_id, budget) = (
             offer_id.to_string(),

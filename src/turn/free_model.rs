@@ -1,4 +1,4 @@
-//! The free-text model room (DESIGN.md "Free text", step 8): a message no rule took goes to
+//! The free-text model room (docs/contract.md "Free text", step 8): a message no rule took goes to
 //! `route` with the last `planner.history_exchanges` exchanges of the chat; a capture (or an
 //! automation) then to `parse_task`, whose answer is validated and captured like the rules'
 //! (times read by Donna's parser, duplicates, preferences).
@@ -45,7 +45,6 @@ use super::context::TurnContext;
 use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::free_text::{ask, ask_with, say};
-use super::history::{last_exchanges, Speakers};
 use super::model_call::{ask_model, model_down};
 use super::pipeline::Pipeline;
 use super::result::TurnPath;
@@ -207,10 +206,14 @@ impl Pipeline {
             .filter(|when| time_words_said(&message, when));
         if let Some(when) = when {
             match time_words::read(when, &self.capture_when(now)) {
-                CaptureTime::At { at, anchor, .. } => match anchor {
-                    TimeAnchor::Deadline => capture.deadline = Some(at),
-                    TimeAnchor::Start => capture.scheduled_start = Some(at),
-                },
+                CaptureTime::At { at, anchor, .. } => {
+                    match anchor {
+                        TimeAnchor::Deadline => capture.deadline = Some(at),
+                        TimeAnchor::Start => capture.scheduled_start = Some(at),
+                    }
+                    // The model copies the person's time words; a clock time is theirs.
+                    capture.explicit_time = crate::tasks::explicit::names_the_moment(when);
+                }
                 CaptureTime::None => {
                     let question = texts::ask_time(&capture.title, "I found no time in it");
                     return Ok(ask_with(
@@ -258,24 +261,6 @@ impl Pipeline {
         let free = self.free_text_context(inbound, text, now).await?;
         self.thinking.notify(inbound);
         ask_model(llm, "free text", |reply| message(Box::new(free), reply)).await
-    }
-
-    /// What the free-text prompts show: the last `planner.history_exchanges` exchanges.
-    pub(super) async fn free_text_context(
-        &self,
-        inbound: &Inbound,
-        text: &str,
-        now: DateTime<Utc>,
-    ) -> Result<FreeTextContext, TurnError> {
-        let history = self.history(&inbound.thread_id, Speakers::Roles).await?;
-        Ok(FreeTextContext {
-            persona: self.chat.get().persona,
-            actions: self.action_lines(),
-            history: last_exchanges(history, self.settings.history_exchanges),
-            message: text.to_string(),
-            now: now.with_timezone(&self.settings.timezone).to_rfc3339(),
-            timezone: self.settings.timezone.name().to_string(),
-        })
     }
 }
 

@@ -1,11 +1,13 @@
 //! The free-text room: a message in a thread bound to no task (a DM, a mention, a free local
 //! thread, the console's free lines) that no plan answer, confirm word or "undo" took
-//! (DESIGN.md "Free text", steps 6-8).
+//! (docs/contract.md "Free text", steps 6-8).
 //!
 //! Order: a pending draft (the answer to Donna's question is merged with it and read again;
 //! "never mind" drops it; a question or a command is handled on its own and the draft stays),
-//! then a digest or automation command (proposed as a plan), then the rules (captures, the common
-//! questions a page at a time and "more" (`lists`), the agenda, greetings, thanks), then the model
+//! then the sender's time zone (`timezone`), then a digest or automation command (proposed as a
+//! plan), then the rules (captures, the common questions a page at a time and "more" (`lists`),
+//! the agenda, greetings, thanks, a request for the bigger model:
+//! `bigger_model`), then the model
 //! (`free_model`), or without one an honest answer naming what works.
 //! Invariants: reached only through `decide`'s `Next::FreeText`, so a bare confirmation or
 //! "undo" never gets here; nothing here writes: the room returns the turn's work and what
@@ -16,6 +18,7 @@ use chrono::{DateTime, Utc};
 use crate::actions::automation::{digest_proposal, proposal_action};
 use crate::automations::command::{self as automation_command, AutomationReading};
 use crate::automations::digest_command::{self, DigestReading};
+use crate::capture::bigger_model;
 use crate::capture::rules::{self, Question, Reading};
 use crate::capture::sentence::{is_question, words};
 use crate::conversation::drafts::{Draft, DraftKind, MAX_QUESTIONS};
@@ -61,6 +64,10 @@ impl Pipeline {
             }
         }
         let step = DraftStep::Keep;
+        // "my time zone is Europe/Berlin", "I'm in Tokyo now": the sender's own zone.
+        if let Some(work) = self.timezone_sentence(inbound, now).await? {
+            return Ok((work, step));
+        }
         // "send me my agenda every day at 8am": a digest, proposed like any automation.
         match digest {
             DigestReading::NotDigest => {}
@@ -96,7 +103,10 @@ impl Pipeline {
             Reading::Greeting => Ok((say(TurnPath::Chat, texts::GREETING), step)),
             Reading::Thanks => Ok((say(TurnPath::Chat, texts::THANKS), step)),
             Reading::NeverMind => Ok((say(TurnPath::Unhandled, texts::NOTHING_TO_DROP), step)),
-            Reading::Nothing => self.free_model(context, inbound, now).await,
+            Reading::Nothing => match bigger_model::read(&inbound.text) {
+                Some(asked) => self.bigger_model_asked(inbound, asked, now).await,
+                None => self.free_model(context, inbound, now).await,
+            },
         }
     }
 
@@ -110,7 +120,7 @@ impl Pipeline {
     ) -> Result<(Work, DraftStep), TurnError> {
         let (work, step) = match draft.kind {
             DraftKind::What => {
-                self.capture_words(context, &inbound.text, draft.questions, now)
+                self.capture_answer(context, draft, &inbound.text, now)
                     .await?
             }
             DraftKind::Time => {

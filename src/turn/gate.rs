@@ -2,7 +2,7 @@
 //! a reply slot with the RateCap, then ask the REPLY/SKIP gate; a SKIP gives the slot back.
 //!
 //! The person's own answer to a proposal made for them, and a command the rules read, skip the
-//! model gate (DESIGN.md "Free text", steps 4 and 7) but still take a slot.
+//! model gate (docs/contract.md "Free text", steps 4 and 7) but still take a slot.
 //! Invariants: the slot is reserved before the model is asked, so a burst cannot pass the cap;
 //! at the cap no model is asked; the gate fails open (a store hiccup or a model failure means
 //! Donna replies); nudge threads are the owner's own conversation and are never gated.
@@ -37,9 +37,10 @@ impl Pipeline {
         }
     }
 
-    /// A message the gate is never asked about (DESIGN.md "Free text", steps 4 and 7): the
+    /// A message the gate is never asked about (docs/contract.md "Free text", steps 4 and 7): the
     /// answer of the person a live proposal was made for, and a command the rules read
-    /// (a capture, an automation, one of the common questions). It still takes a reply slot.
+    /// (a capture, an automation, one of the common questions, the sender's time zone). It
+    /// still takes a reply slot.
     pub(super) fn bypasses_gate(&self, next: &Next, text: &str, now: DateTime<Utc>) -> bool {
         match next {
             Next::ConfirmPlan(_) | Next::RejectPlan(_) | Next::PlanReplaced(_) => true,
@@ -50,7 +51,7 @@ impl Pipeline {
                 ) || !matches!(
                     automation_command::read(text, now, self.settings.timezone),
                     AutomationReading::NotAutomation
-                )
+                ) || is_zone_command(text)
             }
             _ => false,
         }
@@ -160,4 +161,18 @@ enum Slot {
     Reserved(Reservation),
     /// The cap could not be checked; the turn replies anyway.
     Unchecked,
+}
+
+/// "my time zone is Europe/Berlin", "what's my time zone?", "I'm in Tokyo now" (a place that is
+/// a zone): a command the rules read. "I'm in a meeting" is not.
+fn is_zone_command(text: &str) -> bool {
+    use crate::people::sentence::{read, ZoneSentence};
+    match read(text) {
+        ZoneSentence::Nothing => false,
+        ZoneSentence::Set {
+            name,
+            explicit: false,
+        } => crate::people::zones::find_place(&name).is_some(),
+        _ => true,
+    }
 }

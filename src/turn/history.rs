@@ -1,13 +1,18 @@
 //! The history window: the thread's last `memory.window_size` messages, read through the
 //! ThreadMemory actor and written as the prompts show them. The one place history is fetched
-//! and formatted, for every model call of a turn.
+//! and formatted, for every model call of a turn; with it, what the free-text calls show
+//! (`free_text_context`: the last exchanges, the time, the persona and the actions).
+
+use chrono::{DateTime, Utc};
 
 use crate::conversation::memory::{MemoryEntry, Role};
+use crate::llm::free_text::FreeTextContext;
 use crate::llm::prompts::HistoryLine;
 use crate::subsystems::thread_memory::MemoryMsg;
 
 use super::error::TurnError;
 use super::pipeline::Pipeline;
+use super::Inbound;
 
 /// How the person's lines are labelled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,7 +59,7 @@ fn history_line(entry: MemoryEntry, speakers: Speakers) -> HistoryLine {
 }
 
 /// The last `exchanges` exchanges: from the `exchanges`-th last message of the person on.
-pub(super) fn last_exchanges(history: Vec<HistoryLine>, exchanges: usize) -> Vec<HistoryLine> {
+fn last_exchanges(history: Vec<HistoryLine>, exchanges: usize) -> Vec<HistoryLine> {
     if exchanges == 0 {
         return Vec::new();
     }
@@ -70,4 +75,25 @@ pub(super) fn last_exchanges(history: Vec<HistoryLine>, exchanges: usize) -> Vec
         .and_then(|first| people.get(first).copied())
         .unwrap_or(0);
     history.into_iter().skip(from).collect()
+}
+
+impl Pipeline {
+    /// What the free-text prompts show: the last `planner.history_exchanges` exchanges.
+    pub(super) async fn free_text_context(
+        &self,
+        inbound: &Inbound,
+        text: &str,
+        now: DateTime<Utc>,
+    ) -> Result<FreeTextContext, TurnError> {
+        let history = self.history(&inbound.thread_id, Speakers::Roles).await?;
+        Ok(FreeTextContext {
+            persona: self.chat.get().persona,
+            actions: self.action_lines(),
+            escalation: self.escalation.is_some(),
+            history: last_exchanges(history, self.settings.history_exchanges),
+            message: text.to_string(),
+            now: now.with_timezone(&self.settings.timezone).to_rfc3339(),
+            timezone: self.settings.timezone.name().to_string(),
+        })
+    }
 }

@@ -13,6 +13,7 @@
 //!   result and applies nothing; in another thread it is another message.
 
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use actors::{AskError, KeyedRouter};
@@ -54,6 +55,8 @@ pub struct Incoming {
     pub answers_plan: Option<String>,
     /// The nudge the message answers, when the channel knows it (a click on a nudge's button).
     pub answers_nudge: Option<String>,
+    /// The task the message is about, when the channel knows it (the web page's Done button).
+    pub about_task: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -61,6 +64,7 @@ pub struct Intake {
     store: Store,
     clock: SharedClock,
     router: KeyedRouter<String, Conversation>,
+    /// Turn figures: parked messages, and the writes made for a message at intake.
     metrics: Arc<TurnMetrics>,
     /// Turns accepted and not yet answered, across all threads (the global bound).
     in_flight: Arc<Semaphore>,
@@ -170,6 +174,9 @@ impl Intake {
         if let Some(message_id) = &incoming.message_id {
             check_id("message_id", message_id)?;
         }
+        if let Some(task_id) = &incoming.about_task {
+            check_id("about_task", task_id)?;
+        }
         check_text(&incoming.text)?;
         // The global bound: refuse before recording anything.
         let Ok(turn_slot) = self.in_flight.clone().try_acquire_owned() else {
@@ -180,7 +187,8 @@ impl Intake {
         let one_write = idle
             && incoming.message_id.is_none()
             && incoming.answers_plan.is_none()
-            && incoming.answers_nudge.is_none();
+            && incoming.answers_nudge.is_none()
+            && incoming.about_task.is_none();
         let inbound = Inbound {
             channel: incoming.channel,
             message_id: incoming
@@ -191,6 +199,7 @@ impl Intake {
             text: incoming.text,
             answers_plan: incoming.answers_plan,
             answers_nudge: incoming.answers_nudge,
+            about_task: incoming.about_task,
         };
         let now = self.clock.now();
         if one_write {
@@ -202,15 +211,15 @@ impl Intake {
             }));
         }
         let row = inbound.clone();
-        let accepted = self
-            .store
-            .write(move |conn| {
-                if threads::get(conn, &row.thread_id)?.is_none() {
-                    return Ok(None);
-                }
-                inbox::accept(conn, &row, now).map(Some)
-            })
-            .await?;
+        let accepted = self.store.write(move |conn| {
+            if threads::get(conn, &row.thread_id)?.is_none() {
+                return Ok(None);
+            }
+            inbox::accept(conn, &row, now).map(Some)
+        });
+        // Written for this message, apart from its turn (`donna_turn_store_writes_total`).
+        self.metrics.store_writes.fetch_add(1, Ordering::Relaxed);
+        let accepted = accepted.await?;
         let accepted = match accepted {
             None => return Err(IntakeError::NoThread(inbound.thread_id)),
             Some(Accepted::Done(json)) => {
@@ -264,6 +273,7 @@ impl Intake {
                 Err(refused @ (AskError::Full { .. } | AskError::Closed { .. })) => {
                     if remove_if_refused {
                         // Not accepted after all: take it out of the inbox so nothing half-happens.
+                        metrics.store_writes.fetch_add(1, Ordering::Relaxed);
                         store
                             .write(move |conn| inbox::withdraw(conn, &message))
                             .await?;

@@ -10,10 +10,12 @@
 //! (and a `Next` variant in `decide`) instead of growing the pipeline.
 
 pub mod apply;
+pub mod bigger_model;
 pub mod capture;
 pub mod changes;
 pub mod chat;
 pub mod chat_actions;
+pub mod chat_memory;
 pub mod context;
 pub mod conversation;
 pub mod decide;
@@ -33,16 +35,20 @@ pub mod list_step;
 pub mod lists;
 pub mod model;
 pub mod model_call;
+pub mod nudge_group;
 pub mod parking;
 pub mod pipeline;
 pub mod planner;
 pub mod proposal;
+pub mod proposed_task;
 pub mod receipt;
 pub mod result;
 pub mod routed;
 pub mod settings;
 pub mod texts;
 pub mod thinking;
+pub mod timezone;
+pub mod turn_log;
 pub mod which_one;
 pub mod work;
 

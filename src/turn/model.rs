@@ -1,7 +1,8 @@
 //! The nudge-reply model room: a reply no keyword took goes to the LLMClassifier with the task,
 //! the nudge's context and the history window; every action it proposes is validated and the
 //! proposal reviewed as a whole by the ActionExecutor (evidence in the reply, titles,
-//! contradictions), and what the review kept becomes a plan the person must confirm.
+//! contradictions), and what the review kept becomes a plan the person must confirm; a new
+//! task in it gets the duplicate check and the learned preferences (`proposed_task`).
 //!
 //! Invariants: nothing the model proposes runs in this turn (it is proposed, never executed);
 //! a model known not to answer (unreachable, or missing from its server) is not called, and a
@@ -26,6 +27,7 @@ use super::context::TurnContext;
 use super::error::TurnError;
 use super::history::Speakers;
 use super::pipeline::Pipeline;
+use super::proposed_task::GivenFields;
 use super::receipt;
 use super::result::TurnPath;
 use super::texts;
@@ -97,6 +99,7 @@ impl Pipeline {
                 text,
             });
         }
+        let given = GivenFields::of(&classification.actions);
         let (requests, bind_context) = (classification.actions, self.bind_context(context, now));
         let facts = ProposalFacts {
             reply: inbound.text.clone(),
@@ -128,9 +131,17 @@ impl Pipeline {
         }
         // The model's words may describe what was left out; then the plan speaks for itself.
         let everything_kept = review.dropped.is_empty() && proposal.invalid.is_empty();
+        // A new task goes through the duplicate check and the learned preferences.
+        let (actions, duplicates) = self.proposed_tasks(review.kept, &given).await?;
+        let preamble: Vec<String> = everything_kept
+            .then_some(classification.reply_to_user)
+            .into_iter()
+            .chain(duplicates)
+            .filter(|text| !text.trim().is_empty())
+            .collect();
         Ok(Work::Propose {
-            actions: review.kept,
-            preamble: everything_kept.then_some(classification.reply_to_user),
+            actions,
+            preamble: (!preamble.is_empty()).then(|| preamble.join(" ")),
             path: TurnPath::Llm,
             steps: Vec::new(),
         })

@@ -27,6 +27,13 @@ pub(super) async fn ask_model<T: Send + 'static>(
     receipt::before_waiting().await?;
     Ok(match llm.ask(|reply| journaled(message(reply))).await {
         Ok(Ok(answer)) => Ok(answer),
+        Ok(Err(error @ LlmError::Prompt(_))) => {
+            tracing::warn!(%error, call, "a model prompt could not be built for this turn");
+            Err((
+                say(TurnPath::LlmUnavailable, texts::PROMPT_FAILED),
+                DraftStep::Keep,
+            ))
+        }
         Ok(Err(error @ LlmError::InvalidOutput(_))) => {
             tracing::debug!(%error, call, "the model's answer could not be used for this turn");
             Err(model_garbled())

@@ -1,14 +1,26 @@
-//! The turn pipeline: one inbound message through the steps of DESIGN.md's "A turn", ending in
-//! one commit.
+//! The turn pipeline: one message through docs/contract.md's "A turn", ending in one commit.
 //!
 //! Owns: the order of the steps (load the context, a message already handled, the FastPath
 //! analysis, the decision, then the group gate, which needs the decision: the answer to a
-//! proposal and a rule command are never put to it) and the handles every room of the turn
-//! uses. The
-//! decision rules are in `decide`; each room (`intent`, `model`, `free_text`) is its own file;
-//! the commit is `apply`.
-//! Runs inside the thread's Conversation, so turns of one thread never overlap; different
-//! threads run concurrently.
+//! proposal and a rule command are never put to it). Runs inside the thread's Conversation, so
+//! turns of one thread never overlap; different threads run concurrently.
+//!
+//! The rooms and their entry points (what `run_loaded` calls; other methods are helpers):
+//! - `Next::FreeText` → `free_text` (free_text.rs): rules first (`capture_words`, capture.rs;
+//!   `list_answer`/`next_page`/`agenda_answer`, lists.rs; `timezone_sentence`, timezone.rs;
+//!   `answer_which`), then `free_model`, which routes to `planner`, `chat` and its writes
+//!   (`chat_actions`, settled by `settle_waiting_actions`), or `parse_and_capture`.
+//! - `Next::Intent` / `Next::AnswerNudge` → `intent_layer` (intent.rs).
+//! - `Next::NextLayer` → `model_layer` (model.rs).
+//! - `Next::ConfirmPlan` of an escalation offer → `escalation_confirmed` (escalation.rs);
+//!   a restart that found one cut off → `escalation_interrupted`.
+//! - a keyword answering a grouped nudge without a number → `nudge_group::which_one`.
+//! - the others (confirm, reject, undo, not yours) are `Work` values built right here.
+//!
+//! Helpers: the group gate (gate.rs), the model call and its failure answers (model_call.rs),
+//! `history`, `for_sender` (the sender's zone). Each room returns a `Work`; what a kind commits
+//! and answers is said once, in its own file under `src/turn/work/`.
+//!
 //! Invariants: no transaction is open while the turn awaits an actor or a model; all effects
 //! are committed at the end in one unit of work, built in one place (`Pipeline::commit`), and
 //! published on the event bus only after that commit.
@@ -17,10 +29,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use actors::ChildRef;
-use chrono::{DateTime, Utc};
 use tracing::Instrument;
 
-use crate::actions::{ActionEnv, BindContext};
+use crate::actions::ActionEnv;
 use crate::clock::SharedClock;
 use crate::conversation::inbox::Accepted;
 use crate::events::EventBus;
@@ -33,14 +44,14 @@ use crate::subsystems::fast_path::FastPathMsg;
 use crate::subsystems::llm_classifier::LlmMsg;
 use crate::subsystems::rate_cap::{GateMetrics, RateCapMsg};
 use crate::subsystems::thread_memory::MemoryMsg;
-use crate::tasks::when::WhenContext;
 
 use super::apply::{self, TurnWork, Work};
 use super::changes;
 use super::context::{self, TurnContext};
-use super::decide::{decide, keep_when_asked_what_is_waiting, pin_to_plan, Next, PlanStep};
+use super::decide::{decide, keep_the_live_plan, pin_to_plan, Next, PlanStep};
 use super::draft_step::DraftStep;
 use super::error::TurnError;
+use super::nudge_group;
 use super::parking;
 use super::receipt::{self, LateReceipt};
 use super::result::{TurnPath, TurnResult};
@@ -75,6 +86,8 @@ pub struct Pipeline {
     pub chat: crate::live::Live<crate::config::ChatConfig>,
     /// The bigger model (`escalation.*`); None when it is off.
     pub escalation: Option<Arc<crate::llm::escalation::Escalation>>,
+    /// Closes an expired chat session with its summary (the sweeper's close).
+    pub session_closer: crate::subsystems::session_closer::SessionCloser,
 }
 
 impl Pipeline {
@@ -98,9 +111,16 @@ impl Pipeline {
             }
             outcome
         };
-        let outcome = receipt::within(late, journal::within(Some(journal), steps))
+        // The writes made for this message, counted apart from whatever else runs meanwhile.
+        let writes = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let outcome = receipt::within(late, journal::within(Some(journal), steps));
+        let outcome = crate::store::write_count::counting(writes.clone(), outcome)
             .instrument(span.clone())
             .await;
+        self.metrics.store_writes.fetch_add(
+            writes.load(std::sync::atomic::Ordering::Relaxed),
+            std::sync::atomic::Ordering::Relaxed,
+        );
         match &outcome {
             Ok(result) => {
                 let took = started.elapsed();
@@ -121,28 +141,11 @@ impl Pipeline {
         outcome
     }
 
-    /// The operator's line for a finished turn (`log.turns`; DEBUG when it is off).
-    fn log_turn(&self, result: &TurnResult, took: std::time::Duration) {
-        let actions = result
-            .actions
-            .iter()
-            .map(|action| action.name.as_str())
-            .collect::<Vec<_>>()
-            .join(",");
-        let latency_ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
-        let path = result.path.as_str();
-        if self.settings.log_turns {
-            tracing::info!(path, actions = %actions, latency_ms, "turn done");
-        } else {
-            tracing::debug!(path, actions = %actions, latency_ms, "turn done");
-        }
-    }
-
     async fn run_steps(&self, inbound: Inbound) -> Result<TurnResult, TurnError> {
-        let message = inbound.clone();
+        let (message, default_timezone) = (inbound.clone(), self.settings.default_timezone);
         let context = self
             .store
-            .read(move |conn| Ok(context::load(conn, &message)))
+            .read(move |conn| Ok(context::load(conn, &message, default_timezone)))
             .await??;
         match &context.inbox {
             // The same message again: the first result, and nothing applied twice.
@@ -163,7 +166,22 @@ impl Pipeline {
                 .commit(inbound, &context, PlanStep::Keep, stale, DraftStep::Keep)
                 .await;
         }
-        let text = inbound.text.clone();
+        self.for_sender(context.timezone)
+            .run_loaded(inbound, context)
+            .await
+    }
+
+    async fn run_loaded(
+        &self,
+        inbound: Inbound,
+        context: TurnContext,
+    ) -> Result<TurnResult, TurnError> {
+        // A reply to a nudge that listed several tasks picks one by its number ("2 done").
+        let (context, text) = nudge_group::pick(context, &inbound.text);
+        let answer = Inbound {
+            text: text.clone(),
+            ..inbound.clone()
+        };
         let analysis = self
             .fast_path
             .ask(|reply| FastPathMsg::Analyze { text, reply })
@@ -173,7 +191,7 @@ impl Pipeline {
             journal.decided(now);
         }
         let (plan_step, next) = decide(&context, &analysis, now);
-        let plan_step = keep_when_asked_what_is_waiting(plan_step, &next, &inbound.text);
+        let plan_step = keep_the_live_plan(plan_step, &next, &inbound);
         let next = pin_to_plan(next, inbound.answers_plan.as_deref());
         if self.gate_applies(&context.thread) {
             let heard = if self.bypasses_gate(&next, &inbound.text, now) {
@@ -219,34 +237,21 @@ impl Pipeline {
                 text: super::texts::NOT_YOUR_PROPOSAL.to_string(),
             },
             Next::Undo => Work::Undo,
+            Next::FreeText if nudge_group::asks_which(&context, &analysis) => {
+                nudge_group::which_one(&context)
+            }
             Next::FreeText => {
                 let (work, step) = self.free_text(&context, &inbound, now).await?;
                 draft = step;
                 work
             }
+            // `answer`: the reply without the number that picked a task of a grouped nudge.
             Next::Intent(intent) | Next::AnswerNudge(intent) => {
-                self.intent_layer(&context, &inbound, intent, now).await?
+                self.intent_layer(&context, &answer, intent, now).await?
             }
             Next::NextLayer => self.model_layer(&context, &inbound, now).await?,
         };
         self.commit(inbound, &context, plan_step, work, draft).await
-    }
-
-    /// What binding an action in this thread needs: its task, and how to read times.
-    pub(super) fn bind_context(&self, context: &TurnContext, now: DateTime<Utc>) -> BindContext {
-        BindContext {
-            task_id: context.task_id(),
-            thread_id: context.thread.id.clone(),
-            when: WhenContext {
-                now,
-                timezone: self.settings.timezone,
-                // The task's own time: its start, else its deadline ("friday" keeps its time).
-                current_start: context
-                    .acting_task()
-                    .and_then(|task| task.scheduled_start.or(task.deadline)),
-                later: self.settings.later,
-            },
-        }
     }
 
     /// Commits the turn's work in one unit of work on the store writer. The turn's effects are

@@ -1,4 +1,4 @@
-//! The planner room (seed 003; DESIGN.md "Free text" step 8 and "Planner"): a message `route`
+//! The planner room (seed 003; docs/contract.md "Free text" step 8 and "Planner"): a message `route`
 //! calls a question is answered by a bounded loop of `plan_step` calls over the read-only tools
 //! (`crate::planner`), then one `chat` call that composes the answer from what they returned:
 //! path `answer`, the tool calls in the result's `steps`.
@@ -12,9 +12,12 @@
 //! - Each result enters the later prompts cut to `planner.tool_result_chars`, as quoted data in
 //!   a user-role message (`llm::planner`), never in the system message.
 //! - Writes are not tools: actions in the composed answer go to `turn::chat_actions`, which
-//!   makes them ONE plan whenever a tool ran (DESIGN.md "Consent").
+//!   makes them ONE plan whenever a tool ran (docs/contract.md "Consent").
 //! - Any model call failing (timeout, refused, garbage after one retry): `llm_unavailable`,
-//!   the tool results dropped (DESIGN.md's failure contract).
+//!   the tool results dropped (docs/contract.md's failure contract).
+//! - A composed answer that says `needs_escalation`, with the bigger model configured, is an
+//!   escalation offer like the chat room's (`turn::escalation`); the answer's prompt describes
+//!   the flag only then, in the voice of `chat.persona`.
 
 use chrono::{DateTime, Utc};
 
@@ -24,6 +27,7 @@ use crate::planner::{self, Observation, ToolCall, ToolEnv};
 use crate::subsystems::llm_classifier::LlmMsg;
 
 use super::apply::Work;
+use super::chat::{ChatPrompt, Talk};
 use super::chat_actions::Proposed;
 use super::context::TurnContext;
 use super::draft_step::DraftStep;
@@ -88,6 +92,16 @@ impl Pipeline {
             Ok(answer) => answer,
             Err(answer) => return Ok(answer),
         };
+        if answer.needs_escalation && self.escalation.is_some() {
+            // The local model says the question is beyond it: offer the bigger one, asked
+            // with the chat's prompt for this question (its look-ups stay here).
+            let ChatPrompt { context, .. } = self
+                .chat_prompt(&inbound.thread_id, &inbound.text, now, Talk::Chat)
+                .await?;
+            return self
+                .offer_escalation(inbound, answer, context, None, now)
+                .await;
+        }
         let steps: Vec<PlannerStep> = context
             .observations
             .iter()

@@ -125,7 +125,7 @@ pub fn contradictory_plan(contradiction: &Contradiction, title: &str) -> String 
 /// When the model answered with nothing to say and nothing to do.
 pub const LLM_EMPTY: &str = "Noted.";
 
-/// What works in free text without a model (DESIGN.md "Free text", step 7).
+/// What works in free text without a model (docs/contract.md "Free text", step 7).
 const FREE_TEXT_COMMANDS: &str = "'add <task>', 'remind me to <task> <time>' (like 'remind me to \
 pay rent friday 9am'), 'list my tasks', 'what's overdue', 'what's due today' (or tomorrow, this \
 week) and 'undo'";
@@ -206,6 +206,17 @@ pub const ESCALATION_UNAFFORDABLE: &str =
 pub const ESCALATION_INTERRUPTED: &str =
     "The bigger model's answer was interrupted when I restarted. I won't ask it again for that; its cost stays counted in today's budget. Ask again if you still want it.";
 pub const ESCALATION_OFF: &str = "The bigger model is not set up any more, so I did not ask it.";
+/// "ask the bigger model" with none configured.
+pub const ESCALATION_NOT_SET_UP: &str =
+    "There is no bigger model set up, so I can't ask one (it needs escalation.base_url and escalation.model in the config). I'll answer as well as I can myself.";
+/// "ask the bigger model" with nothing asked before it.
+pub const ASK_BIGGER_WHAT: &str =
+    "What should I ask the bigger model? Ask your question, or say 'ask the bigger model: <your question>'.";
+/// Why the bigger model is offered when the person asked for it.
+pub const ESCALATION_ASKED_FOR: &str = "you asked for it";
+/// The person asked for the bigger model, but today's budget is spent.
+pub const ESCALATION_BUDGET_SPENT: &str =
+    "Today's budget for the bigger model is spent, so I can't ask it. Ask me again tomorrow, or let me try on my own.";
 
 /// The offer to ask the bigger model, with its reason and cost.
 pub fn escalation_offer(reason: &str, estimate_usd: f64) -> String {
@@ -224,3 +235,7 @@ own words (for example 'add call the bank tomorrow').";
 pub const NOT_YOURS_TO_UNDO: &str =
     "There's nothing of yours to undo here: the last change was someone else's, and only they can \
 undo it.";
+
+/// A model prompt could not be built (Donna's own template failed): her fault, said so.
+pub const PROMPT_FAILED: &str = "Something went wrong on my side while preparing that, so I did \
+nothing. Plain commands like 'add ...' or 'list my tasks' still work.";

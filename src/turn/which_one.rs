@@ -76,7 +76,7 @@ impl Pipeline {
             ));
         };
         waiting.picked.insert(waiting.index, id.clone());
-        self.go_on(context, waiting, None, None, draft.questions, now)
+        self.settle_waiting_actions(context, waiting, None, None, draft.questions, now)
             .await
     }
 }

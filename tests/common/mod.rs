@@ -12,8 +12,10 @@ use donna::clock::ManualClock;
 use donna::config::{parse_yaml, Env, LoadedConfig};
 use serde_json::{json, Value};
 
+pub mod browser;
 pub mod fake_discord;
 pub mod fake_llm;
+pub mod page;
 pub mod process;
 
 /// No environment variables at all, unless a test sets some.
@@ -73,8 +75,19 @@ pub async fn start_bot_in(dir: tempfile::TempDir, extra: &str, env: TestEnv) -> 
             extra.to_string(),
         )
     };
+    // The schedules a test does not set stay out of its way: their ticks (each a store write,
+    // and a nudge for any task that is due) come an hour apart instead of every minute, so a
+    // slow run on a busy machine counts and sees only what the test itself caused. A test of a
+    // schedule sets its own interval.
+    let mut schedules = String::new();
+    if !extra.contains("nudges:") {
+        schedules.push_str("nudges:\n  interval: 1h\n");
+    }
+    if !extra.contains("plans:") {
+        schedules.push_str("plans:\n  sweep_interval: 1h\n");
+    }
     let yaml = format!(
-        "data_dir: {}\n{http}{llm}{extra}",
+        "data_dir: {}\n{http}{llm}{schedules}{extra}",
         dir.path().join("data").display()
     );
     let config = parse_yaml(&yaml).unwrap_or_else(|e| panic!("test config: {e}"));

@@ -15,6 +15,7 @@ pub fn donna() -> Command {
     command
         .env_remove("DISCORD_TOKEN")
         .env_remove("DONNA_API_TOKEN")
+        .env_remove("DONNA_CALENDAR_TOKEN")
         .env_remove("DONNA_CONFIG")
         .env("RUST_LOG", "info");
     command

@@ -12,8 +12,10 @@
 //! - `graph`, `cycles`, `layers`: the file-level import graph of `src/`, its cycles, and the
 //!   layer order written in ARCHITECTURE.md (`## Layers`).
 //! - `invariants`: every test ARCHITECTURE.md names as the guard of an invariant exists.
+//! - `documents`: every document the tree names is in the repository; nothing points outside.
 
 mod cycles;
+mod documents;
 mod graph;
 mod invariants;
 mod layers;
@@ -188,5 +190,40 @@ fn every_invariant_in_the_architecture_names_a_test_that_exists() {
         "invariants guarded by tests that do not exist",
         "name the test that guards the invariant (or write it).",
         &missing,
+    );
+}
+
+#[test]
+fn every_document_named_is_in_the_repository() {
+    let searched = [
+        "src",
+        "actors",
+        "tests",
+        "benches",
+        "scripts",
+        "config",
+        "prompts",
+        "docs",
+        "deploy",
+        "fuzz",
+        ".ci",
+        "README.md",
+        "ARCHITECTURE.md",
+        "RELIABILITY.md",
+        "BENCHMARKS.md",
+    ];
+    let files = documents::files_with(
+        &searched,
+        &[".rs", ".md", ".yaml", ".hbs", ".sh", ".py", ".toml", "run"],
+    );
+    let existing: Vec<std::path::PathBuf> = documents::files_with(&searched, &[".md"])
+        .into_iter()
+        .map(|(path, _)| path)
+        .collect();
+    assert_none(
+        "documents named",
+        "name a document that is in the repository (the contract is docs/contract.md), or \
+         bring the document into it; never point outside the clone.",
+        &documents::check_document_references(&files, &existing),
     );
 }

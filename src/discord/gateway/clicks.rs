@@ -42,6 +42,7 @@ impl InboundWork {
         match interaction.kind {
             InteractionType::MessageComponent => self.click(interaction).await,
             InteractionType::ApplicationCommand => self.command(interaction).await,
+            InteractionType::ApplicationCommandAutocomplete => self.autocomplete(interaction).await,
             _ => tracing::debug!(kind = ?interaction.kind, "an interaction Donna does not use"),
         }
     }
@@ -122,6 +123,7 @@ impl InboundWork {
                 message_id: Some(interaction.id.get().to_string()),
                 answers_plan: Some(button.plan_id),
                 answers_nudge: None,
+                about_task: None,
             })
             .await;
         match queued {

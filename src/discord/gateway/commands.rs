@@ -1,10 +1,12 @@
-//! Slash commands: `/tasks [status]`, `/add <text>`, `/undo`, `/pending`.
+//! Slash commands: `/tasks [status]`, `/add <text>`, `/undo`, `/pending`, `/timezone [zone]`
+//! (`timezone`: set or shown privately, autocomplete over IANA names).
 //!
 //! Owns: the commands' definitions, their registration at startup (`register`) and answering
 //! an invocation.
 //! - `/tasks` and `/pending` are read-only and only for the person: answered at once,
 //!   ephemerally, from the database (the same answers as "list my tasks" and "what are you
-//!   waiting on?"), a page at a time with a More button (`list_pages`).
+//!   waiting on?"), a page at a time with a More button (`list_pages`), in the asker's time
+//!   zone.
 //! - `/add` and `/undo` are conversation: the same turn as typing "add <text>" or "undo" in the
 //!   channel (same thread order, same inbox, the interaction id as the message id), whose reply
 //!   is delivered from the outbox like any other; the interaction is acknowledged at once with
@@ -52,6 +54,9 @@ fn definitions() -> serde_json::Value {
          "options": [text("text", "e.g. call mom friday 3pm", true)]},
         {"type": 1, "version": "1", "name": "undo", "description": "Undo Donna's last action here"},
         {"type": 1, "version": "1", "name": "pending", "description": "What Donna is waiting on you for"},
+        {"type": 1, "version": "1", "name": "timezone", "description": "Set your time zone (or see it)",
+         "options": [{"type": 3, "name": "zone", "description": "A city or an IANA name, e.g. Europe/Berlin",
+                      "required": false, "autocomplete": true}]},
     ])
 }
 
@@ -137,6 +142,10 @@ impl InboundWork {
                 self.converse(&interaction, channel, user, "undo".into())
                     .await
             }
+            "timezone" => {
+                self.timezone_command(&interaction, user, option("zone"))
+                    .await
+            }
             other => {
                 tracing::debug!(command = other, "a slash command Donna does not have");
                 respond(
@@ -176,6 +185,7 @@ impl InboundWork {
                 message_id: Some(interaction.id.get().to_string()),
                 answers_plan: None,
                 answers_nudge: None,
+                about_task: None,
             })
             .await;
         let pending = match queued {

@@ -225,6 +225,7 @@ impl InboundWork {
                 message_id: Some(message.id.get().to_string()),
                 answers_plan: None,
                 answers_nudge: None,
+                about_task: None,
             })
             .await;
         match queued {

@@ -5,6 +5,7 @@
 //! Owns: the cursor of such an answer (saved with no chat: only its button names it, so a typed
 //! "more" in the channel continues the chat's own last list, not this private one) and the
 //! interaction answers.
+//! Times are shown in the asker's zone (`people::zone_of`).
 //! Invariants: read the store, write the cursor, answer within Discord's 3 seconds (no turn, no
 //! model); every page stays within one message (`capture::pages`); a button of a list that is
 //! gone is told so privately and changes nothing.
@@ -32,11 +33,13 @@ impl InboundWork {
     /// A read-only list, answered privately from the database, a page at a time.
     pub(super) async fn answer_list(&self, interaction: &Interaction, question: Question) {
         let ctx = self.list_context();
+        let asker = asker(interaction);
         let expires_at =
             ctx.now + Duration::from_std(self.settings.list_expiry).unwrap_or(Duration::hours(1));
         let answer = self
             .store
             .write(move |conn| {
+                let ctx = in_zone_of(conn, asker.as_deref(), ctx)?;
                 let listed = questions::list(conn, question, None, ctx.now, ctx.timezone)?;
                 let answer =
                     pages::first_page(conn, listed, None, &ctx, expires_at, MoreHint::Button)?;
@@ -74,10 +77,12 @@ impl InboundWork {
     /// A click on "More": the page its button names, in place of the one shown.
     pub(super) async fn more_click(&self, interaction: &Interaction, button: MoreButton) {
         let ctx = self.list_context();
+        let asker = asker(interaction);
         let cursor_id = button.cursor_id.clone();
         let page = self
             .store
             .write(move |conn| {
+                let ctx = in_zone_of(conn, asker.as_deref(), ctx)?;
                 let Some(cursor) =
                     list_cursors::get(conn, &cursor_id)?.filter(|cursor| cursor.is_live(ctx.now))
                 else {
@@ -133,4 +138,19 @@ impl InboundWork {
             later: std::time::Duration::from_secs(3 * 3600),
         }
     }
+}
+
+/// Who clicked or asked (their times are shown in their zone).
+fn asker(interaction: &Interaction) -> Option<String> {
+    interaction.author_id().map(|id| id.get().to_string())
+}
+
+/// `ctx` in the zone of `user` (the config's `timezone` when they set none).
+fn in_zone_of(
+    conn: &rusqlite::Connection,
+    user: Option<&str>,
+    ctx: WhenContext,
+) -> Result<WhenContext, crate::store::StoreError> {
+    let timezone = crate::people::zone_of(conn, user, ctx.timezone)?;
+    Ok(WhenContext { timezone, ..ctx })
 }

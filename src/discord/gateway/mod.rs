@@ -32,6 +32,7 @@ mod settings;
 mod shard;
 mod shared;
 mod stale_nudges;
+mod timezone;
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};

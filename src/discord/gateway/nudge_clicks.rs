@@ -74,6 +74,7 @@ impl InboundWork {
                 message_id: Some(interaction.id.get().to_string()),
                 answers_plan: None,
                 answers_nudge: Some(button.nudge_id),
+                about_task: None,
             })
             .await;
         match queued {

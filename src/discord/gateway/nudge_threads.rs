@@ -64,6 +64,7 @@ impl NudgeOpening {
             )));
         }
         let now = self.clock.now();
+        let at = nudges::NudgeTime::new(now, self.settings.timezone);
         if open_thread.is_some() {
             let opened = self
                 .store
@@ -74,7 +75,7 @@ impl NudgeOpening {
                         context,
                         Channel::Discord,
                         String::new,
-                        now,
+                        at,
                     ))
                 })
                 .await??;
@@ -89,7 +90,12 @@ impl NudgeOpening {
             .and_then(Id::new_checked)
             .ok_or_else(|| NudgeFailure::Conflict("discord.nudge_channel_id is not set".into()))?;
         let context = context.unwrap_or_else(|| nudges::default_context(&task, now));
-        let text = nudges::nudge_text(&task.title, context);
+        let text = {
+            let task = task.clone();
+            self.store
+                .read(move |conn| nudges::text_for(conn, &task, context, at))
+                .await?
+        };
         let deadline = self.settings.http_timeout;
         // The nudge's id is chosen now: its buttons name it before it is recorded.
         let nudge_id = nudges::new_nudge_id();
@@ -136,7 +142,7 @@ impl NudgeOpening {
                     Channel::Discord,
                     || thread_id,
                     Some(&nudge_id),
-                    now,
+                    at,
                 );
                 if let (Ok(_), Some(buttons)) = (&opened, &buttons) {
                     nudge_messages::record(conn, buttons)?;

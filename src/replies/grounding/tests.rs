@@ -1,5 +1,5 @@
 //! The invariants of grounding on a few sentences; the tables of people's sentences per kind
-//! are in tests/grounding_table.rs.
+//! are in tests/it/grounding_table.rs.
 
 use super::*;
 

@@ -32,6 +32,8 @@ fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {
     }
 }
 
+/// What a phrase said, gathered by kind (its days, weekdays, clock times, spans, ...); a
+/// variable holding one is called `said`.
 #[derive(Default)]
 struct Gathered {
     days: Vec<Day>,
@@ -51,38 +53,40 @@ struct Gathered {
 
 impl Gathered {
     fn from_parts(parts: &[Part]) -> Result<Gathered, WhenError> {
-        let mut g = Gathered::default();
+        let mut said = Gathered::default();
         for part in parts {
             match part {
                 Part::Invalid(error) => return Err(error.clone()),
-                Part::Day(day) => push_unique(&mut g.days, *day),
-                Part::Weekday(day) => push_unique(&mut g.weekdays, *day),
-                Part::NextWeek => g.next_week = true,
-                Part::Clock(time) => push_unique(&mut g.clocks, *time),
-                Part::BareHour { hour, minute } => push_unique(&mut g.bare_hours, (*hour, *minute)),
-                Part::Period(period) => push_unique(&mut g.periods, *period),
-                Part::PointTime(time) => push_unique(&mut g.point_times, *time),
-                Part::Midnight => g.midnight = true,
-                Part::EndOfDay => g.end_of_day = true,
-                Part::FromNow(span) => push_unique(&mut g.spans, (false, *span)),
-                Part::FromStart(span) => push_unique(&mut g.spans, (true, *span)),
-                Part::Later => g.later = true,
-                Part::LaterToday => g.later_today = true,
+                Part::Day(day) => push_unique(&mut said.days, *day),
+                Part::Weekday(day) => push_unique(&mut said.weekdays, *day),
+                Part::NextWeek => said.next_week = true,
+                Part::Clock(time) => push_unique(&mut said.clocks, *time),
+                Part::BareHour { hour, minute } => {
+                    push_unique(&mut said.bare_hours, (*hour, *minute))
+                }
+                Part::Period(period) => push_unique(&mut said.periods, *period),
+                Part::PointTime(time) => push_unique(&mut said.point_times, *time),
+                Part::Midnight => said.midnight = true,
+                Part::EndOfDay => said.end_of_day = true,
+                Part::FromNow(span) => push_unique(&mut said.spans, (false, *span)),
+                Part::FromStart(span) => push_unique(&mut said.spans, (true, *span)),
+                Part::Later => said.later = true,
+                Part::LaterToday => said.later_today = true,
                 // Taken out by `resolve` before the parts are gathered; the reading zone is the
                 // one the reading is made in already.
                 Part::Relative { .. } | Part::Zone(_) | Part::ReadingZone => {}
             }
         }
-        if g.end_of_day {
+        if said.end_of_day {
             push_unique(
-                &mut g.clocks,
+                &mut said.clocks,
                 hm(END_OF_DAY_HOUR, 0).ok_or(WhenError::TooFar)?,
             );
-            if g.days.is_empty() && g.weekdays.is_empty() && !g.next_week {
-                g.days.push(Day::Today);
+            if said.days.is_empty() && said.weekdays.is_empty() && !said.next_week {
+                said.days.push(Day::Today);
             }
         }
-        Ok(g)
+        Ok(said)
     }
 
     fn names_more_than_later(&self) -> bool {
@@ -129,14 +133,14 @@ impl Gathered {
 /// The time of day `parts` name on their own (a clock, a bare hour with its part of day, a part
 /// of day, midnight as 00:00, the end of the day as 17:00), or None.
 pub(super) fn time_of_day_only(parts: &[Part]) -> Result<Option<NaiveTime>, WhenError> {
-    let g = Gathered::from_parts(parts)?;
-    if g.midnight {
-        if !g.clocks.is_empty() || !g.bare_hours.is_empty() {
+    let said = Gathered::from_parts(parts)?;
+    if said.midnight {
+        if !said.clocks.is_empty() || !said.bare_hours.is_empty() {
             return Err(WhenError::Conflicting);
         }
         return Ok(Some(NaiveTime::MIN));
     }
-    g.time_of_day()
+    said.time_of_day()
 }
 
 /// The instant `parts` name, or None when they name no time.
@@ -210,133 +214,143 @@ pub(super) fn resolve(
 
 /// The instant the plain parts (no zone, no relative time) name on `ctx`'s calendar.
 fn combine(parts: &[Part], ctx: &WhenContext) -> Result<Option<DateTime<Utc>>, WhenError> {
-    let mut g = Gathered::from_parts(parts)?;
-    let cal = Calendar::new(ctx);
-    if !g.names_more_than_later() {
-        return if g.later || g.later_today {
-            cal.now_plus_later().map(Some)
+    let mut said = Gathered::from_parts(parts)?;
+    let calendar = Calendar::new(ctx);
+    if !said.names_more_than_later() {
+        return if said.later || said.later_today {
+            calendar.now_plus_later().map(Some)
         } else {
             Ok(None)
         };
     }
     // With anything more specific around, "later today" only says "today" and "later" nothing.
-    if g.later_today {
-        push_unique(&mut g.days, Day::Today);
+    if said.later_today {
+        push_unique(&mut said.days, Day::Today);
     }
     // A past day can never be the new time, so beside a usable one it is only the story ("it was
     // due yesterday, push to friday"); alone it is still an error.
-    let usable_day = g.days.iter().any(|d| *d != Day::Past)
-        || !g.weekdays.is_empty()
-        || g.next_week
-        || !g.spans.is_empty();
+    let usable_day = said.days.iter().any(|d| *d != Day::Past)
+        || !said.weekdays.is_empty()
+        || said.next_week
+        || !said.spans.is_empty();
     if usable_day {
-        g.days.retain(|d| *d != Day::Past);
+        said.days.retain(|d| *d != Day::Past);
     }
-    let time_of_day = g.time_of_day()?;
-    if g.point_times.len() > 1 {
+    let time_of_day = said.time_of_day()?;
+    if said.point_times.len() > 1 {
         return Err(WhenError::Conflicting);
     }
-    let point_time = g.point_times.first().copied();
+    let point_time = said.point_times.first().copied();
 
-    if let Some(&(from_start, span)) = g.spans.first() {
-        if g.spans.len() > 1 || !g.days.is_empty() || !g.weekdays.is_empty() || g.next_week {
+    if let Some(&(from_start, span)) = said.spans.first() {
+        if said.spans.len() > 1
+            || !said.days.is_empty()
+            || !said.weekdays.is_empty()
+            || said.next_week
+        {
             return Err(WhenError::Conflicting);
         }
-        if g.midnight || point_time.is_some() {
+        if said.midnight || point_time.is_some() {
             return Err(WhenError::Conflicting);
         }
         let base = match (from_start, ctx.current_start) {
             (true, Some(start)) => start,
             _ => ctx.now,
         };
-        let moved = cal.shift(base, span, true)?;
+        let moved = calendar.shift(base, span, true)?;
         return match time_of_day {
             None => Ok(Some(moved)),
             Some(time) if span.is_calendar_only() => {
                 let date = moved.with_timezone(&ctx.timezone).date_naive();
-                cal.instant(date, time).map(Some)
+                calendar.instant(date, time).map(Some)
             }
             Some(_) => Err(WhenError::Conflicting),
         };
     }
 
-    if g.weekdays.len() > 1 {
+    if said.weekdays.len() > 1 {
         return Err(WhenError::Conflicting);
     }
-    let weekday = g.weekdays.first().copied();
+    let weekday = said.weekdays.first().copied();
     let fallback_time = |hour: u32| {
         time_of_day
             .or(point_time)
-            .or_else(|| cal.start_time_of_day())
+            .or_else(|| calendar.start_time_of_day())
             .or_else(|| hm(hour, 0))
             .ok_or(WhenError::TooFar)
     };
     // Midnight is the end of the day named: 00:00 of the day after it.
     let at_midnight = |date: chrono::NaiveDate| {
-        cal.plus_days(date, 1)
-            .and_then(|next| cal.instant(next, NaiveTime::MIN))
+        calendar
+            .plus_days(date, 1)
+            .and_then(|next| calendar.instant(next, NaiveTime::MIN))
             .map(Some)
     };
 
-    let date = if g.next_week {
-        if !g.days.is_empty() {
+    let date = if said.next_week {
+        if !said.days.is_empty() {
             return Err(WhenError::Conflicting);
         }
         let offset = weekday.map_or(0, |d| d.num_days_from_monday());
-        cal.plus_days(cal.next_monday()?, u64::from(offset))?
-    } else if let Some(&day) = g.days.first() {
+        calendar.plus_days(calendar.next_monday()?, u64::from(offset))?
+    } else if let Some(&day) = said.days.first() {
         let (date, time) = match day {
-            Day::Weekend { next } if g.days.len() == 1 => {
+            Day::Weekend { next } if said.days.len() == 1 => {
                 let time = fallback_time(WEEKEND_HOUR)?;
-                (cal.weekend(time, next)?, time)
+                (calendar.weekend(time, next)?, time)
             }
-            Day::EndOfWeek if g.days.len() == 1 => {
+            Day::EndOfWeek if said.days.len() == 1 => {
                 let time = fallback_time(END_OF_DAY_HOUR)?;
-                (cal.end_of_week(time)?, time)
+                (calendar.end_of_week(time)?, time)
             }
-            Day::Past if g.days.len() == 1 => return Err(WhenError::PastDate),
+            Day::Past if said.days.len() == 1 => return Err(WhenError::PastDate),
             _ => {
                 let mut dates = Vec::new();
-                for &other in &g.days {
-                    push_unique(&mut dates, cal.fixed_day(other)?);
+                for &other in &said.days {
+                    push_unique(&mut dates, calendar.fixed_day(other)?);
                 }
                 if dates.len() > 1 {
                     return Err(WhenError::Conflicting);
                 }
-                let date = cal.fixed_day(day)?;
-                if date == cal.today && time_of_day.is_none() && point_time.is_none() && !g.midnight
+                let date = calendar.fixed_day(day)?;
+                if date == calendar.today
+                    && time_of_day.is_none()
+                    && point_time.is_none()
+                    && !said.midnight
                 {
                     check_weekday(date, day, weekday)?;
-                    return cal.today_alone().map(Some);
+                    return calendar.today_alone().map(Some);
                 }
                 (date, fallback_time(DEFAULT_HOUR)?)
             }
         };
         check_weekday(date, day, weekday)?;
-        if g.midnight {
+        if said.midnight {
             return at_midnight(date);
         }
-        return cal.instant(date, time).map(Some);
+        return calendar.instant(date, time).map(Some);
     } else if let Some(day) = weekday {
-        cal.next_weekday(day)?
-    } else if g.midnight {
-        return at_midnight(cal.today);
+        calendar.next_weekday(day)?
+    } else if said.midnight {
+        return at_midnight(calendar.today);
     } else {
         // A time of day alone: its next occurrence.
         let Some(time) = time_of_day.or(point_time) else {
             return Ok(None);
         };
-        let today = cal.instant(cal.today, time)?;
+        let today = calendar.instant(calendar.today, time)?;
         if today > ctx.now {
             return Ok(Some(today));
         }
-        let tomorrow = cal.plus_days(cal.today, 1)?;
-        return cal.instant(tomorrow, time).map(Some);
+        let tomorrow = calendar.plus_days(calendar.today, 1)?;
+        return calendar.instant(tomorrow, time).map(Some);
     };
-    if g.midnight {
+    if said.midnight {
         return at_midnight(date);
     }
-    cal.instant(date, fallback_time(DEFAULT_HOUR)?).map(Some)
+    calendar
+        .instant(date, fallback_time(DEFAULT_HOUR)?)
+        .map(Some)
 }
 
 /// A weekday beside a calendar date ("friday 4 dec") must name that date's weekday, and a wrong

@@ -3,7 +3,7 @@
 //! A capture ("remind me to pay rent by friday 9am") is the task's title with a time in it; the
 //! title is what is left once the words of the time are taken out. This module owns that cut:
 //! the phrases the reading used, the marker words in front of each, and the anchor those
-//! markers give (DESIGN.md "Times").
+//! markers give (docs/contract.md "Times").
 //!
 //! # Invariants
 //! - Ranges are byte ranges of the original text, on char boundaries, sorted, not overlapping;
@@ -38,7 +38,7 @@ pub struct WhenSpan {
     pub anchor: TimeAnchor,
 }
 
-/// Whether the time is when the task is due or when it should start (DESIGN.md "Times").
+/// Whether the time is when the task is due or when it should start (docs/contract.md "Times").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimeAnchor {
     /// "by", "due", "before", "until", "till" right before the first time piece.

@@ -4,8 +4,9 @@
 //! What it fakes:
 //! - INTERACTION_CREATE dispatches (not subject to intents, as on Discord): type 3
 //!   MESSAGE_COMPONENT (a button's `custom_id`, the message it sits on, the clicking user as
-//!   `member.user` in a guild or `user` in a DM) and type 2 APPLICATION_COMMAND (a slash
-//!   command's name and string options).
+//!   `member.user` in a guild or `user` in a DM), type 2 APPLICATION_COMMAND (a slash
+//!   command's name and string options) and type 4 APPLICATION_COMMAND_AUTOCOMPLETE (the same,
+//!   with the option being typed marked `focused`).
 //! - The callback `POST /interactions/{id}/{token}/callback` (204; a second callback for the
 //!   same interaction is refused with 400 code 40060, as on Discord; type 4 creates the answer's
 //!   message, private ones too, whose buttons can then be clicked; type 7 updates the message the
@@ -132,6 +133,41 @@ impl FakeDiscord {
         });
         let value = inner.interaction_json(
             2,
+            command.channel_id,
+            command.guild_id,
+            command.user_id,
+            data,
+            None,
+        );
+        inner.queue_interaction(value)
+    }
+
+    /// Sends INTERACTION_CREATE for an autocomplete (type 4 APPLICATION_COMMAND_AUTOCOMPLETE):
+    /// the person is typing into option `focused` of `command`, which holds what they typed
+    /// so far (the other options as already filled in); returns the interaction's id and token.
+    /// The bot answers with a callback of type 8 and `data.choices`.
+    pub fn autocomplete(&self, command: SlashCommand, focused: &str) -> SentInteraction {
+        let mut inner = self.shared.lock();
+        let command_id = inner.snowflake();
+        let options: Vec<Value> = command
+            .options
+            .iter()
+            .map(|(name, value)| {
+                let mut option = json!({"name": name, "type": 3, "value": value});
+                if name == focused {
+                    option["focused"] = json!(true);
+                }
+                option
+            })
+            .collect();
+        let data = json!({
+            "id": command_id.to_string(),
+            "name": command.name,
+            "type": 1,
+            "options": options,
+        });
+        let value = inner.interaction_json(
+            4,
             command.channel_id,
             command.guild_id,
             command.user_id,

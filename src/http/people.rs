@@ -1,0 +1,127 @@
+//! `/api/people/{user_id}`: a person's time zone. GET answers the zone their times are read
+//! and shown in (the config's `timezone` when they never set one); PUT sets it.
+//! A person is the id they write with: the `user_id` of `POST /api/messages`, a Discord user
+//! id, `console`.
+//! Invariant: only an IANA name chrono-tz knows is stored; an unknown one is refused with the
+//! nearest names and changes nothing.
+
+use std::str::FromStr;
+
+use actix_web::{get, put, web, HttpResponse};
+use chrono_tz::Tz;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::app::App;
+use crate::people::{self, repo, zones};
+
+use super::error::ApiError;
+
+/// Longest person id taken (Discord ids are 20 digits; local ids are the caller's).
+const MAX_USER_ID_CHARS: usize = 200;
+
+/// A person's time zone.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PersonView {
+    #[schema(example = "owner")]
+    pub user_id: String,
+    /// An IANA name.
+    #[schema(example = "Europe/Berlin")]
+    pub timezone: String,
+}
+
+/// The zone to set.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PersonUpdate {
+    /// An IANA name ("Europe/Berlin", "America/New_York", "UTC").
+    #[schema(example = "Europe/Berlin")]
+    pub timezone: String,
+}
+
+fn checked_user(user_id: String) -> Result<String, ApiError> {
+    if user_id.trim().is_empty()
+        || user_id.chars().count() > MAX_USER_ID_CHARS
+        || user_id.chars().any(char::is_control)
+    {
+        return Err(ApiError::BadRequest(format!(
+            "user_id must be 1 to {MAX_USER_ID_CHARS} characters without control characters"
+        )));
+    }
+    Ok(user_id)
+}
+
+/// An IANA name, exactly or in another case ("europe/berlin").
+fn iana(name: &str) -> Result<Tz, ApiError> {
+    let name = name.trim();
+    Tz::from_str(name)
+        .ok()
+        .or_else(|| {
+            chrono_tz::TZ_VARIANTS
+                .iter()
+                .find(|tz| tz.name().eq_ignore_ascii_case(name))
+                .copied()
+        })
+        .ok_or_else(|| {
+            ApiError::BadRequest(format!(
+                "timezone: {}",
+                people::unknown_zone(name, &zones::suggest(name))
+            ))
+        })
+}
+
+#[utoipa::path(
+    tag = "people",
+    params(("user_id" = String, Path, description = "The id the person writes with")),
+    responses(
+        (status = 200, description = "The person's zone (the default when they set none)", body = PersonView),
+        (status = 400, description = "An id that is empty or too long"),
+        (status = 401, description = "Missing or wrong bearer token"),
+        (status = 503, description = "Shutting down"),
+    )
+)]
+#[get("/people/{user_id}")]
+pub async fn get(
+    app: web::Data<App>,
+    user_id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let user_id = checked_user(user_id.into_inner())?;
+    let (who, default) = (user_id.clone(), app.config.timezone);
+    let timezone = app
+        .store
+        .read(move |conn| people::zone_of(conn, Some(&who), default))
+        .await?;
+    Ok(HttpResponse::Ok().json(PersonView {
+        user_id,
+        timezone: timezone.name().to_string(),
+    }))
+}
+
+#[utoipa::path(
+    tag = "people",
+    params(("user_id" = String, Path, description = "The id the person writes with")),
+    request_body = PersonUpdate,
+    responses(
+        (status = 200, description = "Set: the person's times are read and shown in it from now on", body = PersonView),
+        (status = 400, description = "An unknown zone (the error names the nearest ones), bad JSON or a bad id"),
+        (status = 401, description = "Missing or wrong bearer token"),
+        (status = 503, description = "Shutting down"),
+    )
+)]
+#[put("/people/{user_id}")]
+pub async fn put(
+    app: web::Data<App>,
+    user_id: web::Path<String>,
+    body: web::Json<PersonUpdate>,
+) -> Result<HttpResponse, ApiError> {
+    let user_id = checked_user(user_id.into_inner())?;
+    let timezone = iana(&body.timezone)?;
+    let (who, now) = (user_id.clone(), app.clock.now());
+    app.store
+        .write(move |conn| repo::set(conn, &who, timezone, now))
+        .await?;
+    Ok(HttpResponse::Ok().json(PersonView {
+        user_id,
+        timezone: timezone.name().to_string(),
+    }))
+}

@@ -1,0 +1,228 @@
+//! What the web page says and does as its person: its own free chat, the Done button beside a
+//! task and the Yes / No buttons under a proposal. Each goes through the same intake and turn as
+//! a typed message, so "undo" in the page's chat takes a Done back and a proposal answers only
+//! its requester.
+//!
+//! Owns: the page's chat (thread [`WEB_THREAD`], a free local thread opened once, on first use,
+//! by the same `nudges::open_free_thread` as `POST /api/threads`), the person the page speaks as
+//! ([`WEB_USER`]: one fixed user id, since the page has no login of its own beyond the API
+//! token), and the checks made before a button's turn (the task open, the plan live and the
+//! page's to answer), which the turn makes again.
+//! Takes: `POST /api/web/chat`, `POST /api/web/done`, `POST /api/web/answers` (JSON bodies, like
+//! every write). Sends: `Incoming` to the intake.
+//! Invariant: a button's message names what it answers (`about_task`, `answers_plan`), so a
+//! click never lands on another task or a newer proposal.
+
+use actix_web::{post, web, HttpResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::app::App;
+use crate::conversation::{plans, threads, Channel};
+use crate::store::{Refusal, StoreError};
+use crate::tasks::repo;
+use crate::turn::intake::Incoming;
+
+use super::error::ApiError;
+
+/// The page's own free chat.
+pub const WEB_THREAD: &str = "web";
+/// Who the page speaks as: its Done and Yes / No are this person's, and a proposal made in its
+/// chat is this person's to answer.
+pub const WEB_USER: &str = "web";
+
+/// An empty JSON object: the body of a write that needs none (a JSON content type is still
+/// required, which a cross-site form cannot send).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Nothing {}
+
+/// The page's chat and who it speaks as.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WebChat {
+    #[schema(example = "web")]
+    thread_id: String,
+    #[schema(example = "web")]
+    user_id: String,
+    /// The configured time zone (the default for people who set none).
+    #[schema(example = "Europe/Paris")]
+    timezone: String,
+}
+
+/// Opens the page's chat if it is not open yet.
+async fn open_web_chat(app: &App) -> Result<(), ApiError> {
+    let now = app.clock.now();
+    app.store
+        .write(move |conn| match threads::get(conn, WEB_THREAD)? {
+            Some(thread) if thread.task_id.is_none() && thread.channel == Channel::Local => Ok(()),
+            Some(_) => Err(StoreError::refused(
+                Refusal::Conflict,
+                format!("thread {WEB_THREAD} exists and is not a free local chat"),
+            )),
+            None => crate::nudges::open_free_thread(
+                conn,
+                WEB_THREAD.to_string(),
+                None,
+                false,
+                Channel::Local,
+                now,
+            )
+            .map(|_| ()),
+        })
+        .await?;
+    Ok(())
+}
+
+#[utoipa::path(
+    tag = "web",
+    request_body = Nothing,
+    responses(
+        (status = 200, description = "The page's chat (opened on first use) and who the page speaks as", body = WebChat),
+        (status = 400, description = "Not a JSON body"),
+        (status = 409, description = "A thread with the page's id exists and is not a free local chat"),
+        (status = 401, description = "Missing or wrong bearer token"),
+        (status = 503, description = "Shutting down"),
+    )
+)]
+#[post("/web/chat")]
+pub async fn chat(
+    app: web::Data<App>,
+    _body: web::Json<Nothing>,
+) -> Result<HttpResponse, ApiError> {
+    open_web_chat(&app).await?;
+    Ok(HttpResponse::Ok().json(WebChat {
+        thread_id: WEB_THREAD.into(),
+        user_id: WEB_USER.into(),
+        timezone: app.config.timezone.name().into(),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Done {
+    task_id: String,
+}
+
+#[utoipa::path(
+    tag = "web",
+    request_body = Done,
+    responses(
+        (status = 200, description = "The turn's result: \"done\" said in the page's chat about this task (\"undo\" there takes it back)", content_type = "application/json"),
+        (status = 400, description = "Invalid body"),
+        (status = 404, description = "No such task"),
+        (status = 409, description = "The task is closed already"),
+        (status = 429, description = "The chat's queue is full; retry"),
+        (status = 401, description = "Missing or wrong bearer token"),
+        (status = 503, description = "Shutting down"),
+    )
+)]
+#[post("/web/done")]
+pub async fn done(app: web::Data<App>, body: web::Json<Done>) -> Result<HttpResponse, ApiError> {
+    let task_id = body.into_inner().task_id;
+    let lookup = task_id.clone();
+    match app.store.read(move |conn| repo::get(conn, &lookup)).await? {
+        None => return Err(ApiError::NotFound(format!("no task {task_id}"))),
+        Some(task) if !task.status.is_open() => {
+            return Err(ApiError::Conflict(format!(
+                "'{}' is {} already",
+                task.title,
+                task.status.as_str()
+            )))
+        }
+        Some(_) => {}
+    }
+    open_web_chat(&app).await?;
+    let result = app
+        .intake
+        .submit(Incoming {
+            channel: Channel::Local,
+            thread_id: WEB_THREAD.into(),
+            user_id: WEB_USER.into(),
+            text: "done".into(),
+            message_id: None,
+            answers_plan: None,
+            answers_nudge: None,
+            about_task: Some(task_id),
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(result))
+}
+
+/// A button's answer to a proposal.
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Answer {
+    Yes,
+    No,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerPlan {
+    plan_id: String,
+    answer: Answer,
+}
+
+#[utoipa::path(
+    tag = "web",
+    request_body = AnswerPlan,
+    responses(
+        (status = 200, description = "The turn's result: \"yes\" or \"no\" said in the proposal's chat, answering exactly this proposal", content_type = "application/json"),
+        (status = 400, description = "Invalid body"),
+        (status = 403, description = "The proposal was made for someone else: only they can answer it"),
+        (status = 404, description = "No such proposal"),
+        (status = 409, description = "The proposal is no longer waiting for an answer"),
+        (status = 429, description = "The chat's queue is full; retry"),
+        (status = 401, description = "Missing or wrong bearer token"),
+        (status = 503, description = "Shutting down"),
+    )
+)]
+#[post("/web/answers")]
+pub async fn answer(
+    app: web::Data<App>,
+    body: web::Json<AnswerPlan>,
+) -> Result<HttpResponse, ApiError> {
+    let AnswerPlan { plan_id, answer } = body.into_inner();
+    let lookup = plan_id.clone();
+    let found = app
+        .store
+        .read(move |conn| {
+            let Some(plan) = plans::get(conn, &lookup)? else {
+                return Ok(None);
+            };
+            let thread = threads::get(conn, &plan.thread_id)?;
+            Ok(Some((plan, thread)))
+        })
+        .await?;
+    let Some((plan, Some(thread))) = found else {
+        return Err(ApiError::NotFound(format!("no proposal {plan_id}")));
+    };
+    if !plan.is_live(app.clock.now()) {
+        return Err(ApiError::Conflict(
+            "this proposal is no longer waiting for an answer".into(),
+        ));
+    }
+    if !plan.answerable_by(WEB_USER) {
+        return Err(ApiError::Forbidden(
+            "this proposal was made for someone else: only they can answer it".into(),
+        ));
+    }
+    let text = match answer {
+        Answer::Yes => "yes",
+        Answer::No => "no",
+    };
+    let result = app
+        .intake
+        .submit(Incoming {
+            channel: thread.channel,
+            thread_id: thread.id,
+            user_id: WEB_USER.into(),
+            text: text.into(),
+            message_id: None,
+            answers_plan: Some(plan.id),
+            answers_nudge: None,
+            about_task: None,
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(result))
+}

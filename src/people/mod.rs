@@ -1,0 +1,69 @@
+//! People: the time zone each person's times are read and shown in.
+//!
+//! Owns: the `person` table's SQL (`repo`), IANA zone names matched from people's words and
+//! the nearest names to an unknown one (`zones`), and the sentences that set or ask for one
+//! ("my time zone is Europe/Berlin", "I moved to London": `sentence`).
+//! A person is the id they write with (the local API's `user_id`, the Discord user id,
+//! `console`); a person who never set a zone has the config's `timezone` (`zone_of`).
+//! Invariants: only a zone chrono-tz knows is stored; nothing here reads the clock (`now` comes
+//! in) or the config (the default comes in).
+
+mod person;
+pub mod repo;
+pub mod sentence;
+pub mod zones;
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use rusqlite::Connection;
+
+use crate::store::StoreError;
+pub use person::Person;
+
+/// The zone `user_id`'s times are read and shown in: theirs, else `default` (the config's).
+pub fn zone_of(conn: &Connection, user_id: Option<&str>, default: Tz) -> Result<Tz, StoreError> {
+    match user_id {
+        Some(user_id) => Ok(repo::get(conn, user_id)?.map_or(default, |person| person.timezone)),
+        None => Ok(default),
+    }
+}
+
+/// Donna's answer once a zone is set: "Your time zone is now Europe/Berlin; it's 14:05 there."
+pub fn now_set(timezone: Tz, now: DateTime<Utc>) -> String {
+    format!(
+        "Your time zone is now {}; it's {} there.",
+        timezone.name(),
+        now.with_timezone(&timezone).format("%H:%M")
+    )
+}
+
+/// Donna's answer to "what's my time zone?".
+pub fn currently(timezone: Tz, set_by_person: bool, now: DateTime<Utc>) -> String {
+    let how = if set_by_person {
+        ""
+    } else {
+        " (my default; tell me yours with \"my time zone is Europe/Berlin\")"
+    };
+    format!(
+        "Your time zone is {}{how}; it's {} there.",
+        timezone.name(),
+        now.with_timezone(&timezone).format("%H:%M")
+    )
+}
+
+/// Why a name is no zone, naming the nearest ones: told to the person and to an API caller.
+pub fn unknown_zone(name: &str, suggestions: &[&str]) -> String {
+    let nearest = match suggestions {
+        [] => String::new(),
+        [one] => format!(" Did you mean {one}?"),
+        [init @ .., last] => format!(" Did you mean {} or {last}?", init.join(", ")),
+    };
+    format!(
+        "I don't know the time zone {name:?}.{nearest} Tell me a city or an IANA name, like \
+         \"my time zone is Europe/Berlin\"."
+    )
+}
+
+/// Donna's question when the name is missing ("set my time zone").
+pub const WHICH_ZONE: &str =
+    "Which time zone? Tell me a city or an IANA name, like \"my time zone is Europe/Berlin\".";

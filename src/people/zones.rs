@@ -1,0 +1,425 @@
+//! IANA time zone names from people's words: "Europe/Berlin", "europe/berlin", "New York",
+//! "Tokyo", "CET", "PST", "UTC+2", and a few big cities and countries that are no zone's name
+//! ("San Francisco", "Munich", "Germany"). An unknown name gets the three nearest names.
+//!
+//! Owns: `find` (a name to a zone, or suggestions), `suggest` (the nearest names, by edit
+//! distance to a zone's city or whole name) and `complete` (names for Discord's autocomplete).
+//! Invariants: pure (no clock, no config); every zone returned is one chrono-tz knows; an
+//! abbreviation means the place people mean by it ("EST" is New York's time, with its summer
+//! time, not the fixed UTC-5 zone IANA also calls EST).
+
+use std::str::FromStr;
+
+use chrono_tz::{Tz, TZ_VARIANTS};
+
+/// What a name turned out to be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ZoneMatch {
+    Found(Tz),
+    /// No zone by that name: the nearest names (at most three).
+    Unknown {
+        suggestions: Vec<&'static str>,
+    },
+}
+
+/// Regions of the canonical IANA names (the others are old aliases: "US/Eastern", "GB").
+const REGIONS: [&str; 10] = [
+    "Africa",
+    "America",
+    "Antarctica",
+    "Arctic",
+    "Asia",
+    "Atlantic",
+    "Australia",
+    "Europe",
+    "Indian",
+    "Pacific",
+];
+
+/// Abbreviations and words people use for a zone, to the zone they mean.
+const ABBREVIATIONS: [(&str, &str); 27] = [
+    ("utc", "UTC"),
+    ("gmt", "UTC"),
+    ("z", "UTC"),
+    ("zulu", "UTC"),
+    ("et", "America/New_York"),
+    ("est", "America/New_York"),
+    ("edt", "America/New_York"),
+    ("eastern", "America/New_York"),
+    ("ct", "America/Chicago"),
+    ("cst", "America/Chicago"),
+    ("cdt", "America/Chicago"),
+    ("central", "America/Chicago"),
+    ("mt", "America/Denver"),
+    ("mst", "America/Denver"),
+    ("mdt", "America/Denver"),
+    ("mountain", "America/Denver"),
+    ("pt", "America/Los_Angeles"),
+    ("pst", "America/Los_Angeles"),
+    ("pdt", "America/Los_Angeles"),
+    ("pacific", "America/Los_Angeles"),
+    ("cest", "CET"),
+    ("bst", "Europe/London"),
+    ("jst", "Asia/Tokyo"),
+    ("aest", "Australia/Sydney"),
+    ("aedt", "Australia/Sydney"),
+    ("hst", "Pacific/Honolulu"),
+    ("akst", "America/Anchorage"),
+];
+
+/// Big cities and countries with one zone that no IANA name spells.
+const PLACES: [(&str, &str); 46] = [
+    ("san francisco", "America/Los_Angeles"),
+    ("seattle", "America/Los_Angeles"),
+    ("san diego", "America/Los_Angeles"),
+    ("las vegas", "America/Los_Angeles"),
+    ("portland", "America/Los_Angeles"),
+    ("boston", "America/New_York"),
+    ("washington", "America/New_York"),
+    ("washington dc", "America/New_York"),
+    ("miami", "America/New_York"),
+    ("atlanta", "America/New_York"),
+    ("philadelphia", "America/New_York"),
+    ("dallas", "America/Chicago"),
+    ("houston", "America/Chicago"),
+    ("austin", "America/Chicago"),
+    ("minneapolis", "America/Chicago"),
+    ("new orleans", "America/Chicago"),
+    ("salt lake city", "America/Denver"),
+    ("montreal", "America/Toronto"),
+    ("munich", "Europe/Berlin"),
+    ("frankfurt", "Europe/Berlin"),
+    ("hamburg", "Europe/Berlin"),
+    ("cologne", "Europe/Berlin"),
+    ("barcelona", "Europe/Madrid"),
+    ("milan", "Europe/Rome"),
+    ("florence", "Europe/Rome"),
+    ("geneva", "Europe/Zurich"),
+    ("manchester", "Europe/London"),
+    ("edinburgh", "Europe/London"),
+    ("beijing", "Asia/Shanghai"),
+    ("mumbai", "Asia/Kolkata"),
+    ("delhi", "Asia/Kolkata"),
+    ("new delhi", "Asia/Kolkata"),
+    ("bangalore", "Asia/Kolkata"),
+    ("bengaluru", "Asia/Kolkata"),
+    ("osaka", "Asia/Tokyo"),
+    ("kyoto", "Asia/Tokyo"),
+    ("germany", "Europe/Berlin"),
+    ("france", "Europe/Paris"),
+    ("spain", "Europe/Madrid"),
+    ("italy", "Europe/Rome"),
+    ("netherlands", "Europe/Amsterdam"),
+    ("uk", "Europe/London"),
+    ("england", "Europe/London"),
+    ("india", "Asia/Kolkata"),
+    ("japan", "Asia/Tokyo"),
+    ("china", "Asia/Shanghai"),
+];
+
+/// Lower case, `_` and `-` as spaces, spaces collapsed: "New_York" and "new york" meet.
+fn key(text: &str) -> String {
+    text.to_lowercase()
+        .replace(['_', '-'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The city part of a zone name: "America/Argentina/Buenos_Aires" -> "buenos aires".
+fn city_key(name: &str) -> String {
+    key(name.rsplit('/').next().unwrap_or(name))
+}
+
+fn canonical(name: &str) -> bool {
+    name == "UTC"
+        || name
+            .split_once('/')
+            .is_some_and(|(region, _)| REGIONS.contains(&region))
+}
+
+fn zone(name: &str) -> Option<Tz> {
+    Tz::from_str(name).ok()
+}
+
+/// "UTC+2", "GMT-5", "utc +02:00", "+3": the fixed zone of that whole-hour offset (IANA's
+/// Etc/GMT names count the other way: UTC+2 is Etc/GMT-2).
+fn offset(text: &str) -> Option<Tz> {
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let rest = ["utc", "gmt", ""]
+        .iter()
+        .find_map(|prefix| compact.strip_prefix(prefix))?;
+    let (sign, digits) = match rest.chars().next()? {
+        '+' => (1, &rest[1..]),
+        '-' | '\u{2212}' => (-1, &rest[rest.chars().next()?.len_utf8()..]),
+        _ => return None,
+    };
+    let hours = match digits.split_once(':') {
+        Some((hours, "00")) => hours,
+        Some(_) => return None,
+        None => digits,
+    };
+    if hours.is_empty() || hours.len() > 2 || !hours.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let hours: i32 = hours.parse().ok()?;
+    let signed = sign * hours;
+    if !(-12..=14).contains(&signed) {
+        return None;
+    }
+    if signed == 0 {
+        return zone("UTC");
+    }
+    // Etc/GMT-2 is two hours ahead of UTC.
+    zone(&format!("Etc/GMT{:+}", -signed))
+}
+
+/// The zone `name` names, or the nearest names when none does.
+pub fn find(name: &str) -> ZoneMatch {
+    let wanted = key(name.trim().trim_end_matches(['.', '!', ',']));
+    let wanted = without_time_words(&wanted);
+    if wanted.is_empty() {
+        return ZoneMatch::Unknown {
+            suggestions: Vec::new(),
+        };
+    }
+    // Before `key`, which reads "-" as a space: "GMT-5" is an offset, not a city called "gmt 5".
+    if let Some(tz) = offset(&name.trim().to_lowercase()) {
+        return ZoneMatch::Found(tz);
+    }
+    let named = |table: &[(&str, &'static str)]| {
+        table
+            .iter()
+            .find(|(word, _)| *word == wanted)
+            .and_then(|(_, name)| zone(name))
+    };
+    if let Some(tz) = named(&ABBREVIATIONS) {
+        return ZoneMatch::Found(tz);
+    }
+    // A country we know the zone of before IANA's old alias for it ("Japan": Asia/Tokyo).
+    let exact = TZ_VARIANTS.iter().find(|tz| key(tz.name()) == wanted);
+    let found = exact
+        .filter(|tz| tz.name().contains('/'))
+        .copied()
+        .or_else(|| named(&PLACES))
+        .or_else(|| exact.copied())
+        .or_else(|| city(&wanted));
+    if let Some(tz) = found {
+        return ZoneMatch::Found(tz);
+    }
+    ZoneMatch::Unknown {
+        suggestions: suggest(&wanted),
+    }
+}
+
+/// "the New York time zone" -> "new york": the words around a zone's name.
+fn without_time_words(wanted: &str) -> String {
+    let wanted = wanted.strip_prefix("the ").unwrap_or(wanted);
+    wanted
+        .strip_suffix(" time")
+        .or_else(|| wanted.strip_suffix(" timezone"))
+        .or_else(|| wanted.strip_suffix(" time zone"))
+        .unwrap_or(wanted)
+        .to_string()
+}
+
+/// A place a person says they are in ("Tokyo", "New York", "Europe/Berlin", "Japan"): like
+/// `find`, but an abbreviation, an offset or an upper-case alias counts only when said as a
+/// time ("Pacific time", "CET time"), since "I'm in PT" is physical therapy, not Los Angeles.
+pub fn find_place(name: &str) -> Option<Tz> {
+    let said = key(name.trim().trim_end_matches(['.', '!', ',']));
+    let as_time =
+        said.ends_with(" time") || said.ends_with(" timezone") || said.ends_with(" time zone");
+    if as_time {
+        return match find(name) {
+            ZoneMatch::Found(tz) => Some(tz),
+            ZoneMatch::Unknown { .. } => None,
+        };
+    }
+    let wanted = without_time_words(&said);
+    if wanted.is_empty() {
+        return None;
+    }
+    let named = TZ_VARIANTS.iter().find(|tz| {
+        key(tz.name()) == wanted
+            && (tz.name().contains('/') || tz.name() != tz.name().to_uppercase())
+    });
+    let place = || {
+        PLACES
+            .iter()
+            .find(|(place, _)| *place == wanted)
+            .and_then(|(_, name)| zone(name))
+    };
+    named
+        .copied()
+        .filter(|tz| tz.name().contains('/'))
+        .or_else(place)
+        .or_else(|| named.copied())
+        .or_else(|| city(&wanted))
+}
+
+/// The zone whose city is `wanted`: canonical names first, then the one with more parts
+/// ("America/Argentina/Buenos_Aires" over the old "America/Buenos_Aires").
+fn city(wanted: &str) -> Option<Tz> {
+    TZ_VARIANTS
+        .iter()
+        .filter(|tz| {
+            tz.name().contains('/')
+                && !tz.name().starts_with("Etc/")
+                && city_key(tz.name()) == wanted
+        })
+        .max_by_key(|tz| {
+            (
+                canonical(tz.name()),
+                tz.name().matches('/').count(),
+                std::cmp::Reverse(tz.name()),
+            )
+        })
+        .copied()
+}
+
+/// The three canonical names nearest to `wanted` (by edit distance to their city or their
+/// whole name, then alphabetically).
+pub fn suggest(wanted: &str) -> Vec<&'static str> {
+    let wanted = key(wanted);
+    let mut scored: Vec<(usize, &'static str)> = TZ_VARIANTS
+        .iter()
+        .map(|tz| tz.name())
+        .filter(|name| canonical(name))
+        .map(|name| {
+            let distance =
+                edit_distance(&wanted, &city_key(name)).min(edit_distance(&wanted, &key(name)));
+            (distance, name)
+        })
+        .collect();
+    scored.sort();
+    scored.into_iter().take(3).map(|(_, name)| name).collect()
+}
+
+/// Names for an autocomplete box: those whose name contains what was typed (a city that
+/// starts with it first), canonical names before old aliases, at most `limit`.
+pub fn complete(typed: &str, limit: usize) -> Vec<&'static str> {
+    let typed = key(typed);
+    let mut found: Vec<(bool, bool, &'static str)> = TZ_VARIANTS
+        .iter()
+        .map(|tz| tz.name())
+        .filter(|name| typed.is_empty() || key(name).contains(&typed))
+        .map(|name| (!city_key(name).starts_with(&typed), !canonical(name), name))
+        .collect();
+    found.sort();
+    found
+        .into_iter()
+        .take(limit)
+        .map(|(_, _, name)| name)
+        .collect()
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut current = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(name: &str) -> String {
+        match find(name) {
+            ZoneMatch::Found(tz) => tz.name().to_string(),
+            ZoneMatch::Unknown { suggestions } => format!("unknown {suggestions:?}"),
+        }
+    }
+
+    #[test]
+    fn names_cities_abbreviations_and_offsets_are_zones() {
+        for (said, zone) in [
+            ("Europe/Berlin", "Europe/Berlin"),
+            ("europe/berlin", "Europe/Berlin"),
+            ("New York", "America/New_York"),
+            ("new_york", "America/New_York"),
+            ("Tokyo", "Asia/Tokyo"),
+            ("tokyo time", "Asia/Tokyo"),
+            ("London.", "Europe/London"),
+            ("Buenos Aires", "America/Argentina/Buenos_Aires"),
+            ("Port-au-Prince", "America/Port-au-Prince"),
+            ("CET", "CET"),
+            ("PST", "America/Los_Angeles"),
+            ("EST", "America/New_York"),
+            ("UTC", "UTC"),
+            ("UTC+2", "Etc/GMT-2"),
+            ("GMT-5", "Etc/GMT+5"),
+            ("utc +05:00", "Etc/GMT-5"),
+            ("San Francisco", "America/Los_Angeles"),
+            ("Munich", "Europe/Berlin"),
+            ("Germany", "Europe/Berlin"),
+        ] {
+            assert_eq!(found(said), zone, "{said}");
+        }
+    }
+
+    #[test]
+    fn a_place_is_a_zone_only_by_name_city_or_country_unless_said_as_a_time() {
+        let place = |name: &str| find_place(name).map(|tz| tz.name().to_string());
+        assert_eq!(place("Tokyo").as_deref(), Some("Asia/Tokyo"));
+        assert_eq!(
+            place("the New York time zone").as_deref(),
+            Some("America/New_York")
+        );
+        assert_eq!(place("Japan").as_deref(), Some("Asia/Tokyo"));
+        assert_eq!(place("Egypt").as_deref(), Some("Egypt"));
+        assert_eq!(
+            place("Pacific time").as_deref(),
+            Some("America/Los_Angeles")
+        );
+        for not_a_place in [
+            "PT",
+            "ET",
+            "CT",
+            "EST",
+            "GB",
+            "UTC+2",
+            "a meeting",
+            "central park",
+        ] {
+            assert_eq!(place(not_a_place), None, "{not_a_place}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_name_gets_the_three_nearest_names() {
+        match find("Tokio") {
+            ZoneMatch::Unknown { suggestions } => {
+                assert_eq!(suggestions.len(), 3);
+                assert_eq!(suggestions[0], "Asia/Tokyo", "{suggestions:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        for nonsense in ["Mars/Olympus", "the office", "UTC+2:30", "UTC+15", ""] {
+            assert!(
+                matches!(find(nonsense), ZoneMatch::Unknown { .. }),
+                "{nonsense}"
+            );
+        }
+    }
+
+    #[test]
+    fn autocomplete_puts_cities_that_start_with_the_text_first() {
+        let names = complete("berl", 25);
+        assert_eq!(names.first(), Some(&"Europe/Berlin"), "{names:?}");
+        let names = complete("new", 25);
+        assert!(names.contains(&"America/New_York"), "{names:?}");
+        assert_eq!(complete("", 25).len(), 25);
+        assert!(complete("zzzz", 25).is_empty());
+    }
+}

@@ -1,0 +1,417 @@
+//! The export file: `{version, exported_at, tasks, automations, preferences, people, threads}`
+//! as JSON, and reading one back whole or not at all.
+//!
+//! `tasks` are tasks as stored (every field, counters and ids included); `automations`,
+//! `preferences` and `people` their rows; `threads` the chats the tasks and automations were
+//! captured in (so their nudges still go there after an import into an empty data dir).
+//! Reading (`read`) refuses a newer `version`, malformed JSON, a wrong type or a value Donna
+//! would not store (an unknown zone, a rule that does not parse, a title too long, an id twice),
+//! each named by its JSON path and reason ("tasks[2].priority: ...").
+//! Invariant: a document `read` returns can be written whole: every value passed the checks the
+//! store and the actions apply.
+
+use std::collections::HashSet;
+use std::str::FromStr;
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::automations::repo::AutomationKind;
+use crate::automations::{Automation, Schedule};
+use crate::conversation::{Channel, Thread};
+use crate::people::Person;
+use crate::store::time::round_trips;
+use crate::tasks::model::{check_domain, check_priority, clean_title};
+use crate::tasks::Task;
+
+/// The version this Donna writes, and the newest it reads.
+pub const VERSION: u64 = 1;
+
+/// An export.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Document {
+    pub version: u64,
+    pub exported_at: DateTime<Utc>,
+    pub tasks: Vec<Task>,
+    pub automations: Vec<AutomationRecord>,
+    pub preferences: Vec<PreferenceRecord>,
+    pub people: Vec<PersonRecord>,
+    /// The chats tasks and automations were captured in.
+    #[serde(default)]
+    pub threads: Vec<ThreadRecord>,
+}
+
+/// An automation as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AutomationRecord {
+    pub id: String,
+    /// `reminder` (a task each time) or `digest` (the agenda each time).
+    #[serde(default = "reminder")]
+    pub kind: String,
+    /// Whose agenda a digest shows.
+    #[serde(default)]
+    pub for_user_id: Option<String>,
+    pub title: String,
+    pub schedule_words: String,
+    pub rrule: String,
+    pub dtstart: DateTime<Utc>,
+    pub timezone: String,
+    pub origin_thread_id: Option<String>,
+    pub domain: String,
+    pub priority: i64,
+    pub last_occurrence_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+    #[serde(default)]
+    pub created_by: Option<String>,
+    #[serde(default)]
+    pub stopped_at: Option<DateTime<Utc>>,
+}
+
+/// A learned preference: `value` for `field` of titles like `title_key`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PreferenceRecord {
+    pub title_key: String,
+    pub field: String,
+    pub value: String,
+    pub learned_from_task_id: Option<String>,
+    pub learned_at: DateTime<Utc>,
+}
+
+/// A person's zone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PersonRecord {
+    pub user_id: String,
+    pub timezone: String,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A chat a task or an automation was captured in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThreadRecord {
+    pub id: String,
+    pub channel: Channel,
+    pub chat_id: String,
+    pub is_group: bool,
+    pub open: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<&Automation> for AutomationRecord {
+    fn from(automation: &Automation) -> Self {
+        Self {
+            id: automation.id.clone(),
+            kind: automation.kind.as_str().to_string(),
+            for_user_id: automation.for_user_id.clone(),
+            title: automation.title.clone(),
+            schedule_words: automation.schedule.words.clone(),
+            rrule: automation.schedule.rrule.clone(),
+            dtstart: automation.schedule.dtstart,
+            timezone: automation.schedule.timezone.name().to_string(),
+            origin_thread_id: automation.origin_thread_id.clone(),
+            domain: automation.domain.clone(),
+            priority: automation.priority,
+            last_occurrence_at: automation.last_occurrence_at,
+            created_at: automation.created_at,
+            created_by: automation.created_by.clone(),
+            stopped_at: automation.stopped_at,
+        }
+    }
+}
+
+impl AutomationRecord {
+    /// The automation, once `read` checked the record.
+    pub fn automation(&self) -> Result<Automation, String> {
+        Ok(Automation {
+            id: self.id.clone(),
+            kind: AutomationKind::parse(&self.kind)
+                .ok_or_else(|| format!("kind {:?} is not reminder or digest", self.kind))?,
+            for_user_id: self.for_user_id.clone(),
+            title: self.title.clone(),
+            schedule: Schedule {
+                rrule: self.rrule.clone(),
+                dtstart: self.dtstart,
+                timezone: zone(&self.timezone)?,
+                words: self.schedule_words.clone(),
+            },
+            origin_thread_id: self.origin_thread_id.clone(),
+            domain: self.domain.clone(),
+            priority: self.priority,
+            last_occurrence_at: self.last_occurrence_at,
+            created_at: self.created_at,
+            created_by: self.created_by.clone(),
+            stopped_at: self.stopped_at,
+        })
+    }
+}
+
+impl From<&Person> for PersonRecord {
+    fn from(person: &Person) -> Self {
+        Self {
+            user_id: person.user_id.clone(),
+            timezone: person.timezone.name().to_string(),
+            updated_at: person.updated_at,
+        }
+    }
+}
+
+impl PersonRecord {
+    pub fn person(&self) -> Result<Person, String> {
+        Ok(Person {
+            user_id: self.user_id.clone(),
+            timezone: zone(&self.timezone)?,
+            updated_at: self.updated_at,
+        })
+    }
+}
+
+impl From<&Thread> for ThreadRecord {
+    fn from(thread: &Thread) -> Self {
+        Self {
+            id: thread.id.clone(),
+            channel: thread.channel,
+            chat_id: thread.chat_id.clone(),
+            is_group: thread.is_group,
+            open: thread.open,
+            created_at: thread.created_at,
+        }
+    }
+}
+
+impl ThreadRecord {
+    pub fn thread(&self) -> Thread {
+        Thread {
+            id: self.id.clone(),
+            task_id: None,
+            channel: self.channel,
+            chat_id: self.chat_id.clone(),
+            is_group: self.is_group,
+            context_type: None,
+            open: self.open,
+            created_at: self.created_at,
+        }
+    }
+}
+
+fn reminder() -> String {
+    AutomationKind::Reminder.as_str().to_string()
+}
+
+fn zone(name: &str) -> Result<Tz, String> {
+    Tz::from_str(name).map_err(|_| format!("{name:?} is not an IANA time zone"))
+}
+
+/// Why a file cannot be imported: where in it, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {reason}")]
+pub struct Malformed {
+    /// The JSON path ("tasks[2].priority"), or "(file)" for the whole text.
+    pub path: String,
+    pub reason: String,
+}
+
+fn malformed(path: impl Into<String>, reason: impl Into<String>) -> Malformed {
+    Malformed {
+        path: path.into(),
+        reason: reason.into(),
+    }
+}
+
+/// Reads an export: the version first, then every field's type, then every value.
+pub fn read(text: &str) -> Result<Document, Malformed> {
+    let value: Value = serde_json::from_str(text).map_err(|error| {
+        malformed(
+            "(file)",
+            format!(
+                "not JSON: {error} (line {}, column {})",
+                error.line(),
+                error.column()
+            ),
+        )
+    })?;
+    let Some(object) = value.as_object() else {
+        return Err(malformed("(file)", "not a JSON object"));
+    };
+    match object.get("version").map(|version| (version, version.as_u64())) {
+        None => return Err(malformed("version", "missing")),
+        Some((_, Some(version))) if version > VERSION => {
+            return Err(malformed(
+                "version",
+                format!("{version} is newer than this Donna reads ({VERSION}); import it with a newer Donna"),
+            ))
+        }
+        Some((_, Some(_))) => {}
+        Some((other, None)) => {
+            return Err(malformed(
+                "version",
+                format!("{other} is not a version number"),
+            ))
+        }
+    }
+    let document: Document = serde_path_to_error::deserialize(value).map_err(|error| {
+        let path = error.path().to_string();
+        malformed(path, error.into_inner().to_string())
+    })?;
+    check(&document)?;
+    Ok(document)
+}
+
+fn check(document: &Document) -> Result<(), Malformed> {
+    let time = |path: String, at: Option<DateTime<Utc>>| match at {
+        Some(at) if !round_trips(at) => Err(malformed(path, "a time Donna cannot store")),
+        _ => Ok(()),
+    };
+    let mut ids = HashSet::new();
+    for (i, task) in document.tasks.iter().enumerate() {
+        let at = |field: &str| format!("tasks[{i}].{field}");
+        if task.id.trim().is_empty() || !ids.insert(task.id.as_str()) {
+            return Err(malformed(
+                at("id"),
+                format!("{:?} is empty or appears twice", task.id),
+            ));
+        }
+        match clean_title(&task.title) {
+            Ok(clean) if clean == task.title => {}
+            Ok(_) => return Err(malformed(at("title"), "has spaces Donna would not store")),
+            Err(error) => return Err(malformed(at("title"), error.to_string())),
+        }
+        check_domain(&task.domain).map_err(|e| malformed(at("domain"), e.to_string()))?;
+        check_priority(task.priority).map_err(|e| malformed(at("priority"), e.to_string()))?;
+        for (field, value) in [
+            ("deadline", task.deadline),
+            ("scheduled_start", task.scheduled_start),
+            ("completed_at", task.completed_at),
+            ("snoozed_until", task.snoozed_until),
+            ("last_nudged_at", task.last_nudged_at),
+            ("occurrence_at", task.occurrence_at),
+            ("created_at", Some(task.created_at)),
+            ("updated_at", Some(task.updated_at)),
+        ] {
+            time(at(field), value)?;
+        }
+    }
+    let mut ids = HashSet::new();
+    for (i, record) in document.automations.iter().enumerate() {
+        let at = |field: &str| format!("automations[{i}].{field}");
+        if record.id.trim().is_empty() || !ids.insert(record.id.as_str()) {
+            return Err(malformed(
+                at("id"),
+                format!("{:?} is empty or appears twice", record.id),
+            ));
+        }
+        clean_title(&record.title).map_err(|e| malformed(at("title"), e.to_string()))?;
+        check_domain(&record.domain).map_err(|e| malformed(at("domain"), e.to_string()))?;
+        check_priority(record.priority).map_err(|e| malformed(at("priority"), e.to_string()))?;
+        let automation = record.automation().map_err(|reason| {
+            let field = if reason.starts_with("kind") {
+                "kind"
+            } else {
+                "timezone"
+            };
+            malformed(at(field), reason)
+        })?;
+        automation
+            .schedule
+            .next_after(record.dtstart)
+            .map_err(|e| malformed(at("rrule"), e.to_string()))?;
+        for (field, value) in [
+            ("dtstart", Some(record.dtstart)),
+            ("last_occurrence_at", record.last_occurrence_at),
+            ("created_at", Some(record.created_at)),
+            ("stopped_at", record.stopped_at),
+        ] {
+            time(at(field), value)?;
+        }
+    }
+    let mut keys = HashSet::new();
+    for (i, preference) in document.preferences.iter().enumerate() {
+        let at = |field: &str| format!("preferences[{i}].{field}");
+        let valid = match preference.field.as_str() {
+            "domain" => check_domain(&preference.value).map_err(|e| e.to_string()),
+            "priority" => preference
+                .value
+                .parse::<i64>()
+                .map_err(|_| "not a number".to_string())
+                .and_then(|p| check_priority(p).map_err(|e| e.to_string())),
+            other => {
+                return Err(malformed(
+                    at("field"),
+                    format!("{other:?} is not domain or priority"),
+                ))
+            }
+        };
+        valid.map_err(|reason| malformed(at("value"), reason))?;
+        if preference.title_key.trim().is_empty()
+            || !keys.insert((preference.title_key.as_str(), preference.field.as_str()))
+        {
+            return Err(malformed(
+                at("title_key"),
+                "empty, or the same title and field twice",
+            ));
+        }
+        time(at("learned_at"), Some(preference.learned_at))?;
+    }
+    let mut ids = HashSet::new();
+    for (i, person) in document.people.iter().enumerate() {
+        let at = |field: &str| format!("people[{i}].{field}");
+        if person.user_id.trim().is_empty() || !ids.insert(person.user_id.as_str()) {
+            return Err(malformed(at("user_id"), "empty or appears twice"));
+        }
+        person
+            .person()
+            .map_err(|reason| malformed(at("timezone"), reason))?;
+        time(at("updated_at"), Some(person.updated_at))?;
+    }
+    let mut ids = HashSet::new();
+    for (i, thread) in document.threads.iter().enumerate() {
+        if thread.id.trim().is_empty() || !ids.insert(thread.id.as_str()) {
+            return Err(malformed(
+                format!("threads[{i}].id"),
+                "empty or appears twice",
+            ));
+        }
+        time(format!("threads[{i}].created_at"), Some(thread.created_at))?;
+    }
+    // A chat a task or an automation names is in the file (or already in the database: the
+    // import checks that in its transaction).
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error_of(text: &str) -> String {
+        match read(text) {
+            Ok(_) => "ok".into(),
+            Err(error) => error.to_string(),
+        }
+    }
+
+    #[test]
+    fn each_refusal_names_its_json_path() {
+        let empty = r#"{"version":1,"exported_at":"2026-11-27T10:00:00Z","tasks":[],"automations":[],"preferences":[],"people":[]}"#;
+        assert_eq!(error_of(empty), "ok");
+        assert!(error_of("{").starts_with("(file): not JSON"));
+        assert!(error_of(r#"{"version":2}"#).starts_with("version: 2 is newer"));
+        assert_eq!(
+            error_of(r#"{"version":"1"}"#),
+            "version: \"1\" is not a version number"
+        );
+        let bad_person = empty.replace(
+            r#""people":[]"#,
+            r#""people":[{"user_id":"a","timezone":"Mars/Olympus","updated_at":"2026-11-27T10:00:00Z"}]"#,
+        );
+        assert_eq!(
+            error_of(&bad_person),
+            "people[0].timezone: \"Mars/Olympus\" is not an IANA time zone"
+        );
+        let wrong_type = empty.replace(r#""tasks":[]"#, r#""tasks":[{"id":5}]"#);
+        assert!(
+            error_of(&wrong_type).starts_with("tasks[0].id: invalid type"),
+            "{}",
+            error_of(&wrong_type)
+        );
+    }
+}

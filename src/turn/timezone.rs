@@ -1,0 +1,94 @@
+//! The time-zone room: a free-text message that sets or asks for the sender's own time zone
+//! ("my time zone is Europe/Berlin", "I'm in Tokyo now", "what's my time zone?"), read by
+//! `people::sentence` without a model.
+//!
+//! A zone found is set in the turn's commit (`Work::SetTimezone`) and said back with the time
+//! there; an unknown name in a plain command is answered with the nearest names (`clarify`,
+//! nothing changes); "I'm in a meeting" and other sentences that only look like one go on to
+//! the rest of the free-text room.
+//! Also `Pipeline::for_sender` (the turn's pipeline in its sender's zone) and
+//! `Pipeline::bind_context` (what binding an action needs: its task, and times read in that
+//! zone).
+//! Invariant: nothing here writes; the zone is stored by the commit, with the turn.
+
+use chrono::{DateTime, Utc};
+
+use crate::actions::BindContext;
+use crate::tasks::when::WhenContext;
+
+use crate::people::sentence::{self, ZoneSentence};
+use crate::people::zones::{self, ZoneMatch};
+use crate::people::{self, repo};
+
+use super::apply::Work;
+use super::context::TurnContext;
+use super::error::TurnError;
+use super::pipeline::Pipeline;
+use super::result::TurnPath;
+use super::Inbound;
+
+impl Pipeline {
+    /// What binding an action in this thread needs: its task, and how to read times.
+    pub(super) fn bind_context(&self, context: &TurnContext, now: DateTime<Utc>) -> BindContext {
+        BindContext {
+            task_id: context.task_id(),
+            thread_id: context.thread.id.clone(),
+            when: WhenContext {
+                now,
+                timezone: self.settings.timezone,
+                // The task's own time: its start, else its deadline ("friday" keeps its time).
+                current_start: context
+                    .acting_task()
+                    .and_then(|task| task.scheduled_start.or(task.deadline)),
+                later: self.settings.later,
+            },
+        }
+    }
+
+    /// This pipeline for one sender: every time the turn reads or shows is in their zone.
+    pub(super) fn for_sender(&self, timezone: chrono_tz::Tz) -> Pipeline {
+        let mut pipeline = self.clone();
+        pipeline.settings.timezone = timezone;
+        pipeline
+    }
+
+    /// The work of a time-zone sentence, or None when the message is not one.
+    pub(super) async fn timezone_sentence(
+        &self,
+        inbound: &Inbound,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Work>, TurnError> {
+        let say = |path, text: String| Some(Work::Say { path, text });
+        Ok(match sentence::read(&inbound.text) {
+            ZoneSentence::Nothing => None,
+            ZoneSentence::SetWithoutName => say(TurnPath::Clarify, people::WHICH_ZONE.into()),
+            ZoneSentence::Ask => {
+                let user = inbound.user_id.clone();
+                let chosen = self
+                    .store
+                    .read(move |conn| repo::get(conn, &user))
+                    .await?
+                    .is_some();
+                say(
+                    TurnPath::Answer,
+                    people::currently(self.settings.timezone, chosen, now),
+                )
+            }
+            ZoneSentence::Set {
+                name,
+                explicit: true,
+            } => match zones::find(&name) {
+                ZoneMatch::Found(timezone) => Some(Work::SetTimezone(timezone)),
+                ZoneMatch::Unknown { suggestions } => {
+                    say(TurnPath::Clarify, people::unknown_zone(&name, &suggestions))
+                }
+            },
+            // "I'm in Tokyo now" sets it; "I'm in a meeting" or "I'm in PT" names no place, so
+            // it is not about time zones at all.
+            ZoneSentence::Set {
+                name,
+                explicit: false,
+            } => zones::find_place(&name).map(Work::SetTimezone),
+        })
+    }
+}

@@ -1,0 +1,260 @@
+//! The calendar feed, `GET /api/calendar.ics?token=T`, read back by a third-party RFC 5545
+//! parser (the `icalendar` crate): a task at its start, a deadline as "Due: ...", an
+//! automation with its RRULE, TZID and VTIMEZONE, a hostile title and description escaped and
+//! folded, closed and timeless tasks left out; the token: unset -> 404, missing or wrong ->
+//! 401, the bearer token not needed; and through the real binary, the token never in the log.
+
+use crate::common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::Stdio;
+use std::time::Duration;
+
+use common::process::{self, free_port, terminate, write_config};
+use common::{start_bot_with, Bot, TestEnv};
+use icalendar::parser::{read_calendar, unfold, Component};
+use serde_json::{json, Value};
+
+const TOKEN: &str = "cal-secret-7f3a";
+
+async fn feed(bot: &Bot, query: &str) -> (u16, String, String) {
+    let response = bot
+        .client
+        .get(format!("{}/api/calendar.ics{query}", bot.base))
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let status = response.status().as_u16();
+    let kind = response
+        .headers()
+        .get("content-type")
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    (status, kind, response.text().await.unwrap_or_default())
+}
+
+fn prop(component: &Component<'_>, name: &str) -> String {
+    component
+        .find_prop(name)
+        .map(|prop| prop.val.clone().unescape_text().as_str().to_string())
+        .unwrap_or_default()
+}
+
+fn events<'a>(calendar: &'a [Component<'a>]) -> Vec<&'a Component<'a>> {
+    calendar.iter().filter(|c| c.name == "VEVENT").collect()
+}
+
+async fn free_thread(bot: &Bot) -> String {
+    let (status, body) = bot.post("/api/threads", json!({})).await;
+    assert_eq!(status, 201, "{body}");
+    body["thread_id"].as_str().unwrap_or_default().to_string()
+}
+
+async fn say(bot: &Bot, thread: &str, text: &str) -> Value {
+    let (status, result) = bot
+        .post(
+            "/api/messages",
+            json!({"thread_id": thread, "user_id": "owner", "text": text}),
+        )
+        .await;
+    assert_eq!(status, 200, "{result}");
+    result
+}
+
+#[actix_rt::test]
+async fn the_feed_holds_tasks_deadlines_and_automations_a_parser_reads_back() {
+    let bot = start_bot_with("", TestEnv(vec![("DONNA_CALENDAR_TOKEN", TOKEN)])).await;
+    let rent = bot
+        .task(json!({"title": "Pay rent", "scheduled_start": "2026-11-24T09:00:00Z", "estimated_duration_minutes": 30}))
+        .await;
+    let taxes = bot
+        .task(json!({"title": "File taxes", "deadline": "2026-11-30T17:00:00Z"}))
+        .await;
+    let hostile_title =
+        "Évènement, très; long \\ titre qui dépasse largement soixante-quinze octets en UTF-8 ✓✓✓";
+    let hostile_description = "line one\nEND:VEVENT\r\nBEGIN:VEVENT\nSUMMARY:injected, ; \\";
+    let hostile = bot
+        .task(json!({"title": hostile_title, "description": hostile_description, "scheduled_start": "2026-11-25T08:00:00Z"}))
+        .await;
+    let done = bot
+        .task(json!({"title": "Old errand", "scheduled_start": "2026-11-20T08:00:00Z"}))
+        .await;
+    bot.patch(&format!("/api/tasks/{done}"), json!({"status": "done"}))
+        .await;
+    bot.task(json!({"title": "Someday learn Welsh"})).await;
+    let thread = free_thread(&bot).await;
+    say(&bot, &thread, "my time zone is Europe/Berlin").await;
+    let proposed = say(
+        &bot,
+        &thread,
+        "every monday at 9 remind me to submit the timesheet",
+    )
+    .await;
+    assert_eq!(proposed["path"], "automation_proposed", "{proposed}");
+    assert_eq!(say(&bot, &thread, "yes").await["path"], "plan_confirmed");
+    let (_, automations) = bot.get("/api/automations").await;
+    let automation = automations[0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+
+    let (status, kind, text) = feed(&bot, &format!("?token={TOKEN}")).await;
+    assert_eq!(status, 200, "{text}");
+    assert!(kind.starts_with("text/calendar"), "{kind}");
+    assert!(text.ends_with("\r\n"));
+    for line in text.split("\r\n") {
+        assert!(line.len() <= 75, "{} octets: {line:?}", line.len());
+        assert!(!line.contains('\n') && !line.contains('\r'), "{line:?}");
+    }
+    let unfolded = unfold(&text);
+    let calendar = read_calendar(&unfolded).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(
+        calendar
+            .properties
+            .iter()
+            .find(|p| p.name == "VERSION")
+            .map(|p| p.val.as_str().to_string()),
+        Some("2.0".into())
+    );
+    let all = events(&calendar.components);
+    assert_eq!(
+        all.len(),
+        4,
+        "rent, taxes, the hostile one, the automation:\n{text}"
+    );
+    let by_uid = |uid: &str| {
+        all.iter()
+            .find(|event| prop(event, "UID") == uid)
+            .copied()
+            .unwrap_or_else(|| panic!("no {uid} in\n{text}"))
+    };
+    let event = by_uid(&format!("{rent}@donna"));
+    assert_eq!(prop(event, "SUMMARY"), "Pay rent");
+    assert_eq!(prop(event, "DTSTART"), "20261124T090000Z");
+    assert_eq!(prop(event, "DURATION"), "PT30M");
+    let event = by_uid(&format!("{taxes}@donna"));
+    assert_eq!(prop(event, "SUMMARY"), "Due: File taxes");
+    assert_eq!(prop(event, "DTSTART"), "20261130T170000Z");
+    let event = by_uid(&format!("{hostile}@donna"));
+    assert_eq!(prop(event, "SUMMARY"), hostile_title);
+    assert_eq!(
+        prop(event, "DESCRIPTION"),
+        hostile_description.replace("\r\n", "\n")
+    );
+    let event = by_uid(&format!("{automation}@donna"));
+    assert_eq!(prop(event, "SUMMARY"), "Submit the timesheet");
+    assert_eq!(
+        prop(event, "RRULE"),
+        "FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0"
+    );
+    let start = event
+        .find_prop("DTSTART")
+        .unwrap_or_else(|| panic!("no DTSTART"));
+    assert_eq!(start.val.as_str(), "20261130T090000");
+    let tzid = start
+        .params
+        .iter()
+        .find(|p| p.key == "TZID")
+        .and_then(|p| p.val.as_ref())
+        .map(|v| v.as_str().to_string());
+    assert_eq!(tzid.as_deref(), Some("Europe/Berlin"));
+    let zones: Vec<&Component<'_>> = calendar
+        .components
+        .iter()
+        .filter(|c| c.name == "VTIMEZONE")
+        .collect();
+    assert_eq!(zones.len(), 1, "{text}");
+    assert_eq!(prop(zones[0], "TZID"), "Europe/Berlin");
+    let daylight = zones[0]
+        .components
+        .iter()
+        .find(|c| c.name == "DAYLIGHT" && prop(c, "DTSTART") == "20270328T020000")
+        .unwrap_or_else(|| panic!("no 2027 summer time in\n{text}"));
+    assert_eq!(prop(daylight, "TZOFFSETFROM"), "+0100");
+    assert_eq!(prop(daylight, "TZOFFSETTO"), "+0200");
+    // The typed reader of the same crate takes the whole feed too.
+    let typed: icalendar::Calendar = text.parse().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        typed
+            .components
+            .iter()
+            .filter(|c| matches!(c, icalendar::CalendarComponent::Event(_)))
+            .count(),
+        4
+    );
+}
+
+#[actix_rt::test]
+async fn the_feed_needs_its_own_token_in_the_query_and_is_off_without_one() {
+    let off = start_bot_with("", TestEnv(Vec::new())).await;
+    assert_eq!(feed(&off, &format!("?token={TOKEN}")).await.0, 404);
+    let bot = start_bot_with(
+        "",
+        TestEnv(vec![
+            ("DONNA_CALENDAR_TOKEN", TOKEN),
+            ("DONNA_API_TOKEN", "api-bearer"),
+        ]),
+    )
+    .await;
+    assert_eq!(feed(&bot, "").await.0, 401);
+    assert_eq!(feed(&bot, "?token=wrong").await.0, 401);
+    assert_eq!(feed(&bot, "?token=").await.0, 401);
+    // No bearer header needed (a calendar app cannot send one), while the API still needs it.
+    assert_eq!(feed(&bot, &format!("?token={TOKEN}")).await.0, 200);
+    assert_eq!(bot.get("/api/tasks").await.0, 401);
+    // The API's bearer token is not the calendar's.
+    assert_eq!(feed(&bot, "?token=api-bearer").await.0, 401);
+}
+
+fn raw_get(port: u16, path: &str) -> u16 {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap_or_else(|e| panic!("{e}"));
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+    let _ = write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    );
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    response
+        .split(' ')
+        .nth(1)
+        .and_then(|status| status.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn the_token_never_appears_in_the_log() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let port = free_port();
+    let config = write_config(dir.path(), port);
+    let child = process::donna()
+        .args(["run", "--config"])
+        .arg(&config)
+        .env("DONNA_CALENDAR_TOKEN", TOKEN)
+        .env("RUST_LOG", "debug")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut running = process::Running {
+        child,
+        port,
+        config,
+    };
+    process::wait_healthy(&mut running);
+    assert_eq!(raw_get(port, "/api/calendar.ics?token=wrong-guess-91"), 401);
+    assert_eq!(
+        raw_get(port, &format!("/api/calendar.ics?token={TOKEN}")),
+        200
+    );
+    assert_eq!(terminate(&mut running.child), Some(0));
+    let stderr = running.stderr();
+    assert!(
+        stderr.contains("/api/calendar.ics") && stderr.contains("status=401"),
+        "the refusal is logged: {stderr}"
+    );
+    assert!(!stderr.contains(TOKEN), "{stderr}");
+    assert!(!stderr.contains("wrong-guess-91"), "{stderr}");
+}

@@ -1,0 +1,166 @@
+//! Discord's `/timezone` against the fake Discord on loopback, driven by the real twilight
+//! clients: autocomplete over IANA names while the person types, the zone set privately and
+//! honoured by their next capture and by `/tasks`, an unknown name answered with the nearest
+//! names, the command registered with autocomplete.
+
+use crate::common;
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use common::fake_discord::{
+    start_fake_discord, FakeDiscord, IncomingMessage, SentInteraction, SlashCommand, BOT_USER_ID,
+};
+use common::{eventually, start_bot_with, Bot, TestEnv};
+use serde_json::Value;
+
+const OWNER: u64 = 42;
+const STRANGER: u64 = 66;
+const DM: u64 = 700;
+const WAIT: Duration = Duration::from_secs(10);
+
+async fn bot(fake: &FakeDiscord) -> Bot {
+    let config = format!(
+        "discord:\n  allowed_user_ids: [{OWNER}]\n  gateway_url: {}\n  api_proxy: {}\n  http_timeout: 5s\n",
+        fake.gateway_url(),
+        fake.rest_addr(),
+    );
+    let bot = start_bot_with(&config, TestEnv(vec![("DISCORD_TOKEN", "test-token")])).await;
+    let shared = bot.app.discord_shared.clone();
+    let ready = eventually(WAIT, || {
+        let shared = shared.clone();
+        async move { shared.is_some_and(|s| s.bot_user_id.load(Ordering::Acquire) == BOT_USER_ID) }
+    })
+    .await;
+    assert!(ready, "the gateway never became ready");
+    bot
+}
+
+fn command(user: u64, name: &str, options: &[(&str, &str)]) -> SlashCommand {
+    SlashCommand {
+        channel_id: DM,
+        guild_id: None,
+        user_id: user,
+        name: name.to_owned(),
+        options: options
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect(),
+    }
+}
+
+async fn callback(fake: &FakeDiscord, interaction: &SentInteraction) -> Value {
+    let answered = eventually(WAIT, || async {
+        !fake.callbacks(interaction.id).is_empty()
+    })
+    .await;
+    assert!(answered, "interaction {} never answered", interaction.id);
+    fake.callbacks(interaction.id)[0].clone()
+}
+
+fn ephemeral_text(callback: &Value) -> String {
+    assert_eq!(callback["type"], 4, "{callback}");
+    assert_eq!(callback["data"]["flags"], 64, "not ephemeral: {callback}");
+    callback["data"]["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn choices(callback: &Value) -> Vec<String> {
+    assert_eq!(callback["type"], 8, "an autocomplete result: {callback}");
+    callback["data"]["choices"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|choice| {
+            assert_eq!(choice["name"], choice["value"], "{choice}");
+            choice["name"].as_str().unwrap_or_default().to_owned()
+        })
+        .collect()
+}
+
+async fn zone_of(bot: &Bot, user: u64) -> String {
+    let (_, person) = bot.get(&format!("/api/people/{user}")).await;
+    person["timezone"].as_str().unwrap_or_default().to_owned()
+}
+
+#[actix_rt::test]
+async fn autocomplete_offers_iana_names_as_the_person_types() {
+    let fake = start_fake_discord().await;
+    let _bot = bot(&fake).await;
+    let typed = fake.autocomplete(command(OWNER, "timezone", &[("zone", "berl")]), "zone");
+    let names = choices(&callback(&fake, &typed).await);
+    assert_eq!(
+        names.first().map(String::as_str),
+        Some("Europe/Berlin"),
+        "{names:?}"
+    );
+    let typed = fake.autocomplete(command(OWNER, "timezone", &[("zone", "new_y")]), "zone");
+    let names = choices(&callback(&fake, &typed).await);
+    assert!(names.contains(&"America/New_York".to_owned()), "{names:?}");
+    let typed = fake.autocomplete(command(OWNER, "timezone", &[("zone", "")]), "zone");
+    assert_eq!(choices(&callback(&fake, &typed).await).len(), 25);
+    // Someone Donna does not work for gets no names.
+    let typed = fake.autocomplete(command(STRANGER, "timezone", &[("zone", "berl")]), "zone");
+    assert!(choices(&callback(&fake, &typed).await).is_empty());
+    // Registered with autocomplete on its option.
+    let registered = fake.command_registrations();
+    let commands = registered
+        .last()
+        .and_then(|request| request.body.clone())
+        .unwrap_or_default();
+    let timezone = commands
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|command| command["name"] == "timezone")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(timezone["options"][0]["autocomplete"], true, "{commands}");
+}
+
+#[actix_rt::test]
+async fn slash_timezone_sets_the_zone_privately_and_the_next_capture_is_read_in_it() {
+    let fake = start_fake_discord().await;
+    let bot = bot(&fake).await;
+    let unknown = fake.slash(command(OWNER, "timezone", &[("zone", "Tokio")]));
+    let text = ephemeral_text(&callback(&fake, &unknown).await);
+    assert!(text.contains("Did you mean Asia/Tokyo"), "{text}");
+    assert_eq!(zone_of(&bot, OWNER).await, "UTC");
+
+    let set = fake.slash(command(OWNER, "timezone", &[("zone", "Europe/Berlin")]));
+    assert_eq!(
+        ephemeral_text(&callback(&fake, &set).await),
+        "Your time zone is now Europe/Berlin; it's 11:00 there."
+    );
+    assert_eq!(zone_of(&bot, OWNER).await, "Europe/Berlin");
+    let shown = fake.slash(command(OWNER, "timezone", &[]));
+    assert_eq!(
+        ephemeral_text(&callback(&fake, &shown).await),
+        "Your time zone is Europe/Berlin; it's 11:00 there."
+    );
+
+    // 11:00 in Berlin: "tomorrow at 9am" is 08:00 UTC, and said as 09:00.
+    fake.dispatch_message_create(IncomingMessage::dm(
+        DM,
+        OWNER,
+        "remind me to call mom tomorrow at 9am",
+    ));
+    let answered = eventually(WAIT, || async {
+        fake.sent_messages()
+            .iter()
+            .any(|(c, text)| *c == DM && text.contains("tomorrow at 09:00"))
+    })
+    .await;
+    assert!(answered, "{:?}", fake.sent_messages());
+    let (_, tasks) = bot.get("/api/tasks").await;
+    assert_eq!(
+        tasks[0]["scheduled_start"], "2026-11-24T08:00:00+00:00",
+        "{tasks}"
+    );
+    assert_eq!(tasks[0]["created_by"], OWNER.to_string(), "{tasks}");
+    let listed = fake.slash(command(OWNER, "tasks", &[("status", "tomorrow")]));
+    let text = ephemeral_text(&callback(&fake, &listed).await);
+    assert!(text.contains("09:00") && !text.contains("08:00"), "{text}");
+}
