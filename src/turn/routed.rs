@@ -5,6 +5,10 @@
 //! Unless the chat remembers more than `route` was shown: a chat pinned to a task, or one with
 //! summaries of earlier sessions, is answered by the chat room (`turn::chat`), whose prompt
 //! holds them, as before. `route` shows the last `planner.history_exchanges` exchanges.
+//! Nor when the reply is copied rather than written (a small model copies what it reads: with
+//! Gemma 3 270M, one reply repeated for a whole conversation): a reply that is word for word
+//! one of Donna's earlier lines in the history, the person's own message, or one of `route`'s
+//! examples goes to the chat room too.
 //!
 //! Invariant: the reply is text for the person and nothing else: no action, no plan, no
 //! escalation comes from `route`.
@@ -12,11 +16,13 @@
 use chrono::{DateTime, Utc};
 
 use crate::conversation::{chat_sessions, pins};
+use crate::llm::route_examples;
 
 use super::apply::Work;
 use super::context::TurnContext;
 use super::draft_step::DraftStep;
 use super::error::TurnError;
+use super::history::Speakers;
 use super::pipeline::Pipeline;
 use super::settings::chrono_duration;
 use super::Inbound;
@@ -44,7 +50,7 @@ impl Pipeline {
                 Ok((live, pinned || summarized))
             })
             .await?;
-        if remembers_more {
+        if remembers_more || self.copied(inbound, &reply).await? {
             return self.chat(turn, inbound, now).await;
         }
         Ok((
@@ -55,4 +61,29 @@ impl Pipeline {
             DraftStep::Keep,
         ))
     }
+
+    /// Whether `reply` only repeats text the model was shown (see the module header).
+    async fn copied(&self, inbound: &Inbound, reply: &str) -> Result<bool, TurnError> {
+        let said = plain(reply);
+        let examples = route_examples::examples();
+        let example = examples
+            .iter()
+            .filter_map(|(_, answer)| answer["reply_to_user"].as_str())
+            .any(|shown| plain(shown) == said);
+        if example || plain(&inbound.text) == said {
+            return Ok(true);
+        }
+        let history = self.history(&inbound.thread_id, Speakers::Roles).await?;
+        Ok(history
+            .iter()
+            .any(|line| line.who == "Donna" && plain(&line.text) == said))
+    }
+}
+
+/// A text without case, surrounding spaces or closing punctuation, to compare copies.
+fn plain(text: &str) -> String {
+    text.trim()
+        .trim_end_matches(['.', '!', '?'])
+        .trim()
+        .to_lowercase()
 }

@@ -186,3 +186,47 @@ async fn a_chat_about_a_pinned_task_is_answered_by_the_chat_room_which_shows_the
         "the chat room's prompt shows the pinned task"
     );
 }
+
+#[actix_rt::test]
+async fn a_reply_route_copied_instead_of_writing_goes_to_the_chat_room() {
+    // (what route's reply is, whether it is copied) after one exchange in which Donna said
+    // "Morning! Want to go through your list?".
+    let table = [
+        ("Morning! Want to go through your list?", true), // Donna's own earlier line
+        ("morning! want to go through your list", true),  // the same, other case
+        ("Glad to hear it.", true),                       // one of route's examples
+        ("my cat knocked over the plant", true),          // the person's own words
+        ("Oh no! Is the plant all right?", false),        // written for this message
+    ];
+    for (reply, copied) in table {
+        let fake = start_fake_llm();
+        let bot = bot(&fake).await;
+        let thread = free_thread(&bot).await;
+        fake.push_for(
+            "route",
+            out(json!({"intent": "chat", "confidence": 0.9,
+                       "reply_to_user": "Morning! Want to go through your list?"})),
+        );
+        let first = bot.say(&thread, "ugh, long night, barely slept").await;
+        assert_eq!(
+            first["reply"], "Morning! Want to go through your list?",
+            "{first}"
+        );
+        fake.push_for(
+            "route",
+            out(json!({"intent": "chat", "confidence": 0.9, "reply_to_user": reply})),
+        );
+        fake.push_for(
+            "chat",
+            out(json!({"reply_to_user": "Oh no, what happened?", "actions": []})),
+        );
+        let result = bot.say(&thread, "my cat knocked over the plant").await;
+        let expected = if copied {
+            "Oh no, what happened?"
+        } else {
+            reply
+        };
+        assert_eq!(result["reply"], expected, "{reply}: {result}");
+        assert_eq!(fake.count("chat"), usize::from(copied), "{reply}");
+    }
+}
