@@ -188,6 +188,27 @@ impl Bot {
         task
     }
 
+    /// Opens a local chat with `POST /api/threads` and `body` (`{"task_id": ..}` pins it to a
+    /// task, `{"chat_id": .., "is_group": true}` names a group); its id (asserting 201).
+    pub async fn open_thread(&self, body: Value) -> String {
+        let (status, created) = self.post("/api/threads", body).await;
+        assert_eq!(status, 201, "open thread: {created}");
+        created["thread_id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// A free one-to-one chat, as `POST /api/threads` with `{}` opens it.
+    pub async fn free_thread(&self) -> String {
+        self.open_thread(json!({})).await
+    }
+
+    /// A free group chat (`"is_group": true`), where the reply gate and group rules apply.
+    pub async fn group_thread(&self) -> String {
+        self.open_thread(json!({ "is_group": true })).await
+    }
+
     /// Opens a nudge thread for a task and returns the thread id.
     pub async fn nudge(&self, task_id: &str) -> String {
         let (status, nudge) = self

@@ -46,12 +46,6 @@ fn events<'a>(calendar: &'a [Component<'a>]) -> Vec<&'a Component<'a>> {
     calendar.iter().filter(|c| c.name == "VEVENT").collect()
 }
 
-async fn free_thread(bot: &Bot) -> String {
-    let (status, body) = bot.post("/api/threads", json!({})).await;
-    assert_eq!(status, 201, "{body}");
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 async fn say(bot: &Bot, thread: &str, text: &str) -> Value {
     let (status, result) = bot
         .post(
@@ -84,7 +78,7 @@ async fn the_feed_holds_tasks_deadlines_and_automations_a_parser_reads_back() {
     bot.patch(&format!("/api/tasks/{done}"), json!({"status": "done"}))
         .await;
     bot.task(json!({"title": "Someday learn Welsh"})).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     say(&bot, &thread, "my time zone is Europe/Berlin").await;
     let proposed = say(
         &bot,
