@@ -223,20 +223,11 @@ fn the_token_never_appears_in_the_log() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let port = free_port();
     let config = write_config(dir.path(), port);
-    let child = process::donna()
-        .args(["run", "--config"])
-        .arg(&config)
+    let mut with_token = process::donna();
+    with_token
         .env("DONNA_CALENDAR_TOKEN", TOKEN)
-        .env("RUST_LOG", "debug")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut running = process::Running {
-        child,
-        port,
-        config,
-    };
+        .env("RUST_LOG", "debug");
+    let mut running = process::spawn_run(with_token, &config, port, &[], Stdio::piped());
     process::wait_healthy(&mut running);
     assert_eq!(raw_get(port, "/api/calendar.ics?token=wrong-guess-91"), 401);
     assert_eq!(

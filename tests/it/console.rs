@@ -10,7 +10,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::process::{create_task, donna, free_port, terminate, wait_exit, wait_healthy, Running};
+use common::process::{create_task, donna, free_port, run, terminate, wait_exit, wait_healthy};
 use serde_json::json;
 
 /// A `donna chat` child: its stdin, and its stdout collected as it arrives.
@@ -210,18 +210,7 @@ fn a_nudge_the_scheduler_sends_while_the_console_runs_is_printed() {
         format!("data_dir: data\nhttp:\n  bind: 127.0.0.1:{port}\nllm:\n  provider: none\nnudges:\n  interval: 24h\n"),
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let child = donna()
-        .args(["run", "--config"])
-        .arg(&run_config)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut running = Running {
-        child,
-        port,
-        config: run_config,
-    };
+    let mut running = run(&run_config, port);
     wait_healthy(&mut running);
     let task = create_task(port, "Pay rent");
     let body = json!({"deadline": "2020-01-01T09:00:00Z"});

@@ -123,10 +123,7 @@ async fn over_the_budget_nothing_is_offered_and_a_yes_no_longer_affordable_spend
     let (local, big) = (start_fake_llm(), start_fake_llm());
     // Room for one call's estimate (about $0.037 with its retry), not two.
     let bot = start_bot(&config(&local, &big, "  daily_budget_usd: 0.04\n")).await;
-    let (first, second) = (
-        bot.free_thread().await,
-        bot.free_thread().await,
-    );
+    let (first, second) = (bot.free_thread().await, bot.free_thread().await);
     local_needs_help(&local);
     let offer = bot.say(&first, QUESTION).await;
     let estimate = estimate_of(&offer);
@@ -570,10 +567,7 @@ async fn an_invalid_answer_is_settled_at_its_usage_and_the_estimate_covers_the_r
 async fn text_that_is_not_ascii_is_estimated_at_a_token_a_byte() {
     let (local, big) = (start_fake_llm(), start_fake_llm());
     let bot = start_bot(&config(&local, &big, "")).await;
-    let (ascii_thread, cjk_thread) = (
-        bot.free_thread().await,
-        bot.free_thread().await,
-    );
+    let (ascii_thread, cjk_thread) = (bot.free_thread().await, bot.free_thread().await);
     let ascii = "a".repeat(3000);
     let cjk = "税".repeat(3000);
     local_needs_help(&local);

@@ -7,7 +7,7 @@ use crate::common;
 use std::time::Duration;
 
 use common::fake_llm::{start_fake_llm, start_fake_llm_on, Script};
-use common::process::{self, donna, free_port, terminate, Running};
+use common::process::{self, free_port, terminate};
 use common::{eventually, start_bot, Bot};
 use serde_json::{json, Value};
 
@@ -181,18 +181,7 @@ fn the_binary_says_once_at_startup_that_the_model_is_unreachable_and_how_to_star
         ),
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let child = donna()
-        .args(["run", "--config"])
-        .arg(&config)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut running = Running {
-        child,
-        port,
-        config,
-    };
+    let mut running = process::run(&config, port);
     process::wait_healthy(&mut running);
     // Serving may begin a moment before the first probe has answered.
     let deadline = std::time::Instant::now() + Duration::from_secs(10);

@@ -38,7 +38,9 @@ async fn reply_skip_error_empty_and_junk_behave_as_the_seed_says() {
         ("junk", Script::Output("¯\\_(ツ)_/¯".into()), true),
     ];
     for (name, script, replies) in cases {
-        let thread = bot.open_thread(json!({"chat_id": format!("chat-{name}"), "is_group": true})).await;
+        let thread = bot
+            .open_thread(json!({"chat_id": format!("chat-{name}"), "is_group": true}))
+            .await;
         fake.push(script);
         let result = bot.say(&thread, "anyone up for lunch?").await;
         if replies {
@@ -97,7 +99,10 @@ async fn fifty_concurrent_group_messages_get_exactly_the_cap_and_no_model_call_a
     }
     let mut threads = Vec::new();
     for _ in 0..50 {
-        threads.push(bot.open_thread(json!({"chat_id": "busy-group", "is_group": true})).await);
+        threads.push(
+            bot.open_thread(json!({"chat_id": "busy-group", "is_group": true}))
+                .await,
+        );
     }
     let sends = threads.iter().map(|thread| {
         bot.client
@@ -141,7 +146,9 @@ async fn fifty_concurrent_group_messages_get_exactly_the_cap_and_no_model_call_a
 async fn skip_frees_its_slot_and_the_window_slides() {
     let fake = start_fake_llm();
     let bot = start_bot(&gate_config(&fake, 2)).await;
-    let thread = bot.open_thread(json!({"chat_id": "g", "is_group": true})).await;
+    let thread = bot
+        .open_thread(json!({"chat_id": "g", "is_group": true}))
+        .await;
     fake.push(Script::Output("SKIP".into()));
     fake.push(Script::Output("REPLY".into()));
     fake.push(Script::Output("REPLY".into()));
@@ -179,7 +186,9 @@ async fn a_restart_inside_the_window_keeps_the_cap() {
     let data = dir.path().to_path_buf();
     let config = gate_config(&fake, 2);
     let bot = start_bot_in(dir, &config, TestEnv(Vec::new())).await;
-    let thread = bot.open_thread(json!({"chat_id": "g", "is_group": true})).await;
+    let thread = bot
+        .open_thread(json!({"chat_id": "g", "is_group": true}))
+        .await;
     assert_ne!(bot.say(&thread, "one").await["path"], "skipped");
     assert_ne!(bot.say(&thread, "two").await["path"], "skipped");
     bot.stop().await;
@@ -230,7 +239,9 @@ async fn commands_and_the_requesters_answer_skip_the_gate_but_count_against_the_
     // The gate would keep every message quiet: whatever gets through did not ask it.
     fake.always(Script::Output("SKIP: not for Donna".into()));
     let bot = start_bot(&gate_config(&fake, 3)).await;
-    let thread = bot.open_thread(json!({"chat_id": "family", "is_group": true})).await;
+    let thread = bot
+        .open_thread(json!({"chat_id": "family", "is_group": true}))
+        .await;
 
     let captured = bot.say(&thread, "add buy milk").await;
     assert_eq!(captured["path"], "task_created", "{captured}");
@@ -290,7 +301,9 @@ async fn a_time_zone_command_in_a_group_skips_the_gate_and_small_talk_that_looks
     let fake = start_fake_llm();
     fake.always(Script::Output("SKIP: not for Donna".into()));
     let bot = start_bot(&gate_config(&fake, 6)).await;
-    let thread = bot.open_thread(json!({"chat_id": "family", "is_group": true})).await;
+    let thread = bot
+        .open_thread(json!({"chat_id": "family", "is_group": true}))
+        .await;
     let set = bot.say(&thread, "my time zone is Europe/Berlin").await;
     assert_eq!(set["path"], "chat", "{set}");
     let moved = bot.say(&thread, "I'm in Tokyo now").await;

@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::process::{donna, free_port, health, terminate, write_config};
+use common::process::{donna, free_port, health, spawn_run, terminate, write_config};
 use std::os::unix::net::UnixDatagram;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -41,16 +41,12 @@ fn run_tells_the_service_manager_it_is_ready_alive_and_stopping() {
         .unwrap_or_else(|e| panic!("{e}"));
     let port = free_port();
     let config = write_config(dir.path(), port);
-    let mut child = donna()
-        .args(["run", "--config"])
-        .arg(&config)
+    let mut managed = donna();
+    managed
         .env("NOTIFY_SOCKET", &socket_path)
         // 400 ms: Donna pings every 200 ms.
-        .env("WATCHDOG_USEC", "400000")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
+        .env("WATCHDOG_USEC", "400000");
+    let mut running = spawn_run(managed, &config, port, &[], Stdio::null());
 
     let startup = receive_until(&socket, Duration::from_secs(30), |m| m.contains("READY=1"));
     let ready = startup.iter().find(|m| m.contains("READY=1"));
@@ -75,7 +71,7 @@ fn run_tells_the_service_manager_it_is_ready_alive_and_stopping() {
     );
 
     let _ = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args(["-TERM", &running.child.id().to_string()])
         .status();
     let stop = receive_until(&socket, Duration::from_secs(10), |m| {
         m.contains("STOPPING=1")
@@ -84,5 +80,5 @@ fn run_tells_the_service_manager_it_is_ready_alive_and_stopping() {
         stop.iter().any(|m| m.contains("STOPPING=1")),
         "no STOPPING=1 after SIGTERM: {stop:?}"
     );
-    assert_eq!(terminate(&mut child), Some(0));
+    assert_eq!(terminate(&mut running.child), Some(0));
 }

@@ -10,7 +10,7 @@ use crate::common;
 use chrono::Duration;
 use common::fake_llm::planner::{call, done, question};
 use common::fake_llm::{out, schema_title, start_fake_llm, FakeLlm, Script};
-use common::{start_bot, Bot};
+use common::start_bot;
 use serde_json::{json, Value};
 
 /// The bodies of the requests without an output schema (the REPLY/SKIP gate's).
