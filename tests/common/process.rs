@@ -6,9 +6,11 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
+
+use super::{eventually_some, wait_for};
 
 /// The binary with no secrets from the test's environment and info logs on stderr.
 pub fn donna() -> Command {
@@ -187,17 +189,16 @@ pub enum Outcome {
 
 /// Waits until the process exits or answers /health with 200, whichever comes first.
 pub fn exit_or_serve(running: &mut Running) -> Outcome {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline {
+    wait_for(Duration::from_secs(30), || {
         if let Ok(Some(status)) = running.child.try_wait() {
-            return Outcome::Exited(status.code());
+            return Some(Outcome::Exited(status.code()));
         }
-        if let Some((200, body)) = health(running.port) {
-            return Outcome::Serving(body);
+        match health(running.port) {
+            Some((200, body)) => Some(Outcome::Serving(body)),
+            _ => None,
         }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Outcome::Neither
+    })
+    .unwrap_or(Outcome::Neither)
 }
 
 pub fn wait_healthy(running: &mut Running) -> Value {
@@ -217,27 +218,23 @@ pub fn wait_exit(child: &mut Child) -> Option<i32> {
 
 /// `wait_exit` with another time limit.
 pub fn wait_exit_within(child: &mut Child, limit: Duration) -> Option<i32> {
-    let deadline = Instant::now() + limit;
-    while Instant::now() < deadline {
-        if let Ok(Some(status)) = child.try_wait() {
-            return status.code();
-        }
-        std::thread::sleep(Duration::from_millis(20));
+    wait_for(limit, || exited(child)).flatten()
+}
+
+/// The exit code (Some(None) for a signal) if the process has exited.
+fn exited(child: &mut Child) -> Option<Option<i32>> {
+    match child.try_wait() {
+        Ok(Some(status)) => Some(status.code()),
+        _ => None,
     }
-    None
 }
 
 /// `wait_exit_within` for an async test: it polls without blocking the test's runtime, where
 /// the test's fake servers keep answering.
 pub async fn wait_exit_async(child: &mut Child, limit: Duration) -> Option<i32> {
-    let deadline = Instant::now() + limit;
-    while Instant::now() < deadline {
-        if let Ok(Some(status)) = child.try_wait() {
-            return status.code();
-        }
-        actix_rt::time::sleep(Duration::from_millis(20)).await;
-    }
-    None
+    eventually_some(limit, || std::future::ready(exited(child)))
+        .await
+        .flatten()
 }
 
 /// SIGTERM, then the exit code.

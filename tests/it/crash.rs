@@ -11,11 +11,12 @@ use std::path::Path;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::process::{
     donna, free_port, http, sigterm, spawn_run, wait_healthy, write_yaml, Running,
 };
+use common::wait_for;
 use rand::Rng;
 use serde_json::{json, Value};
 
@@ -41,17 +42,16 @@ intents:
 
 /// Retries until the server answers 2xx (same request, so the same message id).
 fn until_ok(port: u16, method: &str, path: &str, body: Option<&Value>) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
+    let answer = wait_for(Duration::from_secs(120), || {
         match http(port, method, path, body) {
-            Some((status, value)) if (200..300).contains(&status) => return value,
+            Some((status, value)) if (200..300).contains(&status) => Some(value),
             Some((status, value)) if (400..500).contains(&status) && status != 429 => {
                 panic!("{method} {path}: {status} {value}")
             }
-            _ if Instant::now() > deadline => panic!("{method} {path}: no answer for two minutes"),
-            _ => std::thread::sleep(Duration::from_millis(20)),
+            _ => None,
         }
-    }
+    });
+    answer.unwrap_or_else(|| panic!("{method} {path}: no answer for two minutes"))
 }
 
 /// `donna run` on `config`, killed and restarted many times: warnings only, and its log

@@ -9,25 +9,26 @@ use std::os::unix::net::UnixDatagram;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use common::wait_until;
+
 /// The datagrams received until `until` holds for one of them, or the time limit passes.
 fn receive_until(
     socket: &UnixDatagram,
     limit: Duration,
     until: impl Fn(&str) -> bool,
 ) -> Vec<String> {
-    let deadline = Instant::now() + limit;
     let mut received = Vec::new();
     let mut buffer = [0u8; 4096];
-    while Instant::now() < deadline {
-        if let Ok(length) = socket.recv(&mut buffer) {
-            let message = String::from_utf8_lossy(&buffer[..length]).to_string();
-            let done = until(&message);
-            received.push(message);
-            if done {
-                break;
-            }
-        }
-    }
+    // Each look waits up to the socket's read timeout for a datagram.
+    wait_until(limit, || {
+        let Ok(length) = socket.recv(&mut buffer) else {
+            return false;
+        };
+        let message = String::from_utf8_lossy(&buffer[..length]).to_string();
+        let done = until(&message);
+        received.push(message);
+        done
+    });
     received
 }
 
