@@ -1,5 +1,8 @@
 //! Shared test helpers: a real bot (real SQLite in a temp dir, the real actors, the real HTTP
-//! server on 127.0.0.1:0) driven over HTTP, with a clock the test moves.
+//! server on 127.0.0.1:0) driven over HTTP, with a clock the test moves; the local chats a test
+//! opens (`Bot::free_thread`, `group_thread`, `open_thread`); and the polling helpers every test
+//! waits with, never a fixed sleep: `eventually` / `eventually_some` in async code, `wait_until`
+//! / `wait_for` in blocking code (a child process, a file, a socket).
 
 #![allow(dead_code)]
 
