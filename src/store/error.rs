@@ -216,9 +216,13 @@ mod tests {
             panic!("the broken JSON parsed");
         };
         let error = StoreError::json("plan actions", cause);
-        let source = error.source().and_then(|s| s.downcast_ref::<serde_json::Error>());
+        let source = error
+            .source()
+            .and_then(|s| s.downcast_ref::<serde_json::Error>());
         assert!(source.is_some(), "{error:?}");
-        assert!(error.to_string().starts_with("stored data is invalid: plan actions: "));
+        assert!(error
+            .to_string()
+            .starts_with("stored data is invalid: plan actions: "));
         assert_eq!(
             error.in_plain_words(),
             "a record in the database could not be read"

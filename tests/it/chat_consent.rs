@@ -15,11 +15,6 @@ async fn bot(fake: &FakeLlm) -> Bot {
     start_bot(&fake.config("ollama", "10s", 2)).await
 }
 
-async fn thread(bot: &Bot, body: Value) -> String {
-    let (_, body) = bot.post("/api/threads", body).await;
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 fn model_proposes(fake: &FakeLlm, actions: Value) {
     fake.push_for(
         "route",
@@ -59,7 +54,7 @@ async fn a_write_the_message_does_not_plainly_ask_for_waits_for_a_yes() {
     let bot = bot(&fake).await;
     let passport = bot.task(json!({"title": "Renew passport"})).await;
     let rent = bot.task(json!({"title": "Pay rent"})).await;
-    let chat = thread(&bot, json!({})).await;
+    let chat = bot.free_thread().await;
     let done = |task: &str| json!([{"name": "mark_done", "params": {"task": task}}]);
     // (message, the model's actions): each shares a title word with a task, none asks for it.
     let cases = [
@@ -100,7 +95,7 @@ async fn an_id_from_the_model_never_settles_which_of_two_tasks_is_meant() {
     let bot = bot(&fake).await;
     let a = bot.task(json!({"title": "Dingo report A"})).await;
     let b = bot.task(json!({"title": "Dingo report B"})).await;
-    let chat = thread(&bot, json!({})).await;
+    let chat = bot.free_thread().await;
     // The model passes A's id for "the dingo report": both tasks fit the person's words.
     model_proposes(&fake, json!([{"name": "mark_done", "params": {"task": a}}]));
     let result = from(&bot, &chat, "owner", "the dingo report is done").await;
@@ -136,7 +131,7 @@ async fn a_pick_runs_only_what_the_first_message_asked_for() {
     let bot = bot(&fake).await;
     let a = bot.task(json!({"title": "Dingo report A"})).await;
     bot.task(json!({"title": "Dingo report B"})).await;
-    let chat = thread(&bot, json!({})).await;
+    let chat = bot.free_thread().await;
     model_proposes(
         &fake,
         json!([{"name": "mark_done", "params": {"task": "dingo report"}}]),
@@ -153,7 +148,7 @@ async fn a_pinned_chat_still_needs_the_action_asked_for() {
     let fake = start_fake_llm();
     let bot = bot(&fake).await;
     let passport = bot.task(json!({"title": "Renew passport"})).await;
-    let pinned = thread(&bot, json!({"task_id": passport})).await;
+    let pinned = bot.open_thread(json!({"task_id": passport})).await;
     model_proposes(
         &fake,
         json!([{"name": "mark_done", "params": {"task": "passport"}}]),
@@ -169,7 +164,7 @@ async fn drafts_and_undo_belong_to_the_person_they_were_made_for() {
     let bot = bot(&fake).await;
     let a = bot.task(json!({"title": "Dingo report A"})).await;
     bot.task(json!({"title": "Dingo report B"})).await;
-    let group = thread(&bot, json!({"is_group": true})).await;
+    let group = bot.group_thread().await;
     model_proposes(
         &fake,
         json!([{"name": "mark_done", "params": {"task": "dingo report"}}]),
@@ -200,7 +195,7 @@ async fn drafts_and_undo_belong_to_the_person_they_were_made_for() {
 #[actix_rt::test]
 async fn a_pending_question_never_takes_a_command_as_its_answer() {
     let bot = start_bot("").await;
-    let chat = thread(&bot, json!({})).await;
+    let chat = bot.free_thread().await;
     // "at 3" is 3am or 3pm: Donna asks.
     let asked = from(&bot, &chat, "owner", "remind me to take the pill at 3").await;
     assert_eq!(asked["path"], "clarify", "{asked}");
@@ -230,7 +225,7 @@ async fn a_person_never_sees_what_was_said_or_proposed_in_a_chat_they_are_not_in
     let fake = start_fake_llm();
     let bot = bot(&fake).await;
     // The owner's 1:1 chat: a note with a PIN, and a task captured there.
-    let private = thread(&bot, json!({})).await;
+    let private = bot.free_thread().await;
     fake.push_for("route", out(json!({"intent": "chat", "confidence": 0.9})));
     fake.push_for("chat", out(json!({"reply_to_user": "Noted."})));
     from(
@@ -256,7 +251,7 @@ async fn a_person_never_sees_what_was_said_or_proposed_in_a_chat_they_are_not_in
     )
     .await;
     // A group chat: Bob asks; the planner searches memory and recalls today.
-    let group = thread(&bot, json!({"is_group": true})).await;
+    let group = bot.group_thread().await;
     fake.push_for("route", question());
     fake.push_for(
         "plan_step",

@@ -12,12 +12,6 @@ use donna::automations::runner::AutomationsMsg;
 use donna::subsystems::nudger::NudgerMsg;
 use serde_json::{json, Value};
 
-async fn free_thread(bot: &Bot) -> String {
-    let (status, body) = bot.post("/api/threads", json!({})).await;
-    assert_eq!(status, 201, "{body}");
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 /// `user` writes `text` in `thread`; the turn's result.
 async fn say_as(bot: &Bot, thread: &str, user: &str, text: &str) -> Value {
     let (status, result) = bot
@@ -40,7 +34,7 @@ async fn zone_of(bot: &Bot, user: &str) -> String {
 #[actix_rt::test]
 async fn sentences_that_set_a_time_zone_set_it_and_say_the_time_there() {
     let bot = start_bot("").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let table: &[(&str, &str, &str)] = &[
         // (what the person writes, the zone, the time there now)
         ("my time zone is Europe/Berlin", "Europe/Berlin", "11:00"),
@@ -117,7 +111,7 @@ async fn sentences_that_set_a_time_zone_set_it_and_say_the_time_there() {
 #[actix_rt::test]
 async fn sentences_that_only_look_like_a_time_zone_change_nothing() {
     let bot = start_bot("").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let table = [
         "what time is it in Tokyo?",
         "is it raining in London?",
@@ -166,7 +160,7 @@ async fn sentences_that_only_look_like_a_time_zone_change_nothing() {
 #[actix_rt::test]
 async fn an_unknown_zone_is_answered_with_the_nearest_names_and_asking_says_the_zone() {
     let bot = start_bot("").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let result = say_as(&bot, &thread, "owner", "set my timezone to Tokio").await;
     assert_eq!(result["path"], "clarify", "{result}");
     let reply = result["reply"].as_str().unwrap_or_default();
@@ -210,7 +204,7 @@ fn time_of(task: &Value, field: &str) -> DateTime<Utc> {
 #[actix_rt::test]
 async fn times_a_person_writes_are_read_in_their_zone_and_said_back_in_it() {
     let bot = start_bot("").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     say_as(&bot, &thread, "nyc", "my time zone is America/New_York").await;
     // 05:00 in New York: "tomorrow at 9am" is 9am there, 14:00 UTC.
     let result = say_as(
@@ -253,7 +247,7 @@ async fn times_a_person_writes_are_read_in_their_zone_and_said_back_in_it() {
 #[actix_rt::test]
 async fn a_tasks_nudge_says_its_time_in_the_zone_of_the_person_who_captured_it() {
     let bot = start_bot("").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     say_as(&bot, &thread, "tokyo", "I'm in Tokyo now").await;
     // 19:00 in Tokyo; "at 8pm" is 11:00 UTC.
     let result = say_as(&bot, &thread, "tokyo", "remind me to stretch at 8pm").await;
@@ -278,7 +272,7 @@ async fn an_automation_keeps_its_zone_and_its_wall_clock_time_across_a_dst_chang
     let bot = start_bot("").await;
     // Friday 27 March 2026, 10:00 UTC; Berlin moves to summer time on Sunday 29 March.
     bot.clock.set(at(2026, 3, 27, 10, 0));
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     say_as(&bot, &thread, "berlin", "my time zone is Europe/Berlin").await;
     let proposed = say_as(
         &bot,
