@@ -235,15 +235,21 @@ impl Bot {
         (task, thread)
     }
 
-    /// Sends a reply and returns the turn result (asserting 200).
+    /// Sends a reply as the owner and returns the turn result (asserting 200).
     pub async fn say(&self, thread: &str, text: &str) -> Value {
+        self.say_as(thread, "owner", text).await
+    }
+
+    /// `user` writes `text` in `thread` (a group member, another person); the turn result
+    /// (asserting 200).
+    pub async fn say_as(&self, thread: &str, user: &str, text: &str) -> Value {
         let (status, result) = self
             .post(
                 "/api/messages",
-                json!({ "thread_id": thread, "user_id": "owner", "text": text }),
+                json!({ "thread_id": thread, "user_id": user, "text": text }),
             )
             .await;
-        assert_eq!(status, 200, "say {text:?}: {result}");
+        assert_eq!(status, 200, "{user} says {text:?}: {result}");
         result
     }
 

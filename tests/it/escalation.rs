@@ -49,17 +49,6 @@ fn estimate_of(offer: &Value) -> i64 {
         .unwrap_or_default()
 }
 
-async fn say_as(bot: &Bot, thread: &str, user: &str, text: &str) -> Value {
-    let (status, body) = bot
-        .post(
-            "/api/messages",
-            json!({"thread_id": thread, "user_id": user, "text": text}),
-        )
-        .await;
-    assert_eq!(status, 200, "{text}: {body}");
-    body
-}
-
 #[actix_rt::test]
 async fn an_offer_names_its_cost_sends_nothing_before_yes_and_is_settled_once_from_usage() {
     let (local, big) = (start_fake_llm(), start_fake_llm());
@@ -85,9 +74,9 @@ async fn an_offer_names_its_cost_sends_nothing_before_yes_and_is_settled_once_fr
     // Someone else in the chat cannot say yes for the person who asked.
     let group = bot.group_thread().await;
     local_needs_help(&local);
-    let theirs = say_as(&bot, &group, "owner", QUESTION).await;
+    let theirs = bot.say_as(&group, "owner", QUESTION).await;
     assert_eq!(theirs["path"], "escalation_proposed", "{theirs}");
-    let other = say_as(&bot, &group, "someone-else", "yes").await;
+    let other = bot.say_as(&group, "someone-else", "yes").await;
     assert_eq!(other["path"], "unhandled", "{other}");
     assert_eq!(big.count("chat"), 0);
 

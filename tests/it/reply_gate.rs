@@ -215,17 +215,6 @@ async fn open_titles(bot: &Bot) -> Vec<String> {
         .unwrap_or_default()
 }
 
-async fn say_as(bot: &Bot, thread: &str, user: &str, text: &str) -> Value {
-    let (status, result) = bot
-        .post(
-            "/api/messages",
-            json!({"thread_id": thread, "user_id": user, "text": text}),
-        )
-        .await;
-    assert_eq!(status, 200, "{result}");
-    result
-}
-
 fn gate_calls(fake: &FakeLlm) -> usize {
     fake.titles()
         .iter()
@@ -265,14 +254,14 @@ async fn commands_and_the_requesters_answer_skip_the_gate_but_count_against_the_
     let again = bot.say(&thread, "add buy milk").await;
     assert_eq!(again["path"], "duplicate", "{again}");
     fake.push(Script::Output("REPLY".into()));
-    let guest = say_as(&bot, &thread, "guest", "yes").await;
+    let guest = bot.say_as(&thread, "guest", "yes").await;
     assert_eq!(guest["path"], "unhandled", "{guest}");
     assert_eq!(
         gate_calls(&fake),
         2,
         "another member's yes is put to the gate"
     );
-    let guest_talk = say_as(&bot, &thread, "guest", "no way").await;
+    let guest_talk = bot.say_as(&thread, "guest", "no way").await;
     assert_eq!(guest_talk["path"], "skipped", "{guest_talk}");
     assert_eq!(
         open_titles(&bot)
