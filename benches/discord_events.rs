@@ -4,13 +4,13 @@
 //! Run: `cargo bench --bench discord_events`.
 //!
 //! Both use the real app and real clients: twilight's shard and HTTP client against the fake
-//! Discord of `tests/common/fake_discord.rs` on loopback, and reqwest against Donna's own HTTP
+//! Discord of `tests/common/fake_discord/` on loopback, and reqwest against Donna's own HTTP
 //! server. 100 threads (Discord nudge threads / local nudge threads) each get 10 "busy"
 //! replies (FastPath: snooze), 1,000 turns per side; the Discord side counts until the 1,000th
 //! reply has been POSTed; the local side sends from 100 concurrent clients, one request at a
 //! time per thread.
 
-#[path = "../tests/common/fake_discord.rs"]
+#[path = "../tests/common/fake_discord/mod.rs"]
 mod fake_discord;
 
 use std::sync::Arc;

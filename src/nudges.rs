@@ -73,9 +73,10 @@ pub enum NudgeFailure {
     /// Discord refused the nudge or did not answer in time.
     #[error("discord: {0}")]
     Discord(String),
-    /// The actor that opens the nudges could not take the request (queue full, not running).
-    #[error("{0}")]
-    Unavailable(String),
+    /// The actor that opens the nudges could not take the request (queue full, not running):
+    /// the actor runtime's error is the cause.
+    #[error("the nudge sender is unavailable: {0}")]
+    Unavailable(#[source] actors::AskError),
     /// Reading the task or recording the nudge failed: Donna's own fault, not the peer's.
     #[error(transparent)]
     Store(#[from] StoreError),

@@ -66,13 +66,13 @@ pub fn execute_all(
                     .as_ref()
                     .map(serde_json::to_string)
                     .transpose()
-                    .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+                    .map_err(|e| StoreError::json("action_log.before", e))?;
                 // The task as the action left it: undo refuses once it has changed since.
                 let after = match &effect.task_id {
                     Some(id) => crate::tasks::repo::get(conn, id)?
                         .map(|task| serde_json::to_string(&task))
                         .transpose()
-                        .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+                        .map_err(|e| StoreError::json("action_log.after", e))?,
                     None => None,
                 };
                 conn.prepare_cached(

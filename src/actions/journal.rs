@@ -43,7 +43,7 @@ pub fn journaled_after(conn: &Connection, mark: i64) -> Result<Vec<Journaled>, S
             before: before
                 .map(|json| serde_json::from_str::<Task>(&json))
                 .transpose()
-                .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+                .map_err(|e| StoreError::json("action_log.before", e))?,
         });
     }
     Ok(out)

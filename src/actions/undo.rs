@@ -175,7 +175,7 @@ fn revert(
         format!("Undone: '{title}' is deleted again.")
     } else if let Some(before) = &step.before_json {
         let task: Task =
-            serde_json::from_str(before).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            serde_json::from_str(before).map_err(|e| StoreError::json("action_log.before", e))?;
         repo::save(conn, &task, now).map_err(|error| match error {
             repo::TaskChangeError::Store(error) => error,
             other => StoreError::Corrupt(other.to_string()),
@@ -202,7 +202,7 @@ fn changed_since(conn: &Connection, step: &Logged) -> Result<Option<String>, Sto
         return Ok(None);
     };
     let after: Task =
-        serde_json::from_str(after).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        serde_json::from_str(after).map_err(|e| StoreError::json("action_log.after", e))?;
     Ok(match repo::get(conn, &after.id)? {
         None => Some(format!(
             "'{}' no longer exists, so there is nothing to undo.",

@@ -82,13 +82,13 @@ pub fn stored_form(
     }
     serde_json::to_string(&references)
         .map(Some)
-        .map_err(|e| StoreError::Corrupt(format!("journal request references: {e}")))
+        .map_err(|e| StoreError::json("journal request references", e))
 }
 
 /// The request `stored_form` turned into `references`, whole again.
 pub fn expand(conn: &Connection, references: &str) -> Result<String, StoreError> {
     let references: Vec<Reference> = serde_json::from_str(references)
-        .map_err(|e| StoreError::Corrupt(format!("journal request references: {e}")))?;
+        .map_err(|e| StoreError::json("journal request references", e))?;
     let mut lookup = conn.prepare_cached("SELECT text FROM journal_text WHERE hash = ?1")?;
     let mut messages = Vec::with_capacity(references.len());
     for Reference { role, text } in references {
@@ -98,8 +98,7 @@ pub fn expand(conn: &Connection, references: &str) -> Result<String, StoreError>
         })?;
         messages.push(Message { role, content });
     }
-    serde_json::to_string(&messages)
-        .map_err(|e| StoreError::Corrupt(format!("journal request: {e}")))
+    serde_json::to_string(&messages).map_err(|e| StoreError::json("journal request", e))
 }
 
 /// Deletes the texts no journal entry committed at or after `cutoff` can refer to (with the

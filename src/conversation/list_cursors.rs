@@ -57,7 +57,7 @@ fn from_row(row: &Row<'_>) -> Result<ListCursor, StoreError> {
         thread_id: row.get(1)?,
         heading: row.get(2)?,
         items: serde_json::from_str(&items)
-            .map_err(|e| StoreError::Corrupt(format!("list_cursor.items_json: {e}")))?,
+            .map_err(|e| StoreError::json("list_cursor.items_json", e))?,
         shown: usize::try_from(shown).unwrap_or(0),
         created_at: from_db(&row.get::<_, String>(5)?)?,
         expires_at: from_db(&row.get::<_, String>(6)?)?,
@@ -72,8 +72,8 @@ pub fn save(conn: &Connection, cursor: &ListCursor, now: DateTime<Utc>) -> Resul
     if let Some(thread_id) = &cursor.thread_id {
         clear(conn, thread_id)?;
     }
-    let items = serde_json::to_string(&cursor.items)
-        .map_err(|e| StoreError::Corrupt(format!("list items: {e}")))?;
+    let items =
+        serde_json::to_string(&cursor.items).map_err(|e| StoreError::json("list items", e))?;
     conn.prepare_cached(
         "INSERT INTO list_cursor (id, thread_id, heading, items_json, shown, created_at, expires_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",

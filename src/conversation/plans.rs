@@ -103,8 +103,7 @@ fn from_row(row: &Row<'_>) -> Result<Plan, StoreError> {
     Ok(Plan {
         id: row.get(0)?,
         thread_id: row.get(1)?,
-        actions: serde_json::from_str(&actions)
-            .map_err(|e| StoreError::Corrupt(format!("plan actions: {e}")))?,
+        actions: serde_json::from_str(&actions).map_err(|e| StoreError::json("plan actions", e))?,
         reply_text: row.get(3)?,
         status: PlanStatus::parse(&row.get::<_, String>(4)?)?,
         created_at: from_db(&row.get::<_, String>(5)?)?,

@@ -31,10 +31,6 @@ impl NudgeSink for DiscordNudges {
             context,
             reply,
         });
-        Box::pin(async move {
-            answer
-                .await
-                .map_err(|error| NudgeFailure::Unavailable(error.to_string()))?
-        })
+        Box::pin(async move { answer.await.map_err(NudgeFailure::Unavailable)? })
     }
 }

@@ -109,7 +109,7 @@ pub async fn open_nudge(
                 NudgeFailure::NoTask(id) => ApiError::NotFound(format!("no task {id}")),
                 NudgeFailure::Conflict(reason) => ApiError::Conflict(reason),
                 NudgeFailure::Discord(reason) => ApiError::BadGateway(reason),
-                NudgeFailure::Unavailable(reason) => ApiError::Unavailable(reason),
+                NudgeFailure::Unavailable(cause) => ApiError::Unavailable(cause.to_string()),
                 // The same answer as every other store error of the API.
                 NudgeFailure::Store(error) => ApiError::from(error),
             })?;

@@ -20,7 +20,7 @@ pub enum StoreError {
     Transaction(String),
     /// A batch's transaction failed (it could not begin or commit), shared by every unit of
     /// the batch: the cause is kept, not only its words.
-    #[error("transaction: {what}")]
+    #[error("transaction: {what}: {source}")]
     Batch {
         what: &'static str,
         #[source]
@@ -43,6 +43,14 @@ pub enum StoreError {
     Panicked(String),
     #[error("stored data is invalid: {0}")]
     Corrupt(String),
+    /// A JSON column that does not read back (or a value that would not write as JSON):
+    /// which one, with serde's error as the cause.
+    #[error("stored data is invalid: {what}: {source}")]
+    Json {
+        what: String,
+        #[source]
+        source: serde_json::Error,
+    },
     /// SQLite found the database file damaged (at startup, `PRAGMA quick_check`; later, any
     /// statement). Donna does not serve or write a damaged database.
     #[error(
@@ -68,6 +76,14 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// A JSON column (`what`) that did not read back or write, keeping serde's error.
+    pub fn json(what: impl Into<String>, source: serde_json::Error) -> Self {
+        StoreError::Json {
+            what: what.into(),
+            source,
+        }
+    }
+
     /// What failed, in words for the person who asked (the error itself goes to the log): no
     /// SQL, no panic message, no type name.
     pub fn in_plain_words(&self) -> &'static str {
@@ -76,7 +92,9 @@ impl StoreError {
             StoreError::Damaged { .. } | StoreError::EmptyDatabase { .. } => {
                 "the database is damaged; Donna does not use it (her log says what to do)"
             }
-            StoreError::Corrupt(_) => "a record in the database could not be read",
+            StoreError::Corrupt(_) | StoreError::Json { .. } => {
+                "a record in the database could not be read"
+            }
             StoreError::Sqlite(_) | StoreError::Batch { .. } => {
                 match self.sqlite().and_then(rusqlite::Error::sqlite_error_code) {
                     Some(ErrorCode::DiskFull) => {
@@ -183,5 +201,31 @@ impl StoreError {
             reason: reason.into(),
             kind,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::StoreError;
+
+    #[test]
+    fn a_json_column_that_does_not_read_keeps_serdes_error_as_its_cause() {
+        let Err(cause) = serde_json::from_str::<Vec<String>>("[1,") else {
+            panic!("the broken JSON parsed");
+        };
+        let error = StoreError::json("plan actions", cause);
+        let source = error
+            .source()
+            .and_then(|s| s.downcast_ref::<serde_json::Error>());
+        assert!(source.is_some(), "{error:?}");
+        assert!(error
+            .to_string()
+            .starts_with("stored data is invalid: plan actions: "));
+        assert_eq!(
+            error.in_plain_words(),
+            "a record in the database could not be read"
+        );
     }
 }

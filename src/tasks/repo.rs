@@ -56,11 +56,11 @@ fn from_row(row: &Row<'_>) -> Result<Task, StoreError> {
 }
 
 fn json_column<T: serde::de::DeserializeOwned>(text: &str, column: &str) -> Result<T, StoreError> {
-    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("task.{column}: {e}")))
+    serde_json::from_str(text).map_err(|source| StoreError::json(format!("task.{column}"), source))
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
-    serde_json::to_string(value).map_err(|e| StoreError::Corrupt(e.to_string()))
+    serde_json::to_string(value).map_err(|source| StoreError::json("a task field", source))
 }
 
 fn opt_ts(at: Option<DateTime<Utc>>) -> Option<String> {

@@ -18,7 +18,7 @@ pub enum TurnError {
     #[error(transparent)]
     Prompt(#[from] crate::llm::prompts::PromptError),
     #[error("stored result is unreadable: {0}")]
-    BadStoredResult(String),
+    BadStoredResult(#[source] serde_json::Error),
     /// The message failed every try and was set aside (`parking`): it is not run again.
     #[error(
         "this message failed every time it was tried and was set aside; it will not be run again"

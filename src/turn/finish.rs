@@ -45,7 +45,8 @@ pub fn finish(
         }
     }
     result.reply = reply;
-    let json = serde_json::to_string(&*result).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    let json =
+        serde_json::to_string(&*result).map_err(|e| StoreError::json("the turn's result", e))?;
     inbox::complete(conn, inbound, &json)?;
     Ok(())
 }

@@ -150,8 +150,7 @@ impl Pipeline {
         match &context.inbox {
             // The same message again: the first result, and nothing applied twice.
             Some(Accepted::Done(json)) => {
-                return serde_json::from_str(json)
-                    .map_err(|e| TurnError::BadStoredResult(e.to_string()))
+                return serde_json::from_str(json).map_err(TurnError::BadStoredResult)
             }
             Some(Accepted::Parked) => return Err(TurnError::Parked),
             _ => {}

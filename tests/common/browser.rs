@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use futures_util::stream::{SplitSink, StreamExt};
 use futures_util::SinkExt;
@@ -270,24 +270,21 @@ impl Tab {
     /// Polls `condition` (a JavaScript expression) until it is true; panics after `PAGE_WAIT`
     /// naming `what` and showing the page's text.
     pub async fn wait_until(&self, what: &str, condition: &str) {
-        let deadline = Instant::now() + PAGE_WAIT;
-        loop {
+        let held = super::eventually(PAGE_WAIT, || async {
             let answer = self
                 .call(
                     "Runtime.evaluate",
                     json!({ "expression": condition, "returnByValue": true }),
                 )
                 .await;
-            if answer["result"]["value"] == json!(true) {
-                return;
-            }
-            if Instant::now() >= deadline {
-                let text = self
-                    .eval("document.body ? document.body.innerText : ''")
-                    .await;
-                panic!("waited {PAGE_WAIT:?} for {what}; the page shows:\n{text}");
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            answer["result"]["value"] == json!(true)
+        })
+        .await;
+        if !held {
+            let text = self
+                .eval("document.body ? document.body.innerText : ''")
+                .await;
+            panic!("waited {PAGE_WAIT:?} for {what}; the page shows:\n{text}");
         }
     }
 

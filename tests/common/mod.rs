@@ -1,5 +1,8 @@
 //! Shared test helpers: a real bot (real SQLite in a temp dir, the real actors, the real HTTP
-//! server on 127.0.0.1:0) driven over HTTP, with a clock the test moves.
+//! server on 127.0.0.1:0) driven over HTTP, with a clock the test moves; the local chats a test
+//! opens (`Bot::free_thread`, `group_thread`, `open_thread`); and the polling helpers every test
+//! waits with, never a fixed sleep: `eventually` / `eventually_some` in async code, `wait_until`
+//! / `wait_for` in blocking code (a child process, a file, a socket).
 
 #![allow(dead_code)]
 
@@ -103,18 +106,25 @@ pub async fn start_bot_in(dir: tempfile::TempDir, extra: &str, env: TestEnv) -> 
     // A test that restarts on the same data dir drops the previous app first, but the HTTP
     // server's worker threads let go of it a moment later (a real process exit is immediate):
     // wait for the data-dir lock, and only for that.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let app = loop {
-        match App::start(&loaded, &env, options.clone()) {
-            Ok(app) => break Arc::new(app),
-            Err(donna::app::StartError::Store(donna::store::StoreError::Locked { .. }))
-                if Instant::now() < deadline =>
-            {
-                actix_rt::time::sleep(Duration::from_millis(20)).await;
+    let mut locked = None;
+    let app = eventually_some(Duration::from_secs(10), || {
+        let started = match App::start(&loaded, &env, options.clone()) {
+            Ok(app) => Some(Arc::new(app)),
+            Err(error @ donna::app::StartError::Store(donna::store::StoreError::Locked { .. })) => {
+                locked = Some(error);
+                None
             }
             Err(error) => panic!("start: {error}"),
-        }
-    };
+        };
+        std::future::ready(started)
+    })
+    .await
+    .unwrap_or_else(|| {
+        panic!(
+            "start: {}",
+            locked.map(|e| e.to_string()).unwrap_or_default()
+        )
+    });
     let (server, address) =
         donna::http::serve(app.clone()).unwrap_or_else(|e| panic!("serve: {e}"));
     let handle = server.handle();
@@ -188,6 +198,27 @@ impl Bot {
         task
     }
 
+    /// Opens a local chat with `POST /api/threads` and `body` (`{"task_id": ..}` pins it to a
+    /// task, `{"chat_id": .., "is_group": true}` names a group); its id (asserting 201).
+    pub async fn open_thread(&self, body: Value) -> String {
+        let (status, created) = self.post("/api/threads", body).await;
+        assert_eq!(status, 201, "open thread: {created}");
+        created["thread_id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// A free one-to-one chat, as `POST /api/threads` with `{}` opens it.
+    pub async fn free_thread(&self) -> String {
+        self.open_thread(json!({})).await
+    }
+
+    /// A free group chat (`"is_group": true`), where the reply gate and group rules apply.
+    pub async fn group_thread(&self) -> String {
+        self.open_thread(json!({ "is_group": true })).await
+    }
+
     /// Opens a nudge thread for a task and returns the thread id.
     pub async fn nudge(&self, task_id: &str) -> String {
         let (status, nudge) = self
@@ -204,15 +235,21 @@ impl Bot {
         (task, thread)
     }
 
-    /// Sends a reply and returns the turn result (asserting 200).
+    /// Sends a reply as the owner and returns the turn result (asserting 200).
     pub async fn say(&self, thread: &str, text: &str) -> Value {
+        self.say_as(thread, "owner", text).await
+    }
+
+    /// `user` writes `text` in `thread` (a group member, another person); the turn result
+    /// (asserting 200).
+    pub async fn say_as(&self, thread: &str, user: &str, text: &str) -> Value {
         let (status, result) = self
             .post(
                 "/api/messages",
-                json!({ "thread_id": thread, "user_id": "owner", "text": text }),
+                json!({ "thread_id": thread, "user_id": user, "text": text }),
             )
             .await;
-        assert_eq!(status, 200, "say {text:?}: {result}");
+        assert_eq!(status, 200, "{user} says {text:?}: {result}");
         result
     }
 
@@ -235,21 +272,71 @@ impl Bot {
     }
 }
 
-/// Polls an async condition every 10 ms until it holds or `limit` passes.
+// ---- polling: a test waits on a condition, never a fixed time ---------------------------------
+
+/// How often the polling helpers look again.
+pub const POLL: Duration = Duration::from_millis(10);
+
+/// Polls an async condition every `POLL` until it holds or `limit` passes.
 pub async fn eventually<F, Fut>(limit: Duration, mut condition: F) -> bool
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = bool>,
 {
+    eventually_some(limit, || {
+        let holds = condition();
+        async move { holds.await.then_some(()) }
+    })
+    .await
+    .is_some()
+}
+
+/// Polls an async `find` every `POLL` until it finds something (that, then) or `limit` passes
+/// (None).
+pub async fn eventually_some<T, F, Fut>(limit: Duration, mut find: F) -> Option<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
     let deadline = Instant::now() + limit;
     loop {
-        if condition().await {
-            return true;
+        if let Some(found) = find().await {
+            return Some(found);
         }
         if Instant::now() >= deadline {
-            return false;
+            return None;
         }
-        actix_rt::time::sleep(Duration::from_millis(10)).await;
+        actix_rt::time::sleep(POLL).await;
+    }
+}
+
+/// `eventually` for blocking code (a child process, a file, a socket): polls `condition` every
+/// `POLL` until it holds or `limit` passes.
+pub fn wait_until(limit: Duration, mut condition: impl FnMut() -> bool) -> bool {
+    wait_for(limit, || condition().then_some(())).is_some()
+}
+
+/// `eventually_some` for blocking code: polls `find` every `POLL` until it finds something
+/// (that, then) or `limit` passes (None).
+pub fn wait_for<T>(limit: Duration, find: impl FnMut() -> Option<T>) -> Option<T> {
+    wait_for_every(limit, POLL, find)
+}
+
+/// `wait_for` looking every `every` (a test that must catch a short moment).
+pub fn wait_for_every<T>(
+    limit: Duration,
+    every: Duration,
+    mut find: impl FnMut() -> Option<T>,
+) -> Option<T> {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(found) = find() {
+            return Some(found);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        std::thread::sleep(every);
     }
 }
 

@@ -1,13 +1,16 @@
 //! The real `donna` binary as a user runs it: a temp config and data dir, `donna run` on a free
-//! port, plain HTTP/1.1 to it, SIGTERM, and the one-shot commands (`donna backup`).
+//! port (`Running`, killed on drop), plain HTTP/1.1 to it, waiting for /health, SIGTERM and
+//! SIGKILL, and the one-shot commands (`donna backup`).
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
+
+use super::{eventually_some, wait_for};
 
 /// The binary with no secrets from the test's environment and info logs on stderr.
 pub fn donna() -> Command {
@@ -31,6 +34,13 @@ pub fn free_port() -> u16 {
 /// Writes `dir/donna.yaml` (data in `dir/data`, HTTP on `port`, no model) and returns its path.
 pub fn write_config(dir: &Path, port: u16) -> PathBuf {
     write_config_with(dir, port, "")
+}
+
+/// Writes `yaml` as the whole of `dir/donna.yaml` and returns its path.
+pub fn write_yaml(dir: &Path, yaml: &str) -> PathBuf {
+    let path = dir.join("donna.yaml");
+    std::fs::write(&path, yaml).unwrap_or_else(|e| panic!("{e}"));
+    path
 }
 
 /// `write_config` with `extra` YAML lines after the usual ones.
@@ -64,6 +74,12 @@ impl Drop for Running {
 }
 
 impl Running {
+    /// SIGKILL, as a crash or the kernel's OOM killer would, and reaps the process.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
     /// Everything the process wrote to stderr; a process still running is killed first (its
     /// stderr ends only when it does).
     pub fn stderr(&mut self) -> String {
@@ -88,18 +104,37 @@ pub fn start(dir: &Path) -> Running {
 pub fn start_with(dir: &Path, extra: &str, args: &[&str]) -> Running {
     let port = free_port();
     let config = write_config_with(dir, port, extra);
-    let child = donna()
+    spawn_run(donna(), &config, port, args, Stdio::piped())
+}
+
+/// `donna run --config <config>`, its log kept for `Running::stderr`; `port` is the one the
+/// config binds.
+pub fn run(config: &Path, port: u16) -> Running {
+    spawn_run(donna(), config, port, &[], Stdio::piped())
+}
+
+/// `command` (from `donna()`, with whatever the test adds to its environment) as
+/// `run --config <config> <args>`, stderr to `stderr` (piped: read by `Running::stderr`;
+/// null for a process whose log nobody reads, so a full pipe can never stall it).
+pub fn spawn_run(
+    mut command: Command,
+    config: &Path,
+    port: u16,
+    args: &[&str],
+    stderr: Stdio,
+) -> Running {
+    let child = command
         .args(["run", "--config"])
-        .arg(&config)
+        .arg(config)
         .args(args)
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stderr(stderr)
         .spawn()
         .unwrap_or_else(|e| panic!("{e}"));
     Running {
         child,
         port,
-        config,
+        config: config.to_path_buf(),
     }
 }
 
@@ -154,17 +189,16 @@ pub enum Outcome {
 
 /// Waits until the process exits or answers /health with 200, whichever comes first.
 pub fn exit_or_serve(running: &mut Running) -> Outcome {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline {
+    wait_for(Duration::from_secs(30), || {
         if let Ok(Some(status)) = running.child.try_wait() {
-            return Outcome::Exited(status.code());
+            return Some(Outcome::Exited(status.code()));
         }
-        if let Some((200, body)) = health(running.port) {
-            return Outcome::Serving(body);
+        match health(running.port) {
+            Some((200, body)) => Some(Outcome::Serving(body)),
+            _ => None,
         }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Outcome::Neither
+    })
+    .unwrap_or(Outcome::Neither)
 }
 
 pub fn wait_healthy(running: &mut Running) -> Value {
@@ -177,23 +211,43 @@ pub fn wait_healthy(running: &mut Running) -> Value {
     }
 }
 
+/// The exit code once the process exits (30 s at most; None if it is still running).
 pub fn wait_exit(child: &mut Child) -> Option<i32> {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline {
-        if let Ok(Some(status)) = child.try_wait() {
-            return status.code();
-        }
-        std::thread::sleep(Duration::from_millis(20));
+    wait_exit_within(child, Duration::from_secs(30))
+}
+
+/// `wait_exit` with another time limit.
+pub fn wait_exit_within(child: &mut Child, limit: Duration) -> Option<i32> {
+    wait_for(limit, || exited(child)).flatten()
+}
+
+/// The exit code (Some(None) for a signal) if the process has exited.
+fn exited(child: &mut Child) -> Option<Option<i32>> {
+    match child.try_wait() {
+        Ok(Some(status)) => Some(status.code()),
+        _ => None,
     }
-    None
+}
+
+/// `wait_exit_within` for an async test: it polls without blocking the test's runtime, where
+/// the test's fake servers keep answering.
+pub async fn wait_exit_async(child: &mut Child, limit: Duration) -> Option<i32> {
+    eventually_some(limit, || std::future::ready(exited(child)))
+        .await
+        .flatten()
 }
 
 /// SIGTERM, then the exit code.
 pub fn terminate(child: &mut Child) -> Option<i32> {
+    sigterm(child);
+    wait_exit(child)
+}
+
+/// Sends SIGTERM and returns at once (the process drains and exits on its own time).
+pub fn sigterm(child: &Child) {
     let _ = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status();
-    wait_exit(child)
 }
 
 /// Runs `donna chat <args>` in `dir` with `input` as its whole stdin (then end of input), to

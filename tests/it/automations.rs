@@ -630,21 +630,15 @@ async fn the_console_lists_automations_with_their_schedule_and_next_run() {
         &config,
         "data_dir: data\nllm:\n  provider: none\ntimezone: Europe/Paris\n",
     ));
-    let mut output = None;
     // The previous app's HTTP workers let go of the data-dir lock a moment later.
-    for _ in 0..100 {
+    let output = common::wait_for(StdDuration::from_secs(30), || {
         let run = common::process::chat_with_input(
             dir.path(),
             &["-c".as_ref(), config.as_os_str()],
             "help\nautomations\nquit\n",
         );
-        let stdout = common::process::text(&run.stdout);
-        if stdout.contains("automations") {
-            output = Some(stdout);
-            break;
-        }
-        std::thread::sleep(StdDuration::from_millis(50));
-    }
+        Some(common::process::text(&run.stdout)).filter(|stdout| stdout.contains("automations"))
+    });
     let stdout = output.unwrap_or_else(|| panic!("donna chat never ran"));
     assert!(
         stdout.contains("automations         list recurring reminders and their next run"),

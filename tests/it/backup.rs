@@ -251,20 +251,22 @@ fn a_killed_backup_leaves_nothing_at_out_and_a_finished_one_no_temporary_file() 
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap_or_else(|e| panic!("{e}"));
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-        let started = loop {
-            let names = names_in(outside.path());
-            if names
-                .iter()
-                .any(|name| name.starts_with(&format!("killed-{attempt}.db")))
-            {
-                break true;
-            }
-            if std::time::Instant::now() > deadline || matches!(child.try_wait(), Ok(Some(_))) {
-                break false;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        };
+        // Looked for every millisecond: the kill must land while the backup is writing.
+        let started = common::wait_for_every(
+            std::time::Duration::from_secs(30),
+            std::time::Duration::from_millis(1),
+            || {
+                let names = names_in(outside.path());
+                if names
+                    .iter()
+                    .any(|name| name.starts_with(&format!("killed-{attempt}.db")))
+                {
+                    return Some(true);
+                }
+                matches!(child.try_wait(), Ok(Some(_))).then_some(false)
+            },
+        )
+        .unwrap_or(false);
         let _ = child.kill();
         let finished = child.wait().map(|status| status.success()).unwrap_or(false);
         assert!(started, "the backup never started writing");

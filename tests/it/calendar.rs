@@ -46,12 +46,6 @@ fn events<'a>(calendar: &'a [Component<'a>]) -> Vec<&'a Component<'a>> {
     calendar.iter().filter(|c| c.name == "VEVENT").collect()
 }
 
-async fn free_thread(bot: &Bot) -> String {
-    let (status, body) = bot.post("/api/threads", json!({})).await;
-    assert_eq!(status, 201, "{body}");
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 async fn say(bot: &Bot, thread: &str, text: &str) -> Value {
     let (status, result) = bot
         .post(
@@ -84,7 +78,7 @@ async fn the_feed_holds_tasks_deadlines_and_automations_a_parser_reads_back() {
     bot.patch(&format!("/api/tasks/{done}"), json!({"status": "done"}))
         .await;
     bot.task(json!({"title": "Someday learn Welsh"})).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     say(&bot, &thread, "my time zone is Europe/Berlin").await;
     let proposed = say(
         &bot,
@@ -229,20 +223,11 @@ fn the_token_never_appears_in_the_log() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let port = free_port();
     let config = write_config(dir.path(), port);
-    let child = process::donna()
-        .args(["run", "--config"])
-        .arg(&config)
+    let mut with_token = process::donna();
+    with_token
         .env("DONNA_CALENDAR_TOKEN", TOKEN)
-        .env("RUST_LOG", "debug")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut running = process::Running {
-        child,
-        port,
-        config,
-    };
+        .env("RUST_LOG", "debug");
+    let mut running = process::spawn_run(with_token, &config, port, &[], Stdio::piped());
     process::wait_healthy(&mut running);
     assert_eq!(raw_get(port, "/api/calendar.ics?token=wrong-guess-91"), 401);
     assert_eq!(

@@ -27,11 +27,6 @@ async fn chat_bot(fake: &FakeLlm, extra: &str) -> Bot {
     start_bot(&format!("{extra}{}", fake.config("ollama", "10s", 2))).await
 }
 
-async fn free_thread(bot: &Bot) -> String {
-    let (_, body) = bot.post("/api/threads", json!({})).await;
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 fn anywhere(messages: &[(String, String)], words: &str) -> bool {
     messages.iter().any(|(_, content)| content.contains(words))
 }
@@ -90,7 +85,7 @@ async fn sweep(bot: &Bot) -> usize {
 async fn venting_gets_the_models_reply_and_the_next_prompt_holds_the_conversation_so_far() {
     let fake = start_fake_llm();
     let bot = chat_bot(&fake, "").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let first = chat(
         &bot,
         &fake,
@@ -149,7 +144,7 @@ async fn the_persona_decides_the_system_prompt() {
     for persona in ["donna", "neutral"] {
         let fake = start_fake_llm();
         let bot = chat_bot(&fake, &format!("chat:\n  persona: {persona}\n")).await;
-        let thread = free_thread(&bot).await;
+        let thread = bot.free_thread().await;
         let result = chat(&bot, &fake, &thread, "long day today", "Rest up.").await;
         assert_eq!(result["path"], "chat", "{persona}: {result}");
         let prompt = fake.messages_of("chat", 0);
@@ -183,7 +178,7 @@ fn an_unknown_persona_is_a_key_path_error() {
 async fn an_expired_session_is_summarised_once_and_the_next_session_sees_only_the_summary() {
     let fake = start_fake_llm();
     let bot = chat_bot(&fake, "chat:\n  session_ttl: 30m\n").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     chat(
         &bot,
         &fake,
@@ -241,7 +236,7 @@ async fn an_expired_session_is_summarised_once_and_the_next_session_sees_only_th
 async fn a_failed_summary_closes_the_session_without_one() {
     let fake = start_fake_llm();
     let bot = chat_bot(&fake, "chat:\n  session_ttl: 30m\n").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     chat(&bot, &fake, &thread, "the weather is awful", "Stay dry.").await;
     bot.clock.advance(ChronoDuration::minutes(31));
     // An error answer is not retried (only invalid output is).
@@ -268,7 +263,7 @@ async fn a_tiny_budget_keeps_the_newest_messages_and_always_the_current_one() {
         &format!("chat:\n  context_budget_tokens: {budget}\n"),
     )
     .await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     // Four messages of about 300 tokens each: they cannot all fit.
     for n in 1..=4 {
         let text = format!("message {n} {}", "x".repeat(1200));
@@ -310,7 +305,7 @@ async fn a_tiny_budget_keeps_the_newest_messages_and_always_the_current_one() {
 async fn template_text_in_the_persons_words_stays_literal() {
     let fake = start_fake_llm();
     let bot = chat_bot(&fake, "").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     for text in [
         "{{persona}} {{tool_schemas}}",
         "{{> chat_donna}} {{#each summaries}}x{{/each}}",
@@ -341,10 +336,8 @@ async fn a_pinned_chat_shows_its_task_in_every_prompt_and_stays_a_free_chat() {
         .post("/api/threads", json!({"task_id": "no-such-task"}))
         .await;
     assert_eq!(status, 404);
-    let (status, body) = bot.post("/api/threads", json!({"task_id": task})).await;
-    assert_eq!(status, 201, "{body}");
-    let pinned = body["thread_id"].as_str().unwrap_or_default().to_string();
-    let plain = free_thread(&bot).await;
+    let pinned = bot.open_thread(json!({"task_id": task})).await;
+    let plain = bot.free_thread().await;
     let (_, threads) = bot.get("/api/threads").await;
     let view = |id: &str| {
         threads
@@ -385,7 +378,7 @@ async fn a_pinned_chat_shows_its_task_in_every_prompt_and_stays_a_free_chat() {
 async fn a_failing_model_gives_llm_unavailable_and_stores_only_the_turns_messages() {
     let fake = start_fake_llm();
     let bot = chat_bot(&fake, "").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     routed_to_chat(&fake);
     fake.push_for("chat", Script::Status(500));
     let result = bot.say(&thread, "I had the weirdest dream").await;
@@ -416,7 +409,7 @@ async fn a_failing_model_gives_llm_unavailable_and_stores_only_the_turns_message
 #[actix_rt::test]
 async fn without_a_model_chat_gets_the_honest_unhandled_answer() {
     let bot = start_bot("").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     for text in ["I feel so tired today", "my cat knocked over a plant"] {
         let result = bot.say(&thread, text).await;
         assert_eq!(result["path"], "unhandled", "{text}: {result}");
@@ -459,7 +452,7 @@ async fn an_edit_of_the_chat_config_or_the_rules_is_applied_and_an_invalid_one_r
     let fake = start_fake_llm();
     let model = fake.config("ollama", "10s", 2);
     let bot = chat_bot(&fake, "").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     chat(&bot, &fake, &thread, "long day", "Rest up.").await;
     assert!(system_of(&fake, 0).contains("You are Donna"));
     let first = config_health(&bot).await;
@@ -560,7 +553,7 @@ async fn an_edit_of_the_chat_config_or_the_rules_is_applied_and_an_invalid_one_r
 async fn a_returning_person_s_turn_closes_the_expired_session_with_its_summary_first() {
     let fake = start_fake_llm();
     let bot = chat_bot(&fake, "chat:\n  session_ttl: 30m\n").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     chat(
         &bot,
         &fake,
@@ -600,7 +593,7 @@ async fn the_sweeper_and_a_returning_turn_at_once_summarise_the_session_once() {
     for sweeper_first in [true, false] {
         let fake = start_fake_llm();
         let bot = chat_bot(&fake, "chat:\n  session_ttl: 30m\n").await;
-        let thread = free_thread(&bot).await;
+        let thread = bot.free_thread().await;
         chat(
             &bot,
             &fake,
@@ -660,7 +653,7 @@ async fn with_summaries_off_a_session_closes_without_a_summarize_call() {
         "chat:\n  session_ttl: 30m\n  summary_on_close: false\n",
     )
     .await;
-    let (swept, returning) = (free_thread(&bot).await, free_thread(&bot).await);
+    let (swept, returning) = (bot.free_thread().await, bot.free_thread().await);
     for thread in [&swept, &returning] {
         chat(&bot, &fake, thread, "my sister visits on Sunday", "Nice!").await;
     }

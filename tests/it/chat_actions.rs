@@ -17,11 +17,6 @@ async fn bot(fake: &FakeLlm) -> Bot {
     start_bot(&fake.config("ollama", "10s", 2)).await
 }
 
-async fn free_thread(bot: &Bot) -> String {
-    let (_, body) = bot.post("/api/threads", json!({})).await;
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 /// `route` says task talk; `chat` answers with `actions`.
 fn model_proposes(fake: &FakeLlm, actions: Value) {
     fake.push_for(
@@ -56,7 +51,7 @@ async fn passport_moved() -> (FakeLlm, Bot, String, String, Value) {
     let fake = start_fake_llm();
     let bot = bot(&fake).await;
     let passport = bot.task(json!({"title": "Renew passport"})).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let moved = said(
         &bot,
         &fake,
@@ -103,7 +98,7 @@ async fn cancelling_two_tasks_or_a_task_the_message_does_not_name_waits_for_a_ye
     let bot = bot(&fake).await;
     let passport = bot.task(json!({"title": "Renew passport"})).await;
     let rent = bot.task(json!({"title": "Pay rent"})).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let cases = [
         (
             "cancel the passport one",
@@ -167,7 +162,7 @@ async fn an_ambiguous_or_unknown_task_is_asked_about_and_nothing_changes_until_i
     let renew = bot.task(json!({"title": "Renew passport"})).await;
     let photos = bot.task(json!({"title": "Passport photos"})).await;
     let office = bot.task(json!({"title": "Passport office visit"})).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let asked = said(
         &bot,
         &fake,
@@ -232,7 +227,7 @@ async fn only_invalid_actions_change_nothing_and_say_so() {
     let fake = start_fake_llm();
     let bot = bot(&fake).await;
     let rent = bot.task(json!({"title": "Pay rent"})).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let table = [
         json!([{"name": "delete_everything", "params": {}}]),
         json!([{"name": "mark_done", "params": {}}]),
@@ -269,7 +264,7 @@ async fn only_invalid_actions_change_nothing_and_say_so() {
 async fn create_task_goes_through_the_capture_path() {
     let fake = start_fake_llm();
     let bot = bot(&fake).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let create = json!([{"name": "create_task",
         "params": {"title": "Call the bank", "when": "tomorrow at 10am", "priority": 1}}]);
     let created = said(
@@ -320,7 +315,7 @@ async fn reads_answer_from_the_database_and_change_nothing() {
         .await;
     bot.task(json!({"title": "Book dentist", "domain": "family"}))
         .await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let listed = said(
         &bot,
         &fake,
@@ -352,7 +347,7 @@ async fn after_planner_tools_the_answers_actions_are_one_plan() {
     let fake = start_fake_llm();
     let bot = bot(&fake).await;
     let rent = bot.task(json!({"title": "Pay rent"})).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     fake.push_for("route", question());
     fake.push_for("plan_step", call("get_task", json!({"task": "rent"})));
     fake.push_for("plan_step", done());
@@ -390,8 +385,7 @@ async fn a_pinned_chat_changes_its_task_at_once() {
     let fake = start_fake_llm();
     let bot = bot(&fake).await;
     let passport = bot.task(json!({"title": "Renew passport"})).await;
-    let (_, body) = bot.post("/api/threads", json!({"task_id": passport})).await;
-    let thread = body["thread_id"].as_str().unwrap_or_default().to_string();
+    let thread = bot.open_thread(json!({"task_id": passport})).await;
     let result = said(
         &bot,
         &fake,
@@ -408,7 +402,7 @@ async fn a_pinned_chat_changes_its_task_at_once() {
 async fn a_stopped_reminder_waits_for_a_yes_and_undo_brings_it_back() {
     let fake = start_fake_llm();
     let bot = bot(&fake).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let proposed = bot
         .say(&thread, "every monday at 9 remind me to water the plants")
         .await;
@@ -446,7 +440,7 @@ async fn a_stopped_reminder_waits_for_a_yes_and_undo_brings_it_back() {
 async fn a_correction_in_chat_teaches_a_preference_like_an_edit_does() {
     let fake = start_fake_llm();
     let bot = bot(&fake).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let captured = bot.say(&thread, "add send weekly report").await;
     assert_eq!(captured["path"], "task_created", "{captured}");
     let fixed = said(

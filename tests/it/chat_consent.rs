@@ -15,11 +15,6 @@ async fn bot(fake: &FakeLlm) -> Bot {
     start_bot(&fake.config("ollama", "10s", 2)).await
 }
 
-async fn thread(bot: &Bot, body: Value) -> String {
-    let (_, body) = bot.post("/api/threads", body).await;
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 fn model_proposes(fake: &FakeLlm, actions: Value) {
     fake.push_for(
         "route",
@@ -29,17 +24,6 @@ fn model_proposes(fake: &FakeLlm, actions: Value) {
         "chat",
         out(json!({"reply_to_user": "Sure.", "actions": actions})),
     );
-}
-
-async fn from(bot: &Bot, thread: &str, user: &str, text: &str) -> Value {
-    let (status, result) = bot
-        .post(
-            "/api/messages",
-            json!({"thread_id": thread, "user_id": user, "text": text}),
-        )
-        .await;
-    assert_eq!(status, 200, "{text}: {result}");
-    result
 }
 
 async fn status(bot: &Bot, id: &str) -> String {
@@ -59,7 +43,7 @@ async fn a_write_the_message_does_not_plainly_ask_for_waits_for_a_yes() {
     let bot = bot(&fake).await;
     let passport = bot.task(json!({"title": "Renew passport"})).await;
     let rent = bot.task(json!({"title": "Pay rent"})).await;
-    let chat = thread(&bot, json!({})).await;
+    let chat = bot.free_thread().await;
     let done = |task: &str| json!([{"name": "mark_done", "params": {"task": task}}]);
     // (message, the model's actions): each shares a title word with a task, none asks for it.
     let cases = [
@@ -77,7 +61,7 @@ async fn a_write_the_message_does_not_plainly_ask_for_waits_for_a_yes() {
     ];
     for (message, actions) in cases {
         model_proposes(&fake, actions);
-        let result = from(&bot, &chat, "owner", message).await;
+        let result = bot.say_as(&chat, "owner", message).await;
         assert!(
             result["pending_plan_id"].is_string(),
             "{message}: a plan, not a write: {result}"
@@ -85,11 +69,13 @@ async fn a_write_the_message_does_not_plainly_ask_for_waits_for_a_yes() {
         assert_eq!(result["results"], json!([]), "{message}: nothing ran");
         assert_eq!(status(&bot, &passport).await, "backlog", "{message}");
         assert_eq!(status(&bot, &rent).await, "backlog", "{message}");
-        from(&bot, &chat, "owner", "no").await;
+        bot.say_as(&chat, "owner", "no").await;
     }
     // Asked plainly: runs at once.
     model_proposes(&fake, done("passport"));
-    let result = from(&bot, &chat, "owner", "renewed the passport, tick it off").await;
+    let result = bot
+        .say_as(&chat, "owner", "renewed the passport, tick it off")
+        .await;
     assert_eq!(result["results"][0]["ok"], true, "{result}");
     assert_eq!(status(&bot, &passport).await, "done");
 }
@@ -100,20 +86,20 @@ async fn an_id_from_the_model_never_settles_which_of_two_tasks_is_meant() {
     let bot = bot(&fake).await;
     let a = bot.task(json!({"title": "Dingo report A"})).await;
     let b = bot.task(json!({"title": "Dingo report B"})).await;
-    let chat = thread(&bot, json!({})).await;
+    let chat = bot.free_thread().await;
     // The model passes A's id for "the dingo report": both tasks fit the person's words.
     model_proposes(&fake, json!([{"name": "mark_done", "params": {"task": a}}]));
-    let result = from(&bot, &chat, "owner", "the dingo report is done").await;
+    let result = bot.say_as(&chat, "owner", "the dingo report is done").await;
     assert!(result["pending_plan_id"].is_string(), "{result}");
     assert_eq!(status(&bot, &a).await, "backlog");
-    from(&bot, &chat, "owner", "no").await;
+    bot.say_as(&chat, "owner", "no").await;
     // The model's words "dingo report": no exact title wins by dropping the "A": Donna asks,
     // naming the action.
     model_proposes(
         &fake,
         json!([{"name": "mark_done", "params": {"task": "dingo report"}}]),
     );
-    let asked = from(&bot, &chat, "owner", "the dingo report is done").await;
+    let asked = bot.say_as(&chat, "owner", "the dingo report is done").await;
     assert_eq!(asked["path"], "clarify", "{asked}");
     assert!(text(&asked).contains("mark done"), "{asked}");
     assert!(text(&asked).contains("Dingo report B"), "{asked}");
@@ -124,7 +110,7 @@ async fn an_id_from_the_model_never_settles_which_of_two_tasks_is_meant() {
         .and_then(|line| line.split('.').next())
         .unwrap_or_default()
         .to_string();
-    let picked = from(&bot, &chat, "owner", &number_of_a).await;
+    let picked = bot.say_as(&chat, "owner", &number_of_a).await;
     assert_eq!(picked["results"][0]["task_id"], a.as_str(), "{picked}");
     assert_eq!(status(&bot, &a).await, "done");
     assert_eq!(status(&bot, &b).await, "backlog");
@@ -136,14 +122,16 @@ async fn a_pick_runs_only_what_the_first_message_asked_for() {
     let bot = bot(&fake).await;
     let a = bot.task(json!({"title": "Dingo report A"})).await;
     bot.task(json!({"title": "Dingo report B"})).await;
-    let chat = thread(&bot, json!({})).await;
+    let chat = bot.free_thread().await;
     model_proposes(
         &fake,
         json!([{"name": "mark_done", "params": {"task": "dingo report"}}]),
     );
-    let asked = from(&bot, &chat, "owner", "how's the dingo report going?").await;
+    let asked = bot
+        .say_as(&chat, "owner", "how's the dingo report going?")
+        .await;
     assert_eq!(asked["path"], "clarify", "{asked}");
-    let picked = from(&bot, &chat, "owner", "1").await;
+    let picked = bot.say_as(&chat, "owner", "1").await;
     assert!(picked["pending_plan_id"].is_string(), "a plan: {picked}");
     assert_eq!(status(&bot, &a).await, "backlog");
 }
@@ -153,12 +141,14 @@ async fn a_pinned_chat_still_needs_the_action_asked_for() {
     let fake = start_fake_llm();
     let bot = bot(&fake).await;
     let passport = bot.task(json!({"title": "Renew passport"})).await;
-    let pinned = thread(&bot, json!({"task_id": passport})).await;
+    let pinned = bot.open_thread(json!({"task_id": passport})).await;
     model_proposes(
         &fake,
         json!([{"name": "mark_done", "params": {"task": "passport"}}]),
     );
-    let result = from(&bot, &pinned, "owner", "what documents do I need for this?").await;
+    let result = bot
+        .say_as(&pinned, "owner", "what documents do I need for this?")
+        .await;
     assert!(result["pending_plan_id"].is_string(), "{result}");
     assert_eq!(status(&bot, &passport).await, "backlog");
 }
@@ -169,15 +159,15 @@ async fn drafts_and_undo_belong_to_the_person_they_were_made_for() {
     let bot = bot(&fake).await;
     let a = bot.task(json!({"title": "Dingo report A"})).await;
     bot.task(json!({"title": "Dingo report B"})).await;
-    let group = thread(&bot, json!({"is_group": true})).await;
+    let group = bot.group_thread().await;
     model_proposes(
         &fake,
         json!([{"name": "mark_done", "params": {"task": "dingo report"}}]),
     );
-    let asked = from(&bot, &group, "ann", "the dingo report is done").await;
+    let asked = bot.say_as(&group, "ann", "the dingo report is done").await;
     assert_eq!(asked["path"], "clarify", "{asked}");
     // Bob's answer is not the answer to Ann's question.
-    let bobs = from(&bot, &group, "bob", "dingo report A").await;
+    let bobs = bot.say_as(&group, "bob", "dingo report A").await;
     assert_ne!(
         bobs["results"].get(0).map(|r| r["ok"].clone()),
         Some(json!(true)),
@@ -185,14 +175,14 @@ async fn drafts_and_undo_belong_to_the_person_they_were_made_for() {
     );
     assert_eq!(status(&bot, &a).await, "backlog");
     // Ann's is.
-    let anns = from(&bot, &group, "ann", "dingo report A").await;
+    let anns = bot.say_as(&group, "ann", "dingo report A").await;
     assert_eq!(anns["results"][0]["ok"], true, "{anns}");
     assert_eq!(status(&bot, &a).await, "done");
     // Bob's "undo" does not revert Ann's action, and says so.
-    let bob_undo = from(&bot, &group, "bob", "undo").await;
+    let bob_undo = bot.say_as(&group, "bob", "undo").await;
     assert_eq!(bob_undo["path"], "unhandled", "{bob_undo}");
     assert_eq!(status(&bot, &a).await, "done");
-    let ann_undo = from(&bot, &group, "ann", "undo").await;
+    let ann_undo = bot.say_as(&group, "ann", "undo").await;
     assert_eq!(ann_undo["path"], "undone", "{ann_undo}");
     assert_eq!(status(&bot, &a).await, "backlog");
 }
@@ -200,17 +190,19 @@ async fn drafts_and_undo_belong_to_the_person_they_were_made_for() {
 #[actix_rt::test]
 async fn a_pending_question_never_takes_a_command_as_its_answer() {
     let bot = start_bot("").await;
-    let chat = thread(&bot, json!({})).await;
+    let chat = bot.free_thread().await;
     // "at 3" is 3am or 3pm: Donna asks.
-    let asked = from(&bot, &chat, "owner", "remind me to take the pill at 3").await;
+    let asked = bot
+        .say_as(&chat, "owner", "remind me to take the pill at 3")
+        .await;
     assert_eq!(asked["path"], "clarify", "{asked}");
-    let command = from(
-        &bot,
-        &chat,
-        "owner",
-        "every monday at 9 remind me to water the plants",
-    )
-    .await;
+    let command = bot
+        .say_as(
+            &chat,
+            "owner",
+            "every monday at 9 remind me to water the plants",
+        )
+        .await;
     assert_eq!(command["path"], "automation_proposed", "{command}");
     let tasks = bot.get("/api/tasks").await.1;
     assert_eq!(
@@ -219,8 +211,8 @@ async fn a_pending_question_never_takes_a_command_as_its_answer() {
         "nothing created: {tasks}"
     );
     // The question is still open: its answer still works.
-    from(&bot, &chat, "owner", "no").await;
-    let answered = from(&bot, &chat, "owner", "3pm").await;
+    bot.say_as(&chat, "owner", "no").await;
+    let answered = bot.say_as(&chat, "owner", "3pm").await;
     assert_eq!(answered["path"], "task_created", "{answered}");
 }
 
@@ -230,33 +222,30 @@ async fn a_person_never_sees_what_was_said_or_proposed_in_a_chat_they_are_not_in
     let fake = start_fake_llm();
     let bot = bot(&fake).await;
     // The owner's 1:1 chat: a note with a PIN, and a task captured there.
-    let private = thread(&bot, json!({})).await;
+    let private = bot.free_thread().await;
     fake.push_for("route", out(json!({"intent": "chat", "confidence": 0.9})));
     fake.push_for("chat", out(json!({"reply_to_user": "Noted."})));
-    from(
-        &bot,
+    bot.say_as(
         &private,
         "owner",
         "fyi the safe code is 4921, keep it between us",
     )
     .await;
-    from(
-        &bot,
+    bot.say_as(
         &private,
         "owner",
         "remind me to call the bank about the 4921 card tomorrow",
     )
     .await;
     // A proposal waiting for the owner there.
-    from(
-        &bot,
+    bot.say_as(
         &private,
         "owner",
         "every monday at 9 remind me to water the plants",
     )
     .await;
     // A group chat: Bob asks; the planner searches memory and recalls today.
-    let group = thread(&bot, json!({"is_group": true})).await;
+    let group = bot.group_thread().await;
     fake.push_for("route", question());
     fake.push_for(
         "plan_step",
@@ -268,7 +257,7 @@ async fn a_person_never_sees_what_was_said_or_proposed_in_a_chat_they_are_not_in
     );
     fake.push_for("plan_step", call("list_tasks", json!({"status": "any"})));
     fake.push_for("chat", out(json!({"reply_to_user": "I don't know."})));
-    let asked = from(&bot, &group, "bob", "what's the safe code?").await;
+    let asked = bot.say_as(&group, "bob", "what's the safe code?").await;
     assert_eq!(asked["path"], "answer", "{asked}");
     let prompts = [
         fake.messages_of("plan_step", 1),
@@ -284,10 +273,12 @@ async fn a_person_never_sees_what_was_said_or_proposed_in_a_chat_they_are_not_in
         );
     }
     // "What are you waiting on?" from Bob: not the owner's proposal.
-    let waiting = from(&bot, &group, "bob", "what are you waiting on?").await;
+    let waiting = bot.say_as(&group, "bob", "what are you waiting on?").await;
     assert!(!text(&waiting).contains("plants"), "{waiting}");
     assert!(!text(&waiting).contains("in another chat"), "{waiting}");
     // The owner still sees their own, from anywhere they take part in.
-    let own = from(&bot, &private, "owner", "what are you waiting on?").await;
+    let own = bot
+        .say_as(&private, "owner", "what are you waiting on?")
+        .await;
     assert!(text(&own).contains("yes or no"), "{own}");
 }

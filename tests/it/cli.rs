@@ -3,9 +3,10 @@
 
 use crate::common;
 
-use common::process::{donna, wait_exit};
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use common::process::{
+    donna, free_port, run, terminate, wait_exit, wait_healthy, write_yaml, Running,
+};
+use std::process::Output;
 
 fn check_config(yaml: &str) -> Output {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -116,81 +117,21 @@ fn discord_on_without_allowed_users_is_a_config_error() {
     );
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-struct Running {
-    child: Child,
-    port: u16,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(dir: &std::path::Path, port: u16) -> Running {
-    let path = dir.join("donna.yaml");
-    std::fs::write(
-        &path,
-        format!("data_dir: data\nhttp:\n  bind: 127.0.0.1:{port}\n"),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let child = donna()
-        .args(["run", "--config"])
-        .arg(&path)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    Running { child, port }
-}
-
-fn health(port: u16) -> Option<(u16, serde_json::Value)> {
-    use std::io::{Read, Write};
-    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
-    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
-    write!(
-        stream,
-        "GET /health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
-    )
-    .ok()?;
-    let mut response = String::new();
-    stream.read_to_string(&mut response).ok()?;
-    let status = response.split(' ').nth(1)?.parse().ok()?;
-    let body = response.split("\r\n\r\n").nth(1)?;
-    Some((status, serde_json::from_str(body).ok()?))
-}
-
-fn wait_healthy(port: u16) -> serde_json::Value {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline {
-        if let Some((200, body)) = health(port) {
-            return body;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("donna run did not become healthy on port {port}");
-}
-
-fn terminate(child: &mut Child) -> Option<i32> {
-    let _ = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status();
-    wait_exit(child)
+/// `donna run` with the default model (no `llm:` section) on a free port.
+fn start(dir: &std::path::Path) -> Running {
+    let port = free_port();
+    let config = write_yaml(
+        dir,
+        &format!("data_dir: data\nhttp:\n  bind: 127.0.0.1:{port}\n"),
+    );
+    run(&config, port)
 }
 
 #[test]
 fn run_serves_health_with_the_seven_actors_and_sigterm_exits_zero() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let mut running = start(dir.path(), free_port());
-    let body = wait_healthy(running.port);
+    let mut running = start(dir.path());
+    let body = wait_healthy(&mut running);
     // The default model (Ollama on 11434) is not running here: once probed it is unreachable,
     // which makes /health degraded, still with 200; every actor runs either way.
     let model_away = matches!(
@@ -225,9 +166,9 @@ fn run_serves_health_with_the_seven_actors_and_sigterm_exits_zero() {
 #[test]
 fn a_second_process_on_the_same_data_dir_is_refused_with_a_clear_message() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let mut first = start(dir.path(), free_port());
-    wait_healthy(first.port);
-    let mut second = start(dir.path(), free_port());
+    let mut first = start(dir.path());
+    wait_healthy(&mut first);
+    let mut second = start(dir.path());
     let code = wait_exit(&mut second.child);
     let mut message = String::new();
     if let Some(mut err) = second.child.stderr.take() {
@@ -274,7 +215,7 @@ fn run_on_database(
             rusqlite::Connection::open(data.join("donna.db")).unwrap_or_else(|e| panic!("{e}"));
         prepare(&conn);
     }
-    let mut running = start(dir.path(), free_port());
+    let mut running = start(dir.path());
     let code = wait_exit(&mut running.child);
     let mut message = String::new();
     if let Some(mut err) = running.child.stderr.take() {

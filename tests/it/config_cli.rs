@@ -312,20 +312,17 @@ fn a_chat_actions_file_without_a_safety_level_stops_check_config_naming_the_key(
 #[test]
 fn donna_run_reads_the_config_again_on_sighup_and_when_the_file_changes() {
     use common::process::{health, start};
-    use std::time::{Duration, Instant};
+    use common::wait_for;
+    use std::time::Duration;
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let running = start(dir.path());
     let until = |what: &str, check: &dyn Fn(&serde_json::Value) -> bool| {
-        let deadline = Instant::now() + Duration::from_secs(15);
-        loop {
-            if let Some((_, body)) = health(running.port) {
-                if check(&body["config"]) {
-                    return body["config"].clone();
-                }
-            }
-            assert!(Instant::now() < deadline, "{what}: timed out");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        let found = wait_for(Duration::from_secs(15), || {
+            health(running.port)
+                .map(|(_, body)| body["config"].clone())
+                .filter(|config| check(config))
+        });
+        found.unwrap_or_else(|| panic!("{what}: timed out"))
     };
     let first = until("up", &|config| config["loaded_at"].is_string());
     // SIGHUP reads it again though nothing changed: the time it was loaded moves (sent again

@@ -8,9 +8,10 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::process::{create_task, donna, free_port, terminate, wait_exit, wait_healthy, Running};
+use common::process::{create_task, donna, free_port, run, terminate, wait_exit, wait_healthy};
+use common::wait_for;
 use serde_json::json;
 
 /// A `donna chat` child: its stdin, and its stdout collected as it arrives.
@@ -79,17 +80,10 @@ impl Chat {
 
     /// Waits until stdout contains `needle` (30 s at most) and returns everything so far.
     fn wait_for(&self, needle: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let out = self.output();
-            if out.contains(needle) {
-                return out;
-            }
-            if Instant::now() > deadline {
-                panic!("no {needle:?} in the console's output:\n{out}");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        wait_for(Duration::from_secs(30), || {
+            Some(self.output()).filter(|out| out.contains(needle))
+        })
+        .unwrap_or_else(|| panic!("no {needle:?} in the console's output:\n{}", self.output()))
     }
 
     /// Types a line and waits for `expect` to appear after it.
@@ -99,18 +93,17 @@ impl Chat {
             writeln!(stdin, "{line}").unwrap_or_else(|e| panic!("{e}"));
             stdin.flush().unwrap_or_else(|e| panic!("{e}"));
         }
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
+        wait_for(Duration::from_secs(30), || {
             let out = self.output();
-            let after = out.get(before..).unwrap_or_default().to_string();
-            if after.contains(expect) {
-                return after;
-            }
-            if Instant::now() > deadline {
-                panic!("{line:?}: no {expect:?} after it; the console printed:\n{out}");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+            Some(out.get(before..).unwrap_or_default().to_string())
+                .filter(|after| after.contains(expect))
+        })
+        .unwrap_or_else(|| {
+            panic!(
+                "{line:?}: no {expect:?} after it; the console printed:\n{}",
+                self.output()
+            )
+        })
     }
 
     /// Closes stdin (Ctrl-D) and returns the exit code.
@@ -210,18 +203,7 @@ fn a_nudge_the_scheduler_sends_while_the_console_runs_is_printed() {
         format!("data_dir: data\nhttp:\n  bind: 127.0.0.1:{port}\nllm:\n  provider: none\nnudges:\n  interval: 24h\n"),
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let child = donna()
-        .args(["run", "--config"])
-        .arg(&run_config)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut running = Running {
-        child,
-        port,
-        config: run_config,
-    };
+    let mut running = run(&run_config, port);
     wait_healthy(&mut running);
     let task = create_task(port, "Pay rent");
     let body = json!({"deadline": "2020-01-01T09:00:00Z"});

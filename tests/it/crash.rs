@@ -5,14 +5,18 @@
 //! turn): killed under load, every answered message is there once, and any message is there
 //! with all its effects or not at all.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
+use crate::common;
+
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use common::process::{
+    donna, free_port, http, sigterm, spawn_run, wait_healthy, write_yaml, Running,
+};
+use common::wait_for;
 use rand::Rng;
 use serde_json::{json, Value};
 
@@ -36,87 +40,40 @@ intents:
   drop: { keywords: ["drop it"], action: cancel_task }
 "#;
 
-/// One HTTP/1.1 request; Err on any transport failure (the server may be dead).
-fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<(u16, Value), String> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .map_err(|e| e.to_string())?;
-    let payload = body.map(Value::to_string).unwrap_or_default();
-    write!(
-        stream,
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{payload}",
-        payload.len()
-    )
-    .map_err(|e| e.to_string())?;
-    let mut response = String::new();
-    stream
-        .read_to_string(&mut response)
-        .map_err(|e| e.to_string())?;
-    let status = response
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| format!("no status in {response:?}"))?;
-    let body = response.split("\r\n\r\n").nth(1).unwrap_or_default();
-    Ok((status, serde_json::from_str(body).unwrap_or(Value::Null)))
-}
-
 /// Retries until the server answers 2xx (same request, so the same message id).
 fn until_ok(port: u16, method: &str, path: &str, body: Option<&Value>) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
+    let answer = wait_for(Duration::from_secs(120), || {
         match http(port, method, path, body) {
-            Ok((status, value)) if (200..300).contains(&status) => return value,
-            Ok((status, value)) if (400..500).contains(&status) && status != 429 => {
+            Some((status, value)) if (200..300).contains(&status) => Some(value),
+            Some((status, value)) if (400..500).contains(&status) && status != 429 => {
                 panic!("{method} {path}: {status} {value}")
             }
-            _ if Instant::now() > deadline => panic!("{method} {path}: no answer for two minutes"),
-            _ => std::thread::sleep(Duration::from_millis(20)),
+            _ => None,
         }
-    }
+    });
+    answer.unwrap_or_else(|| panic!("{method} {path}: no answer for two minutes"))
 }
 
-fn start(config: &Path) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_donna"))
-        .args(["run", "--config"])
-        .arg(config)
-        .env_remove("DISCORD_TOKEN")
-        .env_remove("DONNA_API_TOKEN")
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn wait_healthy(port: u16) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline {
-        if matches!(http(port, "GET", "/health", None), Ok((200, _))) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    panic!("not healthy");
+/// `donna run` on `config`, killed and restarted many times: warnings only, and its log
+/// discarded (nobody reads it, and a full pipe would stall it).
+fn start(config: &Path, port: u16) -> Running {
+    let mut quiet = donna();
+    quiet.env("RUST_LOG", "warn");
+    let mut running = spawn_run(quiet, config, port, &[], Stdio::null());
+    wait_healthy(&mut running);
+    running
 }
 
 #[test]
 fn sigkill_at_random_points_loses_nothing_and_applies_nothing_twice() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let port = free_port();
     std::fs::write(dir.path().join("intents.yaml"), INTENTS).unwrap_or_else(|e| panic!("{e}"));
-    let config = dir.path().join("donna.yaml");
-    std::fs::write(
-        &config,
-        format!("data_dir: data\nintents_file: intents.yaml\nllm:\n  provider: none\nhttp:\n  bind: 127.0.0.1:{port}\nshutdown:\n  grace: 2s\n"),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let mut child = start(&config);
-    wait_healthy(port);
+    let config = write_yaml(
+        dir.path(),
+        &format!("data_dir: data\nintents_file: intents.yaml\nllm:\n  provider: none\nhttp:\n  bind: 127.0.0.1:{port}\nshutdown:\n  grace: 2s\n"),
+    );
+    let mut running = start(&config, port);
 
     let mut threads = Vec::new();
     for i in 0..CLIENTS + PLANS {
@@ -167,10 +124,8 @@ fn sigkill_at_random_points_loses_nothing_and_applies_nothing_twice() {
     let mut rng = rand::thread_rng();
     for _ in 0..KILLS {
         std::thread::sleep(Duration::from_millis(rng.gen_range(60..400)));
-        let _ = child.kill(); // SIGKILL
-        let _ = child.wait();
-        child = start(&config);
-        wait_healthy(port);
+        running.kill();
+        running = start(&config, port);
     }
     kills_done.store(true, Ordering::Release);
     let sent: Vec<usize> = clients
@@ -211,10 +166,8 @@ fn sigkill_at_random_points_loses_nothing_and_applies_nothing_twice() {
         let shown = until_ok(port, "GET", &format!("/api/tasks/{task}"), None);
         assert_eq!(shown["status"], "cancelled");
     }
-    let _ = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status();
-    let status = child.wait().ok().and_then(|s| s.code());
+    sigterm(&running.child);
+    let status = running.child.wait().ok().and_then(|s| s.code());
     assert_eq!(status, Some(0));
 
     // Effects applied exactly once: one snooze per message, one cancel per plan.
@@ -242,9 +195,9 @@ fn sigkill_at_random_points_loses_nothing_and_applies_nothing_twice() {
     assert_eq!(integrity, "ok");
 }
 
-/// One message without an id; Ok(true) when answered 2xx, Ok(false) when refused, Err when
+/// One message without an id; Some(true) when answered 2xx, Some(false) when refused, None when
 /// the server went away (the message may or may not have been handled).
-fn send_once(port: u16, thread: &str, text: &str) -> Result<bool, String> {
+fn send_once(port: u16, thread: &str, text: &str) -> Option<bool> {
     let body = json!({"thread_id": thread, "user_id": "owner", "text": text});
     http(port, "POST", "/api/messages", Some(&body)).map(|(status, _)| (200..300).contains(&status))
 }
@@ -254,19 +207,13 @@ fn sigkill_under_load_without_message_ids_keeps_each_turn_whole() {
     const ID_LESS_CLIENTS: usize = 6;
     const ID_LESS_KILLS: usize = 6;
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let port = free_port();
     std::fs::write(dir.path().join("intents.yaml"), INTENTS).unwrap_or_else(|e| panic!("{e}"));
-    let config = dir.path().join("donna.yaml");
-    std::fs::write(
-        &config,
-        format!("data_dir: data\nintents_file: intents.yaml\nllm:\n  provider: none\nhttp:\n  bind: 127.0.0.1:{port}\nshutdown:\n  grace: 2s\n"),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let mut child = start(&config);
-    wait_healthy(port);
+    let config = write_yaml(
+        dir.path(),
+        &format!("data_dir: data\nintents_file: intents.yaml\nllm:\n  provider: none\nhttp:\n  bind: 127.0.0.1:{port}\nshutdown:\n  grace: 2s\n"),
+    );
+    let mut running = start(&config, port);
     let mut threads = Vec::new();
     for i in 0..ID_LESS_CLIENTS {
         let task = until_ok(
@@ -295,9 +242,9 @@ fn sigkill_under_load_without_message_ids_keeps_each_turn_whole() {
                 let (mut answered, mut sent) = (Vec::new(), 0usize);
                 while !kills_done.load(Ordering::Acquire) {
                     match send_once(port, &thread, &format!("busy {sent:03}")) {
-                        Ok(true) => answered.push(sent),
-                        Ok(false) => {}
-                        Err(_) => std::thread::sleep(Duration::from_millis(20)),
+                        Some(true) => answered.push(sent),
+                        Some(false) => {}
+                        None => std::thread::sleep(Duration::from_millis(20)),
                     }
                     sent += 1;
                 }
@@ -308,10 +255,8 @@ fn sigkill_under_load_without_message_ids_keeps_each_turn_whole() {
     let mut rng = rand::thread_rng();
     for _ in 0..ID_LESS_KILLS {
         std::thread::sleep(Duration::from_millis(rng.gen_range(60..400)));
-        let _ = child.kill(); // SIGKILL
-        let _ = child.wait();
-        child = start(&config);
-        wait_healthy(port);
+        running.kill();
+        running = start(&config, port);
     }
     kills_done.store(true, Ordering::Release);
     let results: Vec<(Vec<usize>, usize)> = clients
@@ -322,10 +267,8 @@ fn sigkill_under_load_without_message_ids_keeps_each_turn_whole() {
                 .unwrap_or_else(|_| panic!("a client panicked"))
         })
         .collect();
-    let _ = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status();
-    assert_eq!(child.wait().ok().and_then(|s| s.code()), Some(0));
+    sigterm(&running.child);
+    assert_eq!(running.child.wait().ok().and_then(|s| s.code()), Some(0));
 
     let db = rusqlite::Connection::open(dir.path().join("data").join("donna.db"))
         .unwrap_or_else(|e| panic!("{e}"));

@@ -12,7 +12,7 @@ use std::time::Duration;
 use common::process::{
     create_task, database, exit_or_serve, health, start, terminate, wait_healthy, Outcome,
 };
-use common::{eventually, start_bot, Bot};
+use common::{eventually, start_bot, wait_until, Bot};
 use serde_json::{json, Value};
 
 /// Moves everything into the database file (no WAL left), as after a clean stop. A running
@@ -20,20 +20,13 @@ use serde_json::{json, Value};
 /// after a write): then this one reports busy and is tried again, for up to 5 s.
 fn checkpoint(db: &Path) {
     let conn = rusqlite::Connection::open(db).unwrap_or_else(|e| panic!("{e}"));
-    let deadline = std::time::Instant::now() + Duration::from_secs(5);
-    loop {
+    let done = wait_until(Duration::from_secs(5), || {
         let busy: i64 = conn
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get(0))
             .unwrap_or_else(|e| panic!("{e}"));
-        if busy == 0 {
-            return;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "checkpoint blocked for 5 s"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+        busy == 0
+    });
+    assert!(done, "checkpoint blocked for 5 s");
 }
 
 fn page_size(db: &Path) -> u64 {

@@ -22,12 +22,6 @@ fn utc(y: i32, mo: u32, d: u32, h: u32, mi: u32) -> DateTime<Utc> {
         .unwrap_or_else(|| panic!("bad test time"))
 }
 
-async fn free_thread(bot: &Bot) -> String {
-    let (status, body) = bot.post("/api/threads", json!({})).await;
-    assert_eq!(status, 201, "{body}");
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 async fn tick(bot: &Bot) -> Vec<DigestSent> {
     bot.app
         .digests
@@ -209,7 +203,7 @@ async fn through_the_chat_a_digest_is_proposed_a_reminder_stays_a_reminder_and_a
         ("what's my agenda", "answer", None),
     ];
     for (sentence, path, kind) in table {
-        let thread = free_thread(&bot).await;
+        let thread = bot.free_thread().await;
         let result = bot.say(&thread, sentence).await;
         assert_eq!(result["path"], *path, "{sentence}: {result}");
         let params = &result["actions"][0]["params"];
@@ -233,7 +227,7 @@ async fn through_the_chat_a_digest_is_proposed_a_reminder_stays_a_reminder_and_a
 #[actix_rt::test]
 async fn the_digest_sends_one_message_a_day_nothing_when_empty_and_never_twice_across_a_restart() {
     let bot = start_bot(PARIS).await;
-    let chat = free_thread(&bot).await;
+    let chat = bot.free_thread().await;
     let proposal = bot.say(&chat, "send me my agenda every day at 8am").await;
     assert_eq!(proposal["path"], "automation_proposed", "{proposal}");
     let reply = proposal["reply"].as_str().unwrap_or_default();
@@ -261,7 +255,7 @@ async fn the_digest_sends_one_message_a_day_nothing_when_empty_and_never_twice_a
 
     // Day 1, Tuesday 24 Nov at 08:00 in Paris (07:00 UTC): a proposal waits for a yes.
     bot.clock.set(utc(2026, 11, 24, 6, 50));
-    let elsewhere = free_thread(&bot).await;
+    let elsewhere = bot.free_thread().await;
     bot.say(&elsewhere, "add renew passport").await;
     assert_eq!(
         bot.say(&elsewhere, "add renew passport").await["path"],

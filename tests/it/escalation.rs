@@ -39,11 +39,6 @@ fn big_answers(big: &FakeLlm, text: &str) {
     big.push_for("chat", out(json!({"reply_to_user": text})));
 }
 
-async fn free_thread(bot: &Bot, group: bool) -> String {
-    let (_, body) = bot.post("/api/threads", json!({"is_group": group})).await;
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 async fn spend(bot: &Bot) -> Value {
     bot.get("/api/spend").await.1
 }
@@ -54,22 +49,11 @@ fn estimate_of(offer: &Value) -> i64 {
         .unwrap_or_default()
 }
 
-async fn say_as(bot: &Bot, thread: &str, user: &str, text: &str) -> Value {
-    let (status, body) = bot
-        .post(
-            "/api/messages",
-            json!({"thread_id": thread, "user_id": user, "text": text}),
-        )
-        .await;
-    assert_eq!(status, 200, "{text}: {body}");
-    body
-}
-
 #[actix_rt::test]
 async fn an_offer_names_its_cost_sends_nothing_before_yes_and_is_settled_once_from_usage() {
     let (local, big) = (start_fake_llm(), start_fake_llm());
     let bot = start_bot(&config(&local, &big, "")).await;
-    let thread = free_thread(&bot, false).await;
+    let thread = bot.free_thread().await;
     local_needs_help(&local);
     let offer = bot.say(&thread, QUESTION).await;
     assert_eq!(offer["path"], "escalation_proposed", "{offer}");
@@ -88,11 +72,11 @@ async fn an_offer_names_its_cost_sends_nothing_before_yes_and_is_settled_once_fr
     );
     assert_eq!(before["budget_usd"], 2.0);
     // Someone else in the chat cannot say yes for the person who asked.
-    let group = free_thread(&bot, true).await;
+    let group = bot.group_thread().await;
     local_needs_help(&local);
-    let theirs = say_as(&bot, &group, "owner", QUESTION).await;
+    let theirs = bot.say_as(&group, "owner", QUESTION).await;
     assert_eq!(theirs["path"], "escalation_proposed", "{theirs}");
-    let other = say_as(&bot, &group, "someone-else", "yes").await;
+    let other = bot.say_as(&group, "someone-else", "yes").await;
     assert_eq!(other["path"], "unhandled", "{other}");
     assert_eq!(big.count("chat"), 0);
 
@@ -129,10 +113,7 @@ async fn over_the_budget_nothing_is_offered_and_a_yes_no_longer_affordable_spend
     // Room for one call's estimate (about $0.042 with its retry: the chat prompt with the
     // system message every free-text call shares), not two.
     let bot = start_bot(&config(&local, &big, "  daily_budget_usd: 0.045\n")).await;
-    let (first, second) = (
-        free_thread(&bot, false).await,
-        free_thread(&bot, false).await,
-    );
+    let (first, second) = (bot.free_thread().await, bot.free_thread().await);
     local_needs_help(&local);
     let offer = bot.say(&first, QUESTION).await;
     let estimate = estimate_of(&offer);
@@ -191,7 +172,7 @@ async fn twenty_yeses_at_once_never_pass_the_budget() {
     let bot = start_bot(&config(&local, &big, "  daily_budget_usd: 0.1\n")).await;
     let mut offers = Vec::new();
     for n in 0..20 {
-        let thread = free_thread(&bot, false).await;
+        let thread = bot.free_thread().await;
         local_needs_help(&local);
         let offer = bot.say(&thread, &format!("{QUESTION} ({n:02})")).await;
         assert_eq!(offer["path"], "escalation_proposed", "{offer}");
@@ -225,7 +206,7 @@ async fn twenty_yeses_at_once_never_pass_the_budget() {
 async fn under_the_auto_approve_threshold_it_is_asked_at_once_and_an_error_costs_nothing() {
     let (local, big) = (start_fake_llm(), start_fake_llm());
     let bot = start_bot(&config(&local, &big, "  auto_approve_under_usd: 1.0\n")).await;
-    let thread = free_thread(&bot, false).await;
+    let thread = bot.free_thread().await;
     local_needs_help(&local);
     big_answers(&big, "Straight from the bigger model.");
     let answered = bot.say(&thread, QUESTION).await;
@@ -256,7 +237,7 @@ async fn a_call_cut_off_by_a_restart_is_never_made_again_and_stays_counted() {
     let (local, big) = (start_fake_llm(), start_fake_llm());
     let extra = "shutdown:\n  grace: 200ms\n";
     let bot = start_bot(&format!("{extra}{}", config(&local, &big, ""))).await;
-    let thread = free_thread(&bot, false).await;
+    let thread = bot.free_thread().await;
     local_needs_help(&local);
     let offer = bot.say(&thread, QUESTION).await;
     let estimate = estimate_of(&offer);
@@ -325,7 +306,7 @@ fn system_of(fake: &FakeLlm, title: &str, index: usize) -> String {
 
 /// One chat turn and one planner turn against `local`, each answered plainly.
 async fn a_chat_and_a_question(bot: &Bot, local: &FakeLlm) {
-    let thread = free_thread(bot, false).await;
+    let thread = bot.free_thread().await;
     local.push_for("route", out(json!({"intent": "chat", "confidence": 0.9})));
     local.push_for("chat", out(json!({"reply_to_user": "Rest up."})));
     assert_eq!(bot.say(&thread, "long day today").await["path"], "chat");
@@ -375,7 +356,7 @@ async fn the_prompts_the_local_model_receives_describe_the_escalation_flag() {
 async fn a_planner_answer_that_needs_the_bigger_model_offers_it() {
     let (local, big) = (start_fake_llm(), start_fake_llm());
     let bot = start_bot(&config(&local, &big, "")).await;
-    let thread = free_thread(&bot, false).await;
+    let thread = bot.free_thread().await;
     local.push_for(
         "route",
         out(json!({"intent": "question", "confidence": 0.9})),
@@ -488,7 +469,7 @@ fn asking_for_the_bigger_model_in_words_is_read_and_nothing_else_is() {
 async fn asking_for_the_bigger_model_offers_it_for_the_previous_question() {
     let (local, big) = (start_fake_llm(), start_fake_llm());
     let bot = start_bot(&config(&local, &big, "")).await;
-    let thread = free_thread(&bot, false).await;
+    let thread = bot.free_thread().await;
     let nothing_yet = bot.say(&thread, "ask the bigger model").await;
     assert_eq!(nothing_yet["path"], "clarify", "{nothing_yet}");
     local.push_for("route", out(json!({"intent": "chat", "confidence": 0.9})));
@@ -526,7 +507,7 @@ async fn asking_for_the_bigger_model_offers_it_for_the_previous_question() {
 
     let plain = start_fake_llm();
     let without = start_bot(&plain.config("ollama", "10s", 2)).await;
-    let there = free_thread(&without, false).await;
+    let there = without.free_thread().await;
     let refused = without.say(&there, "ask the bigger model").await;
     assert_eq!(refused["path"], "unhandled", "{refused}");
     assert!(
@@ -547,7 +528,7 @@ async fn asking_for_the_bigger_model_offers_it_for_the_previous_question() {
 async fn an_invalid_answer_is_settled_at_its_usage_and_the_estimate_covers_the_retry() {
     let (local, big) = (start_fake_llm(), start_fake_llm());
     let bot = start_bot(&config(&local, &big, "")).await;
-    let thread = free_thread(&bot, false).await;
+    let thread = bot.free_thread().await;
     local_needs_help(&local);
     let offer = bot.say(&thread, QUESTION).await;
     let estimate = estimate_of(&offer);
@@ -576,10 +557,7 @@ async fn an_invalid_answer_is_settled_at_its_usage_and_the_estimate_covers_the_r
 async fn text_that_is_not_ascii_is_estimated_at_a_token_a_byte() {
     let (local, big) = (start_fake_llm(), start_fake_llm());
     let bot = start_bot(&config(&local, &big, "")).await;
-    let (ascii_thread, cjk_thread) = (
-        free_thread(&bot, false).await,
-        free_thread(&bot, false).await,
-    );
+    let (ascii_thread, cjk_thread) = (bot.free_thread().await, bot.free_thread().await);
     let ascii = "a".repeat(3000);
     let cjk = "税".repeat(3000);
     local_needs_help(&local);
@@ -597,7 +575,7 @@ async fn the_same_client_message_id_in_two_threads_is_two_auto_approved_offers()
     let (local, big) = (start_fake_llm(), start_fake_llm());
     let bot = start_bot(&config(&local, &big, "  auto_approve_under_usd: 1.0\n")).await;
     for _ in 0..2 {
-        let thread = free_thread(&bot, false).await;
+        let thread = bot.free_thread().await;
         local_needs_help(&local);
         big_answers(&big, "Straight from the bigger model.");
         let (status, answered) = bot

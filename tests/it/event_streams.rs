@@ -6,7 +6,7 @@ use crate::common;
 
 use std::time::{Duration, Instant};
 
-use common::{start_bot, start_bot_with, Bot, TestEnv};
+use common::{eventually_some, start_bot, start_bot_with, Bot, TestEnv};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -63,17 +63,15 @@ async fn the_sixty_fifth_stream_gets_503_and_a_closed_one_frees_its_slot() {
     // A client that goes away gives its slot back (the server notices the closed connection
     // at its next write at the latest: the keepalive, every 15 s).
     drop(streams.pop());
-    let deadline = Instant::now() + Duration::from_secs(40);
-    let mut reopened = None;
-    while Instant::now() < deadline {
+    let reopened = eventually_some(Duration::from_secs(40), || async {
         let (status, stream) = open(&bot, "/api/events").await;
         if status == 200 {
-            reopened = Some(stream);
-            break;
+            return Some(stream);
         }
         assert_eq!(status, 503);
-        actix_rt::time::sleep(Duration::from_millis(100)).await;
-    }
+        None
+    })
+    .await;
     assert!(
         reopened.is_some(),
         "the closed stream's slot was never freed"

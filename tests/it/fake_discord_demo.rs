@@ -1,4 +1,4 @@
-//! Drives the REAL twilight clients against the fake Discord in `common/fake_discord.rs`, both to
+//! Drives the REAL twilight clients against the fake Discord in `common/fake_discord/`, both to
 //! prove the fake is good enough for the bot's integration tests and to pin down the twilight
 //! behaviours the bot relies on (resume after op 7, fatal close codes, 429 handling, outages).
 //! If a twilight upgrade changes one of them, a test here says which.

@@ -10,12 +10,6 @@ use serde_json::{json, Value};
 
 const PARIS: &str = "timezone: Europe/Paris\n";
 
-async fn free_thread(bot: &Bot) -> String {
-    let (status, body) = bot.post("/api/threads", json!({})).await;
-    assert_eq!(status, 201, "{body}");
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 async fn tasks(bot: &Bot) -> Vec<Value> {
     let (_, list) = bot.get("/api/tasks").await;
     list.as_array().cloned().unwrap_or_default()
@@ -94,7 +88,7 @@ async fn captures_make_one_task_with_the_title_and_the_time_said() {
         ),
     ];
     for (sentence, title, deadline, start) in table {
-        let thread = free_thread(&bot).await;
+        let thread = bot.free_thread().await;
         let result = bot.say(&thread, sentence).await;
         assert_eq!(result["path"], "task_created", "{sentence}: {result}");
         assert_eq!(result["actions"][0]["name"], "create_task", "{sentence}");
@@ -158,7 +152,7 @@ async fn sentences_that_are_not_captures_create_and_change_nothing() {
         "thanks, that's all",
         "cheers, bye",
     ] {
-        let thread = free_thread(&bot).await;
+        let thread = bot.free_thread().await;
         let result = bot.say(&thread, sentence).await;
         assert_ne!(result["path"], "task_created", "{sentence}: {result}");
         assert_eq!(result["actions"], json!([]), "{sentence}: {result}");
@@ -184,7 +178,7 @@ async fn the_common_questions_are_answered_from_the_database() {
     bot.task(json!({ "title": "Plan the trip", "deadline": "2026-11-28T10:00:00Z" }))
         .await;
     bot.task(json!({ "title": "Someday read Proust" })).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     // (question, titles that must be in the answer, titles that must not)
     let table: &[(&str, &[&str], &[&str])] = &[
         (
@@ -240,7 +234,7 @@ async fn the_common_questions_are_answered_from_the_database() {
     assert_eq!(result["path"], "task_created");
     let waiting = bot.say(&thread, "add Pay the rent").await;
     assert_eq!(waiting["path"], "duplicate");
-    let other = free_thread(&bot).await;
+    let other = bot.free_thread().await;
     let result = bot.say(&other, "what are you waiting on?").await;
     assert_eq!(result["path"], "answer");
     assert!(
@@ -263,7 +257,7 @@ async fn the_common_questions_are_answered_from_the_database() {
 #[actix_rt::test]
 async fn a_likely_duplicate_is_proposed_and_created_only_after_a_yes() {
     let bot = start_bot(PARIS).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     assert_eq!(
         bot.say(&thread, "add Renew passport").await["path"],
         "task_created"
@@ -329,7 +323,7 @@ async fn duplicates_are_found_among_tasks_the_title_index_did_not_hold_before_a_
     drop(conn);
 
     let bot = start_bot_in(dir, PARIS, TestEnv(Vec::new())).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     for (sentence, path) in [
         ("add renew the Passport!", "duplicate"),
         ("no", "plan_rejected"),
@@ -366,7 +360,7 @@ async fn duplicates_are_found_among_tasks_the_title_index_did_not_hold_before_a_
 #[actix_rt::test]
 async fn waiting_on_lists_every_live_proposal_and_question_with_where_and_time_left() {
     let bot = start_bot(PARIS).await;
-    let (first, second) = (free_thread(&bot).await, free_thread(&bot).await);
+    let (first, second) = (bot.free_thread().await, bot.free_thread().await);
     assert_eq!(
         bot.say(&first, "add pay rent").await["path"],
         "task_created"
@@ -407,7 +401,7 @@ async fn waiting_on_lists_every_live_proposal_and_question_with_where_and_time_l
 #[actix_rt::test]
 async fn undo_takes_back_the_last_capture_if_unchanged() {
     let bot = start_bot(PARIS).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let result = bot.say(&thread, "add buy milk").await;
     let id = result["results"][0]["task_id"]
         .as_str()
@@ -427,7 +421,7 @@ async fn undo_takes_back_the_last_capture_if_unchanged() {
 #[actix_rt::test]
 async fn a_draft_asks_once_merges_the_answer_and_survives_a_restart() {
     let bot = start_bot(PARIS).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let asked = bot.say(&thread, "add a task").await;
     assert_eq!(asked["path"], "clarify");
     assert_eq!(asked["reply"], "What should I add?");
@@ -478,7 +472,7 @@ async fn a_draft_asks_once_merges_the_answer_and_survives_a_restart() {
 #[actix_rt::test]
 async fn a_time_donna_cannot_read_is_asked_never_guessed() {
     let bot = start_bot(PARIS).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     for (sentence, reason) in [
         ("remind me to call the plumber at 3", "3am or 3pm"),
         ("add pay the fine by feb 30", "30 February"),
@@ -504,7 +498,7 @@ async fn a_time_donna_cannot_read_is_asked_never_guessed() {
 #[actix_rt::test]
 async fn a_corrected_domain_is_learned_and_applied_to_similar_captures() {
     let bot = start_bot(PARIS).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let first = bot.say(&thread, "add send weekly report").await;
     let id = first["results"][0]["task_id"]
         .as_str()
@@ -541,7 +535,7 @@ async fn a_corrected_domain_is_learned_and_applied_to_similar_captures() {
 #[actix_rt::test]
 async fn with_no_model_free_text_gets_an_honest_answer_naming_what_works() {
     let bot = start_bot(PARIS).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let result = bot
         .say(
             &thread,
@@ -557,7 +551,7 @@ async fn with_no_model_free_text_gets_an_honest_answer_naming_what_works() {
 #[actix_rt::test]
 async fn an_automation_is_proposed_in_words_and_stored_only_after_a_yes() {
     let bot = start_bot(PARIS).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let proposal = bot
         .say(
             &thread,
@@ -649,7 +643,7 @@ async fn a_command_with_no_title_left_asks_what_to_add_and_creates_nothing() {
         "remind me on friday at 9",
     ];
     for sentence in asks {
-        let thread = free_thread(&bot).await;
+        let thread = bot.free_thread().await;
         let result = bot.say(&thread, sentence).await;
         assert_eq!(result["path"], "clarify", "{sentence:?}: {result}");
         assert_eq!(
@@ -667,7 +661,7 @@ async fn a_command_with_no_title_left_asks_what_to_add_and_creates_nothing() {
         "remind me tomorrow to",
         "remind me tonight",
     ] {
-        let thread = free_thread(&bot).await;
+        let thread = bot.free_thread().await;
         let result = bot.say(&thread, sentence).await;
         assert_ne!(result["path"], "task_created", "{sentence:?}: {result}");
         assert!(tasks(&bot).await.is_empty(), "{sentence:?} created a task");
@@ -684,7 +678,7 @@ async fn a_command_with_no_title_left_asks_what_to_add_and_creates_nothing() {
         ("remind me to take the pill at 23:00", "Take the pill"),
     ];
     for (sentence, title) in captures {
-        let thread = free_thread(&bot).await;
+        let thread = bot.free_thread().await;
         let result = bot.say(&thread, sentence).await;
         assert_eq!(result["path"], "task_created", "{sentence:?}: {result}");
         let created = tasks(&bot).await;
@@ -796,7 +790,7 @@ async fn each_kind_of_time_is_captured_with_the_time_said_and_a_clean_title() {
         ),
     ];
     for (sentence, title, deadline, start, says) in table {
-        let thread = free_thread(&bot).await;
+        let thread = bot.free_thread().await;
         let result = bot.say(&thread, sentence).await;
         assert_eq!(result["path"], "task_created", "{sentence}: {result}");
         let id = result["results"][0]["task_id"].as_str().unwrap_or_default();
@@ -863,7 +857,7 @@ async fn a_time_read_only_in_part_is_asked_naming_the_words_never_guessed() {
         ),
     ];
     for (index, (sentence, title, names)) in table.into_iter().enumerate() {
-        let thread = free_thread(&bot).await;
+        let thread = bot.free_thread().await;
         let asked = bot.say(&thread, sentence).await;
         assert_eq!(asked["path"], "clarify", "{sentence}: {asked}");
         let reply = asked["reply"].as_str().unwrap_or_default();
@@ -895,7 +889,7 @@ async fn a_time_read_only_in_part_is_asked_naming_the_words_never_guessed() {
 #[actix_rt::test]
 async fn the_answer_to_what_should_i_add_keeps_the_time_said_before() {
     let bot = start_bot(PARIS).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     assert_eq!(
         bot.say(&thread, "remind me tomorrow at 9").await["path"],
         "clarify"
@@ -909,7 +903,7 @@ async fn the_answer_to_what_should_i_add_keeps_the_time_said_before() {
         Some("2026-11-24T09:00"),
         "{task}"
     );
-    let other = free_thread(&bot).await;
+    let other = bot.free_thread().await;
     assert_eq!(bot.say(&other, "remind me to").await["path"], "clarify");
     let created = bot.say(&other, "water the plants friday 18:00").await;
     assert_eq!(created["path"], "task_created", "{created}");
@@ -945,7 +939,7 @@ async fn times_that_cannot_be_used_are_answered_with_the_reason() {
             "negative amount",
         ),
     ] {
-        let thread = free_thread(&bot).await;
+        let thread = bot.free_thread().await;
         let asked = bot.say(&thread, sentence).await;
         assert_eq!(asked["path"], "clarify", "{sentence}: {asked}");
         let reply = asked["reply"].as_str().unwrap_or_default();
@@ -1017,7 +1011,7 @@ async fn recurrences_are_said_in_words_then_stored_as_rfc_5545_after_a_yes() {
         ),
     ];
     for (index, (sentence, words, rule)) in table.iter().enumerate() {
-        let thread = free_thread(&bot).await;
+        let thread = bot.free_thread().await;
         let proposal = bot.say(&thread, sentence).await;
         assert_eq!(
             proposal["path"], "automation_proposed",

@@ -11,11 +11,6 @@ use common::fake_llm::{out, schema_title, start_fake_llm, Script};
 use common::{start_bot, Bot};
 use serde_json::json;
 
-async fn free_thread(bot: &Bot) -> String {
-    let (_, body) = bot.post("/api/threads", json!({})).await;
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 async fn task_count(bot: &Bot) -> usize {
     let (_, list) = bot.get("/api/tasks").await;
     list.as_array().map_or(0, Vec::len)
@@ -127,7 +122,7 @@ async fn the_models_answers_are_validated_before_anything_is_created() {
     ];
     let mut expected_tasks = 0;
     for (index, (said, answers, path, words, created)) in table.into_iter().enumerate() {
-        let thread = free_thread(&bot).await;
+        let thread = bot.free_thread().await;
         fake.push_for("route", capture_route());
         for answer in answers {
             fake.push_for("parse_task", answer);
@@ -156,7 +151,7 @@ async fn route_sees_the_last_exchanges_and_each_intent_goes_to_its_room() {
         fake.config("openai", "2s", 2)
     ))
     .await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     assert_eq!(
         bot.say(&thread, "hi").await["path"],
         "chat",
@@ -241,7 +236,7 @@ async fn a_turns_later_call_does_not_wait_behind_every_other_turns_first_call() 
     }
     let mut threads = Vec::new();
     for _ in 0..CHATS {
-        threads.push(free_thread(&bot).await);
+        threads.push(bot.free_thread().await);
     }
     let turns = threads
         .iter()

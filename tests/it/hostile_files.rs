@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use common::process::{self, donna, health, http, terminate, wait_healthy, Running};
+use common::{wait_for, wait_until};
 use serde_json::{json, Value};
 
 /// What a `.env` file holds: the secret must never be shown anywhere.
@@ -146,18 +147,16 @@ fn hang_up(running: &Running) {
 
 /// Waits (up to 20 s) until /health's `config.error` satisfies `wanted`; returns the body.
 fn wait_config_error(port: u16, wanted: impl Fn(&str) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(20);
     let mut last = Value::Null;
-    while Instant::now() < deadline {
-        if let Some((_, body)) = health(port) {
-            if body["config"]["error"].as_str().is_some_and(&wanted) {
-                return body;
-            }
-            last = body;
+    let matched = wait_for(Duration::from_secs(20), || {
+        let (_, body) = health(port)?;
+        if body["config"]["error"].as_str().is_some_and(&wanted) {
+            return Some(body);
         }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    panic!("config.error never matched: {last}");
+        last = body;
+        None
+    });
+    matched.unwrap_or_else(|| panic!("config.error never matched: {last}"))
 }
 
 /// A free thread and a message to it answered (rules, no model): the turn pipeline works.
@@ -213,16 +212,10 @@ fn a_reload_refuses_secret_files_and_shows_their_contents_nowhere() {
 }
 
 fn wait_config_error_cleared(port: u16) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while Instant::now() < deadline {
-        if let Some((_, body)) = health(port) {
-            if body["config"]["error"].is_null() {
-                return;
-            }
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    panic!("config.error was never cleared");
+    let cleared = wait_until(Duration::from_secs(20), || {
+        health(port).is_some_and(|(_, body)| body["config"]["error"].is_null())
+    });
+    assert!(cleared, "config.error was never cleared");
 }
 
 #[test]

@@ -62,9 +62,7 @@ async fn the_api_refuses_invisible_titles_with_400_and_stores_nothing() {
 #[actix_rt::test]
 async fn a_capture_of_an_invisible_title_creates_no_task() {
     let bot = start_bot("").await;
-    let (status, thread) = bot.post("/api/threads", json!({})).await;
-    assert_eq!(status, 201, "{thread}");
-    let thread = thread["thread_id"].as_str().unwrap_or_default().to_string();
+    let thread = bot.free_thread().await;
     for title in INVISIBLE {
         for sentence in [
             format!("add {title}"),
@@ -93,8 +91,7 @@ async fn a_model_capture_with_an_invisible_title_creates_no_task() {
     let fake = start_fake_llm();
     let bot = start_bot(&fake.config("ollama", "2s", 2)).await;
     for (index, title) in INVISIBLE.iter().enumerate() {
-        let (_, thread) = bot.post("/api/threads", json!({})).await;
-        let thread = thread["thread_id"].as_str().unwrap_or_default().to_string();
+        let thread = bot.free_thread().await;
         fake.push_for(
             "route",
             out(json!({"intent": "capture", "confidence": 0.9})),

@@ -17,11 +17,6 @@ async fn planner_bot(fake: &FakeLlm, extra: &str) -> Bot {
     start_bot(&format!("{extra}{}", fake.config("ollama", "10s", 2))).await
 }
 
-async fn free_thread(bot: &Bot) -> String {
-    let (_, body) = bot.post("/api/threads", json!({})).await;
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 async fn journal_of(bot: &Bot, thread: &str, message: &str) -> Vec<JournalEntry> {
     let (thread, message) = (thread.to_string(), message.to_string());
     bot.app
@@ -60,7 +55,7 @@ async fn a_planner_turn_with_two_tool_calls_stores_every_exchange_and_tool_outpu
     let bot = planner_bot(&fake, "").await;
     bot.task(json!({"title": "Dentist appointment", "deadline": "2026-11-27T09:00:00Z"}))
         .await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     fake.push_for("route", question());
     fake.push_for("plan_step", call("get_task", json!({"task": "dentist"})));
     fake.push_for("plan_step", call("list_tasks", json!({"status": "open"})));
@@ -147,7 +142,7 @@ type Call<'a> = (&'a str, &'a str, bool);
 async fn failed_model_calls_and_their_retries_are_stored_too() {
     let fake = start_fake_llm();
     let bot = planner_bot(&fake, "").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     // (message id, plan_step answers, the journal expected)
     let table: Vec<(&str, Vec<Script>, Vec<Call>)> = vec![
         (
@@ -215,7 +210,7 @@ async fn failed_model_calls_and_their_retries_are_stored_too() {
 async fn a_turns_journal_is_pruned_with_its_memory_and_a_recent_one_stays() {
     let fake = start_fake_llm();
     let bot = planner_bot(&fake, "memory:\n  retention: 1d\n  prune_interval: 50ms\n").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     for message in ["old", "new"] {
         if message == "new" {
             bot.clock.advance(chrono::Duration::hours(36));

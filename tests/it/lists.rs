@@ -17,12 +17,6 @@ const PARIS: &str = "timezone: Europe/Paris\n";
 /// Discord's limit for one message.
 const DISCORD_MAX: usize = 2_000;
 
-async fn free_thread(bot: &Bot) -> String {
-    let (status, body) = bot.post("/api/threads", json!({})).await;
-    assert_eq!(status, 201, "{body}");
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 /// `count` open tasks titled "Task 01", "Task 02", ... (no times: listed oldest first).
 async fn numbered_tasks(bot: &Bot, count: usize) -> Vec<String> {
     let mut titles = Vec::new();
@@ -53,7 +47,7 @@ fn reply_of(result: &Value) -> String {
 async fn sixty_open_tasks_are_all_reachable_through_more() {
     let bot = start_bot(PARIS).await;
     let titles = numbered_tasks(&bot, 60).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
 
     let first = bot.say(&thread, "list my tasks").await;
     assert_eq!(first["path"], "answer", "{first}");
@@ -110,7 +104,7 @@ async fn more_with_nothing_listed_before_gets_an_honest_answer_and_changes_nothi
     let honest = "There's no list to continue here. Ask me \"list my tasks\", \"what's overdue\", \"what's due this week\" or \"what are you waiting on?\" and say \"more\" after it.";
 
     // Nothing listed in this chat yet.
-    let fresh = free_thread(&bot).await;
+    let fresh = bot.free_thread().await;
     for ask in ["more", "continue", "next page"] {
         let result = bot.say(&fresh, ask).await;
         assert_eq!(result["path"], "unhandled", "{ask}: {result}");
@@ -119,7 +113,7 @@ async fn more_with_nothing_listed_before_gets_an_honest_answer_and_changes_nothi
     }
 
     // A list in another chat is that chat's: "more" here does not continue it.
-    let other = free_thread(&bot).await;
+    let other = bot.free_thread().await;
     assert!(reply_of(&bot.say(&other, "list my tasks").await).contains("...and 5 more"));
     assert_eq!(reply_of(&bot.say(&fresh, "more").await), honest);
     // ...and it is still there to continue where it was asked.
@@ -164,7 +158,7 @@ async fn twenty_tasks_with_200_character_titles_stay_under_2000_characters() {
         };
         bot.task(body).await;
     }
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let mut pages = vec![reply_of(&bot.say(&thread, "list my tasks").await)];
     pages.push(reply_of(&bot.say(&thread, "more").await));
     pages.push(reply_of(&bot.say(&thread, "more").await));

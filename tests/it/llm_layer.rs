@@ -590,8 +590,7 @@ async fn a_task_the_model_proposes_in_a_nudge_thread_gets_the_duplicate_check_an
     let fake = start_fake_llm();
     let bot = bot_with(&fake, "ollama").await;
     // Learned: a report is work, priority 1 (corrected within a day of capturing it).
-    let (_, free) = bot.post("/api/threads", json!({})).await;
-    let free = free["thread_id"].as_str().unwrap_or_default().to_string();
+    let free = bot.free_thread().await;
     let first = bot.say(&free, "add send weekly report").await;
     let weekly = first["results"][0]["task_id"]
         .as_str()

@@ -7,8 +7,8 @@ use crate::common;
 use std::time::Duration;
 
 use common::fake_llm::{start_fake_llm, start_fake_llm_on, Script};
-use common::process::{self, donna, free_port, terminate, Running};
-use common::{eventually, start_bot, Bot};
+use common::process::{self, free_port, terminate};
+use common::{eventually, start_bot, wait_until, Bot};
 use serde_json::{json, Value};
 
 /// Probe often, so state changes show within a test's patience.
@@ -181,30 +181,16 @@ fn the_binary_says_once_at_startup_that_the_model_is_unreachable_and_how_to_star
         ),
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let child = donna()
-        .args(["run", "--config"])
-        .arg(&config)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut running = Running {
-        child,
-        port,
-        config,
-    };
+    let mut running = process::run(&config, port);
     process::wait_healthy(&mut running);
     // Serving may begin a moment before the first probe has answered.
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    let body = loop {
-        let body = process::health(port)
+    let mut body = Value::Null;
+    wait_until(Duration::from_secs(10), || {
+        body = process::health(port)
             .map(|(_, body)| body)
             .unwrap_or_default();
-        if body["model"]["state"] != "unknown" || std::time::Instant::now() > deadline {
-            break body;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+        body["model"]["state"] != "unknown"
+    });
     assert_eq!(body["model"]["state"], "unreachable", "{body}");
     assert_eq!(body["status"], "degraded", "{body}");
     assert_eq!(terminate(&mut running.child), Some(0));

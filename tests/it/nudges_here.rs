@@ -33,13 +33,6 @@ async fn tick(bot: &Bot) -> Vec<NudgeOpened> {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// A free local thread, as `POST /api/threads` opens it.
-async fn free_thread(bot: &Bot) -> String {
-    let (status, body) = bot.post("/api/threads", json!({})).await;
-    assert_eq!(status, 201, "{body}");
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 /// A task captured in `origin` (overdue since yesterday), inserted as the capture room would.
 async fn task_from(bot: &Bot, title: &str, origin: &str) -> String {
     let id = format!("tsk_{}", title.to_lowercase().replace(' ', "_"));
@@ -108,7 +101,7 @@ const RENT_NUDGE: &str = "'Pay rent' is overdue (due yesterday at 09:00). Done?"
 #[actix_rt::test]
 async fn the_nudger_nudges_a_task_in_the_free_thread_it_came_from_and_done_there_marks_it_done() {
     let bot = start_bot(MANUAL).await;
-    let chat = free_thread(&bot).await;
+    let chat = bot.free_thread().await;
     let task = task_from(&bot, "Pay rent", &chat).await;
 
     let nudged = tick(&bot).await;
@@ -143,7 +136,7 @@ async fn the_nudger_nudges_a_task_in_the_free_thread_it_came_from_and_done_there
 #[actix_rt::test]
 async fn post_api_nudges_goes_to_the_chat_and_push_it_to_friday_there_reschedules_the_task() {
     let bot = start_bot(MANUAL).await;
-    let chat = free_thread(&bot).await;
+    let chat = bot.free_thread().await;
     let task = task_from(&bot, "Pay rent", &chat).await;
 
     let (status, nudge) = nudge_api(&bot, &task).await;
@@ -167,7 +160,7 @@ async fn post_api_nudges_goes_to_the_chat_and_push_it_to_friday_there_reschedule
 #[actix_rt::test]
 async fn only_a_keyword_answer_right_after_the_nudge_acts_on_the_task() {
     let bot = start_bot(MANUAL).await;
-    let chat = free_thread(&bot).await;
+    let chat = bot.free_thread().await;
     let task = task_from(&bot, "Pay rent", &chat).await;
     let before = stored_task(&bot, &task).await;
 
@@ -220,7 +213,7 @@ async fn only_a_keyword_answer_right_after_the_nudge_acts_on_the_task() {
 #[actix_rt::test]
 async fn tasks_without_a_chat_or_with_a_closed_one_or_a_channel_named_get_their_own_thread() {
     let bot = start_bot(MANUAL).await;
-    let chat = free_thread(&bot).await;
+    let chat = bot.free_thread().await;
     // From POST /api/tasks: no origin.
     let api_task = bot
         .task(json!({"title": "Gym", "deadline": "2026-11-22T09:00:00Z"}))
@@ -248,7 +241,7 @@ async fn tasks_without_a_chat_or_with_a_closed_one_or_a_channel_named_get_their_
     assert_ne!(nudge["thread_id"], chat.as_str());
 
     // A task whose chat was closed: its own thread too.
-    let closed_chat = free_thread(&bot).await;
+    let closed_chat = bot.free_thread().await;
     let orphan = task_from(&bot, "Call the bank", &closed_chat).await;
     let closing = closed_chat.clone();
     bot.app

@@ -19,11 +19,6 @@ async fn bot(fake: &FakeLlm) -> Bot {
     .await
 }
 
-async fn free_thread(bot: &Bot) -> String {
-    let (_, body) = bot.post("/api/threads", json!({})).await;
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 async fn titles(bot: &Bot) -> Vec<String> {
     tasks(bot)
         .await
@@ -52,7 +47,7 @@ async fn tasks(bot: &Bot) -> Vec<(String, bool)> {
 async fn small_talk_that_route_answered_is_one_call_and_stays_in_the_conversation() {
     let fake = start_fake_llm();
     let bot = bot(&fake).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     fake.push_for(
         "route",
         out(json!({"intent": "chat", "confidence": 0.9,
@@ -139,7 +134,7 @@ async fn a_task_that_route_named_is_captured_without_parse_task_and_checked_the_
     for (text, route, path, expected, parse_calls) in table {
         let fake = start_fake_llm();
         let bot = bot(&fake).await;
-        let thread = free_thread(&bot).await;
+        let thread = bot.free_thread().await;
         fake.push_for("route", out(route));
         fake.push_for(
             "parse_task",
@@ -201,7 +196,7 @@ async fn a_reply_route_copied_instead_of_writing_goes_to_the_chat_room() {
     for (reply, copied) in table {
         let fake = start_fake_llm();
         let bot = bot(&fake).await;
-        let thread = free_thread(&bot).await;
+        let thread = bot.free_thread().await;
         fake.push_for(
             "route",
             out(json!({"intent": "chat", "confidence": 0.9,

@@ -12,24 +12,6 @@ use donna::automations::runner::AutomationsMsg;
 use donna::subsystems::nudger::NudgerMsg;
 use serde_json::{json, Value};
 
-async fn free_thread(bot: &Bot) -> String {
-    let (status, body) = bot.post("/api/threads", json!({})).await;
-    assert_eq!(status, 201, "{body}");
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
-/// `user` writes `text` in `thread`; the turn's result.
-async fn say_as(bot: &Bot, thread: &str, user: &str, text: &str) -> Value {
-    let (status, result) = bot
-        .post(
-            "/api/messages",
-            json!({"thread_id": thread, "user_id": user, "text": text}),
-        )
-        .await;
-    assert_eq!(status, 200, "{text}: {result}");
-    result
-}
-
 async fn zone_of(bot: &Bot, user: &str) -> String {
     let (status, person) = bot.get(&format!("/api/people/{user}")).await;
     assert_eq!(status, 200, "{person}");
@@ -40,7 +22,7 @@ async fn zone_of(bot: &Bot, user: &str) -> String {
 #[actix_rt::test]
 async fn sentences_that_set_a_time_zone_set_it_and_say_the_time_there() {
     let bot = start_bot("").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let table: &[(&str, &str, &str)] = &[
         // (what the person writes, the zone, the time there now)
         ("my time zone is Europe/Berlin", "Europe/Berlin", "11:00"),
@@ -101,7 +83,7 @@ async fn sentences_that_set_a_time_zone_set_it_and_say_the_time_there() {
     ];
     for (i, (text, zone, clock)) in table.iter().enumerate() {
         let user = format!("setter{i}");
-        let result = say_as(&bot, &thread, &user, text).await;
+        let result = bot.say_as(&thread, &user, text).await;
         assert_eq!(result["path"], "chat", "{text}: {result}");
         assert_eq!(
             result["reply"],
@@ -117,7 +99,7 @@ async fn sentences_that_set_a_time_zone_set_it_and_say_the_time_there() {
 #[actix_rt::test]
 async fn sentences_that_only_look_like_a_time_zone_change_nothing() {
     let bot = start_bot("").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     let table = [
         "what time is it in Tokyo?",
         "is it raining in London?",
@@ -153,7 +135,7 @@ async fn sentences_that_only_look_like_a_time_zone_change_nothing() {
     ];
     for (i, text) in table.iter().enumerate() {
         let user = format!("bystander{i}");
-        let result = say_as(&bot, &thread, &user, text).await;
+        let result = bot.say_as(&thread, &user, text).await;
         let reply = result["reply"].as_str().unwrap_or_default();
         assert!(
             !reply.starts_with("Your time zone is now"),
@@ -166,8 +148,10 @@ async fn sentences_that_only_look_like_a_time_zone_change_nothing() {
 #[actix_rt::test]
 async fn an_unknown_zone_is_answered_with_the_nearest_names_and_asking_says_the_zone() {
     let bot = start_bot("").await;
-    let thread = free_thread(&bot).await;
-    let result = say_as(&bot, &thread, "owner", "set my timezone to Tokio").await;
+    let thread = bot.free_thread().await;
+    let result = bot
+        .say_as(&thread, "owner", "set my timezone to Tokio")
+        .await;
     assert_eq!(result["path"], "clarify", "{result}");
     let reply = result["reply"].as_str().unwrap_or_default();
     assert!(
@@ -175,9 +159,9 @@ async fn an_unknown_zone_is_answered_with_the_nearest_names_and_asking_says_the_
         "{reply}"
     );
     assert_eq!(zone_of(&bot, "owner").await, "UTC");
-    let result = say_as(&bot, &thread, "owner", "set my time zone").await;
+    let result = bot.say_as(&thread, "owner", "set my time zone").await;
     assert_eq!(result["path"], "clarify", "{result}");
-    let result = say_as(&bot, &thread, "owner", "what's my time zone?").await;
+    let result = bot.say_as(&thread, "owner", "what's my time zone?").await;
     assert_eq!(result["path"], "answer", "{result}");
     assert!(
         result["reply"]
@@ -185,8 +169,11 @@ async fn an_unknown_zone_is_answered_with_the_nearest_names_and_asking_says_the_
             .is_some_and(|r| r.starts_with("Your time zone is UTC (my default")),
         "{result}"
     );
-    say_as(&bot, &thread, "owner", "my time zone is Asia/Kolkata").await;
-    let result = say_as(&bot, &thread, "owner", "which timezone am I in?").await;
+    bot.say_as(&thread, "owner", "my time zone is Asia/Kolkata")
+        .await;
+    let result = bot
+        .say_as(&thread, "owner", "which timezone am I in?")
+        .await;
     assert_eq!(
         result["reply"], "Your time zone is Asia/Kolkata; it's 15:30 there.",
         "{result}"
@@ -210,16 +197,13 @@ fn time_of(task: &Value, field: &str) -> DateTime<Utc> {
 #[actix_rt::test]
 async fn times_a_person_writes_are_read_in_their_zone_and_said_back_in_it() {
     let bot = start_bot("").await;
-    let thread = free_thread(&bot).await;
-    say_as(&bot, &thread, "nyc", "my time zone is America/New_York").await;
+    let thread = bot.free_thread().await;
+    bot.say_as(&thread, "nyc", "my time zone is America/New_York")
+        .await;
     // 05:00 in New York: "tomorrow at 9am" is 9am there, 14:00 UTC.
-    let result = say_as(
-        &bot,
-        &thread,
-        "nyc",
-        "remind me to call mom tomorrow at 9am",
-    )
-    .await;
+    let result = bot
+        .say_as(&thread, "nyc", "remind me to call mom tomorrow at 9am")
+        .await;
     assert_eq!(result["path"], "task_created", "{result}");
     assert!(
         result["reply"]
@@ -232,18 +216,18 @@ async fn times_a_person_writes_are_read_in_their_zone_and_said_back_in_it() {
     assert_eq!(time_of(&task, "scheduled_start"), at(2026, 11, 24, 14, 0));
     assert_eq!(task["created_by"], "nyc", "{task}");
     // Someone who set no zone: the config's (UTC).
-    let result = say_as(
-        &bot,
-        &thread,
-        "other",
-        "remind me to water plants tomorrow at 9am",
-    )
-    .await;
+    let result = bot
+        .say_as(
+            &thread,
+            "other",
+            "remind me to water plants tomorrow at 9am",
+        )
+        .await;
     let id = result["results"][0]["task_id"].as_str().unwrap_or_default();
     let task = bot.task_json(id).await;
     assert_eq!(time_of(&task, "scheduled_start"), at(2026, 11, 24, 9, 0));
     // The common questions show the asker's days and clocks.
-    let answer = say_as(&bot, &thread, "nyc", "what's due tomorrow?").await;
+    let answer = bot.say_as(&thread, "nyc", "what's due tomorrow?").await;
     let reply = answer["reply"].as_str().unwrap_or_default();
     assert!(reply.contains("Call mom"), "{reply}");
     assert!(reply.contains("09:00"), "{reply}");
@@ -253,10 +237,12 @@ async fn times_a_person_writes_are_read_in_their_zone_and_said_back_in_it() {
 #[actix_rt::test]
 async fn a_tasks_nudge_says_its_time_in_the_zone_of_the_person_who_captured_it() {
     let bot = start_bot("").await;
-    let thread = free_thread(&bot).await;
-    say_as(&bot, &thread, "tokyo", "I'm in Tokyo now").await;
+    let thread = bot.free_thread().await;
+    bot.say_as(&thread, "tokyo", "I'm in Tokyo now").await;
     // 19:00 in Tokyo; "at 8pm" is 11:00 UTC.
-    let result = say_as(&bot, &thread, "tokyo", "remind me to stretch at 8pm").await;
+    let result = bot
+        .say_as(&thread, "tokyo", "remind me to stretch at 8pm")
+        .await;
     assert_eq!(result["path"], "task_created", "{result}");
     bot.clock.set(at(2026, 11, 23, 11, 1));
     let opened = bot
@@ -278,23 +264,20 @@ async fn an_automation_keeps_its_zone_and_its_wall_clock_time_across_a_dst_chang
     let bot = start_bot("").await;
     // Friday 27 March 2026, 10:00 UTC; Berlin moves to summer time on Sunday 29 March.
     bot.clock.set(at(2026, 3, 27, 10, 0));
-    let thread = free_thread(&bot).await;
-    say_as(&bot, &thread, "berlin", "my time zone is Europe/Berlin").await;
-    let proposed = say_as(
-        &bot,
-        &thread,
-        "berlin",
-        "every day at 9am remind me to stretch",
-    )
-    .await;
+    let thread = bot.free_thread().await;
+    bot.say_as(&thread, "berlin", "my time zone is Europe/Berlin")
+        .await;
+    let proposed = bot
+        .say_as(&thread, "berlin", "every day at 9am remind me to stretch")
+        .await;
     assert_eq!(proposed["path"], "automation_proposed", "{proposed}");
-    let confirmed = say_as(&bot, &thread, "berlin", "yes").await;
+    let confirmed = bot.say_as(&thread, "berlin", "yes").await;
     assert_eq!(confirmed["path"], "plan_confirmed", "{confirmed}");
     let (status, automations) = bot.get("/api/automations").await;
     assert_eq!(status, 200);
     assert_eq!(automations[0]["timezone"], "Europe/Berlin", "{automations}");
     // Someone else's zone changing later does not move it.
-    say_as(&bot, &thread, "berlin", "I moved to Tokyo").await;
+    bot.say_as(&thread, "berlin", "I moved to Tokyo").await;
     let mut starts = Vec::new();
     for day in 28..=31 {
         bot.clock.set(at(2026, 3, day, 12, 0));

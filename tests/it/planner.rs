@@ -24,11 +24,6 @@ async fn planner_bot(fake: &FakeLlm, extra: &str) -> Bot {
     start_bot(&format!("{extra}{}", fake.config("ollama", "10s", 2))).await
 }
 
-async fn free_thread(bot: &Bot) -> String {
-    let (_, body) = bot.post("/api/threads", json!({})).await;
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 async fn tasks(bot: &Bot) -> Value {
     bot.get("/api/tasks").await.1
 }
@@ -39,7 +34,7 @@ async fn a_two_tool_question_quotes_the_first_result_in_the_next_step_and_in_the
     let bot = planner_bot(&fake, "").await;
     bot.task(json!({"title": "Dentist appointment", "deadline": "2026-11-27T09:00:00Z"}))
         .await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     fake.push_for("route", question());
     fake.push_for("plan_step", call("get_task", json!({"task": "dentist"})));
     fake.push_for(
@@ -96,7 +91,7 @@ async fn a_two_tool_question_quotes_the_first_result_in_the_next_step_and_in_the
 async fn a_model_that_always_wants_another_tool_stops_at_the_cap_and_still_answers() {
     let fake = start_fake_llm();
     let bot = planner_bot(&fake, "planner:\n  max_tool_calls: 2\n").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     fake.push_for("route", question());
     for _ in 0..6 {
         fake.push_for("plan_step", call("list_tasks", json!({})));
@@ -145,7 +140,7 @@ async fn unknown_tools_and_bad_arguments_count_as_calls_and_change_nothing() {
         ),
     ];
     for (index, (script, words)) in table.into_iter().enumerate() {
-        let thread = free_thread(&bot).await;
+        let thread = bot.free_thread().await;
         fake.push_for("route", question());
         // The same refused call three times: each counts, and the cap ends the loop.
         for _ in 0..3 {
@@ -178,7 +173,7 @@ async fn an_instruction_inside_a_task_title_changes_nothing_and_never_reaches_a_
         .await;
     bot.task(json!({"title": "Pay rent"})).await;
     let before = tasks(&bot).await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     fake.push_for("route", question());
     fake.push_for("plan_step", call("list_tasks", json!({})));
     fake.push_for("plan_step", done());
@@ -223,7 +218,7 @@ async fn an_instruction_inside_a_task_title_changes_nothing_and_never_reaches_a_
 async fn route_and_the_planner_get_exactly_the_last_n_exchanges() {
     let fake = start_fake_llm();
     let bot = planner_bot(&fake, "planner:\n  history_exchanges: 2\n").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     // Answered by the rules, no model: three exchanges of history.
     for text in ["list my tasks", "what's overdue", "what's due tomorrow?"] {
         assert_eq!(bot.say(&thread, text).await["path"], "answer", "{text}");
@@ -259,7 +254,7 @@ async fn route_and_the_planner_get_exactly_the_last_n_exchanges() {
 async fn a_slow_planner_turn_does_not_delay_another_thread() {
     let fake = start_fake_llm();
     let bot = Arc::new(planner_bot(&fake, "").await);
-    let (slow, quick) = (free_thread(&bot).await, free_thread(&bot).await);
+    let (slow, quick) = (bot.free_thread().await, bot.free_thread().await);
     fake.push_for("route", question());
     fake.push_for(
         "plan_step",
@@ -299,7 +294,7 @@ async fn a_slow_planner_turn_does_not_delay_another_thread() {
 async fn the_same_message_id_again_returns_the_first_answer_and_calls_no_model() {
     let fake = start_fake_llm();
     let bot = planner_bot(&fake, "").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     fake.push_for("route", question());
     fake.push_for(
         "plan_step",
@@ -329,7 +324,7 @@ async fn the_same_message_id_again_returns_the_first_answer_and_calls_no_model()
 async fn a_failing_planning_call_answers_llm_unavailable_and_drops_what_was_gathered() {
     let fake = start_fake_llm();
     let bot = planner_bot(&fake, "").await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     // (plan_step answers, chat answers)
     let table: Vec<(Vec<Script>, Vec<Script>)> = vec![
         (
@@ -367,10 +362,10 @@ async fn search_memory_finds_an_earlier_thread_after_a_restart_but_not_a_pruned_
     let schedules = "memory:\n  retention: 1d\n  prune_interval: 50ms\n";
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let first = start_bot_in(dir, schedules, TestEnv(Vec::new())).await;
-    let old = free_thread(&first).await;
+    let old = first.free_thread().await;
     first.say(&old, "the old locker code is 4711").await;
     first.clock.advance(chrono::Duration::days(2));
-    let earlier = free_thread(&first).await;
+    let earlier = first.free_thread().await;
     first
         .say(&earlier, "the passport office closes at noon on thursdays")
         .await;
@@ -394,7 +389,7 @@ async fn search_memory_finds_an_earlier_thread_after_a_restart_but_not_a_pruned_
         .await,
         "the old message was not pruned"
     );
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     fake.push_for("route", question());
     fake.push_for(
         "plan_step",
@@ -429,7 +424,7 @@ async fn a_tool_call_writes_nothing() {
     let bot = start_bot("").await;
     bot.task(json!({"title": "Dentist appointment", "deadline": "2026-11-27T09:00:00Z"}))
         .await;
-    let thread = free_thread(&bot).await;
+    let thread = bot.free_thread().await;
     bot.say(&thread, "the dentist moved to friday").await;
     bot.stop().await;
     let Bot { dir, app, .. } = bot;
@@ -494,7 +489,7 @@ async fn the_persona_decides_the_planners_answer_prompt_too() {
     for persona in ["donna", "neutral"] {
         let fake = start_fake_llm();
         let bot = planner_bot(&fake, &format!("chat:\n  persona: {persona}\n")).await;
-        let thread = free_thread(&bot).await;
+        let thread = bot.free_thread().await;
         fake.push_for("route", question());
         fake.push_for("plan_step", done());
         fake.push_for("chat", answer("Nothing is due today."));

@@ -44,15 +44,9 @@ fn at(day: u32, hour: u32, minute: u32) -> DateTime<Utc> {
         .unwrap_or_default()
 }
 
-async fn free_thread(bot: &Bot) -> String {
-    let (status, body) = bot.post("/api/threads", json!({})).await;
-    assert_eq!(status, 201, "{body}");
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 /// Captures `sentence` in a chat of its own; returns (task id, chat).
 async fn capture(bot: &Bot, sentence: &str) -> (String, String) {
-    let chat = free_thread(bot).await;
+    let chat = bot.free_thread().await;
     let result = bot.say(&chat, sentence).await;
     assert_eq!(result["path"], "task_created", "{sentence:?}: {result}");
     let id = result["results"][0]["task_id"]
@@ -224,12 +218,12 @@ async fn task_in(
 #[actix_rt::test]
 async fn nudges_held_by_quiet_hours_arrive_as_one_message_per_chat_and_a_number_picks_one() {
     let bot = start_bot(QUIET).await;
-    let chat = free_thread(&bot).await;
+    let chat = bot.free_thread().await;
     let night = at(24, 1, 0);
     let plants = task_in(&bot, "Water the plants", &chat, night, None).await;
     let bank = task_in(&bot, "Call the bank", &chat, at(24, 2, 0), None).await;
     let report = task_in(&bot, "Send the report", &chat, at(24, 3, 0), Some(30)).await;
-    let other = free_thread(&bot).await;
+    let other = bot.free_thread().await;
     let alone = task_in(&bot, "Book the dentist", &other, at(24, 4, 0), None).await;
     bot.clock.set(at(24, 9, 59));
     assert!(tick(&bot).await.is_empty(), "all held");
@@ -294,7 +288,7 @@ async fn nudges_held_by_quiet_hours_arrive_as_one_message_per_chat_and_a_number_
 #[actix_rt::test]
 async fn when_one_task_of_a_grouped_nudge_is_left_a_bare_answer_acts_on_it() {
     let bot = start_bot(QUIET).await;
-    let chat = free_thread(&bot).await;
+    let chat = bot.free_thread().await;
     let plants = task_in(&bot, "Water the plants", &chat, at(24, 1, 0), None).await;
     let bank = task_in(&bot, "Call the bank", &chat, at(24, 2, 0), None).await;
     bot.clock.set(at(24, 10, 0));

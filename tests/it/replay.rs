@@ -7,12 +7,11 @@ use crate::common;
 
 use std::ffi::OsStr;
 use std::path::Path;
-use std::process::{Output, Stdio};
+use std::process::Output;
 
 use common::fake_llm::{out, start_fake_llm};
 use common::process::{
-    create_task, database, donna, free_port, health, http, run_once, terminate, text, wait_healthy,
-    Running,
+    create_task, database, free_port, health, http, run, run_once, terminate, text, wait_healthy,
 };
 use serde_json::{json, Value};
 
@@ -75,18 +74,7 @@ async fn a_recorded_planner_turn_replays_without_a_model_next_to_the_running_bot
     let port = free_port();
     let model = fake.config("ollama", "10s", 2);
     let config = write_config(dir.path(), "donna.yaml", &data, port, &model);
-    let child = donna()
-        .args(["run", "--config"])
-        .arg(&config)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut running = Running {
-        child,
-        port,
-        config: config.clone(),
-    };
+    let mut running = run(&config, port);
     wait_healthy(&mut running);
     create_task(port, "Dentist appointment");
     let (_, opened) = http(port, "POST", "/api/threads", Some(&json!({})))
@@ -200,18 +188,7 @@ async fn a_recorded_yes_to_an_escalation_offer_replays_identical() {
         big.openai_url()
     );
     let config = write_config(dir.path(), "donna.yaml", &data, port, &model);
-    let child = donna()
-        .args(["run", "--config"])
-        .arg(&config)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut running = Running {
-        child,
-        port,
-        config: config.clone(),
-    };
+    let mut running = run(&config, port);
     wait_healthy(&mut running);
     let (_, opened) = http(port, "POST", "/api/threads", Some(&json!({})))
         .unwrap_or_else(|| panic!("POST /api/threads"));

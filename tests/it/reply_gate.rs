@@ -18,17 +18,6 @@ fn gate_config(fake: &FakeLlm, max: usize) -> String {
     )
 }
 
-async fn group_thread(bot: &Bot, chat: &str) -> String {
-    let (status, created) = bot
-        .post("/api/threads", json!({"chat_id": chat, "is_group": true}))
-        .await;
-    assert_eq!(status, 201);
-    created["thread_id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
-
 async fn history_len(bot: &Bot, thread: &str) -> usize {
     bot.get(&format!("/api/threads/{thread}/messages"))
         .await
@@ -49,7 +38,9 @@ async fn reply_skip_error_empty_and_junk_behave_as_the_seed_says() {
         ("junk", Script::Output("¯\\_(ツ)_/¯".into()), true),
     ];
     for (name, script, replies) in cases {
-        let thread = group_thread(&bot, &format!("chat-{name}")).await;
+        let thread = bot
+            .open_thread(json!({"chat_id": format!("chat-{name}"), "is_group": true}))
+            .await;
         fake.push(script);
         let result = bot.say(&thread, "anyone up for lunch?").await;
         if replies {
@@ -75,12 +66,7 @@ async fn one_to_one_chats_and_nudge_threads_are_never_gated() {
     let fake = start_fake_llm();
     fake.always(Script::Output("SKIP".into()));
     let bot = start_bot(&gate_config(&fake, 1)).await;
-    let (status, created) = bot.post("/api/threads", json!({"is_group": false})).await;
-    assert_eq!(status, 201);
-    let direct = created["thread_id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let direct = bot.open_thread(json!({"is_group": false})).await;
     for _ in 0..3 {
         assert_ne!(bot.say(&direct, "hello there").await["path"], "skipped");
     }
@@ -113,7 +99,10 @@ async fn fifty_concurrent_group_messages_get_exactly_the_cap_and_no_model_call_a
     }
     let mut threads = Vec::new();
     for _ in 0..50 {
-        threads.push(group_thread(&bot, "busy-group").await);
+        threads.push(
+            bot.open_thread(json!({"chat_id": "busy-group", "is_group": true}))
+                .await,
+        );
     }
     let sends = threads.iter().map(|thread| {
         bot.client
@@ -157,7 +146,9 @@ async fn fifty_concurrent_group_messages_get_exactly_the_cap_and_no_model_call_a
 async fn skip_frees_its_slot_and_the_window_slides() {
     let fake = start_fake_llm();
     let bot = start_bot(&gate_config(&fake, 2)).await;
-    let thread = group_thread(&bot, "g").await;
+    let thread = bot
+        .open_thread(json!({"chat_id": "g", "is_group": true}))
+        .await;
     fake.push(Script::Output("SKIP".into()));
     fake.push(Script::Output("REPLY".into()));
     fake.push(Script::Output("REPLY".into()));
@@ -195,7 +186,9 @@ async fn a_restart_inside_the_window_keeps_the_cap() {
     let data = dir.path().to_path_buf();
     let config = gate_config(&fake, 2);
     let bot = start_bot_in(dir, &config, TestEnv(Vec::new())).await;
-    let thread = group_thread(&bot, "g").await;
+    let thread = bot
+        .open_thread(json!({"chat_id": "g", "is_group": true}))
+        .await;
     assert_ne!(bot.say(&thread, "one").await["path"], "skipped");
     assert_ne!(bot.say(&thread, "two").await["path"], "skipped");
     bot.stop().await;
@@ -222,17 +215,6 @@ async fn open_titles(bot: &Bot) -> Vec<String> {
         .unwrap_or_default()
 }
 
-async fn say_as(bot: &Bot, thread: &str, user: &str, text: &str) -> Value {
-    let (status, result) = bot
-        .post(
-            "/api/messages",
-            json!({"thread_id": thread, "user_id": user, "text": text}),
-        )
-        .await;
-    assert_eq!(status, 200, "{result}");
-    result
-}
-
 fn gate_calls(fake: &FakeLlm) -> usize {
     fake.titles()
         .iter()
@@ -246,7 +228,9 @@ async fn commands_and_the_requesters_answer_skip_the_gate_but_count_against_the_
     // The gate would keep every message quiet: whatever gets through did not ask it.
     fake.always(Script::Output("SKIP: not for Donna".into()));
     let bot = start_bot(&gate_config(&fake, 3)).await;
-    let thread = group_thread(&bot, "family").await;
+    let thread = bot
+        .open_thread(json!({"chat_id": "family", "is_group": true}))
+        .await;
 
     let captured = bot.say(&thread, "add buy milk").await;
     assert_eq!(captured["path"], "task_created", "{captured}");
@@ -270,14 +254,14 @@ async fn commands_and_the_requesters_answer_skip_the_gate_but_count_against_the_
     let again = bot.say(&thread, "add buy milk").await;
     assert_eq!(again["path"], "duplicate", "{again}");
     fake.push(Script::Output("REPLY".into()));
-    let guest = say_as(&bot, &thread, "guest", "yes").await;
+    let guest = bot.say_as(&thread, "guest", "yes").await;
     assert_eq!(guest["path"], "unhandled", "{guest}");
     assert_eq!(
         gate_calls(&fake),
         2,
         "another member's yes is put to the gate"
     );
-    let guest_talk = say_as(&bot, &thread, "guest", "no way").await;
+    let guest_talk = bot.say_as(&thread, "guest", "no way").await;
     assert_eq!(guest_talk["path"], "skipped", "{guest_talk}");
     assert_eq!(
         open_titles(&bot)
@@ -306,7 +290,9 @@ async fn a_time_zone_command_in_a_group_skips_the_gate_and_small_talk_that_looks
     let fake = start_fake_llm();
     fake.always(Script::Output("SKIP: not for Donna".into()));
     let bot = start_bot(&gate_config(&fake, 6)).await;
-    let thread = group_thread(&bot, "family").await;
+    let thread = bot
+        .open_thread(json!({"chat_id": "family", "is_group": true}))
+        .await;
     let set = bot.say(&thread, "my time zone is Europe/Berlin").await;
     assert_eq!(set["path"], "chat", "{set}");
     let moved = bot.say(&thread, "I'm in Tokyo now").await;

@@ -291,9 +291,7 @@ async fn the_same_message_id_twice_applies_once_and_returns_the_first_result() {
 #[actix_rt::test]
 async fn a_free_thread_gets_an_honest_answer_and_no_action() {
     let bot = start_bot("").await;
-    let (status, created) = bot.post("/api/threads", json!({})).await;
-    assert_eq!(status, 201);
-    let thread = text(&created["thread_id"]).to_string();
+    let thread = bot.free_thread().await;
     let result = bot.say(&thread, "done").await;
     assert_eq!(result["path"], "unhandled");
     // Free text now names what works there without a model (issue 13), not "nudge threads only".
@@ -309,8 +307,7 @@ async fn a_free_thread_gets_an_honest_answer_and_no_action() {
 async fn in_a_free_thread_a_bare_yes_or_undo_with_nothing_pending_is_answered_as_in_nudge_threads()
 {
     let bot = start_bot("").await;
-    let (_, created) = bot.post("/api/threads", json!({})).await;
-    let thread = text(&created["thread_id"]).to_string();
+    let thread = bot.free_thread().await;
     let yes = bot.say(&thread, "yes").await;
     assert_eq!(yes["path"], "unhandled", "{yes}");
     assert!(

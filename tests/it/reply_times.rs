@@ -402,13 +402,6 @@ async fn with_a_model_an_impossible_time_is_still_the_readers_reason_and_an_uncl
     assert!(bot.task_json(&task).await["scheduled_start"].is_null());
 }
 
-/// A free local thread, as `POST /api/threads` opens it.
-async fn free_thread(bot: &Bot) -> String {
-    let (status, body) = bot.post("/api/threads", json!({})).await;
-    assert_eq!(status, 201, "{body}");
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
-
 /// A task captured in `origin`, inserted as the capture room would record it.
 async fn task_from(bot: &Bot, id: &str, origin: &str) -> String {
     let new = NewTask {
@@ -437,7 +430,7 @@ async fn a_time_alone_answers_a_nudge_delivered_into_a_free_chat() {
     .into_iter()
     .enumerate()
     {
-        let chat = free_thread(&bot).await;
+        let chat = bot.free_thread().await;
         let task = task_from(&bot, &format!("tsk_rent_{index}"), &chat).await;
         let (status, nudge) = bot.post("/api/nudges", json!({ "task_id": task })).await;
         assert_eq!(nudge["thread_id"], chat.as_str(), "{status} {nudge}");
@@ -450,7 +443,7 @@ async fn a_time_alone_answers_a_nudge_delivered_into_a_free_chat() {
         );
     }
     // The same words in a free chat with no nudge waiting touch no task.
-    let chat = free_thread(&bot).await;
+    let chat = bot.free_thread().await;
     let task = task_from(&bot, "tsk_rent_quiet", &chat).await;
     let answer = bot.say(&chat, "friday 3pm").await;
     assert_ne!(answer["path"], "fast", "{answer}");

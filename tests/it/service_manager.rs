@@ -4,10 +4,12 @@
 
 use crate::common;
 
-use common::process::{donna, free_port, health, terminate, write_config};
+use common::process::{donna, free_port, health, spawn_run, terminate, write_config};
 use std::os::unix::net::UnixDatagram;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
+
+use common::wait_until;
 
 /// The datagrams received until `until` holds for one of them, or the time limit passes.
 fn receive_until(
@@ -15,19 +17,18 @@ fn receive_until(
     limit: Duration,
     until: impl Fn(&str) -> bool,
 ) -> Vec<String> {
-    let deadline = Instant::now() + limit;
     let mut received = Vec::new();
     let mut buffer = [0u8; 4096];
-    while Instant::now() < deadline {
-        if let Ok(length) = socket.recv(&mut buffer) {
-            let message = String::from_utf8_lossy(&buffer[..length]).to_string();
-            let done = until(&message);
-            received.push(message);
-            if done {
-                break;
-            }
-        }
-    }
+    // Each look waits up to the socket's read timeout for a datagram.
+    wait_until(limit, || {
+        let Ok(length) = socket.recv(&mut buffer) else {
+            return false;
+        };
+        let message = String::from_utf8_lossy(&buffer[..length]).to_string();
+        let done = until(&message);
+        received.push(message);
+        done
+    });
     received
 }
 
@@ -41,16 +42,12 @@ fn run_tells_the_service_manager_it_is_ready_alive_and_stopping() {
         .unwrap_or_else(|e| panic!("{e}"));
     let port = free_port();
     let config = write_config(dir.path(), port);
-    let mut child = donna()
-        .args(["run", "--config"])
-        .arg(&config)
+    let mut managed = donna();
+    managed
         .env("NOTIFY_SOCKET", &socket_path)
         // 400 ms: Donna pings every 200 ms.
-        .env("WATCHDOG_USEC", "400000")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
+        .env("WATCHDOG_USEC", "400000");
+    let mut running = spawn_run(managed, &config, port, &[], Stdio::null());
 
     let startup = receive_until(&socket, Duration::from_secs(30), |m| m.contains("READY=1"));
     let ready = startup.iter().find(|m| m.contains("READY=1"));
@@ -75,7 +72,7 @@ fn run_tells_the_service_manager_it_is_ready_alive_and_stopping() {
     );
 
     let _ = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args(["-TERM", &running.child.id().to_string()])
         .status();
     let stop = receive_until(&socket, Duration::from_secs(10), |m| {
         m.contains("STOPPING=1")
@@ -84,5 +81,5 @@ fn run_tells_the_service_manager_it_is_ready_alive_and_stopping() {
         stop.iter().any(|m| m.contains("STOPPING=1")),
         "no STOPPING=1 after SIGTERM: {stop:?}"
     );
-    assert_eq!(terminate(&mut child), Some(0));
+    assert_eq!(terminate(&mut running.child), Some(0));
 }

@@ -10,14 +10,8 @@ use crate::common;
 use chrono::Duration;
 use common::fake_llm::planner::{call, done, question};
 use common::fake_llm::{out, schema_title, start_fake_llm, FakeLlm, Script};
-use common::{start_bot, Bot};
+use common::start_bot;
 use serde_json::{json, Value};
-
-async fn free_thread(bot: &Bot, group: bool) -> String {
-    let (status, body) = bot.post("/api/threads", json!({"is_group": group})).await;
-    assert_eq!(status, 201, "{body}");
-    body["thread_id"].as_str().unwrap_or_default().to_string()
-}
 
 /// The bodies of the requests without an output schema (the REPLY/SKIP gate's).
 fn gate_requests(fake: &FakeLlm) -> Vec<Value> {
@@ -48,7 +42,7 @@ async fn the_reply_gate_asks_the_model_reply_decision_model_names() {
         fake.config("ollama", "5s", 2)
     ))
     .await;
-    let thread = free_thread(&bot, true).await;
+    let thread = bot.group_thread().await;
     fake.push(Script::Output("REPLY".into()));
     fake.push_for("route", out(json!({"intent": "chat", "confidence": 0.9})));
     fake.push_for("chat", out(json!({"reply_to_user": "Sounds fun."})));
@@ -77,7 +71,7 @@ async fn with_group_only_off_a_one_to_one_chat_is_gated_and_a_nudge_thread_is_no
         fake.config("ollama", "5s", 2)
     ))
     .await;
-    let direct = free_thread(&bot, false).await;
+    let direct = bot.free_thread().await;
     let skipped = bot.say(&direct, "hello there").await;
     assert_eq!(skipped["path"], "skipped", "{skipped}");
     assert_eq!(skipped["reply"], Value::Null);
@@ -105,7 +99,7 @@ async fn a_tool_result_is_cut_at_planner_tool_result_chars() {
     for title in ["Renew passport", "Pay rent", "Zebra crossing permit"] {
         bot.task(json!({"title": title})).await;
     }
-    let thread = free_thread(&bot, false).await;
+    let thread = bot.free_thread().await;
     fake.push_for("route", question());
     fake.push_for("plan_step", call("list_tasks", json!({})));
     fake.push_for("plan_step", done());
@@ -168,13 +162,13 @@ async fn a_nudge_replys_history_is_cut_at_memory_window_size() {
 #[actix_rt::test]
 async fn a_draft_expires_like_a_plan() {
     let bot = start_bot("plans:\n  expiry: 10m\n").await;
-    let live = free_thread(&bot, false).await;
+    let live = bot.free_thread().await;
     assert_eq!(bot.say(&live, "add").await["path"], "clarify");
     bot.clock.advance(Duration::minutes(9));
     let created = bot.say(&live, "call the bank tomorrow").await;
     assert_eq!(created["path"], "task_created", "still live: {created}");
 
-    let late = free_thread(&bot, false).await;
+    let late = bot.free_thread().await;
     assert_eq!(bot.say(&late, "add").await["path"], "clarify");
     bot.clock.advance(Duration::minutes(11));
     let expired = bot.say(&late, "water the plants tomorrow").await;

@@ -5,56 +5,14 @@
 
 use crate::common;
 
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::eventually;
 use common::fake_llm::{start_fake_llm, Script};
+use common::process::{free_port, run, sigterm, wait_exit_async, write_yaml};
 use serde_json::{json, Value};
 
 const MODEL_TURNS: usize = 20;
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn donna_run(dir: &std::path::Path, yaml: &str) -> Running {
-    let path = dir.join("donna.yaml");
-    std::fs::write(&path, yaml).unwrap_or_else(|e| panic!("{e}"));
-    let child = Command::new(env!("CARGO_BIN_EXE_donna"))
-        .args(["run", "--config"])
-        .arg(&path)
-        .env_remove("DISCORD_TOKEN")
-        .env_remove("DONNA_API_TOKEN")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    Running(child)
-}
-
-async fn exit_code(child: &mut Child, limit: Duration) -> Option<i32> {
-    let deadline = Instant::now() + limit;
-    while Instant::now() < deadline {
-        if let Ok(Some(status)) = child.try_wait() {
-            return status.code();
-        }
-        actix_rt::time::sleep(Duration::from_millis(20)).await;
-    }
-    None
-}
 
 async fn post(client: &reqwest::Client, base: &str, path: &str, body: Value) -> (u16, Value) {
     let response = client
@@ -82,7 +40,7 @@ async fn sigterm_answers_every_turn_in_flight_and_refuses_new_requests_with_503(
         "data_dir: data\nhttp:\n  bind: 127.0.0.1:{port}\n{}shutdown:\n  grace: 20s\n",
         fake.config("ollama", "30s", MODEL_TURNS)
     );
-    let mut running = donna_run(dir.path(), &yaml);
+    let mut running = run(&write_yaml(dir.path(), &yaml), port);
     let base = format!("http://127.0.0.1:{port}");
     // reqwest brings no TLS provider of its own.
     donna::tls::install_crypto_provider();
@@ -132,9 +90,7 @@ async fn sigterm_answers_every_turn_in_flight_and_refuses_new_requests_with_503(
             .await,
             "the model turns never were all in flight"
         );
-        let _ = Command::new("kill")
-            .args(["-TERM", &running.0.id().to_string()])
-            .status();
+        sigterm(&running.child);
         // Draining: a new request is answered 503, not refused.
         let drained = eventually(Duration::from_secs(5), || async {
             match client.get(format!("{base}/api/tasks")).send().await {
@@ -152,7 +108,7 @@ async fn sigterm_answers_every_turn_in_flight_and_refuses_new_requests_with_503(
         assert_eq!(result["reply"], "Let's look at it tomorrow.", "{result}");
     }
     assert_eq!(
-        exit_code(&mut running.0, Duration::from_secs(30)).await,
+        wait_exit_async(&mut running.child, Duration::from_secs(30)).await,
         Some(0)
     );
 }
@@ -165,18 +121,16 @@ async fn a_second_donna_on_a_busy_port_stops_before_touching_the_data_dir() {
         .map(|a| a.port())
         .unwrap_or_else(|e| panic!("{e}"));
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let mut running = donna_run(
+    let config = write_yaml(
         dir.path(),
         &format!("data_dir: data\nllm:\n  provider: none\nhttp:\n  bind: 127.0.0.1:{port}\n"),
     );
+    let mut running = run(&config, port);
     assert_eq!(
-        exit_code(&mut running.0, Duration::from_secs(20)).await,
+        wait_exit_async(&mut running.child, Duration::from_secs(20)).await,
         Some(1)
     );
-    let mut message = String::new();
-    if let Some(mut stderr) = running.0.stderr.take() {
-        let _ = std::io::Read::read_to_string(&mut stderr, &mut message);
-    }
+    let message = running.stderr();
     let lines: Vec<&str> = message.lines().filter(|l| !l.trim().is_empty()).collect();
     assert_eq!(lines.len(), 1, "one clear line, not a dozen:\n{message}");
     assert!(

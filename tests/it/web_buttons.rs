@@ -145,8 +145,7 @@ async fn a_proposals_yes_button_confirms_it_and_stop_ends_the_reminder() {
 #[actix_rt::test]
 async fn a_proposal_made_for_someone_else_shows_no_buttons_and_its_answer_is_refused() {
     let bot = start_bot(NEW_YORK).await;
-    let (_, thread) = bot.post("/api/threads", json!({})).await;
-    let thread = thread["thread_id"].as_str().unwrap_or_default().to_string();
+    let thread = bot.free_thread().await;
     let (status, proposal) = bot
         .post(
             "/api/messages",

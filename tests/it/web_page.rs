@@ -207,22 +207,14 @@ async fn the_stream_resumes_with_last_event_id_after_a_dropped_connection() {
     };
     // The stream that delivered it (the latest one opened), until it ends.
     let delivering = stream_ids().last().cloned().unwrap_or_default();
-    let deadline = std::time::Instant::now() + common::browser::PAGE_WAIT;
-    loop {
-        let ended = tab
-            .events("Network.loadingFinished")
+    let ended = common::eventually(common::browser::PAGE_WAIT, || async {
+        tab.events("Network.loadingFinished")
             .iter()
             .chain(tab.events("Network.loadingFailed").iter())
-            .any(|e| e["requestId"] == json!(delivering));
-        if ended {
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the stream never ended"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+            .any(|e| e["requestId"] == json!(delivering))
+    })
+    .await;
+    assert!(ended, "the stream never ended");
     let second = bot.task(json!({ "title": "Second thing" })).await;
     let (status, _) = bot
         .post(

@@ -12,7 +12,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use common::browser::Browser;
-use common::process::{donna, free_port, terminate, wait_healthy, Running};
+use common::process::{donna, free_port, spawn_run, terminate, wait_healthy, Running};
 use serde_json::json;
 
 const TOKEN: &str = "page-token-5f3a9c";
@@ -29,19 +29,9 @@ fn start_with_token(dir: &std::path::Path) -> Running {
         ),
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let child = donna()
-        .args(["run", "--config"])
-        .arg(&config)
-        .env("DONNA_WEB_TOKEN", TOKEN)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    Running {
-        child,
-        port,
-        config,
-    }
+    let mut with_token = donna();
+    with_token.env("DONNA_WEB_TOKEN", TOKEN);
+    spawn_run(with_token, &config, port, &[], Stdio::piped())
 }
 
 /// One request written by hand (exact headers); returns the status line's code and the head.

@@ -14,7 +14,8 @@
 //!   end is an assertion.
 //! - It is a violation when a later statement of that block asserts (`assert*!`, also inside
 //!   `if`/`match`/loops of that statement, not inside closures or async blocks) before any
-//!   statement waits on a condition (`eventually(...)` or the actors crate's `wait_until(...)`,
+//!   statement waits on a condition (the polling helpers of tests/common: `eventually(...)`,
+//!   `eventually_some(...)`, `wait_until(...)`, `wait_for(...)`, `wait_for_every(...)`;
 //!   anywhere in the statement, macro arguments included). A wait in the same statement as the
 //!   assertion (`assert!(eventually(...).await)`) counts as a wait: that assertion is proved by
 //!   its condition, not by the sleep.
@@ -26,7 +27,13 @@ use syn::visit::{self, Visit};
 use crate::source::SourceFile;
 
 const TEST_ATTRIBUTES: [&str; 4] = ["test", "actix_rt::test", "tokio::test", "actix::test"];
-const WAITS: [&str; 2] = ["eventually", "wait_until"];
+const WAITS: [&str; 5] = [
+    "eventually",
+    "eventually_some",
+    "wait_until",
+    "wait_for",
+    "wait_for_every",
+];
 
 /// One line per violation: `path:line: sleeps ...`.
 pub fn check_sleeps(files: &[SourceFile]) -> Vec<String> {
@@ -156,7 +163,7 @@ impl<'ast> Visit<'ast> for Asserts {
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
-/// Does the statement wait on a condition (`eventually(...)`, `wait_until(...)`), anywhere?
+/// Does the statement wait on a condition (one of `WAITS`, e.g. `eventually(...)`), anywhere?
 fn waits(stmt: &syn::Stmt) -> bool {
     let mut waits = Waits::default();
     waits.visit_stmt(stmt);
@@ -248,6 +255,14 @@ mod tests {
                  tokio::time::sleep(ms(100)).await;\n\
                  let ok = common::eventually(s(5), || async { done() }).await;\n\
                  assert!(ok);\n\
+             }\n\
+             #[test]\n\
+             fn blocking_waits_between() {\n\
+                 std::thread::sleep(ms(100));\n\
+                 let found = wait_for(s(5), || probe());\n\
+                 assert!(found.is_some());\n\
+                 sleep(ms(100));\n\
+                 assert!(wait_until(s(5), || ready()));\n\
              }\n\
              #[test]\n\
              fn polls() {\n\

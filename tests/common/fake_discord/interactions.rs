@@ -22,9 +22,10 @@
 
 use serde_json::{json, Value};
 
-use super::{
-    id_field, message_id_of, user_json, Answer, FakeDiscord, Inner, APPLICATION_ID, BOT_USER_ID,
-};
+use super::json::{id_field, message_id_of, message_json, user_json, MessageParts};
+use super::rest::Answer;
+use super::state::Inner;
+use super::{FakeDiscord, RecordedRequest, APPLICATION_ID, BOT_USERNAME, BOT_USER_ID};
 
 /// A click on a button of a message.
 #[derive(Clone, Debug)]
@@ -209,7 +210,7 @@ impl FakeDiscord {
     }
 
     /// Every command-registration request (`PUT .../commands`), in order.
-    pub fn command_registrations(&self) -> Vec<super::RecordedRequest> {
+    pub fn command_registrations(&self) -> Vec<RecordedRequest> {
         self.requests()
             .into_iter()
             .filter(|r| r.method == "PUT" && r.path.ends_with("/commands"))
@@ -300,11 +301,11 @@ impl Inner {
     /// history leaves out private answers.
     fn response_message(&mut self, channel_id: u64, data: &Value) -> u64 {
         let message_id = self.snowflake();
-        let mut message = super::message_json(super::MessageParts {
+        let mut message = message_json(MessageParts {
             id: message_id,
             channel_id,
             guild_id: self.guild_of(channel_id),
-            author: user_json(BOT_USER_ID, super::BOT_USERNAME, true),
+            author: user_json(BOT_USER_ID, BOT_USERNAME, true),
             content: data["content"].as_str().unwrap_or_default(),
             mentions: Vec::new(),
             reply_to: None,
@@ -418,11 +419,11 @@ pub(super) fn route(
             };
             let message_id = inner.snowflake();
             let content = body.and_then(|b| b["content"].as_str()).unwrap_or_default();
-            let mut message = super::message_json(super::MessageParts {
+            let mut message = message_json(MessageParts {
                 id: message_id,
                 channel_id: state.channel_id,
                 guild_id: inner.guild_of(state.channel_id),
-                author: user_json(BOT_USER_ID, super::BOT_USERNAME, true),
+                author: user_json(BOT_USER_ID, BOT_USERNAME, true),
                 content,
                 mentions: Vec::new(),
                 reply_to: None,
