@@ -207,13 +207,19 @@ pub fn plan_step_schema() -> Value {
     })
 }
 
+/// Most actions a `chat` answer's grammar lets a model write. Donna's reader does not count
+/// them (a plan from one message is checked action by action); the bound is for the model
+/// server's grammar (llama.cpp, Ollama): Gemma 3 270M filled `actions` with invented ones until
+/// its token limit (583 tokens, 10 s of a 34 s question in benches/model_calls.rs).
+pub const MAX_CHAT_ACTIONS: usize = 4;
+
 pub fn chat_schema() -> Value {
     json!({
         "title": "chat",
         "type": "object",
         "properties": {
             "reply_to_user": { "type": "string" },
-            "actions": { "type": "array", "items": { "type": "object", "properties": {
+            "actions": { "type": "array", "maxItems": MAX_CHAT_ACTIONS, "items": { "type": "object", "properties": {
                 "name": { "type": "string" }, "params": { "type": "object" } }, "required": ["name"] } },
             "needs_escalation": { "type": "boolean" },
             "escalation_reason": { "type": "string" },
