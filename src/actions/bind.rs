@@ -77,6 +77,11 @@ impl TimeReading {
     }
 }
 
+/// Parameters only Donna's own code sets on a new task (where it came from, which learned
+/// preferences filled it, the chat it was made in): bookkeeping, not part of what the person is
+/// asked about, so a shown action leaves them out. The registry drops them from model output.
+pub const DONNAS_OWN_PARAMS: [&str; 3] = ["source", "applied_preferences", "origin_thread_id"];
+
 /// A validated action, ready to run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BoundAction {

@@ -4,10 +4,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::actions::bind::DONNAS_OWN_PARAMS;
 use crate::actions::{ActionResult, BoundAction};
 pub use crate::turn_path::TurnPath;
 
-/// An action as shown in a result: its name and parameters.
+/// An action as shown in a result: its name and parameters (Donna's own bookkeeping,
+/// `DONNAS_OWN_PARAMS`, left out).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShownAction {
     pub name: String,
@@ -18,7 +20,12 @@ impl From<&BoundAction> for ShownAction {
     fn from(action: &BoundAction) -> Self {
         Self {
             name: action.name.clone(),
-            params: action.params.clone(),
+            params: action
+                .params
+                .iter()
+                .filter(|(name, _)| !DONNAS_OWN_PARAMS.contains(&name.as_str()))
+                .map(|(name, value)| (name.clone(), value.clone()))
+                .collect(),
         }
     }
 }

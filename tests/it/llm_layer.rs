@@ -616,6 +616,16 @@ async fn a_task_the_model_proposes_in_a_nudge_thread_gets_the_duplicate_check_an
         )
         .await;
     assert_eq!(proposed["path"], "llm", "{proposed}");
+    // The proposal shows the action's own parameters, never Donna's bookkeeping (where the task
+    // comes from, which preferences filled it): the person is asked about what they can see.
+    let shown: Vec<&str> = proposed["actions"][0]["params"]
+        .as_object()
+        .map(|params| params.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    for own in ["source", "applied_preferences", "origin_thread_id"] {
+        assert!(!shown.contains(&own), "{own} shown: {proposed}");
+    }
+    assert!(shown.contains(&"title"), "{proposed}");
     let confirmed = bot.say(&thread, "yes").await;
     assert_eq!(confirmed["path"], "plan_confirmed", "{confirmed}");
     assert!(
