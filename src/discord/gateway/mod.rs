@@ -21,6 +21,7 @@ mod catch_up;
 mod clicks;
 mod commands;
 mod delivery;
+mod disabled_buttons;
 mod inbound;
 mod list_pages;
 mod messages;

@@ -4,15 +4,14 @@
 //!
 //! Runs at the end of every delivery round (the gateway's timer, and after turns), so it also
 //! catches plans that expired with nobody writing.
-//! Invariants: a message is marked disabled only after Discord took the edit, or answered that
-//! the message is gone; any other failure leaves it to the next round. Each edit is bounded by
-//! `discord.http_timeout`.
+//! Invariants: a message is marked disabled only when its edit is done (`disabled_buttons`);
+//! any other failure leaves it to the next round. Each edit is bounded by `discord.http_timeout`.
 
 use std::time::Duration;
 
 use twilight_http::Client;
-use twilight_model::id::Id;
 
+use super::disabled_buttons;
 use crate::clock::SharedClock;
 use crate::conversation::proposal_messages::{self, ProposalMessage};
 use crate::discord::buttons;
@@ -20,9 +19,6 @@ use crate::store::Store;
 
 /// Edits per round; the rest wait for the next round (a second later).
 const PER_ROUND: usize = 50;
-
-/// Discord's "Unknown Message" and "Unknown Channel" codes: nothing left to disable.
-const GONE: [u64; 2] = [10008, 10003];
 
 /// Disables the buttons of every proposal whose plan is no longer live.
 pub(super) async fn disable_answered(
@@ -45,15 +41,10 @@ pub(super) async fn disable_answered(
     if stale.is_empty() {
         return;
     }
-    let mut done = Vec::new();
-    for proposal in stale {
-        if tokio::time::timeout(deadline, disable(http, &proposal))
-            .await
-            .unwrap_or(false)
-        {
-            done.push(proposal);
-        }
-    }
+    let done = disabled_buttons::each_within(stale, deadline, async |proposal| {
+        disable(http, proposal).await
+    })
+    .await;
     let recorded = store
         .write(move |conn| {
             for proposal in &done {
@@ -69,41 +60,12 @@ pub(super) async fn disable_answered(
 
 /// Edits one proposal's buttons to disabled; true when nothing is left to do.
 async fn disable(http: &Client, proposal: &ProposalMessage) -> bool {
-    let ids = (
-        proposal
-            .channel_id
-            .parse::<u64>()
-            .ok()
-            .and_then(Id::new_checked),
-        proposal
-            .message_id
-            .parse::<u64>()
-            .ok()
-            .and_then(Id::new_checked),
-    );
-    let (Some(channel), Some(message)) = ids else {
-        return true;
-    };
     let row = buttons::row(&proposal.plan_id, true);
-    match http
-        .update_message(channel, message)
-        .components(Some(&row))
-        .await
-    {
-        Ok(_) => true,
-        Err(error) if is_gone(&error) => true,
+    match disabled_buttons::edit_to(http, &proposal.channel_id, &proposal.message_id, &row).await {
+        Ok(()) => true,
         Err(error) => {
             tracing::warn!(%error, plan = %proposal.plan_id, "could not disable a proposal's buttons; tried again next round");
             false
         }
-    }
-}
-
-pub(super) fn is_gone(error: &twilight_http::Error) -> bool {
-    match error.kind() {
-        twilight_http::error::ErrorType::Response { error, .. } => {
-            matches!(error, twilight_http::api_error::ApiError::General(general) if GONE.contains(&general.code))
-        }
-        _ => false,
     }
 }

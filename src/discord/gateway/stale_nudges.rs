@@ -6,16 +6,14 @@
 //! Runs at the end of every delivery round (the gateway's timer, and after turns), so a task
 //! closed by typing ("done" in the thread, the API, another chat) has its buttons disabled
 //! within a round.
-//! Invariants: a message is marked disabled only after Discord took the edit, or answered that
-//! the message is gone; any other failure leaves it to the next round. Each edit is bounded by
-//! `discord.http_timeout`.
+//! Invariants: a message is marked disabled only when its edit is done (`disabled_buttons`);
+//! any other failure leaves it to the next round. Each edit is bounded by `discord.http_timeout`.
 
 use std::time::Duration;
 
 use twilight_http::Client;
-use twilight_model::id::Id;
 
-use super::proposals::is_gone;
+use super::disabled_buttons;
 use crate::conversation::nudge_messages::{self, NudgeMessage};
 use crate::discord::nudge_buttons;
 use crate::store::Store;
@@ -38,15 +36,9 @@ pub(super) async fn disable_stale(http: &Client, store: &Store, deadline: Durati
     if stale.is_empty() {
         return;
     }
-    let mut done = Vec::new();
-    for nudge in stale {
-        if tokio::time::timeout(deadline, disable(http, &nudge))
-            .await
-            .unwrap_or(false)
-        {
-            done.push(nudge);
-        }
-    }
+    let done =
+        disabled_buttons::each_within(stale, deadline, async |nudge| disable(http, nudge).await)
+            .await;
     let recorded = store
         .write(move |conn| {
             for nudge in &done {
@@ -60,33 +52,14 @@ pub(super) async fn disable_stale(http: &Client, store: &Store, deadline: Durati
     }
 }
 
-/// Edits one nudge's buttons to disabled; true when nothing is left to do.
+/// Edits one nudge's buttons to disabled; true when nothing is left to do (a nudge whose ids
+/// cannot carry buttons never had any).
 async fn disable(http: &Client, nudge: &NudgeMessage) -> bool {
-    let ids = (
-        nudge
-            .channel_id
-            .parse::<u64>()
-            .ok()
-            .and_then(Id::new_checked),
-        nudge
-            .message_id
-            .parse::<u64>()
-            .ok()
-            .and_then(Id::new_checked),
-    );
-    let (Some(channel), Some(message)) = ids else {
-        return true;
-    };
     let Some(row) = nudge_buttons::row(&nudge.task_id, &nudge.nudge_id, true) else {
         return true;
     };
-    match http
-        .update_message(channel, message)
-        .components(Some(&row))
-        .await
-    {
-        Ok(_) => true,
-        Err(error) if is_gone(&error) => true,
+    match disabled_buttons::edit_to(http, &nudge.channel_id, &nudge.message_id, &row).await {
+        Ok(()) => true,
         Err(error) => {
             tracing::warn!(%error, nudge = %nudge.nudge_id, "could not disable a nudge's buttons; tried again next round");
             false
