@@ -369,6 +369,31 @@ pub async fn discord_bot(
     bot
 }
 
+/// The first answer Donna sent to `interaction` through the fake Discord, waiting up to 10 s
+/// for it (a panic naming the interaction when none came).
+pub async fn interaction_callback(
+    fake: &fake_discord::FakeDiscord,
+    interaction: &fake_discord::SentInteraction,
+) -> Value {
+    let answered = eventually(Duration::from_secs(10), || async {
+        !fake.callbacks(interaction.id).is_empty()
+    })
+    .await;
+    assert!(answered, "interaction {} never answered", interaction.id);
+    fake.callbacks(interaction.id)[0].clone()
+}
+
+/// The text of a private interaction answer (type 4 with the ephemeral flag 64); a panic when
+/// the answer is anything else.
+pub fn ephemeral_text(callback: &Value) -> String {
+    assert_eq!(callback["type"], 4, "{callback}");
+    assert_eq!(callback["data"]["flags"], 64, "not ephemeral: {callback}");
+    callback["data"]["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
 /// Whether Donna sends exactly `text` to Discord `channel` within 10 s.
 pub async fn sent_to(fake: &fake_discord::FakeDiscord, channel: u64, text: &str) -> bool {
     eventually(Duration::from_secs(10), || async {

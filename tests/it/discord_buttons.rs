@@ -155,28 +155,6 @@ fn click(fake: &FakeDiscord, nudge: &Nudge, user: u64, answer: &str) -> SentInte
     })
 }
 
-async fn callback(fake: &FakeDiscord, interaction: &SentInteraction) -> Value {
-    let answered = eventually(WAIT, || async {
-        !fake.callbacks(interaction.id).is_empty()
-    })
-    .await;
-    assert!(
-        answered,
-        "interaction {} never acknowledged",
-        interaction.id
-    );
-    fake.callbacks(interaction.id)[0].clone()
-}
-
-fn ephemeral_text(callback: &Value) -> String {
-    assert_eq!(callback["type"], 4, "{callback}");
-    assert_eq!(callback["data"]["flags"], 64, "not private: {callback}");
-    callback["data"]["content"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
-
 async fn task(bot: &Bot, id: &str) -> Value {
     bot.task_json(id).await
 }
@@ -214,14 +192,21 @@ async fn each_button_is_the_typed_answer_and_undo_takes_it_back() {
     // Done.
     let (rent, rent_thread) = nudged(&bot, &fake, "Pay rent").await;
     let done = click(&fake, &rent, OWNER, "done");
-    assert_eq!(callback(&fake, &done).await["type"], 6, "a deferred update");
+    assert_eq!(
+        common::interaction_callback(&fake, &done).await["type"],
+        6,
+        "a deferred update"
+    );
     assert!(said(&fake, rent_thread, "Marked 'Pay rent' as done.").await);
     assert_eq!(task(&bot, &rent.task_id).await["status"], "done");
 
     // Snooze 1h (now is Monday 10:00 UTC).
     let (gym, gym_thread) = nudged(&bot, &fake, "Gym").await;
     let snooze = click(&fake, &gym, FRIEND, "snooze");
-    assert_eq!(callback(&fake, &snooze).await["type"], 6);
+    assert_eq!(
+        common::interaction_callback(&fake, &snooze).await["type"],
+        6
+    );
     assert!(
         said(
             &fake,
@@ -240,7 +225,10 @@ async fn each_button_is_the_typed_answer_and_undo_takes_it_back() {
     // Tomorrow.
     let (call, call_thread) = nudged(&bot, &fake, "Call mom").await;
     let tomorrow = click(&fake, &call, OWNER, "tomorrow");
-    assert_eq!(callback(&fake, &tomorrow).await["type"], 6);
+    assert_eq!(
+        common::interaction_callback(&fake, &tomorrow).await["type"],
+        6
+    );
     assert!(said(&fake, call_thread, "Moved 'Call mom' to tomorrow at 09:00.").await);
     assert_eq!(
         task(&bot, &call.task_id).await["scheduled_start"],
@@ -294,7 +282,7 @@ async fn a_second_click_or_a_click_on_an_older_nudge_says_why_privately_and_chan
     let sent_before = fake.sent_messages().len();
 
     let stale = click(&fake, &older, OWNER, "done");
-    let text = ephemeral_text(&callback(&fake, &stale).await);
+    let text = common::ephemeral_text(&common::interaction_callback(&fake, &stale).await);
     assert!(
         text.contains("newer reminder") && text.contains("Water plants"),
         "{text}"
@@ -305,8 +293,8 @@ async fn a_second_click_or_a_click_on_an_older_nudge_says_why_privately_and_chan
     // The newer nudge answers, once: a double click applies one snooze.
     let first = click(&fake, &newer, OWNER, "snooze");
     let second = click(&fake, &newer, OWNER, "snooze");
-    assert_eq!(callback(&fake, &first).await["type"], 6);
-    let text = ephemeral_text(&callback(&fake, &second).await);
+    assert_eq!(common::interaction_callback(&fake, &first).await["type"], 6);
+    let text = common::ephemeral_text(&common::interaction_callback(&fake, &second).await);
     assert!(text.contains("already answered"), "{text}");
     assert!(
         said(
@@ -320,7 +308,10 @@ async fn a_second_click_or_a_click_on_an_older_nudge_says_why_privately_and_chan
     // Later, another button of the same nudge: still refused, still nothing.
     bot.clock.advance(chrono::Duration::minutes(5));
     let late = click(&fake, &newer, OWNER, "done");
-    assert!(ephemeral_text(&callback(&fake, &late).await).contains("already answered"));
+    assert!(
+        common::ephemeral_text(&common::interaction_callback(&fake, &late).await)
+            .contains("already answered")
+    );
     // The same interaction delivered again: one message, answered once more, nothing applied.
     fake.redeliver_interaction(first.id);
     let twice = eventually(WAIT, || async {
@@ -349,14 +340,14 @@ async fn someone_elses_click_is_refused_privately_and_the_buttons_stay() {
     let (nudge, _thread) = nudged(&bot, &fake, "Book dentist").await;
     let sent_before = fake.sent_messages().len();
     let theirs = click(&fake, &nudge, STRANGER, "done");
-    let text = ephemeral_text(&callback(&fake, &theirs).await);
+    let text = common::ephemeral_text(&common::interaction_callback(&fake, &theirs).await);
     assert!(text.contains("not yours"), "{text}");
     assert_eq!(task(&bot, &nudge.task_id).await["status"], "backlog");
     assert_eq!(fake.sent_messages().len(), sent_before, "nothing said");
     assert!(enabled_now(&fake, &nudge), "still there for the owner");
     // The owner's click still works.
     let mine = click(&fake, &nudge, OWNER, "done");
-    assert_eq!(callback(&fake, &mine).await["type"], 6);
+    assert_eq!(common::interaction_callback(&fake, &mine).await["type"], 6);
     let done = eventually(WAIT, || async {
         task(&bot, &nudge.task_id).await["status"] == "done"
     })
@@ -379,7 +370,7 @@ async fn done_by_typing_disables_the_buttons_and_a_click_after_it_is_refused() {
     assert_eq!(edits.len(), 1, "edited once: {edits:?}");
     // A click that was already on its way: told, privately.
     let late = click(&fake, &nudge, OWNER, "snooze");
-    let text = ephemeral_text(&callback(&fake, &late).await);
+    let text = common::ephemeral_text(&common::interaction_callback(&fake, &late).await);
     assert_eq!(
         text,
         "'Renew passport' is done already, so nothing changed."
@@ -408,7 +399,7 @@ async fn a_nudge_in_the_dm_a_task_came_from_answers_that_task_even_after_other_t
     fake.dispatch_message_create(IncomingMessage::dm(DM, OWNER, "what's overdue?"));
     assert!(said(&fake, DM, "Nothing is overdue.").await);
     let done = click(&fake, &nudge, OWNER, "done");
-    assert_eq!(callback(&fake, &done).await["type"], 6);
+    assert_eq!(common::interaction_callback(&fake, &done).await["type"], 6);
     assert!(said(&fake, DM, "Marked 'Pay the gas bill' as done.").await);
     assert_eq!(task(&bot, &id).await["status"], "done");
     assert!(disabled(&fake, &nudge).await);
@@ -436,8 +427,8 @@ async fn slash_tasks_pages_with_a_more_button_until_every_task_was_shown() {
     }
     let sent_before = fake.sent_messages().len();
     let tasks = slash_tasks(&fake);
-    let first = callback(&fake, &tasks).await;
-    let mut page = ephemeral_text(&first);
+    let first = common::interaction_callback(&fake, &tasks).await;
+    let mut page = common::ephemeral_text(&first);
     let mut shown = Vec::new();
     let mut message_id = 0;
     for expected_start in [1, 21, 41] {
@@ -485,7 +476,7 @@ async fn slash_tasks_pages_with_a_more_button_until_every_task_was_shown() {
             message_id,
             custom_id: more.clone(),
         });
-        let update = callback(&fake, &clicked).await;
+        let update = common::interaction_callback(&fake, &clicked).await;
         assert_eq!(update["type"], 7, "the page is replaced: {update}");
         page = update["data"]["content"]
             .as_str()
@@ -521,7 +512,7 @@ async fn slash_tasks_with_long_titles_stays_one_message_under_2000_characters() 
             .await;
     }
     let tasks = slash_tasks(&fake);
-    let page = ephemeral_text(&callback(&fake, &tasks).await);
+    let page = common::ephemeral_text(&common::interaction_callback(&fake, &tasks).await);
     assert!(
         page.chars().count() <= 2_000,
         "{} characters",

@@ -191,30 +191,6 @@ fn click(
     })
 }
 
-/// Waits for the callback of an interaction and returns it.
-async fn callback(fake: &FakeDiscord, interaction: &SentInteraction) -> Value {
-    let answered = eventually(WAIT, || async {
-        !fake.callbacks(interaction.id).is_empty()
-    })
-    .await;
-    assert!(
-        answered,
-        "interaction {} was never acknowledged",
-        interaction.id
-    );
-    fake.callbacks(interaction.id)[0].clone()
-}
-
-/// An ephemeral answer's text (type 4 with flags 64), or a panic.
-fn ephemeral_text(callback: &Value) -> String {
-    assert_eq!(callback["type"], 4, "{callback}");
-    assert_eq!(callback["data"]["flags"], 64, "not ephemeral: {callback}");
-    callback["data"]["content"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
-
 async fn buttons_disabled(fake: &FakeDiscord, proposal: &Proposal) -> bool {
     eventually(WAIT, || async {
         fake.message(proposal.message_id)
@@ -238,9 +214,9 @@ async fn a_yes_click_confirms_exactly_that_plan_once() {
     // A double click: two interactions at once. Both are acknowledged; one applies.
     let first = click(&fake, DM, OWNER, &proposal, "yes");
     let second = click(&fake, DM, OWNER, &proposal, "yes");
-    let ack = callback(&fake, &first).await;
+    let ack = common::interaction_callback(&fake, &first).await;
     assert_eq!(ack["type"], 6, "a deferred update: {ack}");
-    let _ = callback(&fake, &second).await;
+    let _ = common::interaction_callback(&fake, &second).await;
     let created = eventually(WAIT, || async { task_titles(&bot).await.len() == 2 }).await;
     assert!(created, "{:?}", task_titles(&bot).await);
     assert!(
@@ -251,7 +227,7 @@ async fn a_yes_click_confirms_exactly_that_plan_once() {
     // The same interaction delivered again, and a later click: nothing more.
     fake.redeliver_interaction(first.id);
     let late = click(&fake, DM, OWNER, &proposal, "yes");
-    let text = ephemeral_text(&callback(&fake, &late).await);
+    let text = common::ephemeral_text(&common::interaction_callback(&fake, &late).await);
     assert!(text.contains("already answered"), "{text}");
     // The redelivered click was answered too (Discord refuses its second callback), and a
     // refused click runs no turn: its answer is the last thing that happens.
@@ -271,12 +247,15 @@ async fn a_click_by_someone_else_is_refused_privately_and_changes_nothing() {
     let sent_before = fake.sent_messages().len();
 
     let theirs = click(&fake, GENERAL, FRIEND, &proposal, "yes");
-    let text = ephemeral_text(&callback(&fake, &theirs).await);
+    let text = common::ephemeral_text(&common::interaction_callback(&fake, &theirs).await);
     assert!(text.contains("not yours"), "{text}");
     // A stranger (not an allowed user) is refused the same way.
     let stranger = click(&fake, GENERAL, 4242, &proposal, "no");
     // A refused click runs no turn: its private answer is the last thing that happens.
-    assert!(ephemeral_text(&callback(&fake, &stranger).await).contains("not yours"));
+    assert!(
+        common::ephemeral_text(&common::interaction_callback(&fake, &stranger).await)
+            .contains("not yours")
+    );
     assert_eq!(task_titles(&bot).await, ["Water plants"]);
     assert_eq!(
         fake.sent_messages().len(),
@@ -293,7 +272,7 @@ async fn a_click_by_someone_else_is_refused_privately_and_changes_nothing() {
 
     // The plan is still there for the person it was for.
     let mine = click(&fake, GENERAL, OWNER, &proposal, "yes");
-    assert_eq!(callback(&fake, &mine).await["type"], 6);
+    assert_eq!(common::interaction_callback(&fake, &mine).await["type"], 6);
     let created = eventually(WAIT, || async { task_titles(&bot).await.len() == 2 }).await;
     assert!(created, "{:?}", task_titles(&bot).await);
 }
@@ -308,7 +287,7 @@ async fn a_click_on_a_replaced_plan_says_so_and_never_confirms_the_newer_one() {
     assert_eq!(task_titles(&bot).await, ["Call mom", "Renew passport"]);
 
     let stale = click(&fake, DM, OWNER, &older, "yes");
-    let text = ephemeral_text(&callback(&fake, &stale).await);
+    let text = common::ephemeral_text(&common::interaction_callback(&fake, &stale).await);
     assert!(text.contains("replaced"), "{text}");
     assert!(
         buttons_disabled(&fake, &older).await,
@@ -322,7 +301,7 @@ async fn a_click_on_a_replaced_plan_says_so_and_never_confirms_the_newer_one() {
     );
     // The newer one is still live, and its own "No" rejects it.
     let no = click(&fake, DM, OWNER, &newer, "no");
-    assert_eq!(callback(&fake, &no).await["type"], 6);
+    assert_eq!(common::interaction_callback(&fake, &no).await["type"], 6);
     assert!(buttons_disabled(&fake, &newer).await);
     assert_eq!(task_titles(&bot).await, ["Call mom", "Renew passport"]);
 }
@@ -334,7 +313,7 @@ async fn a_click_after_expiry_is_refused_and_the_buttons_are_disabled() {
     let proposal = propose_duplicate(&fake, DM, OWNER, "Pay rent").await;
     bot.clock.advance(chrono::Duration::minutes(11));
     let late = click(&fake, DM, OWNER, &proposal, "yes");
-    let text = ephemeral_text(&callback(&fake, &late).await);
+    let text = common::ephemeral_text(&common::interaction_callback(&fake, &late).await);
     assert!(text.contains("expired"), "{text}");
     assert!(buttons_disabled(&fake, &proposal).await);
     assert_eq!(task_titles(&bot).await, ["Pay rent"]);
@@ -384,7 +363,7 @@ async fn slash_add_captures_a_task_and_slash_tasks_lists_privately() {
     let fake = start_fake_discord().await;
     let bot = native_bot(&fake, "").await;
     let add = slash(&fake, DM, "add", &[("text", "buy milk tomorrow")]);
-    let ack = callback(&fake, &add).await;
+    let ack = common::interaction_callback(&fake, &add).await;
     assert_eq!(ack["type"], 5, "thinking: {ack}");
     assert_eq!(ack["data"]["flags"], 64, "privately: {ack}");
     let created = eventually(WAIT, || async { task_titles(&bot).await == ["Buy milk"] }).await;
@@ -407,11 +386,11 @@ async fn slash_add_captures_a_task_and_slash_tasks_lists_privately() {
 
     let sent_before = fake.sent_messages().len();
     let tasks = slash(&fake, DM, "tasks", &[]);
-    let text = ephemeral_text(&callback(&fake, &tasks).await);
+    let text = common::ephemeral_text(&common::interaction_callback(&fake, &tasks).await);
     assert!(text.contains("Buy milk"), "{text}");
     let overdue = slash(&fake, DM, "tasks", &[("status", "overdue")]);
     assert_eq!(
-        ephemeral_text(&callback(&fake, &overdue).await),
+        common::ephemeral_text(&common::interaction_callback(&fake, &overdue).await),
         "Nothing is overdue."
     );
     assert_eq!(
@@ -426,10 +405,10 @@ async fn slash_pending_names_the_proposal_waiting_for_a_yes() {
     let fake = start_fake_discord().await;
     let _bot = native_bot(&fake, "").await;
     let pending = slash(&fake, DM, "pending", &[]);
-    let nothing = ephemeral_text(&callback(&fake, &pending).await);
+    let nothing = common::ephemeral_text(&common::interaction_callback(&fake, &pending).await);
     let _proposal = propose_duplicate(&fake, DM, OWNER, "Renew passport").await;
     let pending = slash(&fake, DM, "pending", &[]);
-    let waiting = ephemeral_text(&callback(&fake, &pending).await);
+    let waiting = common::ephemeral_text(&common::interaction_callback(&fake, &pending).await);
     assert!(waiting.contains("Renew passport"), "{waiting}");
     assert!(!nothing.contains("Renew passport"), "{nothing}");
 }

@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use common::fake_discord::{
-    start_fake_discord, FakeDiscord, IncomingMessage, SentInteraction, SlashCommand, BOT_USER_ID,
+    start_fake_discord, FakeDiscord, IncomingMessage, SlashCommand, BOT_USER_ID,
 };
 use common::{eventually, start_bot_with, Bot, TestEnv};
 use serde_json::Value;
@@ -49,24 +49,6 @@ fn command(user: u64, name: &str, options: &[(&str, &str)]) -> SlashCommand {
     }
 }
 
-async fn callback(fake: &FakeDiscord, interaction: &SentInteraction) -> Value {
-    let answered = eventually(WAIT, || async {
-        !fake.callbacks(interaction.id).is_empty()
-    })
-    .await;
-    assert!(answered, "interaction {} never answered", interaction.id);
-    fake.callbacks(interaction.id)[0].clone()
-}
-
-fn ephemeral_text(callback: &Value) -> String {
-    assert_eq!(callback["type"], 4, "{callback}");
-    assert_eq!(callback["data"]["flags"], 64, "not ephemeral: {callback}");
-    callback["data"]["content"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
-
 fn choices(callback: &Value) -> Vec<String> {
     assert_eq!(callback["type"], 8, "an autocomplete result: {callback}");
     callback["data"]["choices"]
@@ -90,20 +72,23 @@ async fn autocomplete_offers_iana_names_as_the_person_types() {
     let fake = start_fake_discord().await;
     let _bot = bot(&fake).await;
     let typed = fake.autocomplete(command(OWNER, "timezone", &[("zone", "berl")]), "zone");
-    let names = choices(&callback(&fake, &typed).await);
+    let names = choices(&common::interaction_callback(&fake, &typed).await);
     assert_eq!(
         names.first().map(String::as_str),
         Some("Europe/Berlin"),
         "{names:?}"
     );
     let typed = fake.autocomplete(command(OWNER, "timezone", &[("zone", "new_y")]), "zone");
-    let names = choices(&callback(&fake, &typed).await);
+    let names = choices(&common::interaction_callback(&fake, &typed).await);
     assert!(names.contains(&"America/New_York".to_owned()), "{names:?}");
     let typed = fake.autocomplete(command(OWNER, "timezone", &[("zone", "")]), "zone");
-    assert_eq!(choices(&callback(&fake, &typed).await).len(), 25);
+    assert_eq!(
+        choices(&common::interaction_callback(&fake, &typed).await).len(),
+        25
+    );
     // Someone Donna does not work for gets no names.
     let typed = fake.autocomplete(command(STRANGER, "timezone", &[("zone", "berl")]), "zone");
-    assert!(choices(&callback(&fake, &typed).await).is_empty());
+    assert!(choices(&common::interaction_callback(&fake, &typed).await).is_empty());
     // Registered with autocomplete on its option.
     let registered = fake.command_registrations();
     let commands = registered
@@ -125,19 +110,19 @@ async fn slash_timezone_sets_the_zone_privately_and_the_next_capture_is_read_in_
     let fake = start_fake_discord().await;
     let bot = bot(&fake).await;
     let unknown = fake.slash(command(OWNER, "timezone", &[("zone", "Tokio")]));
-    let text = ephemeral_text(&callback(&fake, &unknown).await);
+    let text = common::ephemeral_text(&common::interaction_callback(&fake, &unknown).await);
     assert!(text.contains("Did you mean Asia/Tokyo"), "{text}");
     assert_eq!(zone_of(&bot, OWNER).await, "UTC");
 
     let set = fake.slash(command(OWNER, "timezone", &[("zone", "Europe/Berlin")]));
     assert_eq!(
-        ephemeral_text(&callback(&fake, &set).await),
+        common::ephemeral_text(&common::interaction_callback(&fake, &set).await),
         "Your time zone is now Europe/Berlin; it's 11:00 there."
     );
     assert_eq!(zone_of(&bot, OWNER).await, "Europe/Berlin");
     let shown = fake.slash(command(OWNER, "timezone", &[]));
     assert_eq!(
-        ephemeral_text(&callback(&fake, &shown).await),
+        common::ephemeral_text(&common::interaction_callback(&fake, &shown).await),
         "Your time zone is Europe/Berlin; it's 11:00 there."
     );
 
@@ -161,6 +146,6 @@ async fn slash_timezone_sets_the_zone_privately_and_the_next_capture_is_read_in_
     );
     assert_eq!(tasks[0]["created_by"], OWNER.to_string(), "{tasks}");
     let listed = fake.slash(command(OWNER, "tasks", &[("status", "tomorrow")]));
-    let text = ephemeral_text(&callback(&fake, &listed).await);
+    let text = common::ephemeral_text(&common::interaction_callback(&fake, &listed).await);
     assert!(text.contains("09:00") && !text.contains("08:00"), "{text}");
 }
