@@ -19,13 +19,18 @@ const LEADING: [&[&str]; 9] = [
     &["of"],
 ];
 
-/// Words left dangling at the end once a time was cut out ("pay rent at", "call mom on").
+/// Words left dangling before a time that was cut out ("pay rent at", "call mom on"): trimmed
+/// only there, so a title's own last word stays ("try the jacket on").
 const TRAILING: [&str; 15] = [
     "at", "on", "by", "before", "after", "until", "till", "in", "for", "and", "or", "please",
     "due", "the", "from",
 ];
 
-/// The title: `body` without the byte `ranges` (times), connectors trimmed, capitalised.
+/// Words that carry nothing at the very end of a message, time or not ("pay rent please").
+const FILLERS: [&str; 4] = ["please", "pls", "and", "or"];
+
+/// The title: `body` without the byte `ranges` (times), the words each cut left dangling and the
+/// connectors around it trimmed, capitalised.
 pub fn title_from(body: &str, ranges: &[Range<usize>]) -> String {
     let mut kept = String::with_capacity(body.len());
     let mut at = 0;
@@ -34,6 +39,15 @@ pub fn title_from(body: &str, ranges: &[Range<usize>]) -> String {
     for range in sorted {
         if range.start >= at && range.end <= body.len() && body.is_char_boundary(range.start) {
             kept.push_str(&body[at..range.start]);
+            // A cut that took its own preposition ("at 6pm") leaves nothing dangling: the word
+            // before it is the title's ("turn the heating on at 6pm").
+            let cut_first_word = words(&body[range.start..range.end])
+                .first()
+                .map(|word| word.text.clone())
+                .unwrap_or_default();
+            if !TRAILING.contains(&cut_first_word.as_str()) {
+                kept = without_trailing(&kept, &TRAILING);
+            }
             kept.push(' ');
             at = range.end;
         }
@@ -61,10 +75,25 @@ fn trim_connectors(text: &str) -> String {
         let cut = found[lead.len()].range.start;
         text = text[cut..].to_string();
     }
+    let text = without_trailing(&text, &FILLERS);
+    let text = text.trim_end_matches(|c: char| c.is_whitespace() || ".!,;:-".contains(c));
+    if only_connectors(text) {
+        // "remind me to", "remind me about <time>": nothing left to name a task.
+        return String::new();
+    }
+    capitalise(text.trim())
+}
+
+/// `text` without the words of `trailing` at its end (and the separators before them); the
+/// first word always stays.
+fn without_trailing(text: &str, trailing: &[&str]) -> String {
+    let mut text = text
+        .trim_end_matches(|c: char| c.is_whitespace() || ",;:-".contains(c))
+        .to_string();
     loop {
         let found = words(&text);
         match found.last() {
-            Some(last) if found.len() > 1 && TRAILING.contains(&last.text.as_str()) => {
+            Some(last) if found.len() > 1 && trailing.contains(&last.text.as_str()) => {
                 text = text[..last.range.start].to_string();
             }
             _ => break,
@@ -73,12 +102,7 @@ fn trim_connectors(text: &str) -> String {
             .trim_end_matches(|c: char| c.is_whitespace() || ",;:-".contains(c))
             .to_string();
     }
-    let text = text.trim_end_matches(|c: char| c.is_whitespace() || ".!,;:-".contains(c));
-    if only_connectors(text) {
-        // "remind me to", "remind me about <time>": nothing left to name a task.
-        return String::new();
-    }
-    capitalise(text.trim())
+    text
 }
 
 /// Whether every word of `text` only connects a command to a task ("to", "about", "for"): such

@@ -531,6 +531,20 @@ fn never_a_half_read_in_a_capture() {
     cap("prepare for the meeting the day before", NOW, "Prepare for the meeting", unread("the day before"));
     cap("call the plumber in 10", NOW, "Call the plumber", unread("in 10"));
     cap("call mom sometime next week", NOW, "Call mom", unread("sometime"));
+    // Points of the day Donna cannot place, with no other time beside them: asked, never left
+    // in the title (a guessed teatime would be a time read wrong).
+    cap("call mum around teatime", NOW, "Call mum", unread("around teatime"));
+    cap("call mum at dinnertime", NOW, "Call mum", unread("at dinnertime"));
+    cap("take the pills at suppertime", NOW, "Take the pills", unread("at suppertime"));
+    cap("read a chapter at bedtime", NOW, "Read a chapter", unread("at bedtime"));
+    cap("call mum teatime-ish", NOW, "Call mum", unread("teatime-ish"));
+    cap("stretch tomorrow-ish", NOW, "Stretch", unread("tomorrow-ish"));
+    // ... and their look-alikes stay the task's own words.
+    cap("buy a new bed frame", NOW, "Buy a new bed frame", Nothing);
+    cap("make the bed", NOW, "Make the bed", Nothing);
+    cap("buy a bedtime story book", NOW, "Buy a bedtime story book", Nothing);
+    cap("buy the stylish jacket", NOW, "Buy the stylish jacket", Nothing);
+    cap("finish the boyish-looking sketch", NOW, "Finish the boyish-looking sketch", Nothing);
     cap("call mom in 99999999 years", NOW, "Call mom", Fails(WhenError::TooFar));
     cap("call mom on 30 february", NOW, "Call mom", Fails(WhenError::NoSuchDate { day: 30, month: "February" }));
 }
@@ -574,6 +588,11 @@ fn titles_keep_their_own_numbers_and_day_words() {
     cap("catch the 7:40 bus tomorrow", NOW, "Catch the 7:40 bus", At("Sat 2026-11-28 09:00"));
     cap("buy a 2 hour parking ticket", NOW, "Buy a 2 hour parking ticket", Nothing);
     cap("midnight snack run", NOW, "Midnight snack run", Nothing);
+    // A title's own last word stays when no time was cut after it.
+    cap("try the jacket on", NOW, "Try the jacket on", Nothing);
+    cap("check the boiler is switched on", NOW, "Check the boiler is switched on", Nothing);
+    cap("turn the heating on at 6pm", NOW, "Turn the heating on", At("Fri 2026-11-27 18:00"));
+    cap("pay rent on friday please", NOW, "Pay rent", At("Fri 2026-12-04 09:00"));
 }
 
 /// A capture's anchor: "before the 20th" is a deadline like "by friday"; a relative time is a

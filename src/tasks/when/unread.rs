@@ -106,6 +106,13 @@ const HOLIDAYS: [&str; 6] = [
     "thanksgiving",
     "valentine's",
 ];
+/// Points of the day that differ from person to person ("teatime" is 4pm to some, 6pm to
+/// others): Donna never places them, and they are a time wherever they stand, so they are asked
+/// about even with no other time beside them.
+const UNPLACEABLE: [&str; 4] = ["teatime", "dinnertime", "suppertime", "bedtime"];
+/// Prepositions an unplaceable point takes with it into the question ("at bedtime").
+const POINT_PREPOSITIONS: [&str; 6] = ["at", "around", "about", "by", "before", "after"];
+
 /// Month words that are also everyday words or names: a time only inside a date phrase.
 const EVERYDAY_MONTHS: [&str; 4] = ["may", "march", "mar", "jan"];
 
@@ -302,8 +309,36 @@ pub(super) fn unread_runs(
             break;
         }
     }
+    runs.extend(unplaceable_points(&around, &free));
     runs.sort_unstable();
     runs.dedup();
+    runs
+}
+
+/// Runs of a point of the day Donna cannot place ([`UNPLACEABLE`] after a preposition or ending
+/// the text: "at teatime", "call mum bedtime"; not "a bedtime story"), or a time word made vague
+/// with "-ish" ("teatime-ish", "tomorrow-ish"), with the preposition before it, wherever they
+/// stand: no reading may leave them in a title, and none may guess them. "before bed" stays a
+/// title's own words ("read for an hour before bed" is a habit, not a time).
+fn unplaceable_points(around: &Around<'_>, free: &impl Fn(usize) -> bool) -> Vec<(usize, usize)> {
+    let mut runs = Vec::new();
+    for i in (0..around.words.len()).filter(|&i| free(i)) {
+        let word = around.at(i);
+        let vague = word
+            .strip_suffix("-ish")
+            .is_some_and(|stem| TIME_WORDS.contains(&stem) || UNPLACEABLE.contains(&stem));
+        let takes_preposition = |j: usize| free(j) && POINT_PREPOSITIONS.contains(&around.at(j));
+        let as_a_time =
+            i.checked_sub(1).is_some_and(takes_preposition) || around.at(i + 1).is_empty();
+        if !((UNPLACEABLE.contains(&word) && as_a_time) || vague) {
+            continue;
+        }
+        let from = match i.checked_sub(1) {
+            Some(j) if takes_preposition(j) => j,
+            _ => i,
+        };
+        runs.push((from, i + 1));
+    }
     runs
 }
 
