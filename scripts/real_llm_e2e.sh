@@ -24,6 +24,8 @@
 #                    into the first user message. A binary that predates `llm.system_role`
 #                    rejects the unknown key: run it with DONNA_LLM_EXTRA= (empty).
 #   RESULTS_JSON     when set, the figures and the per-reply rows are also written there as JSON.
+#   KEEP_WORK        when set, the run's directory (config, database with every turn's journal of
+#                    model requests and answers, both logs) is kept and its path printed.
 #   E2E_SET          `replies` (default: scripts/real_llm_e2e.py, replies to nudges) or `capture`
 #                    (scripts/real_llm_capture.py: free-text messages that reach `route` and
 #                    `parse_task`, judged for captures made, left alone and safety) or `everyday`
@@ -65,7 +67,7 @@ cleanup() {
     sleep 0.5
   done
   for pid in ${alive:-}; do kill -KILL "$pid" 2>/dev/null || true; done
-  rm -rf "$WORK"
+  if [ -n "${KEEP_WORK:-}" ]; then echo "kept: $WORK (donna.yaml, data/, donna.log, llm.log)"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
 

@@ -14,6 +14,7 @@ const state = {
   events: null,   // the EventSource
   lastNudge: null,
   refreshTimer: null,
+  thinkingTimer: null,
 };
 
 const byId = (id) => document.getElementById(id);
@@ -134,6 +135,15 @@ function addMessage(kind, text, where) {
   list.scrollTop = list.scrollHeight;
 }
 
+// "Donna is thinking…" while a turn of this chat waits for the model (a `thinking` event), until
+// her answer (a `message` event) or the POST's end; a minute and a half at most, in case the
+// answer went missing.
+function showThinking(shown) {
+  clearTimeout(state.thinkingTimer);
+  byId('thinking').hidden = !shown;
+  if (shown) state.thinkingTimer = setTimeout(() => showThinking(false), 90000);
+}
+
 async function loadHistory() {
   const history = await api('GET', `/api/threads/${encodeURIComponent(state.thread)}/messages?limit=50`);
   byId('messages').replaceChildren();
@@ -155,6 +165,7 @@ async function sendMessage(event) {
   } catch (error) {
     if (!(error instanceof Unauthorized)) addMessage('error', `${text}: ${error.message}`);
   }
+  showThinking(false);
 }
 
 // Shows a button's answer when it was given in another chat (the stream shows only this one's).
@@ -315,7 +326,11 @@ function connect() {
     // A nudge is followed by the same words as Donna's message in its chat: shown once.
     const repeat = last && last.thread_id === message.thread_id && last.text === message.text;
     if (message.thread_id === state.thread && !repeat) addMessage('donna', message.text);
+    if (message.thread_id === state.thread) showThinking(false);
     scheduleRefresh();
+  });
+  source.addEventListener('thinking', (event) => {
+    if (JSON.parse(event.data).thread_id === state.thread) showThinking(true);
   });
   source.addEventListener('task', scheduleRefresh);
   source.addEventListener('reset', () => {

@@ -222,6 +222,7 @@ impl App {
         let metrics = Arc::new(TurnMetrics::default());
         let events = EventBus::default();
         let thinking = crate::turn::thinking::Thinking::default();
+        thinking.add(Arc::new(events.clone()));
         let replays = crate::llm::journal::Replays::default();
         let intake = turns::start_conversations(
             &config,
@@ -250,7 +251,7 @@ impl App {
         let discord = match config.discord_token(env) {
             Some(token) => {
                 let parts = spawner.discord(&config, token, &store, &intake, &clock)?;
-                thinking.set(parts.thinking_sink());
+                thinking.add(parts.thinking_sink());
                 Some(parts)
             }
             None => {

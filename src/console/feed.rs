@@ -1,5 +1,6 @@
 //! What the console prints of the event stream while the person types: nudges Donna sends on
-//! her own (the scheduler, the API) and her messages in threads other than the current one.
+//! her own (the scheduler, the API), her messages in threads other than the current one, and
+//! that she is thinking (waiting for the model) about the line just typed.
 //!
 //! Owns: the choice of what to show and its wording. Takes: each event of the bus.
 //! Invariants: nothing the console itself caused is shown again (its own nudges are skipped by
@@ -60,6 +61,11 @@ impl Feed {
                 Some(format!("[{thread_id}] donna: {text}"))
             }
             Payload::Task { .. } => None,
+            // The line just typed went to the model: say so while the person waits.
+            Payload::Thinking { thread_id } if current == Some(thread_id.as_str()) => {
+                Some("(Donna is thinking…)".to_string())
+            }
+            Payload::Thinking { .. } => None,
         }
     }
 }
@@ -112,6 +118,24 @@ mod tests {
         assert_eq!(
             feed.show(&event(4, reply), Some("thr_a"), &own).as_deref(),
             Some("[thr_b] donna: Marked done.")
+        );
+    }
+
+    #[test]
+    fn thinking_is_shown_for_the_line_just_typed_only() {
+        let mut feed = Feed::default();
+        let thinking = Payload::Thinking {
+            thread_id: "thr_a".into(),
+        };
+        assert_eq!(
+            feed.show(&event(1, thinking.clone()), Some("thr_a"), &HashSet::new())
+                .as_deref(),
+            Some("(Donna is thinking…)")
+        );
+        assert_eq!(
+            feed.show(&event(2, thinking), Some("thr_b"), &HashSet::new()),
+            None,
+            "another chat's turn"
         );
     }
 }

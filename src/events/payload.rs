@@ -1,6 +1,6 @@
 //! The events of the stream and their JSON, exactly as `GET /api/events` sends them.
 //!
-//! Owns: the event types (`nudge`, `message`, `task`), the `reset` notice, and an event's id
+//! Owns: the event types (`nudge`, `message`, `task`, `thinking`), the `reset` notice, and an event's id
 //! (`<run>-<seq>`: the run is random per process, the sequence starts at 1).
 //! Invariant: the `data` of an event holds only the fields documented in README's HTTP section
 //! (a contract addition); a new field is an addition, a renamed one is a break.
@@ -41,6 +41,10 @@ pub enum Payload {
         status: String,
         title: String,
     },
+    /// A turn in this thread is waiting for the model: Donna's answer is on its way (a page or
+    /// a console shows "Donna is thinking" until her next `message` there). It reports no
+    /// change; it is the only event sent before a turn commits.
+    Thinking { thread_id: String },
 }
 
 impl Payload {
@@ -50,6 +54,7 @@ impl Payload {
             Payload::Nudge { .. } => "nudge",
             Payload::Message { .. } => "message",
             Payload::Task { .. } => "task",
+            Payload::Thinking { .. } => "thinking",
         }
     }
 }

@@ -64,12 +64,25 @@ pub struct FreeTextModel {
     templates: Handlebars<'static>,
 }
 
+/// Whose earlier lines a prompt shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Shown {
+    /// The whole conversation, Donna's answers too.
+    Conversation,
+    /// Only the person's own earlier messages: `route`'s reply is written without Donna's
+    /// earlier lines in view, because a small model copies them (Gemma 3 270M answered 7 of 13
+    /// turns with one of its earlier lines word for word; 1 of 13 without them, BENCHMARKS.md
+    /// section 11). What the person said still tells what the conversation is about.
+    PersonOnly,
+}
+
 /// The turn as the prompts quote it: every line of the person's words and of the history
 /// stays inside the quote.
-pub(super) fn quoted(context: &FreeTextContext) -> Value {
+pub(super) fn quoted(context: &FreeTextContext, shown: Shown) -> Value {
     let history: Vec<HistoryLine> = context
         .history
         .iter()
+        .filter(|line| shown == Shown::Conversation || line.who != "Donna")
         .map(|line| HistoryLine {
             who: line.who.clone(),
             text: quote(&line.text),
@@ -77,6 +90,7 @@ pub(super) fn quoted(context: &FreeTextContext) -> Value {
         .collect();
     json!({
         "history": history,
+        "person_only": shown == Shown::PersonOnly,
         "message": quote(&context.message),
         "now": context.now,
         "timezone": context.timezone,
@@ -133,7 +147,12 @@ impl FreeTextModel {
             &context.actions,
             context.escalation,
         )?;
-        let turn = self.render("free_text_turn", &quoted(context))?;
+        let shown = if call == "route" {
+            Shown::PersonOnly
+        } else {
+            Shown::Conversation
+        };
+        let turn = self.render("free_text_turn", &quoted(context, shown))?;
         let mut messages = vec![ChatMessage::system(system)];
         if call == "route" {
             let guide = self.render("route", &json!({}))?;

@@ -4,7 +4,7 @@
 //!
 //! Messages: the ONE free-text system message (`system_prompt`: Donna's own rules, the actions
 //! and the look-ups' catalogue); the person's question and history (prompts/free_text_turn.hbs,
-//! as `route` shows them), and each tool result, come as user-role messages of quoted,
+//! the whole conversation, Donna's lines too), and each tool result, come as user-role messages of quoted,
 //! source-tagged data (`> ` lines under a `[source: tool ...]` tag); the step's or the answer's
 //! instruction is the last message. Each call starts with the previous call's messages, so a
 //! model server evaluates only what is new (issue 34).
@@ -16,7 +16,7 @@ use handlebars::Handlebars;
 use serde_json::{json, Value};
 
 use super::client::LlmClient;
-use super::free_text::{ask_strict, object, optional_text, quoted, FreeTextContext};
+use super::free_text::{ask_strict, object, optional_text, quoted, FreeTextContext, Shown};
 use super::output::clean_text;
 use super::prompts::{quote, strict_templates, template_error, PromptError};
 use super::system_prompt;
@@ -142,7 +142,9 @@ impl PlannerModel {
                 &question.actions,
                 question.escalation,
             )?),
-            ChatMessage::user(self.render("free_text_turn", &quoted(question))?),
+            ChatMessage::user(
+                self.render("free_text_turn", &quoted(question, Shown::Conversation))?,
+            ),
         ];
         for (index, observation) in context.observations.iter().enumerate() {
             messages.push(ChatMessage::user(self.render(

@@ -5,10 +5,12 @@
 //! Unless the chat remembers more than `route` was shown: a chat pinned to a task, or one with
 //! summaries of earlier sessions, is answered by the chat room (`turn::chat`), whose prompt
 //! holds them, as before. `route` shows the last `planner.history_exchanges` exchanges.
-//! Nor when the reply is copied rather than written (a small model copies what it reads: with
-//! Gemma 3 270M, one reply repeated for a whole conversation): a reply that is word for word
-//! one of Donna's earlier lines in the history, the person's own message, or one of `route`'s
-//! examples goes to the chat room too.
+//! Nor when the reply is copied rather than written (a small model copies what it reads): a
+//! reply that is word for word a line `route` was shown, the person's message or one of their
+//! earlier ones, or one of `route`'s examples, goes to the chat room too. `route` is not shown
+//! Donna's earlier lines (with them in view, Gemma 3 270M repeated one line for a whole
+//! conversation), so a reply that happens to say what Donna said before ("Glad to hear it.")
+//! is its own and is used: the chat room's second call would cost the person seconds for it.
 //!
 //! Invariant: the reply is text for the person and nothing else: no action, no plan, no
 //! escalation comes from `route`.
@@ -62,7 +64,7 @@ impl Pipeline {
         ))
     }
 
-    /// Whether `reply` only repeats text the model was shown (see the module header).
+    /// Whether `reply` only repeats text `route` was shown (see the module header).
     async fn copied(&self, inbound: &Inbound, reply: &str) -> Result<bool, TurnError> {
         let said = plain(reply);
         let examples = route_examples::examples();
@@ -76,7 +78,7 @@ impl Pipeline {
         let history = self.history(&inbound.thread_id, Speakers::Roles).await?;
         Ok(history
             .iter()
-            .any(|line| line.who == "Donna" && plain(&line.text) == said))
+            .any(|line| line.who != "Donna" && plain(&line.text) == said))
     }
 }
 

@@ -1,11 +1,12 @@
 //! `GET /api/events` through the real HTTP server: what a person watching the stream sees when
-//! tasks are created, nudged and answered, resuming with `Last-Event-ID` after a disconnect, the
+//! tasks are created, nudged and answered, a turn waiting for the model (`thinking`), resuming with `Last-Event-ID` after a disconnect, the
 //! `reset` after an unknown id, the bearer token, and the stream's end when Donna stops.
 
 use crate::common;
 
 use std::time::Duration;
 
+use common::fake_llm::{out, start_fake_llm};
 use common::{start_bot, start_bot_with, Bot, TestEnv};
 use donna::subsystems::nudger::NudgerMsg;
 use serde_json::{json, Value};
@@ -143,6 +144,34 @@ async fn a_task_its_nudge_and_the_answer_appear_on_the_stream_in_order() {
     );
     let all: Vec<u64> = events.iter().chain(&answered).map(seq).collect();
     assert!(all.windows(2).all(|w| w[0] < w[1]), "ids increase: {all:?}");
+}
+
+#[actix_rt::test]
+async fn a_turn_that_waits_for_the_model_says_thinking_first_and_a_rule_turn_does_not() {
+    let fake = start_fake_llm();
+    let bot = start_bot(&fake.config("ollama", "10s", 1)).await;
+    let thread = bot.free_thread().await;
+    let mut stream = Stream::open(&bot, None).await;
+    // A rule takes it: the task and the answer, nothing before them.
+    let result = bot.say(&thread, "add buy milk").await;
+    assert_eq!(result["path"], "task_created", "{result}");
+    assert_eq!(kinds(&stream.take(2).await), ["task", "message"]);
+    // The model takes it: "thinking" in this thread first, then the answer.
+    fake.push_for(
+        "route",
+        out(json!({"intent": "chat", "confidence": 0.9,
+                   "reply_to_user": "Sounds like a long one."})),
+    );
+    let result = bot.say(&thread, "ugh, what a week").await;
+    assert_eq!(result["path"], "chat", "{result}");
+    let events = stream.take(2).await;
+    assert_eq!(kinds(&events), ["thinking", "message"], "{events:?}");
+    assert_eq!(events[0].data, json!({"thread_id": thread}));
+    assert_eq!(
+        events[1].data,
+        json!({"thread_id": thread, "text": "Sounds like a long one."})
+    );
+    assert_eq!(fake.titles(), vec!["route"]);
 }
 
 #[actix_rt::test]

@@ -83,6 +83,42 @@ async fn small_talk_that_route_answered_is_one_call_and_stays_in_the_conversatio
     );
 }
 
+#[actix_rt::test]
+async fn route_is_shown_what_the_person_said_before_but_not_donnas_lines() {
+    let fake = start_fake_llm();
+    let bot = bot(&fake).await;
+    let thread = bot.free_thread().await;
+    fake.push_for(
+        "route",
+        out(json!({"intent": "chat", "confidence": 0.9,
+                   "reply_to_user": "Long week? Want to talk about it?"})),
+    );
+    bot.say(&thread, "ugh, this week is endless").await;
+    fake.push_for(
+        "route",
+        out(json!({"intent": "chat", "confidence": 0.9,
+                   "reply_to_user": "A walk sounds good."})),
+    );
+    let result = bot.say(&thread, "going for a walk now").await;
+    assert_eq!(result["reply"], "A walk sounds good.", "{result}");
+    let prompt = fake.messages_of("route", 1);
+    let (_, turn) = prompt.last().cloned().unwrap_or_default();
+    assert!(
+        turn.contains("> User: ugh, this week is endless"),
+        "the person's earlier message is shown: {turn}"
+    );
+    assert!(
+        !prompt
+            .iter()
+            .any(|(_, content)| content.contains("Long week? Want to talk about it?")),
+        "Donna's earlier line is not: {prompt:?}"
+    );
+    assert!(
+        turn.trim_end().ends_with("> going for a walk now"),
+        "{turn}"
+    );
+}
+
 /// (what the person wrote, route's answer, the path, the tasks afterwards with whether each has
 /// a time, parse_task calls)
 type Row = (
@@ -184,14 +220,16 @@ async fn a_chat_about_a_pinned_task_is_answered_by_the_chat_room_which_shows_the
 
 #[actix_rt::test]
 async fn a_reply_route_copied_instead_of_writing_goes_to_the_chat_room() {
-    // (what route's reply is, whether it is copied) after one exchange in which Donna said
-    // "Morning! Want to go through your list?".
+    // (what route's reply is, whether it is copied) after one exchange in which the person
+    // said "ugh, long night, barely slept" and Donna "Morning! Want to go through your list?".
     let table = [
-        ("Morning! Want to go through your list?", true), // Donna's own earlier line
-        ("morning! want to go through your list", true),  // the same, other case
-        ("Glad to hear it.", true),                       // one of route's examples
-        ("my cat knocked over the plant", true),          // the person's own words
-        ("Oh no! Is the plant all right?", false),        // written for this message
+        ("Glad to hear it.", true),                // one of route's examples
+        ("glad to hear it", true),                 // the same, other case
+        ("my cat knocked over the plant", true),   // the person's own words
+        ("Ugh, long night, barely slept.", true),  // their earlier message
+        ("Oh no! Is the plant all right?", false), // written for this message
+        // Donna's earlier line, which route is not shown: its own words, used as they are.
+        ("Morning! Want to go through your list?", false),
     ];
     for (reply, copied) in table {
         let fake = start_fake_llm();

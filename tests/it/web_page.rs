@@ -1,7 +1,8 @@
 //! The web page (`GET /`) in a real headless browser (Debian's Chromium over the DevTools
 //! Protocol, `common::browser`), against the real server, store and turns: what a person sees.
 //! Its names for assistive technology, the phone layout, a capture typed into "Message Donna"
-//! (Enter sends) appearing in Tasks, nudges from any chat, the event stream resumed after a
+//! (Enter sends) appearing in Tasks, "Donna is thinking…" while the model answers, nudges from
+//! any chat, the event stream resumed after a
 //! dropped connection, text shown as text. Nothing is reloaded during a test: the page's own
 //! `window` marker set at the start must still be there at the end. Its buttons are
 //! `web_buttons.rs`, the token flow `web_token.rs`, the README's screenshot `web_screenshot.rs`.
@@ -9,9 +10,11 @@
 use crate::common;
 
 use common::browser::Browser;
+use common::fake_llm::{out, start_fake_llm, Script};
 use common::page::{count_in, item_in, never_reloaded, open_page, say_on_page, NEW_YORK};
 use common::start_bot;
 use serde_json::{json, Value};
+use std::time::Duration;
 
 #[actix_rt::test]
 async fn the_regions_and_the_field_have_their_names_and_a_phone_gets_one_column() {
@@ -107,6 +110,54 @@ async fn a_typed_capture_appears_in_tasks_without_a_reload() {
     );
     let (_, tasks) = bot.get("/api/tasks").await;
     assert_eq!(tasks[0]["origin_thread_id"], json!("web"), "{tasks}");
+}
+
+#[actix_rt::test]
+async fn donna_is_thinking_shows_while_the_model_answers_and_goes_with_the_answer() {
+    let fake = start_fake_llm();
+    let bot = start_bot(&format!("{NEW_YORK}{}", fake.config("ollama", "10s", 1))).await;
+    let browser = Browser::launch().await;
+    let tab = open_page(&bot, &browser, 1000).await;
+    let thinking_shown = "!document.getElementById('thinking').hidden";
+    // A rule takes this one: no model, nothing to wait for.
+    say_on_page(&tab, "remind me to pay rent friday at 3pm").await;
+    tab.wait_until(
+        "the capture's reply",
+        &format!("!!({})", item_in("Conversation", "Pay rent")),
+    )
+    .await;
+    assert_eq!(tab.eval(thinking_shown).await, json!(false));
+    // The model takes a while with this one.
+    fake.push_for(
+        "route",
+        Script::Delay(
+            Duration::from_secs(3),
+            Box::new(out(json!({"intent": "chat", "confidence": 0.9,
+                                "reply_to_user": "Sounds like a long one."}))),
+        ),
+    );
+    say_on_page(&tab, "ugh, what a week").await;
+    tab.wait_until("Donna is thinking…", thinking_shown).await;
+    // A live status line: assistive technology reads it out when it appears.
+    assert_eq!(
+        tab.eval("document.getElementById('thinking').getAttribute('role')")
+            .await,
+        json!("status")
+    );
+    let names = tab.accessible_names().await;
+    assert!(
+        names.contains(&("StaticText".to_string(), "Donna is thinking…".to_string())),
+        "{names:?}"
+    );
+    tab.wait_until(
+        "the answer, and the thinking gone with it",
+        &format!(
+            "!!({}) && document.getElementById('thinking').hidden",
+            item_in("Conversation", "Sounds like a long one.")
+        ),
+    )
+    .await;
+    never_reloaded(&tab).await;
 }
 
 #[actix_rt::test]
