@@ -95,8 +95,9 @@ impl Pipeline {
             tracing::info!(%reason, "dropped a chat action the model proposed");
         }
         if requests.is_empty() {
-            let text = format!("{} ({})", texts::CLARIFY, refused.join("; "));
-            return Ok((say(TurnPath::Clarify, &text), DraftStep::Keep));
+            // The reasons are the model's mistakes (an action it made up, a parameter it got
+            // wrong): logged above, never shown to the person, whose words were not at fault.
+            return Ok((say(TurnPath::Clarify, texts::CLARIFY), DraftStep::Keep));
         }
         let planner_ran = proposed
             .planner

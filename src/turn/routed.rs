@@ -12,6 +12,13 @@
 //! conversation), so a reply that happens to say what Donna said before ("Glad to hear it.")
 //! is its own and is used: the chat room's second call would cost the person seconds for it.
 //!
+//! Nor when the message asks for a change to one of the person's open tasks, by their own words
+//! (`replies::grounding`: "I finished paying the rent", "can you push the dentist to next
+//! week"): `route` cannot act and is shown no tasks, so a reply of its own would only claim
+//! what did not happen ("Yes, I'll push it", from Gemma 3 270M). That message is task talk
+//! (`turn::chat`, [`Talk::Tasks`](super::chat::Talk)), as if `route` had said task_action: the
+//! open tasks are shown, and what the answer proposes goes through consent.
+//!
 //! Invariant: the reply is text for the person and nothing else: no action, no plan, no
 //! escalation comes from `route`.
 
@@ -19,6 +26,8 @@ use chrono::{DateTime, Utc};
 
 use crate::conversation::{chat_sessions, pins};
 use crate::llm::route_examples;
+use crate::replies::grounding::{asks_for, Ask, Context, Message};
+use crate::tasks::named;
 
 use super::apply::Work;
 use super::context::TurnContext;
@@ -40,8 +49,8 @@ impl Pipeline {
         reply: String,
     ) -> Result<(Work, DraftStep), TurnError> {
         let ttl = chrono_duration(self.chat.get().session_ttl.get());
-        let thread_id = inbound.thread_id.clone();
-        let (live, remembers_more) = self
+        let (thread_id, text) = (inbound.thread_id.clone(), inbound.text.clone());
+        let (live, remembers_more, named) = self
             .store
             .read(move |conn| {
                 let live = chat_sessions::latest(conn, &thread_id)?
@@ -49,9 +58,17 @@ impl Pipeline {
                     .map(|session| session.id);
                 let pinned = pins::pinned(conn, &thread_id)?.is_some();
                 let summarized = !chat_sessions::summaries(conn, &thread_id, live, 1)?.is_empty();
-                Ok((live, pinned || summarized))
+                let named = named::named_by_message(conn, &text)?;
+                Ok((live, pinned || summarized, named))
             })
             .await?;
+        let message = Message::read(&inbound.text);
+        if named
+            .iter()
+            .any(|task| asks_for_a_change(&message, &task.title))
+        {
+            return self.task_talk(turn, inbound, now).await;
+        }
         if remembers_more || self.copied(inbound, &reply).await? {
             return self.chat(turn, inbound, now).await;
         }
@@ -80,6 +97,27 @@ impl Pipeline {
             .iter()
             .any(|line| line.who != "Donna" && plain(&line.text) == said))
     }
+}
+
+/// The changes to a task a message may ask for (a new task is `route`'s capture, not this).
+const CHANGES: [Ask; 6] = [
+    Ask::Done,
+    Ask::Move,
+    Ask::Snooze,
+    Ask::Cancel,
+    Ask::Rename,
+    Ask::Change,
+];
+
+/// Whether `message` asks, in its words, for a change to the task titled `title`.
+fn asks_for_a_change(message: &Message, title: &str) -> bool {
+    let context = Context {
+        task_title: Some(title),
+        extra: None,
+    };
+    CHANGES
+        .into_iter()
+        .any(|ask| asks_for(message, ask, &context, || false))
 }
 
 /// A text without case, surrounding spaces or closing punctuation, to compare copies.

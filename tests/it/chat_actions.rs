@@ -238,6 +238,12 @@ async fn only_invalid_actions_change_nothing_and_say_so() {
     for actions in table {
         let result = said(&bot, &fake, &thread, "rent stuff", actions.clone()).await;
         assert_eq!(result["path"], "clarify", "{actions}: {result}");
+        // The model's mistakes are not the person's: asked plainly, none of them quoted.
+        assert_eq!(
+            reply(&result),
+            "I'm not sure what you'd like me to do with that. Could you say it another way?",
+            "{actions}"
+        );
         assert_eq!(result["pending_plan_id"], Value::Null);
         assert_eq!(bot.task_json(&rent).await["priority"], 2, "{actions}");
     }

@@ -119,6 +119,56 @@ async fn route_is_shown_what_the_person_said_before_but_not_donnas_lines() {
     );
 }
 
+#[actix_rt::test]
+async fn a_change_to_a_task_route_called_chat_is_task_talk_not_routes_reply() {
+    // (what the person wrote, whether it asks for a change to one of their tasks)
+    let table = [
+        ("I finished paying the rent", true),
+        ("can you push the dentist to next week", true),
+        ("rent's paid btw", true),
+        ("scrap the dentist, I'm not going", true),
+        // Mentions a task, asks for nothing: route's own reply.
+        ("ugh, the rent here is insane", false),
+        ("what's the deal with the dentist thing?", false),
+        ("I'm dreading the dentist", false),
+        // No task of theirs named.
+        ("I finished the book, loved it", false),
+        ("the weather is so nice today", false),
+    ];
+    for (text, a_change) in table {
+        let fake = start_fake_llm();
+        let bot = bot(&fake).await;
+        bot.task(json!({"title": "Pay rent"})).await;
+        bot.task(json!({"title": "Dentist appointment"})).await;
+        let thread = bot.free_thread().await;
+        fake.push_for(
+            "route",
+            out(json!({"intent": "chat", "confidence": 0.9,
+                       "reply_to_user": "Yes, I'll take care of it."})),
+        );
+        fake.push_for(
+            "chat",
+            out(json!({"reply_to_user": "Which task do you mean?", "actions": []})),
+        );
+        let result = bot.say(&thread, text).await;
+        assert_eq!(result["path"], "chat", "{text}: {result}");
+        assert_eq!(fake.count("chat"), usize::from(a_change), "{text}");
+        if a_change {
+            assert_eq!(result["reply"], "Which task do you mean?", "{text}");
+            let prompt = fake.messages_of("chat", 0);
+            assert!(
+                prompt
+                    .iter()
+                    .any(|(_, content)| content.contains("Open tasks:")
+                        && content.contains("Dentist appointment")),
+                "task talk shows the open tasks: {text}: {prompt:?}"
+            );
+        } else {
+            assert_eq!(result["reply"], "Yes, I'll take care of it.", "{text}");
+        }
+    }
+}
+
 /// (what the person wrote, route's answer, the path, the tasks afterwards with whether each has
 /// a time, parse_task calls)
 type Row = (
