@@ -240,8 +240,12 @@ async fn route_and_the_planner_get_exactly_the_last_n_exchanges() {
             .map(|(_, content)| content.clone())
             .collect::<Vec<_>>()
             .join("\n");
-        assert!(
-            text.contains("what's overdue") && text.contains("Nothing is overdue."),
+        assert!(text.contains("what's overdue"), "{title}: {text}");
+        // The planner sees Donna's answers too; route only the person's words (a small model
+        // copies Donna's earlier lines into its own reply).
+        assert_eq!(
+            text.contains("Nothing is overdue."),
+            title == "plan_step",
             "{title}: {text}"
         );
         assert!(text.contains("what's due tomorrow?"), "{title}: {text}");
