@@ -70,9 +70,10 @@ pub(super) enum Shown {
     /// The whole conversation, Donna's answers too.
     Conversation,
     /// Only the person's own earlier messages: `route`'s reply is written without Donna's
-    /// earlier lines in view, because a small model copies them (Gemma 3 270M answered 7 of 13
-    /// turns with one of its earlier lines word for word; 1 of 13 without them, BENCHMARKS.md
-    /// section 11). What the person said still tells what the conversation is about.
+    /// earlier lines in view, because a small model copies them (Gemma 3 270M answered 6 of 12
+    /// turns with one of Donna's earlier lines word for word; without them, 1 of 12 copied
+    /// anything: BENCHMARKS.md section 11). What the person said still tells what the
+    /// conversation is about.
     PersonOnly,
 }
 
