@@ -3,6 +3,9 @@
 //! automation) then to `parse_task`, whose answer is validated and captured like the rules'
 //! (times read by Donna's parser, duplicates, preferences).
 //!
+//! A message that asks, in the person's words, for a change to one of their open tasks is task
+//! talk without `route` (`turn::task_change`): one call instead of two.
+//!
 //! One call where `route` already answered for the room (issue 34): a capture whose `route`
 //! answer names the task is captured from it (no `parse_task`), and a chat whose `route`
 //! answer holds the reply is answered with it (`turn::routed`); otherwise the room's own call
@@ -72,6 +75,10 @@ impl Pipeline {
         inbound: &Inbound,
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
+        if self.asks_to_change_a_task(&inbound.text).await? {
+            // The person's words already say what this is (`turn::task_change`).
+            return self.task_talk(context, inbound, now).await;
+        }
         let call = |context, reply| LlmMsg::Route { context, reply };
         let route = match self
             .free_call(inbound, &inbound.text, now, DraftStep::Keep, call)

@@ -45,6 +45,7 @@ pub mod receipt;
 pub mod result;
 pub mod routed;
 pub mod settings;
+pub mod task_change;
 pub mod texts;
 pub mod thinking;
 pub mod timezone;

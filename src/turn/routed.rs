@@ -5,19 +5,16 @@
 //! Unless the chat remembers more than `route` was shown: a chat pinned to a task, or one with
 //! summaries of earlier sessions, is answered by the chat room (`turn::chat`), whose prompt
 //! holds them, as before. `route` shows the last `planner.history_exchanges` exchanges.
-//! Nor when the reply is copied rather than written (a small model copies what it reads): a
-//! reply that is word for word a line `route` was shown, the person's message or one of their
-//! earlier ones, or one of `route`'s examples, goes to the chat room too. `route` is not shown
-//! Donna's earlier lines (with them in view, Gemma 3 270M repeated one line for a whole
-//! conversation), so a reply that happens to say what Donna said before ("Glad to hear it.")
-//! is its own and is used: the chat room's second call would cost the person seconds for it.
-//!
-//! Nor when the message asks for a change to one of the person's open tasks, by their own words
-//! (`replies::grounding`: "I finished paying the rent", "can you push the dentist to next
-//! week"): `route` cannot act and is shown no tasks, so a reply of its own would only claim
-//! what did not happen ("Yes, I'll push it", from Gemma 3 270M). That message is task talk
-//! (`turn::chat`, [`Talk::Tasks`](super::chat::Talk)), as if `route` had said task_action: the
-//! open tasks are shown, and what the answer proposes goes through consent.
+//! Nor when the reply only echoes the person (a small model copies what it reads): a reply that
+//! is word for word their message or one of their earlier ones goes to the chat room too.
+//! `route` is not shown Donna's earlier lines (with them in view, Gemma 3 270M repeated one line
+//! for a whole conversation), so a reply that happens to say what Donna said before ("Glad to
+//! hear it.") is its own and is used; so is one of `route`'s example replies ("Glad to hear it."
+//! to "thanks for keeping me on track"): written by us as answers to such messages, they are
+//! answers, and the chat room's second call cost the person seconds and gave Gemma 3 270M's
+//! "actions" or "cat" instead (BENCHMARKS.md section 11).
+//! A message that asks for a change to one of the person's tasks never gets here: it is task
+//! talk before `route` is asked (`turn::task_change`).
 //!
 //! Invariant: the reply is text for the person and nothing else: no action, no plan, no
 //! escalation comes from `route`.
@@ -25,9 +22,6 @@
 use chrono::{DateTime, Utc};
 
 use crate::conversation::{chat_sessions, pins};
-use crate::llm::route_examples;
-use crate::replies::grounding::{asks_for, Ask, Context, Message};
-use crate::tasks::named;
 
 use super::apply::Work;
 use super::context::TurnContext;
@@ -49,8 +43,8 @@ impl Pipeline {
         reply: String,
     ) -> Result<(Work, DraftStep), TurnError> {
         let ttl = chrono_duration(self.chat.get().session_ttl.get());
-        let (thread_id, text) = (inbound.thread_id.clone(), inbound.text.clone());
-        let (live, remembers_more, named) = self
+        let thread_id = inbound.thread_id.clone();
+        let (live, remembers_more) = self
             .store
             .read(move |conn| {
                 let live = chat_sessions::latest(conn, &thread_id)?
@@ -58,17 +52,9 @@ impl Pipeline {
                     .map(|session| session.id);
                 let pinned = pins::pinned(conn, &thread_id)?.is_some();
                 let summarized = !chat_sessions::summaries(conn, &thread_id, live, 1)?.is_empty();
-                let named = named::named_by_message(conn, &text)?;
-                Ok((live, pinned || summarized, named))
+                Ok((live, pinned || summarized))
             })
             .await?;
-        let message = Message::read(&inbound.text);
-        if named
-            .iter()
-            .any(|task| asks_for_a_change(&message, &task.title))
-        {
-            return self.task_talk(turn, inbound, now).await;
-        }
         if remembers_more || self.copied(inbound, &reply).await? {
             return self.chat(turn, inbound, now).await;
         }
@@ -81,15 +67,10 @@ impl Pipeline {
         ))
     }
 
-    /// Whether `reply` only repeats text `route` was shown (see the module header).
+    /// Whether `reply` only echoes the person's words (see the module header).
     async fn copied(&self, inbound: &Inbound, reply: &str) -> Result<bool, TurnError> {
         let said = plain(reply);
-        let examples = route_examples::examples();
-        let example = examples
-            .iter()
-            .filter_map(|(_, answer)| answer["reply_to_user"].as_str())
-            .any(|shown| plain(shown) == said);
-        if example || plain(&inbound.text) == said {
+        if plain(&inbound.text) == said {
             return Ok(true);
         }
         let history = self.history(&inbound.thread_id, Speakers::Roles).await?;
@@ -97,27 +78,6 @@ impl Pipeline {
             .iter()
             .any(|line| line.who != "Donna" && plain(&line.text) == said))
     }
-}
-
-/// The changes to a task a message may ask for (a new task is `route`'s capture, not this).
-const CHANGES: [Ask; 6] = [
-    Ask::Done,
-    Ask::Move,
-    Ask::Snooze,
-    Ask::Cancel,
-    Ask::Rename,
-    Ask::Change,
-];
-
-/// Whether `message` asks, in its words, for a change to the task titled `title`.
-fn asks_for_a_change(message: &Message, title: &str) -> bool {
-    let context = Context {
-        task_title: Some(title),
-        extra: None,
-    };
-    CHANGES
-        .into_iter()
-        .any(|ask| asks_for(message, ask, &context, || false))
 }
 
 /// A text without case, surrounding spaces or closing punctuation, to compare copies.

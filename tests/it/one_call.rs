@@ -120,7 +120,7 @@ async fn route_is_shown_what_the_person_said_before_but_not_donnas_lines() {
 }
 
 #[actix_rt::test]
-async fn a_change_to_a_task_route_called_chat_is_task_talk_not_routes_reply() {
+async fn a_change_to_a_task_asked_in_words_is_task_talk_without_route() {
     // (what the person wrote, whether it asks for a change to one of their tasks)
     let table = [
         ("I finished paying the rent", true),
@@ -153,6 +153,11 @@ async fn a_change_to_a_task_route_called_chat_is_task_talk_not_routes_reply() {
         let result = bot.say(&thread, text).await;
         assert_eq!(result["path"], "chat", "{text}: {result}");
         assert_eq!(fake.count("chat"), usize::from(a_change), "{text}");
+        assert_eq!(
+            fake.count("route"),
+            usize::from(!a_change),
+            "{text}: one call"
+        );
         if a_change {
             assert_eq!(result["reply"], "Which task do you mean?", "{text}");
             let prompt = fake.messages_of("chat", 0);
@@ -269,17 +274,18 @@ async fn a_chat_about_a_pinned_task_is_answered_by_the_chat_room_which_shows_the
 }
 
 #[actix_rt::test]
-async fn a_reply_route_copied_instead_of_writing_goes_to_the_chat_room() {
+async fn a_reply_that_only_echoes_the_person_goes_to_the_chat_room() {
     // (what route's reply is, whether it is copied) after one exchange in which the person
     // said "ugh, long night, barely slept" and Donna "Morning! Want to go through your list?".
     let table = [
-        ("Glad to hear it.", true),                // one of route's examples
-        ("glad to hear it", true),                 // the same, other case
-        ("my cat knocked over the plant", true),   // the person's own words
-        ("Ugh, long night, barely slept.", true),  // their earlier message
+        ("my cat knocked over the plant", true), // the person's own words
+        ("My cat knocked over the plant!", true), // the same, other case
+        ("Ugh, long night, barely slept.", true), // their earlier message
         ("Oh no! Is the plant all right?", false), // written for this message
         // Donna's earlier line, which route is not shown: its own words, used as they are.
         ("Morning! Want to go through your list?", false),
+        // One of route's examples: an answer we wrote for such a message, used as it is.
+        ("Oh no, I hope she feels better soon.", false),
     ];
     for (reply, copied) in table {
         let fake = start_fake_llm();

@@ -1,0 +1,57 @@
+//! Whether a free-text message asks, in the person's own words, for a change to one of their
+//! open tasks: "I finished paying the rent", "can you push the dentist to next week", "scrap
+//! the dentist". Such a message is task talk (`turn::chat`, `Talk::Tasks`: the open tasks are
+//! shown, and what the answer proposes goes through consent) without asking `route` first.
+//!
+//! Why not `route`: it would only say what the words already say, at the cost of a call; and a
+//! small model calls such a message chat and answers it itself, blind to the tasks and unable to
+//! act ("Yes, I'll push the dentist to next week", from Gemma 3 270M, with nothing moved).
+//!
+//! How: the tasks the message names (`tasks::named::named_by_message`, the person's words only)
+//! and, for each, whether the message asks for a change to it (`replies::grounding`: not a
+//! question about it, not negated, not someone else's doing). A task merely mentioned ("I'm
+//! dreading the dentist") or a new task asked for is not this.
+//!
+//! Invariant: pure reads; nothing here changes anything or decides what runs.
+
+use crate::replies::grounding::{asks_for, Ask, Context, Message};
+use crate::tasks::named;
+
+use super::error::TurnError;
+use super::pipeline::Pipeline;
+
+/// The changes to a task a message may ask for (a new task is a capture, not this).
+const CHANGES: [Ask; 6] = [
+    Ask::Done,
+    Ask::Move,
+    Ask::Snooze,
+    Ask::Cancel,
+    Ask::Rename,
+    Ask::Change,
+];
+
+impl Pipeline {
+    /// Whether `text` asks for a change to one of the open tasks it names.
+    pub(super) async fn asks_to_change_a_task(&self, text: &str) -> Result<bool, TurnError> {
+        let words = text.to_string();
+        let named = self
+            .store
+            .read(move |conn| named::named_by_message(conn, &words))
+            .await?;
+        let message = Message::read(text);
+        Ok(named
+            .iter()
+            .any(|task| asks_for_a_change(&message, &task.title)))
+    }
+}
+
+/// Whether `message` asks, in its words, for a change to the task titled `title`.
+fn asks_for_a_change(message: &Message, title: &str) -> bool {
+    let context = Context {
+        task_title: Some(title),
+        extra: None,
+    };
+    CHANGES
+        .into_iter()
+        .any(|ask| asks_for(message, ask, &context, || false))
+}
