@@ -83,7 +83,7 @@ pub(super) fn quoted(context: &FreeTextContext, shown: Shown) -> Value {
     let history: Vec<HistoryLine> = context
         .history
         .iter()
-        .filter(|line| shown == Shown::Conversation || line.who != "Donna")
+        .filter(|line| shown == Shown::Conversation || !line.is_donnas())
         .map(|line| HistoryLine {
             who: line.who.clone(),
             text: quote(&line.text),

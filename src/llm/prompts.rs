@@ -43,6 +43,16 @@ pub struct HistoryLine {
     pub text: String,
 }
 
+impl HistoryLine {
+    /// Who Donna's own lines are from.
+    pub const DONNA: &'static str = "Donna";
+
+    /// Whether Donna said it (else the person, or someone in a group).
+    pub fn is_donnas(&self) -> bool {
+        self.who == Self::DONNA
+    }
+}
+
 /// Everything the classification prompt shows.
 #[derive(Debug, Clone, Serialize)]
 pub struct ClassifyContext {

@@ -75,6 +75,9 @@ impl Pipeline {
         inbound: &Inbound,
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
+        if let Some(answer) = self.without_the_model(DraftStep::Keep) {
+            return Ok(answer);
+        }
         if self.asks_to_change_a_task(&inbound.text).await? {
             // The person's words already say what this is (`turn::task_change`).
             return self.task_talk(context, inbound, now).await;
@@ -258,13 +261,12 @@ impl Pipeline {
         no_model: DraftStep,
         message: impl FnOnce(Box<FreeTextContext>, Reply<Result<T, LlmError>>) -> LlmMsg,
     ) -> Result<Result<T, (Work, DraftStep)>, TurnError> {
-        let Some(llm) = &self.llm else {
-            let answer = say(TurnPath::Unhandled, &texts::free_text_no_model());
-            return Ok(Err((answer, no_model)));
-        };
-        if self.model.skips_calls() {
-            return Ok(Err(model_down()));
+        if let Some(answer) = self.without_the_model(no_model) {
+            return Ok(Err(answer));
         }
+        let Some(llm) = &self.llm else {
+            return Ok(Err(model_down()));
+        };
         let free = self.free_text_context(inbound, text, now).await?;
         self.thinking.notify(inbound);
         ask_model(llm, "free text", |reply| message(Box::new(free), reply)).await

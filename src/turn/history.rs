@@ -48,7 +48,7 @@ impl Pipeline {
 
 fn history_line(entry: MemoryEntry, speakers: Speakers) -> HistoryLine {
     let who = match (entry.role, speakers) {
-        (Role::Donna, _) => "Donna".to_string(),
+        (Role::Donna, _) => HistoryLine::DONNA.to_string(),
         (Role::User, Speakers::Roles) => "User".to_string(),
         (Role::User, Speakers::Authors) => entry.author_id.unwrap_or_else(|| "someone".into()),
     };
@@ -66,7 +66,7 @@ fn last_exchanges(history: Vec<HistoryLine>, exchanges: usize) -> Vec<HistoryLin
     let people: Vec<usize> = history
         .iter()
         .enumerate()
-        .filter(|(_, line)| line.who != "Donna")
+        .filter(|(_, line)| !line.is_donnas())
         .map(|(index, _)| index)
         .collect();
     let from = people

@@ -1,7 +1,8 @@
 //! One model call of a turn with the failure contract (every free-text room's calls: route,
 //! parse_task, the planner's steps and answer, the chat room): journaled with the turn, the
 //! message made durable before the wait, and any failure answered honestly (`model_down`,
-//! path `llm_unavailable`), never "say it again".
+//! path `llm_unavailable`), never "say it again"; and the answer of a free-text turn that
+//! cannot ask the model at all (`Pipeline::without_the_model`).
 
 use actors::{ChildRef, Reply};
 
@@ -12,6 +13,7 @@ use super::apply::Work;
 use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::free_text::say;
+use super::pipeline::Pipeline;
 use super::receipt;
 use super::result::TurnPath;
 use super::texts;
@@ -62,4 +64,17 @@ pub(super) fn model_down() -> (Work, DraftStep) {
         say(TurnPath::LlmUnavailable, &texts::free_text_model_down()),
         DraftStep::Keep,
     )
+}
+
+impl Pipeline {
+    /// The answer of a free-text turn that cannot ask the model: none configured (the honest
+    /// `unhandled` list; `no_model` says what becomes of a draft) or one known to be down
+    /// (`llm_unavailable`). None when the model can be asked.
+    pub(super) fn without_the_model(&self, no_model: DraftStep) -> Option<(Work, DraftStep)> {
+        if self.llm.is_none() {
+            let answer = say(TurnPath::Unhandled, &texts::free_text_no_model());
+            return Some((answer, no_model));
+        }
+        self.model.skips_calls().then(model_down)
+    }
 }

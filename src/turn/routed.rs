@@ -76,7 +76,7 @@ impl Pipeline {
         let history = self.history(&inbound.thread_id, Speakers::Roles).await?;
         Ok(history
             .iter()
-            .any(|line| line.who != "Donna" && plain(&line.text) == said))
+            .any(|line| !line.is_donnas() && plain(&line.text) == said))
     }
 }
 

@@ -89,6 +89,8 @@ struct State {
     queue: VecDeque<Script>,
     /// Answers for requests whose output schema has this `title` (the call's name), first.
     titled: std::collections::HashMap<String, VecDeque<Script>>,
+    /// The answer for calls with this `title` once none pushed for it is left (`when_asked`).
+    standing: std::collections::HashMap<String, Script>,
     fallback: Option<Script>,
     requests: Vec<(String, Value)>,
     in_flight: usize,
@@ -145,6 +147,14 @@ impl FakeLlm {
             .entry(title.to_string())
             .or_default()
             .push_back(script);
+    }
+
+    /// Answers every call titled `title` that no `push_for` script is left for with `script`,
+    /// for as long as the server runs: for a call a turn may or may not make (`route` is not
+    /// asked about a message that plainly asks for a change to a task), where a pushed script
+    /// left unused would answer some later turn instead.
+    pub fn when_asked(&self, title: &str, script: Script) {
+        self.state.lock().standing.insert(title.to_string(), script);
     }
 
     /// Drops the scripts still queued for calls titled `title`.
@@ -243,8 +253,14 @@ async fn chat(
         let mut state = state.lock();
         let title = schema_title(&parsed);
         let titled = title
-            .and_then(|title| state.titled.get_mut(&title))
-            .and_then(VecDeque::pop_front);
+            .as_ref()
+            .and_then(|title| state.titled.get_mut(title))
+            .and_then(VecDeque::pop_front)
+            .or_else(|| {
+                title
+                    .as_ref()
+                    .and_then(|title| state.standing.get(title).cloned())
+            });
         state.requests.push((path.clone(), parsed));
         state.in_flight += 1;
         state.peak = state.peak.max(state.in_flight);

@@ -407,6 +407,28 @@ async fn a_failing_model_gives_llm_unavailable_and_stores_only_the_turns_message
 }
 
 #[actix_rt::test]
+async fn without_a_model_a_change_asked_in_words_gets_the_honest_unhandled_answer_too() {
+    let bot = start_bot("").await;
+    let rent = bot.task(json!({"title": "Pay rent"})).await;
+    let thread = bot.free_thread().await;
+    for text in [
+        "I finished paying the rent",
+        "can you push the rent to next week",
+    ] {
+        let result = bot.say(&thread, text).await;
+        assert_eq!(result["path"], "unhandled", "{text}: {result}");
+        assert!(
+            result["reply"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("Without a language model"),
+            "{result}"
+        );
+    }
+    assert_eq!(bot.task_json(&rent).await["status"], "backlog");
+}
+
+#[actix_rt::test]
 async fn without_a_model_chat_gets_the_honest_unhandled_answer() {
     let bot = start_bot("").await;
     let thread = bot.free_thread().await;

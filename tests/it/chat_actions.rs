@@ -19,7 +19,8 @@ async fn bot(fake: &FakeLlm) -> Bot {
 
 /// `route` says task talk; `chat` answers with `actions`.
 fn model_proposes(fake: &FakeLlm, actions: Value) {
-    fake.push_for(
+    // `route` is not asked when the message itself asks for a change to a task.
+    fake.when_asked(
         "route",
         out(json!({"intent": "task_action", "confidence": 0.9})),
     );

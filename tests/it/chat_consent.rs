@@ -16,7 +16,8 @@ async fn bot(fake: &FakeLlm) -> Bot {
 }
 
 fn model_proposes(fake: &FakeLlm, actions: Value) {
-    fake.push_for(
+    // `route` is not asked when the message itself asks for a change to a task.
+    fake.when_asked(
         "route",
         out(json!({"intent": "task_action", "confidence": 0.9})),
     );

@@ -127,10 +127,18 @@ async fn a_change_to_a_task_asked_in_words_is_task_talk_without_route() {
         ("can you push the dentist to next week", true),
         ("rent's paid btw", true),
         ("scrap the dentist, I'm not going", true),
+        ("bump the dentist to 3pm", true),
+        ("no need to remind me about the rent anymore", true),
         // Mentions a task, asks for nothing: route's own reply.
         ("ugh, the rent here is insane", false),
         ("what's the deal with the dentist thing?", false),
         ("I'm dreading the dentist", false),
+        // Not done, not asked: negated, a question, an intention, someone else's wish.
+        ("I haven't paid the rent yet", false),
+        ("don't move the dentist", false),
+        ("should I move the dentist?", false),
+        ("I'll pay the rent tonight", false),
+        ("my landlord wants the rent early", false),
         // No task of theirs named.
         ("I finished the book, loved it", false),
         ("the weather is so nice today", false),
