@@ -11,6 +11,8 @@
 //! - `sleeps`: no test sleeps a fixed time and then asserts.
 //! - `graph`, `cycles`, `layers`: the file-level import graph of `src/`, its cycles, and the
 //!   layer order written in ARCHITECTURE.md (`## Layers`).
+//! - `lengths`: no function in `src/` over 100 lines, no test file over 600 (allow lists that
+//!   only shrink).
 //! - `invariants`: every test ARCHITECTURE.md names as the guard of an invariant exists.
 //! - `documents`: every document the tree names is in the repository; nothing points outside.
 
@@ -19,6 +21,7 @@ mod documents;
 mod graph;
 mod invariants;
 mod layers;
+mod lengths;
 mod rules;
 mod sleeps;
 mod source;
@@ -176,6 +179,28 @@ fn source_files_stay_small() {
         "file sizes (src/: 500 lines; src/turn/: 300)",
         "split the file along its responsibilities (a folder with a mod.rs facade).",
         &rules::check_file_sizes(&files),
+    );
+}
+
+#[test]
+fn functions_stay_short() {
+    let files = rust_files(&["src"]);
+    assert_none(
+        "function lengths (src/: 100 lines, test code aside)",
+        "split the function along its steps (each a named function that says what it does); \
+         an allow-list entry may only shrink and is deleted once its function is short.",
+        &lengths::check_function_lengths(&files, lengths::LONG_FUNCTIONS),
+    );
+}
+
+#[test]
+fn test_files_stay_small() {
+    let files = rust_files(&["tests", "actors/tests"]);
+    assert_none(
+        "test file sizes (600 lines)",
+        "split the file by concept into a folder of tests/it/ (a mod.rs naming its parts); an \
+         allow-list entry may only shrink and is deleted once its file is small.",
+        &lengths::check_test_file_lengths(&files, lengths::LONG_TEST_FILES),
     );
 }
 
