@@ -4,7 +4,9 @@
 //! and keyboard input, the accessibility tree, cookies, network events, a screenshot).
 //!
 //! Chromium is required: without it `Browser::launch` FAILS the test with how to install it
-//! (`.ci/run` installs it), never skips.
+//! (the README's test command, `scripts/test`, installs it), never skips. The browser is
+//! `$CHROMIUM` when set (any Chromium or Chrome binary, for systems other than Debian), else
+//! Debian's `/usr/bin/chromium`.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -19,8 +21,16 @@ use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 use tokio_websockets::{ClientBuilder, Message, WebSocketStream};
 
-/// Where Debian puts Chromium (`apt-get install -y chromium`).
-const CHROMIUM: &str = "/usr/bin/chromium";
+/// Where Debian puts Chromium (`apt-get install -y chromium`), when `$CHROMIUM` names none.
+const DEBIAN_CHROMIUM: &str = "/usr/bin/chromium";
+
+/// The browser the tests drive: `$CHROMIUM`, else Debian's.
+fn chromium() -> String {
+    std::env::var("CHROMIUM")
+        .ok()
+        .filter(|path| !path.is_empty())
+        .unwrap_or_else(|| DEBIAN_CHROMIUM.to_string())
+}
 /// How long a page may take to show what a test waits for (generous: the machine is shared).
 pub const PAGE_WAIT: Duration = Duration::from_secs(30);
 
@@ -87,13 +97,15 @@ impl Drop for Browser {
 impl Browser {
     /// Starts headless Chromium with a fresh profile and connects to it.
     pub async fn launch() -> Browser {
+        let chromium = chromium();
         assert!(
-            std::path::Path::new(CHROMIUM).exists(),
-            "the web page's tests drive a real browser and {CHROMIUM} is not installed: \
-             run `apt-get install -y chromium` (Debian's package; .ci/run installs it)"
+            std::path::Path::new(&chromium).exists(),
+            "the web page's tests drive a real browser and {chromium} is not there: install \
+             Debian's package `chromium` (scripts/test does), or set CHROMIUM to a Chromium or \
+             Chrome binary"
         );
         let profile = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-        let mut child = Command::new(CHROMIUM)
+        let mut child = Command::new(&chromium)
             .args([
                 "--headless",
                 "--no-sandbox",
@@ -114,7 +126,7 @@ impl Browser {
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {CHROMIUM}: {e}"));
+            .unwrap_or_else(|e| panic!("cannot start {chromium}: {e}"));
         let stderr = child
             .stderr
             .take()

@@ -84,7 +84,8 @@ fn donna_arguments(words: &[String]) -> Option<Vec<String>> {
 }
 
 /// The tools besides donna and cargo that the README may tell a person to run.
-const OTHER_TOOLS: [&str; 12] = [
+const OTHER_TOOLS: [&str; 13] = [
+    "scripts/test",
     "curl",
     "ollama",
     "export",
@@ -101,7 +102,7 @@ const OTHER_TOOLS: [&str; 12] = [
 
 const CARGO_COMMANDS: [&str; 3] = [
     "cargo build --release",
-    "cargo test --workspace",
+    "cargo test",
     "cargo install --path .",
 ];
 
@@ -187,7 +188,7 @@ fn ci_runs_the_test_command_the_readme_gives() {
     let ci = include_str!("../../.ci/run");
     let test_command = shell_lines()
         .into_iter()
-        .find(|line| line.starts_with("cargo test"))
+        .find(|line| line.starts_with("scripts/test"))
         .unwrap_or_else(|| panic!("the README gives no test command"));
     assert!(
         ci.lines().any(|line| line.trim() == test_command),
