@@ -25,6 +25,7 @@ pub mod people;
 pub mod planner;
 pub mod replies;
 pub mod service_manager;
+pub mod skipped_rows;
 pub mod store;
 pub mod subsystems;
 pub mod tasks;

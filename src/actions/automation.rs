@@ -106,8 +106,9 @@ fn read_params(params: &Map<String, Value>) -> Result<(String, Schedule), String
         timezone,
         words: text(params, "schedule_words").unwrap_or("").to_string(),
     };
-    // The rule must expand (a bad rule is refused now, not skipped by every tick later).
-    schedule.next_after(dtstart).map_err(|e| e.to_string())?;
+    // The rule a door stores (at most daily, one time of day, occurring after its start): a bad
+    // rule is refused now, not skipped by every tick later. The same check as an import's.
+    schedule.check().map_err(|e| e.to_string())?;
     Ok((title, schedule))
 }
 

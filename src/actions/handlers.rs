@@ -17,8 +17,12 @@ use serde_json::{Map, Value};
 use super::bind::{BoundAction, TimeReading};
 use super::handler_kind::HandlerKind;
 use super::snooze_length::{say_minutes, snooze_minutes};
+use super::task_details::{details, Details};
 use crate::tasks::explicit::names_the_moment;
-use crate::tasks::model::{check_domain, check_priority, clean_title, NewTask, TaskFieldError};
+use crate::tasks::fields::{
+    check_description, check_domain, check_priority, clean_title, count_one_more, TaskFieldError,
+};
+use crate::tasks::model::NewTask;
 use crate::tasks::nudge_marks;
 use crate::tasks::repo::{self, TaskChangeError};
 use crate::tasks::when::{describe, WhenContext};
@@ -206,7 +210,7 @@ fn reschedule(
     let mut task = before.clone();
     task.scheduled_start = Some(at);
     task.snoozed_until = None;
-    task.reschedule_count += 1;
+    task.reschedule_count = count_one_more(task.reschedule_count);
     // "push it to 23:30" names the moment; "tomorrow" leaves the hour to Donna.
     let explicit = text(&action.params, "when").is_some_and(names_the_moment);
     nudge_marks::set_explicit(conn, &task.id, explicit.then_some(at))?;
@@ -264,25 +268,20 @@ fn create_task(
         .get("applied_preferences")
         .and_then(|value| serde_json::from_value(value.clone()).ok())
         .unwrap_or_default();
-    let tags = params
-        .get("tags")
-        .and_then(Value::as_array)
-        .map(|tags| {
-            tags.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
+    let Details {
+        description,
+        estimated_duration_minutes,
+        tags,
+    } = details(params)?;
     let id = crate::ids::new_id("tsk");
     let new = NewTask {
         title,
-        description: text(params, "description").map(str::to_string),
+        description,
         domain,
         priority,
         deadline,
         scheduled_start,
-        estimated_duration_minutes: params.get("estimated_minutes").and_then(Value::as_i64),
+        estimated_duration_minutes,
         source,
         tags,
         applied_preferences,
@@ -428,7 +427,7 @@ fn update_task(
         }
     }
     if let Some(description) = text(params, "description") {
-        task.description = Some(description.trim().to_string());
+        task.description = check_description(Some(description))?;
         said.push("set its description".to_string());
     }
     if let Some(domain) = text(params, "domain") {

@@ -5,7 +5,8 @@
 //! reads the journal back for the event stream), and
 //! `describe` words them for a plan; `reply_time` reads what a keyword reply says about its time
 //! beyond the instant (unclear words, a snooze's length), `snooze_length` how long a snooze
-//! lasts. `automation` is the internal `create_automation` action
+//! lasts, `task_details` a new task's description, estimate and tags checked as every door
+//! checks them. `automation` is the internal `create_automation` action
 //! (proposed by Donna's own rules, stored after a yes).
 
 pub mod automation;
@@ -20,6 +21,7 @@ pub mod registry;
 pub mod reply_time;
 pub mod review;
 pub mod snooze_length;
+mod task_details;
 pub mod undo;
 
 pub use bind::{bind_intent, BindContext, BindError, BoundAction, BoundIntent, TimeReading};

@@ -127,6 +127,8 @@ pub struct App {
     pub gate_metrics: Arc<GateMetrics>,
     pub metrics: Arc<TurnMetrics>,
     pub nudge_metrics: Arc<NudgeMetrics>,
+    /// The rows the scheduled ticks went past (`skipped_rows`), for /metrics.
+    pub skipped_rows: Arc<crate::skipped_rows::SkippedRows>,
     /// Whether Discord is on (a token is set), so nudges can go there.
     pub discord_enabled: bool,
     pub discord: Option<ChildRef<DiscordMsg>>,
@@ -270,17 +272,18 @@ impl App {
         );
         let automations = spawner.automations(&store, &clock, &config, &events);
         let digests = spawner.digests(&store, &clock, &config, &events);
-        let api_token = config.api_token(env);
-        let calendar_token = config.calendar_token(env);
         let mut arbiters = conversation_arbiters;
         arbiters.push(store_arbiter);
         let reloader = Arc::new(reload::Reloader::new(lives, config.clone(), clock.clone()));
         Ok(Self {
             reloader,
+            api_token: config.api_token(env),
+            calendar_token: config.calendar_token(env),
             config: Arc::new(config),
             clock,
             store,
             health,
+            skipped_rows: spawner.skipped.clone(),
             supervisor,
             intake,
             memory,
@@ -300,8 +303,6 @@ impl App {
             discord_enabled: discord.is_some(),
             discord_shared: discord.as_ref().map(|parts| parts.shared.clone()),
             discord: discord.map(|parts| parts.gateway),
-            api_token,
-            calendar_token,
             events,
             replays,
             started_at: Instant::now(),

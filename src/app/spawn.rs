@@ -20,6 +20,7 @@ use crate::live::Live;
 use crate::metrics::NudgeMetrics;
 use crate::nudges::NudgeSink;
 use crate::replies::matcher::FastPath;
+use crate::skipped_rows::SkippedRows;
 use crate::store::{Durability, WriterMsg};
 use crate::store::{ReadPool, Store, StoreWriter};
 use crate::subsystems::action_executor::{ActionExecutor, ExecutorMsg};
@@ -41,6 +42,8 @@ pub struct Spawner<'a> {
     pub supervisor: &'a Supervisor,
     limits: RestartLimits,
     capacity: usize,
+    /// The rows the scheduled ticks (Nudger, automations, digests) go past, for /metrics.
+    pub skipped: Arc<SkippedRows>,
 }
 
 impl<'a> Spawner<'a> {
@@ -54,6 +57,7 @@ impl<'a> Spawner<'a> {
                 backoff_max: runtime.backoff_max.get(),
             },
             capacity: runtime.actor_queue,
+            skipped: Arc::default(),
         }
     }
 
@@ -191,7 +195,7 @@ impl<'a> Spawner<'a> {
         metrics: &Arc<NudgeMetrics>,
         events: &EventBus,
     ) -> ChildRef<NudgerMsg> {
-        let events = events.clone();
+        let (events, skipped) = (events.clone(), self.skipped.clone());
         let (store, clock, metrics) = (store.clone(), clock.clone(), metrics.clone());
         let rules = NudgeRules {
             interval: config.nudges.interval.get(),
@@ -207,6 +211,7 @@ impl<'a> Spawner<'a> {
                 sink.clone(),
                 metrics.clone(),
                 events.clone(),
+                skipped.clone(),
             ))
         }))
     }
@@ -221,6 +226,7 @@ impl<'a> Spawner<'a> {
         events: &EventBus,
     ) -> ChildRef<AutomationsMsg> {
         let (store, clock, events) = (store.clone(), clock.clone(), events.clone());
+        let skipped = self.skipped.clone();
         let interval = config.nudges.interval.get();
         self.spawn(ChildSpec::new("automations", move || {
             Ok(AutomationRunner::new(
@@ -228,6 +234,7 @@ impl<'a> Spawner<'a> {
                 clock.clone(),
                 interval,
                 events.clone(),
+                skipped.clone(),
             ))
         }))
     }
@@ -242,6 +249,7 @@ impl<'a> Spawner<'a> {
         events: &EventBus,
     ) -> ChildRef<DigestMsg> {
         let (store, clock, events) = (store.clone(), clock.clone(), events.clone());
+        let skipped = self.skipped.clone();
         let interval = config.nudges.interval.get();
         self.spawn(ChildSpec::new("digests", move || {
             Ok(DigestRunner::new(
@@ -249,6 +257,7 @@ impl<'a> Spawner<'a> {
                 clock.clone(),
                 interval,
                 events.clone(),
+                skipped.clone(),
             ))
         }))
     }

@@ -3,13 +3,15 @@
 //! RFC 5545 rule and in words by `rule`, its bounds in `bounds`, put together in `plan`; its
 //! time of day by the time reader, `tasks::when`), `digest_command` a daily digest ("send me
 //! my agenda every day at 8am"), `schedule` is its RFC 5545 rule in the person's
-//! time zone and the math on it, `repo` its SQL, `runner` the actor that turns each occurrence
-//! into exactly one task. An automation is stored only after a yes to its proposal (the
+//! time zone and the math on it (bounded searches; `check_rule`: the rules a door stores),
+//! `due` which automations are due at a tick (searched off the store writer), `repo` its SQL,
+//! `runner` the actor that turns each occurrence into exactly one task. An automation is stored only after a yes to its proposal (the
 //! internal `create_automation` action in `actions`).
 
 mod bounds;
 pub mod command;
 pub mod digest_command;
+pub mod due;
 mod plan;
 mod repeat;
 pub mod repo;

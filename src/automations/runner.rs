@@ -8,25 +8,36 @@
 //! the occurrence, its origin thread, `automation_id`, `occurrence_at`); after downtime only
 //! that latest missed occurrence fires, the ones before it are passed over. The Nudger then
 //! nudges the task like any other whose start has come.
-//! Invariants: the whole tick is ONE unit of work on the store writer (the task instances and
-//! every `last_occurrence_at`), and an occurrence already a task is never inserted again (the
-//! unique index `task_one_per_occurrence` backs this), so an occurrence fires exactly once
-//! across ticks, restarts and crashes. Created tasks are published on the event bus only after
-//! the commit. One automation whose rule cannot be expanded is logged and skipped; the others
-//! still run.
+//! How: the running reminders are read (the read pool), their due occurrences searched on the
+//! blocking pool (`due::DueSearch`: bounded, and only for the automations whose next
+//! occurrence can have come), then the tasks written; no recurrence search runs on the store
+//! writer, so a turn never waits behind one.
+//! Invariants: the tick's writes are ONE unit of work on the store writer (the task instances
+//! and every `last_occurrence_at`), made only for an automation still exactly as the search
+//! read it, and an occurrence already a task is never inserted again (the unique index
+//! `task_one_per_occurrence` backs this), so an occurrence fires exactly once across ticks,
+//! restarts and crashes. Created tasks are published on the event bus only after the commit.
+//! An automation whose rule cannot be searched, or whose task cannot be written, is skipped and
+//! reported (`skipped_rows`); the others still run.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use actors::{Behaviour, CellCtx, Handled, Reply};
 use chrono::{DateTime, Utc};
+use parking_lot::Mutex;
 use rusqlite::Connection;
 
-use super::repo::{self, Automation, AutomationKind};
+use super::due::{Due, DueSearch};
+use super::repo::{self, AutomationKind};
 use crate::clock::SharedClock;
 use crate::events::{EventBus, Payload, TaskChange};
-use crate::store::{Store, StoreError};
+use crate::skipped_rows::{Runner, SkippedRows};
+use crate::store::{isolated, Store, StoreError};
 use crate::tasks::model::{NewTask, TaskSource};
 use crate::tasks::{repo as tasks, Task};
+
+pub use super::due::due_occurrence;
 
 pub enum AutomationsMsg {
     Tick {
@@ -39,60 +50,108 @@ pub struct AutomationRunner {
     clock: SharedClock,
     interval: Duration,
     events: EventBus,
+    skipped: Arc<SkippedRows>,
+    /// When each automation is next due (fresh after a restart: searched once again).
+    search: Arc<Mutex<DueSearch>>,
 }
 
 impl AutomationRunner {
-    pub fn new(store: Store, clock: SharedClock, interval: Duration, events: EventBus) -> Self {
+    pub fn new(
+        store: Store,
+        clock: SharedClock,
+        interval: Duration,
+        events: EventBus,
+        skipped: Arc<SkippedRows>,
+    ) -> Self {
         Self {
             store,
             clock,
             interval,
             events,
+            skipped,
+            search: Arc::default(),
         }
     }
 }
 
-/// The occurrence of `automation` due at `now`, if one is: the latest in (last fired or
-/// created, now].
-pub fn due_occurrence(
-    automation: &Automation,
+/// The row-writing step of a runner: the due automations, written in one unit of work, each
+/// row on its own, the ones that fail reported.
+pub type WriteDue<T> =
+    fn(&Connection, &[Due], DateTime<Utc>, &SkippedRows) -> Result<Vec<T>, StoreError>;
+
+/// One tick of the runner of `kind`: the running automations read from the pool, their due
+/// occurrences searched on the blocking pool (never on the store writer; the ones whose rule
+/// cannot be searched are reported), then `write` in one unit of work on the store writer,
+/// which is not asked at all when nothing is due.
+pub async fn tick_of<T: Send + 'static>(
+    store: &Store,
+    search: &Arc<Mutex<DueSearch>>,
+    skipped: Arc<SkippedRows>,
+    (kind, runner): (AutomationKind, Runner),
     now: DateTime<Utc>,
-) -> Result<Option<DateTime<Utc>>, super::schedule::ScheduleError> {
-    let after = automation
-        .last_occurrence_at
-        .unwrap_or(automation.created_at);
-    automation.schedule.latest_occurrence_in(Some(after), now)
+    write: WriteDue<T>,
+) -> Result<Vec<T>, StoreError> {
+    let automations = store.read(move |conn| repo::list_of(conn, kind)).await?;
+    let search = search.clone();
+    let (due, unusable) =
+        tokio::task::spawn_blocking(move || search.lock().due(automations, now)).await?;
+    for rule in unusable {
+        skipped.report(runner, &rule.automation_id, &rule.error);
+    }
+    if due.is_empty() {
+        return Ok(Vec::new());
+    }
+    store
+        .write(move |conn| write(conn, &due, now, &skipped))
+        .await
 }
 
-/// Creates the task of each automation's due occurrence, in the caller's transaction.
-pub fn fire_due(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<Task>, StoreError> {
+/// Whether the automation is still exactly as the search read it (not stopped, removed,
+/// changed or fired meanwhile), in the writer's transaction.
+pub fn still_as_read(conn: &Connection, due: &Due) -> Result<bool, StoreError> {
+    Ok(repo::get(conn, &due.automation.id)?.is_some_and(|stored| stored == due.automation))
+}
+
+/// Creates the task of each due occurrence, in the caller's transaction; one that cannot be
+/// written is reported and the others go on.
+pub fn fire(
+    conn: &Connection,
+    due: &[Due],
+    now: DateTime<Utc>,
+    skipped: &SkippedRows,
+) -> Result<Vec<Task>, StoreError> {
     let mut created = Vec::new();
-    for automation in repo::list_of(conn, AutomationKind::Reminder)? {
-        let at = match due_occurrence(&automation, now) {
-            Ok(Some(at)) => at,
-            Ok(None) => continue,
-            Err(error) => {
-                tracing::warn!(automation = %automation.id, %error, "automation skipped");
-                continue;
-            }
-        };
-        if !repo::occurrence_exists(conn, &automation.id, at)? {
-            let new = NewTask {
-                domain: automation.domain.clone(),
-                priority: automation.priority,
-                scheduled_start: Some(at),
-                source: TaskSource::Automation,
-                origin_thread_id: automation.origin_thread_id.clone(),
-                automation_id: Some(automation.id.clone()),
-                occurrence_at: Some(at),
-                created_by: automation.created_by.clone(),
-                ..NewTask::titled(automation.title.clone())
-            };
-            let id = crate::ids::new_id("tsk");
-            created.push(tasks::insert(conn, &id, &new, now)?);
+    for due in due {
+        match isolated(conn, |conn| fire_one(conn, due, now))? {
+            Ok(task) => created.extend(task),
+            Err(why) => skipped.report(Runner::Automations, &due.automation.id, &why),
         }
-        repo::set_last_occurrence(conn, &automation.id, at)?;
     }
+    Ok(created)
+}
+
+fn fire_one(conn: &Connection, due: &Due, now: DateTime<Utc>) -> Result<Option<Task>, StoreError> {
+    if !still_as_read(conn, due)? {
+        return Ok(None);
+    }
+    let (automation, at) = (&due.automation, due.at);
+    let mut created = None;
+    if !repo::occurrence_exists(conn, &automation.id, at)? {
+        let new = NewTask {
+            domain: automation.domain.clone(),
+            priority: automation.priority,
+            scheduled_start: Some(at),
+            source: TaskSource::Automation,
+            origin_thread_id: automation.origin_thread_id.clone(),
+            automation_id: Some(automation.id.clone()),
+            occurrence_at: Some(at),
+            created_by: automation.created_by.clone(),
+            ..NewTask::titled(automation.title.clone())
+        };
+        let id = crate::ids::new_id("tsk");
+        created = Some(tasks::insert(conn, &id, &new, now)?);
+    }
+    repo::set_last_occurrence(conn, &automation.id, at)?;
     Ok(created)
 }
 
@@ -106,7 +165,15 @@ impl Behaviour for AutomationRunner {
     fn handle(&mut self, message: AutomationsMsg, _ctx: &mut CellCtx<Self>) -> Handled {
         let AutomationsMsg::Tick { reply } = message;
         let now = self.clock.now();
-        let fired = self.store.write(move |conn| fire_due(conn, now));
+        let (store, search, skipped) = (
+            self.store.clone(),
+            self.search.clone(),
+            self.skipped.clone(),
+        );
+        let fired = async move {
+            let kind = (AutomationKind::Reminder, Runner::Automations);
+            tick_of(&store, &search, skipped, kind, now, fire).await
+        };
         let events = self.events.clone();
         Handled::wait(async move {
             let result = fired.await;

@@ -7,19 +7,35 @@
 //! ("FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0"); `dtstart` is kept apart (UTC) and
 //! is itself the first occurrence; the rule is expanded from DTSTART in `timezone`, so every
 //! occurrence is at the local wall time, across daylight saving changes.
-//! Invariants: every expansion is bounded (a window of at most `LOOKBACK` and a count limit),
-//! so a rule can never make Donna iterate without end; a rule that does not parse is an error,
-//! never a panic.
+//! Which rules are stored at all (`check_rule`, every door: the chat's confirmed proposal and
+//! `donna import`): at most daily (`FREQ=DAILY`, `WEEKLY`, `MONTHLY` or `YEARLY`; never
+//! `SECONDLY`, `MINUTELY` or `HOURLY`), one time of day (one value each of BYHOUR, BYMINUTE and
+//! BYSECOND), at most `MAX_COUNT` occurrences, a short rule of printable characters; and
+//! `Schedule::check` adds an occurrence within `LOOKBACK_DAYS` of its start.
+//! Invariants: every search is bounded three ways: a window of at most `LOOKBACK_DAYS`, at most
+//! `MAX_STEPS` occurrences stepped through from DTSTART (`ScheduleError::SearchCut` past it) and
+//! the `rrule` crate's own cap on empty iterations; a stored rule no door would take is refused
+//! before any search (so one stored before these checks costs nothing); a rule that does not
+//! parse is an error, never a panic; no window arithmetic can overflow (`clock::add`).
 
 use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Tz;
-use rrule::{RRule, RRuleSet, Unvalidated};
+use rrule::{Frequency, RRule, RRuleSet, Unvalidated};
+
+use crate::clock;
 
 /// How far back `latest_occurrence_in` looks: a missed occurrence older than this is not worth
 /// firing, and every rule Donna writes recurs at least yearly, so the window always holds one.
 pub const LOOKBACK_DAYS: i64 = 400;
 /// The most occurrences one expansion collects (a daily rule over `LOOKBACK_DAYS` is ~400).
-const EXPANSION_LIMIT: u16 = 2_000;
+const EXPANSION_LIMIT: usize = 2_000;
+/// The most occurrences one search steps through from DTSTART (the crate has no way to start
+/// later): a daily rule's first 109 years.
+pub const MAX_STEPS: usize = 40_000;
+/// The most occurrences a rule may count (`COUNT`), as the chat's "N times" allows.
+pub const MAX_COUNT: u32 = 1_000;
+/// The longest rule stored, in characters (Donna's own are about 100).
+const MAX_RULE_CHARS: usize = 500;
 
 /// Why a stored or proposed rule cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -28,6 +44,50 @@ pub enum ScheduleError {
     Invalid { rule: String, reason: String },
     #[error("the recurrence rule {0:?} has no occurrence after its start")]
     NoOccurrence(String),
+    /// A rule no door stores (more often than daily, several times a day, ...).
+    #[error("the recurrence rule {rule:?} is not one Donna keeps: {reason}")]
+    Refused { rule: String, reason: String },
+    /// The search stepped through `MAX_STEPS` occurrences without reaching its window.
+    #[error(
+        "the recurrence rule {0:?} cannot be searched within {MAX_STEPS} occurrences of its start"
+    )]
+    SearchCut(String),
+}
+
+/// Checks a rule as every door stores it (see the module's header).
+pub fn check_rule(rrule: &str) -> Result<(), ScheduleError> {
+    let refused = |reason: &str| ScheduleError::Refused {
+        rule: rrule.chars().take(60).collect(),
+        reason: reason.to_string(),
+    };
+    if rrule.chars().count() > MAX_RULE_CHARS {
+        return Err(refused("it is too long"));
+    }
+    if rrule.chars().any(char::is_control) {
+        return Err(refused("it holds control characters"));
+    }
+    let rule: RRule<Unvalidated> = rrule.parse().map_err(|e| ScheduleError::Invalid {
+        rule: rrule.to_string(),
+        reason: format!("{e}"),
+    })?;
+    if !matches!(
+        rule.get_freq(),
+        Frequency::Daily | Frequency::Weekly | Frequency::Monthly | Frequency::Yearly
+    ) {
+        return Err(refused(
+            "a reminder repeats at most daily (FREQ=DAILY, WEEKLY, MONTHLY or YEARLY)",
+        ));
+    }
+    if rule.get_by_hour().len() > 1
+        || rule.get_by_minute().len() > 1
+        || rule.get_by_second().len() > 1
+    {
+        return Err(refused("a reminder has one time of day"));
+    }
+    if rule.get_count().is_some_and(|count| count > MAX_COUNT) {
+        return Err(refused("a reminder counts at most 1000 times"));
+    }
+    Ok(())
 }
 
 /// A recurring schedule in a time zone.
@@ -123,7 +183,19 @@ impl Schedule {
         Ok(schedule)
     }
 
+    /// Whether the schedule is one a door stores: its rule passes [`check_rule`], builds from
+    /// its start, and occurs within `LOOKBACK_DAYS` of it (a rule that never occurs, such as
+    /// every 30 February, is refused rather than searched at every tick).
+    pub fn check(&self) -> Result<(), ScheduleError> {
+        let just_before = clock::add(self.dtstart, -Duration::seconds(1));
+        match self.next_after(just_before)? {
+            Some(_) => Ok(()),
+            None => Err(ScheduleError::NoOccurrence(self.rrule.clone())),
+        }
+    }
+
     fn set(&self) -> Result<RRuleSet, ScheduleError> {
+        check_rule(&self.rrule)?;
         let invalid = |reason: String| ScheduleError::Invalid {
             rule: self.rrule.clone(),
             reason,
@@ -133,7 +205,8 @@ impl Schedule {
         rule.build(start).map_err(|e| invalid(format!("{e}")))
     }
 
-    /// Occurrences in [from, to], oldest first, at most `EXPANSION_LIMIT`.
+    /// Occurrences in [from, to], oldest first, at most `EXPANSION_LIMIT`, stepping through at
+    /// most `MAX_STEPS` from DTSTART.
     fn between(
         &self,
         from: DateTime<Utc>,
@@ -142,22 +215,30 @@ impl Schedule {
         if to < from {
             return Ok(Vec::new());
         }
-        let tz = rrule::Tz::Tz(self.timezone);
-        let result = self
-            .set()?
-            .after(from.with_timezone(&tz))
-            .before(to.with_timezone(&tz))
-            .all(EXPANSION_LIMIT);
-        Ok(result
-            .dates
-            .into_iter()
-            .map(|at| at.with_timezone(&Utc))
-            .collect())
+        // `limit` turns on the crate's own cap on iterations that find nothing.
+        let set = self.set()?.limit();
+        let mut found = Vec::new();
+        for (step, at) in (&set).into_iter().enumerate() {
+            if step >= MAX_STEPS {
+                return Err(ScheduleError::SearchCut(self.rrule.clone()));
+            }
+            let at = at.with_timezone(&Utc);
+            if at > to {
+                break;
+            }
+            if at >= from {
+                found.push(at);
+                if found.len() >= EXPANSION_LIMIT {
+                    break;
+                }
+            }
+        }
+        Ok(found)
     }
 
     /// The first occurrence strictly after `t`. Looks at most `LOOKBACK_DAYS` ahead.
     pub fn next_after(&self, t: DateTime<Utc>) -> Result<Option<DateTime<Utc>>, ScheduleError> {
-        let to = t + Duration::days(LOOKBACK_DAYS);
+        let to = clock::add(t, Duration::days(LOOKBACK_DAYS));
         Ok(self.between(t, to)?.into_iter().find(|at| *at > t))
     }
 
@@ -180,7 +261,7 @@ impl Schedule {
         after: Option<DateTime<Utc>>,
         until: DateTime<Utc>,
     ) -> Result<Option<DateTime<Utc>>, ScheduleError> {
-        let window = until - Duration::days(LOOKBACK_DAYS);
+        let window = clock::add(until, -Duration::days(LOOKBACK_DAYS));
         let from = after.map_or(window, |after| after.max(window));
         Ok(self
             .between(from, until)?

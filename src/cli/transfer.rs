@@ -1,7 +1,8 @@
 //! `donna export OUT` and `donna import IN`: the one-shot commands around `crate::transfer`,
 //! with their exit codes: 0 done; 1 could not (no database, OUT exists, Donna is running, a
-//! write failed); 2 a config error or a file this Donna will not import (a newer version,
-//! malformed JSON, a wrong type or value, named by its JSON path).
+//! write failed); 2 a config error or a file this Donna will not import (not a regular file, over
+//! 256 MiB, not UTF-8; a newer version, malformed JSON, a wrong type or a value Donna would not
+//! store, named by its JSON path and why).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -70,6 +71,10 @@ pub fn import(config: Option<PathBuf>, input: PathBuf) -> ExitCode {
                 "donna import: {} cannot be imported, nothing changed: {why}",
                 input.display()
             );
+            ExitCode::from(2)
+        }
+        Err(ImportError::NotImportable(why)) => {
+            eprintln!("donna import: {why}; nothing changed");
             ExitCode::from(2)
         }
         Err(error) => {

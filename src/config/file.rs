@@ -1,5 +1,6 @@
 //! Reading the config file and the rule files it names: only regular files, at most
-//! [`MAX_FILE_BYTES`], never blocking on what is not a file.
+//! [`MAX_FILE_BYTES`], never blocking on what is not a file. `donna import` reads its file the
+//! same way, within its own [`Limit`] ([`read_text_within`]).
 //!
 //! Why: a rule file path may name anything. A FIFO would block the reader (before: every turn
 //! and SIGTERM froze behind a reload), /dev/zero would grow a string to the memory limit, a
@@ -15,13 +16,43 @@ use std::path::Path;
 /// The largest config or rule file read: 1 MiB (the shipped ones are a few KiB).
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
+/// What a kind of file may be, and how it is named in an error.
+#[derive(Debug, Clone, Copy)]
+pub struct Limit {
+    /// The most bytes read.
+    pub bytes: u64,
+    /// `bytes` in words ("1 MiB").
+    pub shown: &'static str,
+    /// One such file ("a config or rule file").
+    pub one: &'static str,
+    /// Such files, as Donna reads them ("her config and rule files").
+    pub these: &'static str,
+}
+
+/// Config and rule files.
+pub const CONFIG_FILES: Limit = Limit {
+    bytes: MAX_FILE_BYTES,
+    shown: "1 MiB",
+    one: "a config or rule file",
+    these: "her config and rule files",
+};
+
 /// Why a file was not read.
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
-    #[error("{path} is {kind}, not a regular file; Donna reads her config and rule files only from regular files")]
-    NotRegular { path: String, kind: &'static str },
-    #[error("{path} is larger than the limit of 1 MiB ({MAX_FILE_BYTES} bytes) for a config or rule file")]
-    TooLarge { path: String },
+    #[error("{path} is {kind}, not a regular file; Donna reads {these} only from regular files")]
+    NotRegular {
+        path: String,
+        kind: &'static str,
+        these: &'static str,
+    },
+    #[error("{path} is larger than the limit of {shown} ({bytes} bytes) for {one}")]
+    TooLarge {
+        path: String,
+        shown: &'static str,
+        bytes: u64,
+        one: &'static str,
+    },
     #[error("{path} is not UTF-8 text")]
     NotText { path: String },
     #[error("cannot read {path}: {source}")]
@@ -71,10 +102,22 @@ fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
 /// Reads a config or rule file as text, within the rules above. Blocking: call it off the
 /// async runtime's threads.
 pub fn read_text(path: &Path) -> Result<String, FileError> {
+    read_text_within(path, &CONFIG_FILES)
+}
+
+/// Reads a file as text within `limit`: a regular file (opened without blocking), at most
+/// `limit.bytes`, UTF-8. Blocking.
+pub fn read_text_within(path: &Path, limit: &Limit) -> Result<String, FileError> {
     let shown = path.display().to_string();
     let io = |source| FileError::Io {
         path: shown.clone(),
         source,
+    };
+    let too_large = |path: String| FileError::TooLarge {
+        path,
+        shown: limit.shown,
+        bytes: limit.bytes,
+        one: limit.one,
     };
     let file = open_without_blocking(path).map_err(io)?;
     let metadata = file.metadata().map_err(io)?;
@@ -82,17 +125,18 @@ pub fn read_text(path: &Path) -> Result<String, FileError> {
         return Err(FileError::NotRegular {
             path: shown,
             kind: kind_of(metadata.file_type()),
+            these: limit.these,
         });
     }
-    if metadata.len() > MAX_FILE_BYTES {
-        return Err(FileError::TooLarge { path: shown });
+    if metadata.len() > limit.bytes {
+        return Err(too_large(shown));
     }
     let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
+    file.take(limit.bytes.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(io)?;
-    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > MAX_FILE_BYTES {
-        return Err(FileError::TooLarge { path: shown });
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > limit.bytes {
+        return Err(too_large(shown));
     }
     String::from_utf8(bytes).map_err(|_| FileError::NotText { path: shown })
 }

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 pub use chat::{ChatConfig, Persona};
 pub use duration::ConfigDuration;
 pub use escalation::EscalationConfig;
-pub use file::{read_text, FileError, MAX_FILE_BYTES};
+pub use file::{read_text, read_text_within, FileError, Limit, MAX_FILE_BYTES};
 pub use limits::DURATION_KEYS;
 pub use quiet_hours::QuietHours;
 pub use schema::*;

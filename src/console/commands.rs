@@ -26,7 +26,7 @@ use crate::turn::intake::Incoming;
 use crate::turn::result::{TurnPath, TurnResult};
 
 /// The console's own free thread.
-pub const CONSOLE_THREAD: &str = "console";
+pub const CONSOLE_THREAD: &str = crate::conversation::chat_ids::CONSOLE_CHAT;
 
 const HELP: &str = "commands:
   tasks               list open tasks

@@ -3,6 +3,7 @@
 //! on a `&Connection`; the actors that own the logic live in `crate::subsystems`, the turn in
 //! `crate::turn`.
 
+pub mod chat_ids;
 pub mod chat_sessions;
 pub mod drafts;
 pub mod escalation_ledger;

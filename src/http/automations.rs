@@ -69,11 +69,17 @@ impl AutomationView {
 #[get("/automations")]
 pub async fn list(app: web::Data<App>) -> Result<HttpResponse, ApiError> {
     let now = app.clock.now();
-    let all = app.store.read(repo::list).await?;
-    let views: Vec<AutomationView> = all
-        .into_iter()
-        .map(|automation| AutomationView::new(automation, now))
-        .collect();
+    // The next runs are searched where the rows are read, on the blocking pool: a search is
+    // bounded, but never on the HTTP worker that answers the probes.
+    let views: Vec<AutomationView> = app
+        .store
+        .read(move |conn| {
+            Ok(repo::list(conn)?
+                .into_iter()
+                .map(|automation| AutomationView::new(automation, now))
+                .collect())
+        })
+        .await?;
     Ok(HttpResponse::Ok().json(views))
 }
 

@@ -59,6 +59,7 @@ pub async fn metrics(app: web::Data<App>) -> HttpResponse {
         turns: app.metrics.clone(),
         llm: app.llm_metrics.clone(),
         nudges: app.nudge_metrics.clone(),
+        skipped: app.skipped_rows.clone(),
     };
     match render(scrape) {
         Ok(page) => HttpResponse::Ok().content_type(CONTENT_TYPE).body(page),

@@ -17,9 +17,6 @@ use crate::people::{self, repo, zones};
 
 use super::error::ApiError;
 
-/// Longest person id taken (Discord ids are 20 digits; local ids are the caller's).
-const MAX_USER_ID_CHARS: usize = 200;
-
 /// A person's time zone.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PersonView {
@@ -40,14 +37,8 @@ pub struct PersonUpdate {
 }
 
 fn checked_user(user_id: String) -> Result<String, ApiError> {
-    if user_id.trim().is_empty()
-        || user_id.chars().count() > MAX_USER_ID_CHARS
-        || user_id.chars().any(char::is_control)
-    {
-        return Err(ApiError::BadRequest(format!(
-            "user_id must be 1 to {MAX_USER_ID_CHARS} characters without control characters"
-        )));
-    }
+    crate::ids::check(&user_id)
+        .map_err(|error| ApiError::BadRequest(format!("user_id {error}")))?;
     Ok(user_id)
 }
 

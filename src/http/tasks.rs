@@ -9,9 +9,10 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::app::App;
 use crate::events::{Payload, TaskChange};
-use crate::tasks::model::{
-    check_domain, check_priority, clean_title, NewTask, MAX_DESCRIPTION_CHARS,
+use crate::tasks::fields::{
+    check_description, check_domain, check_estimate, check_priority, clean_title,
 };
+use crate::tasks::model::NewTask;
 use crate::tasks::{nudge_marks, repo};
 use crate::tasks::{Task, TaskStatus};
 
@@ -95,25 +96,6 @@ pub struct CreateTask {
     estimated_duration_minutes: Option<i64>,
 }
 
-fn check_description(description: Option<String>) -> Result<Option<String>, ApiError> {
-    match description.map(|d| d.trim().to_string()) {
-        Some(d) if d.chars().count() > MAX_DESCRIPTION_CHARS => Err(ApiError::BadRequest(format!(
-            "description must be at most {MAX_DESCRIPTION_CHARS} characters"
-        ))),
-        Some(d) if d.is_empty() => Ok(None),
-        other => Ok(other),
-    }
-}
-
-fn check_estimate(minutes: Option<i64>) -> Result<Option<i64>, ApiError> {
-    match minutes {
-        Some(m) if !(1..=100_000).contains(&m) => Err(ApiError::BadRequest(
-            "estimated_duration_minutes must be between 1 and 100000".into(),
-        )),
-        other => Ok(other),
-    }
-}
-
 #[utoipa::path(
     tag = "tasks",
     request_body = CreateTask,
@@ -138,7 +120,8 @@ pub async fn create(
     check_priority(priority).map_err(ApiError::bad_request)?;
     let new = NewTask {
         title,
-        description: check_description(body.description)?,
+        description: check_description(body.description.as_deref())
+            .map_err(ApiError::bad_request)?,
         domain,
         priority,
         deadline: body
@@ -149,7 +132,8 @@ pub async fn create(
             .scheduled_start
             .map(|t| parse_time("scheduled_start", &t, tz))
             .transpose()?,
-        estimated_duration_minutes: check_estimate(body.estimated_duration_minutes)?,
+        estimated_duration_minutes: check_estimate(body.estimated_duration_minutes)
+            .map_err(ApiError::bad_request)?,
         ..NewTask::titled(String::new())
     };
     let now = app.clock.now();
@@ -295,7 +279,11 @@ pub async fn patch(
     if let Some(priority) = body.priority {
         check_priority(priority).map_err(ApiError::bad_request)?;
     }
-    let description = body.description.map(check_description).transpose()?;
+    let description = body
+        .description
+        .map(|d| check_description(d.as_deref()))
+        .transpose()
+        .map_err(ApiError::bad_request)?;
     let deadline = body
         .deadline
         .map(|d| d.map(|t| parse_time("deadline", &t, tz)).transpose())
@@ -307,7 +295,8 @@ pub async fn patch(
     let estimate = body
         .estimated_duration_minutes
         .map(check_estimate)
-        .transpose()?;
+        .transpose()
+        .map_err(ApiError::bad_request)?;
     let status = body
         .status
         .as_deref()

@@ -194,11 +194,8 @@ pub async fn open_thread(
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     if let Some(chat_id) = &body.chat_id {
-        if chat_id.trim().is_empty() || chat_id.chars().count() > 200 {
-            return Err(ApiError::BadRequest(
-                "chat_id must be 1 to 200 characters".into(),
-            ));
-        }
+        crate::ids::check(chat_id)
+            .map_err(|error| ApiError::BadRequest(format!("chat_id {error}")))?;
     }
     let now = app.clock.now();
     let pinned = body.task_id;

@@ -26,7 +26,7 @@ use crate::turn::intake::Incoming;
 use super::error::ApiError;
 
 /// The page's own free chat.
-pub const WEB_THREAD: &str = "web";
+pub const WEB_THREAD: &str = crate::conversation::chat_ids::WEB_CHAT;
 /// Who the page speaks as: its Done and Yes / No are this person's, and a proposal made in its
 /// chat is this person's to answer.
 pub const WEB_USER: &str = "web";

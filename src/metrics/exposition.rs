@@ -23,6 +23,7 @@ use super::llm::LlmMetrics;
 use super::nudges::NudgeMetrics;
 use super::process::ProcessCollector;
 use super::turns::{TurnMetrics, LATENCY_BUCKETS};
+use crate::skipped_rows::{Runner, SkippedRows};
 use crate::turn_path::TurnPath;
 
 /// The Content-Type of the page (Prometheus picks its parser from it).
@@ -70,6 +71,8 @@ pub struct Scrape {
     pub turns: Arc<TurnMetrics>,
     pub llm: Arc<LlmMetrics>,
     pub nudges: Arc<NudgeMetrics>,
+    /// Rows the scheduled ticks went past.
+    pub skipped: Arc<SkippedRows>,
 }
 
 /// Encodes the page.
@@ -367,6 +370,16 @@ impl Collector for Scrape {
             ("api", self.nudges.requested.load(Ordering::Relaxed)),
         ] {
             ConstCounter::new(count).encode(nudges.encode_family(&[("trigger", trigger)])?)?;
+        }
+        let mut skipped = encoder.encode_descriptor(
+            "donna_rows_skipped",
+            "Rows a scheduled tick could not handle and went past, the others going on (runner: nudger, automations, digests); each is logged with its id and why.",
+            None,
+            MetricType::Counter,
+        )?;
+        for runner in Runner::ALL {
+            ConstCounter::new(self.skipped.count(runner))
+                .encode(skipped.encode_family(&[("runner", runner.as_str())])?)?;
         }
         Ok(())
     }

@@ -196,6 +196,42 @@ impl StoreError {
             .is_some_and(|error| error.sqlite_error_code() == Some(ErrorCode::DiskFull))
     }
 
+    /// Whether this is the database failing (damaged, full, unreadable, busy, gone), as
+    /// opposed to one row or one request: a value that does not read back, a refusal, a panic.
+    pub fn is_the_databases(&self) -> bool {
+        match self {
+            StoreError::Sqlite(_) | StoreError::Batch { .. } => {
+                self.damage().is_some()
+                    || matches!(
+                        self.sqlite().and_then(rusqlite::Error::sqlite_error_code),
+                        Some(
+                            ErrorCode::DiskFull
+                                | ErrorCode::SystemIoFailure
+                                | ErrorCode::ReadOnly
+                                | ErrorCode::CannotOpen
+                                | ErrorCode::PermissionDenied
+                                | ErrorCode::DatabaseBusy
+                                | ErrorCode::DatabaseLocked
+                                | ErrorCode::OutOfMemory
+                        )
+                    )
+            }
+            StoreError::Refused { .. }
+            | StoreError::Corrupt(_)
+            | StoreError::Json { .. }
+            | StoreError::Panicked(_) => false,
+            StoreError::Transaction(_)
+            | StoreError::Migration(_)
+            | StoreError::DataDir { .. }
+            | StoreError::Locked { .. }
+            | StoreError::Unavailable(_)
+            | StoreError::Damaged { .. }
+            | StoreError::EmptyDatabase { .. }
+            | StoreError::Join(_)
+            | StoreError::PoolClosed(_) => true,
+        }
+    }
+
     pub fn refused(kind: Refusal, reason: impl Into<String>) -> Self {
         StoreError::Refused {
             reason: reason.into(),

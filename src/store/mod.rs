@@ -17,6 +17,7 @@ mod check;
 mod checkpointer;
 mod connection;
 mod error;
+mod isolated;
 mod lock;
 pub mod migrations;
 mod read_pool;
@@ -33,6 +34,7 @@ use rusqlite::Connection;
 
 pub use connection::{execute_cached, open_connection, Durability};
 pub use error::{MigrationError, Refusal, StoreError};
+pub use isolated::isolated;
 pub use lock::DataDirLock;
 pub use read_pool::ReadPool;
 pub use writer::{StoreWriter, WriterMsg};

@@ -10,26 +10,34 @@
 //! the chat it was made in (memory and outbox: the Discord delivery rounds send it, a local
 //! chat shows it at once). An empty agenda sends nothing. A digest whose chat is closed or gone
 //! sends nothing either (logged).
-//! Invariants: the whole tick is ONE unit of work on the store writer (the messages and every
-//! `last_occurrence_at`), so an occurrence sends at most one message across ticks, restarts and
-//! crashes; messages are published on the event bus only after the commit. One digest whose
-//! rule cannot be expanded is logged and skipped; the others still run.
+//! How: as the automation runner, the due occurrences are searched off the store writer
+//! (`automations::runner::tick_of`) and only then written.
+//! Invariants: the tick's writes are ONE unit of work on the store writer (the messages and
+//! every `last_occurrence_at`), made only for a digest still exactly as the search read it, so
+//! an occurrence sends at most one message across ticks, restarts and crashes; messages are
+//! published on the event bus only after the commit. A digest whose rule cannot be searched or
+//! whose agenda cannot be composed is skipped and reported (`skipped_rows`); the others still
+//! run.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use actors::{Behaviour, CellCtx, Handled, Reply};
 use chrono::{DateTime, Utc};
+use parking_lot::Mutex;
 use rusqlite::Connection;
 
+use crate::automations::due::{Due, DueSearch};
 use crate::automations::repo::{self, AutomationKind};
-use crate::automations::runner::due_occurrence;
+use crate::automations::runner::{still_as_read, tick_of};
 use crate::capture::agenda;
 use crate::clock::SharedClock;
 use crate::conversation::memory::{self, Kind, Role};
 use crate::conversation::participation::Viewer;
 use crate::conversation::{outbox, threads, Channel};
 use crate::events::{EventBus, Payload};
-use crate::store::{Store, StoreError};
+use crate::skipped_rows::{Runner, SkippedRows};
+use crate::store::{isolated, Store, StoreError};
 
 pub enum DigestMsg {
     Tick {
@@ -53,70 +61,94 @@ pub struct DigestRunner {
     clock: SharedClock,
     interval: Duration,
     events: EventBus,
+    skipped: Arc<SkippedRows>,
+    /// When each digest is next due (fresh after a restart: searched once again).
+    search: Arc<Mutex<DueSearch>>,
 }
 
 impl DigestRunner {
-    pub fn new(store: Store, clock: SharedClock, interval: Duration, events: EventBus) -> Self {
+    pub fn new(
+        store: Store,
+        clock: SharedClock,
+        interval: Duration,
+        events: EventBus,
+        skipped: Arc<SkippedRows>,
+    ) -> Self {
         Self {
             store,
             clock,
             interval,
             events,
+            skipped,
+            search: Arc::default(),
         }
     }
 }
 
-/// Sends every due digest, in the caller's transaction.
-pub fn send_due(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<DigestSent>, StoreError> {
+/// Sends every due digest, in the caller's transaction; one that cannot be composed or sent is
+/// reported and the others go on.
+pub fn send(
+    conn: &Connection,
+    due: &[Due],
+    now: DateTime<Utc>,
+    skipped: &SkippedRows,
+) -> Result<Vec<DigestSent>, StoreError> {
     let mut sent = Vec::new();
-    for digest in repo::list_of(conn, AutomationKind::Digest)? {
-        let at = match due_occurrence(&digest, now) {
-            Ok(Some(at)) => at,
-            Ok(None) => continue,
-            Err(error) => {
-                tracing::warn!(automation = %digest.id, %error, "digest skipped");
-                continue;
-            }
-        };
-        let chat = match &digest.origin_thread_id {
-            Some(id) => threads::get(conn, id)?.filter(|thread| thread.open),
-            None => None,
-        };
-        let text = match &chat {
-            Some(thread) => {
-                let viewer = Viewer {
-                    person: digest.for_user_id.clone().unwrap_or_default(),
-                    here: thread.id.clone(),
-                };
-                agenda::compose(conn, &viewer, now, digest.schedule.timezone)?
-            }
-            None => {
-                tracing::warn!(automation = %digest.id, "the digest's chat is closed or gone; nothing sent");
-                None
-            }
-        };
-        if let (Some(thread), Some(text)) = (&chat, &text) {
-            memory::append(conn, &thread.id, Role::Donna, Kind::Reply, None, text, now)?;
-            // A local chat shows it at once; a Discord one gets it from the delivery rounds.
-            let delivered = thread.channel == Channel::Local;
-            outbox::enqueue(
-                conn,
-                &thread.id,
-                thread.channel.as_str(),
-                text,
-                now,
-                delivered,
-            )?;
+    for due in due {
+        match isolated(conn, |conn| send_one(conn, due, now))? {
+            Ok(one) => sent.extend(one),
+            Err(why) => skipped.report(Runner::Digests, &due.automation.id, &why),
         }
-        repo::set_last_occurrence(conn, &digest.id, at)?;
-        sent.push(DigestSent {
-            automation_id: digest.id,
-            occurrence_at: at,
-            thread_id: chat.map(|thread| thread.id),
-            text,
-        });
     }
     Ok(sent)
+}
+
+fn send_one(
+    conn: &Connection,
+    due: &Due,
+    now: DateTime<Utc>,
+) -> Result<Option<DigestSent>, StoreError> {
+    if !still_as_read(conn, due)? {
+        return Ok(None);
+    }
+    let (digest, at) = (&due.automation, due.at);
+    let chat = match &digest.origin_thread_id {
+        Some(id) => threads::get(conn, id)?.filter(|thread| thread.open),
+        None => None,
+    };
+    let text = match &chat {
+        Some(thread) => {
+            let viewer = Viewer {
+                person: digest.for_user_id.clone().unwrap_or_default(),
+                here: thread.id.clone(),
+            };
+            agenda::compose(conn, &viewer, now, digest.schedule.timezone)?
+        }
+        None => {
+            tracing::warn!(automation = %digest.id, "the digest's chat is closed or gone; nothing sent");
+            None
+        }
+    };
+    if let (Some(thread), Some(text)) = (&chat, &text) {
+        memory::append(conn, &thread.id, Role::Donna, Kind::Reply, None, text, now)?;
+        // A local chat shows it at once; a Discord one gets it from the delivery rounds.
+        let delivered = thread.channel == Channel::Local;
+        outbox::enqueue(
+            conn,
+            &thread.id,
+            thread.channel.as_str(),
+            text,
+            now,
+            delivered,
+        )?;
+    }
+    repo::set_last_occurrence(conn, &digest.id, at)?;
+    Ok(Some(DigestSent {
+        automation_id: digest.id.clone(),
+        occurrence_at: at,
+        thread_id: chat.map(|thread| thread.id),
+        text,
+    }))
 }
 
 impl Behaviour for DigestRunner {
@@ -129,7 +161,15 @@ impl Behaviour for DigestRunner {
     fn handle(&mut self, message: DigestMsg, _ctx: &mut CellCtx<Self>) -> Handled {
         let DigestMsg::Tick { reply } = message;
         let now = self.clock.now();
-        let sent = self.store.write(move |conn| send_due(conn, now));
+        let (store, search, skipped) = (
+            self.store.clone(),
+            self.search.clone(),
+            self.skipped.clone(),
+        );
+        let sent = async move {
+            let kind = (AutomationKind::Digest, Runner::Digests);
+            tick_of(&store, &search, skipped, kind, now, send).await
+        };
         let events = self.events.clone();
         Handled::wait(async move {
             let result = sent.await;

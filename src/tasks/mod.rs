@@ -3,12 +3,14 @@
 //! about a task: its explicit time, the completion check-in sent).
 
 pub mod explicit;
+pub mod fields;
 pub mod model;
 pub mod named;
 pub mod nudge_marks;
 pub mod preferences;
 pub mod repo;
 pub mod status;
+pub mod stored;
 pub mod title_index;
 pub mod title_words;
 pub mod when;

@@ -1,15 +1,15 @@
-//! The task record and the values it may hold.
+//! The task record (the values it may hold are checked in `fields`, re-exported here).
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::status::TaskStatus;
 
-/// Life areas a task belongs to.
-pub const DOMAINS: [&str; 3] = ["work", "personal", "family"];
-pub const PRIORITY_RANGE: std::ops::RangeInclusive<i64> = 1..=5;
-pub const MAX_TITLE_CHARS: usize = 200;
-pub const MAX_DESCRIPTION_CHARS: usize = 4_000;
+pub use super::fields::{
+    check_description, check_domain, check_estimate, check_priority, check_tags, clean_title,
+    TaskFieldError, DOMAINS, ESTIMATE_MINUTES, MAX_COUNT, MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS,
+    PRIORITY_RANGE,
+};
 
 /// A task as stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -157,120 +157,6 @@ impl NewTask {
             automation_id: None,
             occurrence_at: None,
             created_by: None,
-        }
-    }
-}
-
-/// Why a task field was refused. The text is told to the person (or API caller) as it is.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TaskFieldError {
-    #[error("title must not be empty")]
-    EmptyTitle,
-    #[error("title must be at most {MAX_TITLE_CHARS} characters")]
-    TitleTooLong,
-    #[error("title must not contain control characters")]
-    TitleControl,
-    #[error("title must have at least one visible character (letters, digits, punctuation or symbols); this one is only spaces or invisible characters")]
-    TitleInvisible,
-    #[error("domain must be one of {list}", list = DOMAINS.join(", "))]
-    Domain,
-    #[error("priority must be between {} and {}", PRIORITY_RANGE.start(), PRIORITY_RANGE.end())]
-    Priority,
-}
-
-/// Checks a title: trimmed, not empty, not too long, no control characters, and something a
-/// person can see (not only zero-width spaces, joiners, bidi marks, combining marks without a
-/// letter, or spaces of any kind).
-pub fn clean_title(title: &str) -> Result<String, TaskFieldError> {
-    let title = title.trim();
-    if title.is_empty() {
-        return Err(TaskFieldError::EmptyTitle);
-    }
-    if title.chars().count() > MAX_TITLE_CHARS {
-        return Err(TaskFieldError::TitleTooLong);
-    }
-    if title.chars().any(|c| c.is_control()) {
-        return Err(TaskFieldError::TitleControl);
-    }
-    if !title.chars().any(is_visible) {
-        return Err(TaskFieldError::TitleInvisible);
-    }
-    Ok(title.to_string())
-}
-
-/// Whether a character shows on its own: a letter, digit, punctuation mark or symbol (Unicode
-/// general categories L, N, P, S), except the blank ones among them (the Hangul fillers and the
-/// blank Braille pattern). Spaces, format characters (zero-width spaces and joiners, bidi
-/// marks, the byte order mark), marks (which only decorate another character), private-use
-/// and unassigned code points are not.
-fn is_visible(c: char) -> bool {
-    use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
-    const BLANK: [char; 5] = ['\u{115F}', '\u{1160}', '\u{3164}', '\u{FFA0}', '\u{2800}'];
-    matches!(
-        c.general_category_group(),
-        GeneralCategoryGroup::Letter
-            | GeneralCategoryGroup::Number
-            | GeneralCategoryGroup::Punctuation
-            | GeneralCategoryGroup::Symbol
-    ) && !BLANK.contains(&c)
-}
-
-pub fn check_domain(domain: &str) -> Result<(), TaskFieldError> {
-    if DOMAINS.contains(&domain) {
-        Ok(())
-    } else {
-        Err(TaskFieldError::Domain)
-    }
-}
-
-pub fn check_priority(priority: i64) -> Result<(), TaskFieldError> {
-    if PRIORITY_RANGE.contains(&priority) {
-        Ok(())
-    } else {
-        Err(TaskFieldError::Priority)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_title_must_have_something_a_person_can_see() {
-        // (title, accepted)
-        let table = [
-            ("Pay rent", true),
-            ("🎉", true),
-            ("!!!", true),
-            ("日本語", true),
-            ("e\u{301}", true),
-            ("\u{200B}Pay rent", true),
-            ("\u{200B}", false),
-            ("\u{200B}\u{200C}\u{200D}", false),
-            ("\u{2060}\u{FEFF}", false),
-            (
-                "\u{200E}\u{200F}\u{202A}\u{202E}\u{2066}\u{2069}\u{061C}",
-                false,
-            ),
-            ("\u{301}\u{302}\u{20DD}", false),
-            ("\u{00A0}\u{2003}\u{3000}\u{205F}", false),
-            ("\u{00AD}\u{180E}", false),
-            ("\u{3164}\u{115F}\u{2800}", false),
-            ("\u{FE0F}\u{E0041}", false),
-            ("\u{E000}", false),
-        ];
-        for (title, accepted) in table {
-            let result = clean_title(title);
-            assert_eq!(result.is_ok(), accepted, "{title:?}: {result:?}");
-            if !accepted {
-                assert!(
-                    matches!(
-                        result,
-                        Err(TaskFieldError::TitleInvisible | TaskFieldError::EmptyTitle)
-                    ),
-                    "{title:?}: {result:?}"
-                );
-            }
         }
     }
 }

@@ -328,17 +328,23 @@ pub fn nudge_candidate_ids(
 }
 
 /// Counts a nudge just sent about the task: one more nudge, one more unanswered (the gap to the
-/// next one grows with those), last nudged `now`.
+/// next one grows with those), last nudged `now`. Both counters count as `fields::count_one_more`
+/// does: from within 0..=`MAX_COUNT`, saturating there (a `+ 1` past SQLite's largest integer
+/// would turn the column into REAL, which no read takes).
 pub fn record_nudge(
     conn: &Connection,
     task_id: &str,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
     conn.prepare_cached(
-        "UPDATE task SET nudge_count = nudge_count + 1, unanswered_nudges = unanswered_nudges + 1, \
+        "UPDATE task SET \
+         nudge_count = CASE WHEN nudge_count < 0 THEN 1 \
+         WHEN nudge_count < ?3 THEN nudge_count + 1 ELSE ?3 END, \
+         unanswered_nudges = CASE WHEN unanswered_nudges < 0 THEN 1 \
+         WHEN unanswered_nudges < ?3 THEN unanswered_nudges + 1 ELSE ?3 END, \
          last_nudged_at = ?2 WHERE id = ?1",
     )?
-    .execute([task_id, to_db(now).as_str()])?;
+    .execute(params![task_id, to_db(now), super::fields::MAX_COUNT])?;
     Ok(())
 }
 

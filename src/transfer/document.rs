@@ -5,10 +5,13 @@
 //! `preferences` and `people` their rows; `threads` the chats the tasks and automations were
 //! captured in (so their nudges still go there after an import into an empty data dir).
 //! Reading (`read`) refuses a newer `version`, malformed JSON, a wrong type or a value Donna
-//! would not store (an unknown zone, a rule that does not parse, a title too long, an id twice),
-//! each named by its JSON path and reason ("tasks[2].priority: ...").
-//! Invariant: a document `read` returns can be written whole: every value passed the checks the
-//! store and the actions apply.
+//! would not store through her own doors, checked by the same code those doors call (a title
+//! or description too long, an estimate outside 1..=100000 minutes, a counter outside
+//! 0..=1000000, an id with a control character, an unknown zone, a rule more often than daily
+//! or that never occurs, a chat with another channel's id or the web page's), each named by
+//! its JSON path and reason ("tasks[2].nudge_count: ...").
+//! Invariant: a document `read` returns can be written whole, and holds only values Donna's
+//! doors would have stored: every value passed their checks.
 
 use std::collections::HashSet;
 use std::str::FromStr;
@@ -20,10 +23,11 @@ use serde_json::Value;
 
 use crate::automations::repo::AutomationKind;
 use crate::automations::{Automation, Schedule};
-use crate::conversation::{Channel, Thread};
+use crate::conversation::{chat_ids, Channel, Thread};
 use crate::people::Person;
 use crate::store::time::round_trips;
-use crate::tasks::model::{check_domain, check_priority, clean_title};
+use crate::tasks::fields::{check_domain, check_priority, clean_title};
+use crate::tasks::stored::check_stored;
 use crate::tasks::Task;
 
 /// The version this Donna writes, and the newest it reads.
@@ -257,27 +261,54 @@ pub fn read(text: &str) -> Result<Document, Malformed> {
     Ok(document)
 }
 
+/// The longest schedule in words and learned-preference key stored (Donna's are far shorter).
+const MAX_WORDS_CHARS: usize = 500;
+
+/// A text Donna writes herself (schedule words, a title key): short, no control characters.
+fn check_words(text: &str) -> Result<(), String> {
+    if text.chars().count() > MAX_WORDS_CHARS || text.chars().any(char::is_control) {
+        return Err(format!(
+            "is over {MAX_WORDS_CHARS} characters or holds control characters"
+        ));
+    }
+    Ok(())
+}
+
+/// Each record checked with the checks of the doors that store such records (`tasks::fields`,
+/// `ids::check`, `automations::schedule`, `conversation::chat_ids`), named by its JSON path.
 fn check(document: &Document) -> Result<(), Malformed> {
-    let time = |path: String, at: Option<DateTime<Utc>>| match at {
+    check_tasks(&document.tasks)?;
+    check_automations(&document.automations)?;
+    check_preferences(&document.preferences)?;
+    check_people(&document.people)?;
+    check_threads(&document.threads)?;
+    // A chat a task or an automation names is in the file (or already in the database: the
+    // import checks that in its transaction).
+    Ok(())
+}
+
+fn time(path: String, at: Option<DateTime<Utc>>) -> Result<(), Malformed> {
+    match at {
         Some(at) if !round_trips(at) => Err(malformed(path, "a time Donna cannot store")),
         _ => Ok(()),
-    };
+    }
+}
+
+fn id(path: impl Into<String>, value: Option<&str>) -> Result<(), Malformed> {
+    match value.map(crate::ids::check) {
+        Some(Err(error)) => Err(malformed(path, error.to_string())),
+        _ => Ok(()),
+    }
+}
+
+fn check_tasks(tasks: &[Task]) -> Result<(), Malformed> {
     let mut ids = HashSet::new();
-    for (i, task) in document.tasks.iter().enumerate() {
+    for (i, task) in tasks.iter().enumerate() {
         let at = |field: &str| format!("tasks[{i}].{field}");
-        if task.id.trim().is_empty() || !ids.insert(task.id.as_str()) {
-            return Err(malformed(
-                at("id"),
-                format!("{:?} is empty or appears twice", task.id),
-            ));
+        check_stored(task).map_err(|error| malformed(at(error.field), error.reason))?;
+        if !ids.insert(task.id.as_str()) {
+            return Err(malformed(at("id"), format!("{:?} appears twice", task.id)));
         }
-        match clean_title(&task.title) {
-            Ok(clean) if clean == task.title => {}
-            Ok(_) => return Err(malformed(at("title"), "has spaces Donna would not store")),
-            Err(error) => return Err(malformed(at("title"), error.to_string())),
-        }
-        check_domain(&task.domain).map_err(|e| malformed(at("domain"), e.to_string()))?;
-        check_priority(task.priority).map_err(|e| malformed(at("priority"), e.to_string()))?;
         for (field, value) in [
             ("deadline", task.deadline),
             ("scheduled_start", task.scheduled_start),
@@ -291,16 +322,26 @@ fn check(document: &Document) -> Result<(), Malformed> {
             time(at(field), value)?;
         }
     }
+    Ok(())
+}
+
+fn check_automations(records: &[AutomationRecord]) -> Result<(), Malformed> {
     let mut ids = HashSet::new();
-    for (i, record) in document.automations.iter().enumerate() {
+    for (i, record) in records.iter().enumerate() {
         let at = |field: &str| format!("automations[{i}].{field}");
-        if record.id.trim().is_empty() || !ids.insert(record.id.as_str()) {
+        id(at("id"), Some(&record.id))?;
+        if !ids.insert(record.id.as_str()) {
             return Err(malformed(
                 at("id"),
-                format!("{:?} is empty or appears twice", record.id),
+                format!("{:?} appears twice", record.id),
             ));
         }
-        clean_title(&record.title).map_err(|e| malformed(at("title"), e.to_string()))?;
+        match clean_title(&record.title) {
+            Ok(clean) if clean == record.title => {}
+            Ok(_) => return Err(malformed(at("title"), "has spaces Donna would not store")),
+            Err(error) => return Err(malformed(at("title"), error.to_string())),
+        }
+        check_words(&record.schedule_words).map_err(|e| malformed(at("schedule_words"), e))?;
         check_domain(&record.domain).map_err(|e| malformed(at("domain"), e.to_string()))?;
         check_priority(record.priority).map_err(|e| malformed(at("priority"), e.to_string()))?;
         let automation = record.automation().map_err(|reason| {
@@ -311,10 +352,6 @@ fn check(document: &Document) -> Result<(), Malformed> {
             };
             malformed(at(field), reason)
         })?;
-        automation
-            .schedule
-            .next_after(record.dtstart)
-            .map_err(|e| malformed(at("rrule"), e.to_string()))?;
         for (field, value) in [
             ("dtstart", Some(record.dtstart)),
             ("last_occurrence_at", record.last_occurrence_at),
@@ -323,9 +360,21 @@ fn check(document: &Document) -> Result<(), Malformed> {
         ] {
             time(at(field), value)?;
         }
+        // The rule a door stores: at most daily, one time of day, occurring after its start.
+        automation
+            .schedule
+            .check()
+            .map_err(|e| malformed(at("rrule"), e.to_string()))?;
+        id(at("origin_thread_id"), record.origin_thread_id.as_deref())?;
+        id(at("created_by"), record.created_by.as_deref())?;
+        id(at("for_user_id"), record.for_user_id.as_deref())?;
     }
+    Ok(())
+}
+
+fn check_preferences(preferences: &[PreferenceRecord]) -> Result<(), Malformed> {
     let mut keys = HashSet::new();
-    for (i, preference) in document.preferences.iter().enumerate() {
+    for (i, preference) in preferences.iter().enumerate() {
         let at = |field: &str| format!("preferences[{i}].{field}");
         let valid = match preference.field.as_str() {
             "domain" => check_domain(&preference.value).map_err(|e| e.to_string()),
@@ -350,31 +399,42 @@ fn check(document: &Document) -> Result<(), Malformed> {
                 "empty, or the same title and field twice",
             ));
         }
+        check_words(&preference.title_key).map_err(|e| malformed(at("title_key"), e))?;
+        id(
+            at("learned_from_task_id"),
+            preference.learned_from_task_id.as_deref(),
+        )?;
         time(at("learned_at"), Some(preference.learned_at))?;
     }
+    Ok(())
+}
+
+fn check_people(people: &[PersonRecord]) -> Result<(), Malformed> {
     let mut ids = HashSet::new();
-    for (i, person) in document.people.iter().enumerate() {
+    for (i, person) in people.iter().enumerate() {
         let at = |field: &str| format!("people[{i}].{field}");
-        if person.user_id.trim().is_empty() || !ids.insert(person.user_id.as_str()) {
-            return Err(malformed(at("user_id"), "empty or appears twice"));
+        id(at("user_id"), Some(&person.user_id))?;
+        if !ids.insert(person.user_id.as_str()) {
+            return Err(malformed(at("user_id"), "appears twice"));
         }
         person
             .person()
             .map_err(|reason| malformed(at("timezone"), reason))?;
         time(at("updated_at"), Some(person.updated_at))?;
     }
+    Ok(())
+}
+
+fn check_threads(threads: &[ThreadRecord]) -> Result<(), Malformed> {
     let mut ids = HashSet::new();
-    for (i, thread) in document.threads.iter().enumerate() {
-        if thread.id.trim().is_empty() || !ids.insert(thread.id.as_str()) {
-            return Err(malformed(
-                format!("threads[{i}].id"),
-                "empty or appears twice",
-            ));
+    for (i, thread) in threads.iter().enumerate() {
+        let at = |field: &str| format!("threads[{i}].{field}");
+        chat_ids::check(&thread.thread()).map_err(|e| malformed(at(e.field), e.reason))?;
+        if !ids.insert(thread.id.as_str()) {
+            return Err(malformed(at("id"), "appears twice"));
         }
-        time(format!("threads[{i}].created_at"), Some(thread.created_at))?;
+        time(at("created_at"), Some(thread.created_at))?;
     }
-    // A chat a task or an automation names is in the file (or already in the database: the
-    // import checks that in its transaction).
     Ok(())
 }
 

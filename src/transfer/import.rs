@@ -1,11 +1,14 @@
 //! `donna import`: a `Document` into a stopped Donna's data dir (created and migrated if new),
 //! added or updated by id, in one transaction.
 //!
+//! The file is read like a config file (`config::read_text_within`): only a regular file
+//! (opened without blocking, so a FIFO is refused at once), at most [`MAX_IMPORT_BYTES`], UTF-8.
 //! Invariants: the file is read and checked whole before anything is touched (a refused file
 //! creates nothing, not even a database); the data-dir lock is held throughout, so a running
 //! Donna makes the import refuse; a record equal to the stored one is left as it is (importing
 //! twice changes nothing); a row is never duplicated (tasks, automations and people by id,
-//! preferences by title and field); everything is written in one transaction or nothing is.
+//! preferences by title and field); everything is written in one transaction or nothing is; a
+//! done or cancelled task it writes keeps no open nudge thread.
 
 use std::path::{Path, PathBuf};
 
@@ -13,11 +16,22 @@ use rusqlite::Connection;
 
 use super::document::{self, Document, Malformed};
 use crate::automations::repo as automations;
+use crate::config::{read_text_within, FileError, Limit};
 use crate::conversation::threads;
 use crate::people::repo as people;
 use crate::store::{self, open_connection, DataDirLock, Durability, StoreError};
 use crate::tasks::preferences::{self, Learned};
 use crate::tasks::repo as tasks;
+
+/// The largest file `donna import` reads: 256 MiB (an export of years of tasks is a few MB).
+pub const MAX_IMPORT_BYTES: u64 = 256 * 1024 * 1024;
+
+const IMPORT_FILES: Limit = Limit {
+    bytes: MAX_IMPORT_BYTES,
+    shown: "256 MiB",
+    one: "an import file",
+    these: "import files",
+};
 
 /// How many records of one kind were added, changed, or already as in the file.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -56,6 +70,9 @@ pub struct ImportReport {
 pub enum ImportError {
     #[error("cannot read {path}: {reason}")]
     CannotRead { path: PathBuf, reason: String },
+    /// Not a file this Donna imports: not a regular file, too large, not UTF-8 text.
+    #[error("{0}")]
+    NotImportable(FileError),
     /// The file is not an export this Donna can take (its JSON path and why).
     #[error("{0}")]
     Malformed(#[from] Malformed),
@@ -68,9 +85,12 @@ pub enum ImportError {
 
 /// Imports the export at `path` into `data_dir`.
 pub fn import(data_dir: &Path, path: &Path) -> Result<ImportReport, ImportError> {
-    let text = std::fs::read_to_string(path).map_err(|error| ImportError::CannotRead {
-        path: path.to_path_buf(),
-        reason: error.to_string(),
+    let text = read_text_within(path, &IMPORT_FILES).map_err(|error| match error {
+        FileError::Io { source, .. } => ImportError::CannotRead {
+            path: path.to_path_buf(),
+            reason: source.to_string(),
+        },
+        other => ImportError::NotImportable(other),
     })?;
     let document = document::read(&text)?;
     let _lock = DataDirLock::acquire(data_dir).map_err(|error| match error {
@@ -122,6 +142,14 @@ fn apply(conn: &Connection, document: &Document) -> Result<ImportReport, ImportE
         }
         if report.tasks.count(tasks::get(conn, &task.id)?, task) {
             tasks::put(conn, task)?;
+            // A done or cancelled task has no nudge thread waiting for an answer: one left
+            // open here (the task was open in this data dir) is closed, so the task shows no
+            // `open_thread_id` and no button or reply in it acts on a closed task.
+            if !task.status.is_open() {
+                if let Some(thread) = threads::open_for_task(conn, &task.id)? {
+                    threads::close(conn, &thread.id)?;
+                }
+            }
         }
     }
     for (i, record) in document.automations.iter().enumerate() {

@@ -40,7 +40,6 @@ pub type PendingTurn =
 
 /// Longest message text accepted, in characters.
 pub const MAX_TEXT_CHARS: usize = 4_000;
-const MAX_ID_CHARS: usize = 200;
 
 /// A message as a channel hands it over.
 #[derive(Debug, Clone)]
@@ -106,15 +105,7 @@ impl Drop for InFlight {
 }
 
 fn check_id(name: &str, value: &str) -> Result<(), IntakeError> {
-    if value.trim().is_empty() {
-        return Err(IntakeError::Invalid(format!("{name} must not be empty")));
-    }
-    if value.chars().count() > MAX_ID_CHARS || value.chars().any(char::is_control) {
-        return Err(IntakeError::Invalid(format!(
-            "{name} must be at most {MAX_ID_CHARS} printable characters"
-        )));
-    }
-    Ok(())
+    crate::ids::check(value).map_err(|error| IntakeError::Invalid(format!("{name} {error}")))
 }
 
 /// Checks a message text: not blank, not too long, no control characters but newlines and tabs.

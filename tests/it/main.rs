@@ -56,6 +56,7 @@ mod parked;
 mod people;
 mod plain_errors;
 mod planner;
+mod poison;
 mod promised_nudges;
 mod prompt_prefix;
 mod properties;

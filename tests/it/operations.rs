@@ -144,6 +144,7 @@ async fn metrics_parse_with_help_and_type_and_follow_turns_and_nudges() {
         ("donna_discord_send_failures", SampleType::Counter),
         ("donna_outbox_backlog", SampleType::Gauge),
         ("donna_nudges_sent", SampleType::Counter),
+        ("donna_rows_skipped", SampleType::Counter),
         ("process_cpu_seconds", SampleType::Counter),
         ("process_resident_memory_bytes", SampleType::Gauge),
         ("process_open_fds", SampleType::Gauge),

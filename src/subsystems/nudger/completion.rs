@@ -20,7 +20,11 @@ pub fn is_due(task: &Task, marks: &NudgeMarks, now: DateTime<Utc>) -> bool {
     if !task.status.is_open() || task.snoozed_until.is_some_and(|until| until > now) {
         return false;
     }
-    let Some(end) = start.checked_add_signed(chrono::Duration::minutes(minutes.max(0))) else {
+    // A stored estimate is data: an out-of-range one (a database written before the import
+    // checked it) means no check-in, never a panic of the whole tick.
+    let Some(end) = chrono::Duration::try_minutes(minutes.max(0))
+        .and_then(|length| start.checked_add_signed(length))
+    else {
         return false;
     };
     end <= now && marks.completion_for != Some(start)

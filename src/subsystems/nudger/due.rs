@@ -9,6 +9,8 @@
 //! fires (`quiet`); the rest wait for the quiet hours to end.
 //!
 //! Pure rules over a read connection: the caller records the nudges in the same unit of work.
+//! Each task is judged on its own (`store::isolated`): one that cannot be read is skipped and
+//! reported, never the end of the tick for everyone.
 
 use std::time::Duration;
 
@@ -19,7 +21,8 @@ use super::{completion, quiet};
 use crate::config::QuietHours;
 use crate::conversation::ContextType;
 use crate::nudges::default_context;
-use crate::store::StoreError;
+use crate::skipped_rows::{Runner, SkippedRows};
+use crate::store::{isolated, StoreError};
 use crate::tasks::{nudge_marks, repo, Task};
 
 /// Longest gap between nudges of one task, however many went unanswered.
@@ -76,34 +79,51 @@ pub fn is_due(task: &Task, now: DateTime<Utc>, min_gap: Duration) -> bool {
 }
 
 /// The nudges due at `now`, most overdue first: the completion check-in where it is due, else
-/// an overdue or check-in nudge; in quiet hours only the explicit times that have come.
+/// an overdue or check-in nudge; in quiet hours only the explicit times that have come. A task
+/// that cannot be read or judged is reported to `skipped` and left out; the others go on.
 pub fn due_nudges(
     conn: &Connection,
     now: DateTime<Utc>,
     rules: &DueRules,
+    skipped: &SkippedRows,
 ) -> Result<Vec<DueNudge>, StoreError> {
     let quiet_since = quiet::quiet_since(now, rules.quiet_hours, rules.timezone);
     let mut due = Vec::new();
     for id in repo::nudge_candidate_ids(conn, now)? {
-        let Some(task) = repo::get(conn, &id)? else {
-            continue;
-        };
-        let marks = nudge_marks::get(conn, &id)?;
-        let context = if completion::is_due(&task, &marks, now) {
-            ContextType::Completion
-        } else if is_due(&task, now, rules.min_gap) {
-            default_context(&task, now)
-        } else {
-            continue;
-        };
-        if let Some(since) = quiet_since {
-            if !quiet::fires_in_quiet_hours(&task, &marks, context, since, now) {
-                continue;
-            }
+        match isolated(conn, |conn| judge(conn, &id, now, rules, quiet_since))? {
+            Ok(Some(nudge)) => due.push(nudge),
+            Ok(None) => {}
+            Err(why) => skipped.report(Runner::Nudger, &id, &why),
         }
-        due.push(DueNudge { task, context });
     }
     Ok(due)
+}
+
+/// The nudge task `id` is due for at `now`, if any.
+fn judge(
+    conn: &Connection,
+    id: &str,
+    now: DateTime<Utc>,
+    rules: &DueRules,
+    quiet_since: Option<DateTime<Utc>>,
+) -> Result<Option<DueNudge>, StoreError> {
+    let Some(task) = repo::get(conn, id)? else {
+        return Ok(None);
+    };
+    let marks = nudge_marks::get(conn, id)?;
+    let context = if completion::is_due(&task, &marks, now) {
+        ContextType::Completion
+    } else if is_due(&task, now, rules.min_gap) {
+        default_context(&task, now)
+    } else {
+        return Ok(None);
+    };
+    if let Some(since) = quiet_since {
+        if !quiet::fires_in_quiet_hours(&task, &marks, context, since, now) {
+            return Ok(None);
+        }
+    }
+    Ok(Some(DueNudge { task, context }))
 }
 
 #[cfg(test)]

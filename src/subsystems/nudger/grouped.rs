@@ -18,7 +18,8 @@ use crate::conversation::memory::{self, Kind, Role};
 use crate::conversation::{nudge_groups, nudge_records, outbox, Channel, ContextType, Thread};
 use crate::events::{EventBus, Payload};
 use crate::nudges::{self, NudgeError, NudgeOpened, NudgeTime};
-use crate::store::StoreError;
+use crate::skipped_rows::{Runner, SkippedRows};
+use crate::store::{isolated, StoreError};
 use crate::tasks::{nudge_marks, repo};
 
 /// What one tick opened here, and the due tasks left for the sink.
@@ -73,64 +74,101 @@ impl Opened {
 
 /// Records this tick's nudges: grouped per origin chat, each other task in its own thread on
 /// `channel` (or left for the sink when `sink_on`, which also means Discord chats can carry
-/// nudges).
+/// nudges). Each task (each chat's group) is recorded on its own (`store::isolated`): one that
+/// cannot be is reported to `skipped` and the others still go out.
 pub fn open_round(
     conn: &Connection,
     due: Vec<DueNudge>,
     channel: Channel,
     sink_on: bool,
     at: NudgeTime,
+    skipped: &SkippedRows,
 ) -> Result<Round, StoreError> {
     let now = at.now;
     let mut round = Round::default();
     // Origin chats in the order their first task came due.
     let mut chats: Vec<(Thread, Vec<DueNudge>)> = Vec::new();
     for nudge in due {
-        match nudges::origin_thread(conn, &nudge.task, sink_on)? {
-            Some(thread) => match chats.iter_mut().find(|(t, _)| t.id == thread.id) {
+        let origin = isolated(conn, |conn| {
+            nudges::origin_thread(conn, &nudge.task, sink_on)
+        })?;
+        match origin {
+            Err(why) => skipped.report(Runner::Nudger, &nudge.task.id, &why),
+            Ok(Some(thread)) => match chats.iter_mut().find(|(t, _)| t.id == thread.id) {
                 Some((_, list)) => list.push(nudge),
                 None => chats.push((thread, vec![nudge])),
             },
-            None if sink_on => round.for_sink.push(nudge),
-            None => {
-                let opened = nudges::open(
-                    conn,
+            Ok(None) if sink_on => round.for_sink.push(nudge),
+            Ok(None) => {
+                let opened = isolated(conn, |conn| {
+                    kept(
+                        nudges::open(
+                            conn,
+                            &nudge.task.id,
+                            Some(nudge.context),
+                            channel,
+                            || crate::ids::new_id("thr"),
+                            at,
+                        ),
+                        &nudge,
+                    )
+                })?;
+                record(
+                    &mut round,
+                    opened.map(|o| o.map(Opened::One)),
                     &nudge.task.id,
-                    Some(nudge.context),
-                    channel,
-                    || crate::ids::new_id("thr"),
-                    at,
+                    skipped,
                 );
-                if let Some(opened) = kept(opened, &nudge)? {
-                    round.opened.push(Opened::One(opened));
-                }
             }
         }
     }
     for (thread, list) in chats {
         if let [nudge] = list.as_slice() {
             // Its chat, as for any single nudge (`open_where_it_belongs` finds it again).
-            let opened = nudges::open_where_it_belongs(
-                conn,
+            let opened = isolated(conn, |conn| {
+                kept(
+                    nudges::open_where_it_belongs(
+                        conn,
+                        &nudge.task.id,
+                        Some(nudge.context),
+                        channel,
+                        sink_on,
+                        || crate::ids::new_id("thr"),
+                        at,
+                    ),
+                    nudge,
+                )
+            })?;
+            record(
+                &mut round,
+                opened.map(|o| o.map(Opened::One)),
                 &nudge.task.id,
-                Some(nudge.context),
-                channel,
-                sink_on,
-                || crate::ids::new_id("thr"),
-                at,
+                skipped,
             );
-            if let Some(opened) = kept(opened, nudge)? {
-                round.opened.push(Opened::One(opened));
-            }
             continue;
         }
-        round.opened.push(open_group(conn, &thread, &list, now)?);
+        let opened = isolated(conn, |conn| open_group(conn, &thread, &list, now).map(Some))?;
+        record(&mut round, opened, &thread.id, skipped);
     }
     Ok(round)
 }
 
+/// Keeps what a row opened; reports a row that failed.
+fn record(
+    round: &mut Round,
+    opened: Result<Option<Opened>, StoreError>,
+    row: &str,
+    skipped: &SkippedRows,
+) {
+    match opened {
+        Ok(Some(opened)) => round.opened.push(opened),
+        Ok(None) => {}
+        Err(why) => skipped.report(Runner::Nudger, row, &why),
+    }
+}
+
 /// A nudge that could not open for a reason of its own (the task closed meanwhile) is skipped;
-/// a store failure fails the unit of work.
+/// a store failure fails the row.
 fn kept(
     opened: Result<NudgeOpened, NudgeError>,
     nudge: &DueNudge,

@@ -9,8 +9,9 @@
 //! `NudgeSink` (Discord is on) the nudges that need a thread of their own go to it, one task
 //! at a time, after the unit of work that recorded the others; otherwise to the local channel.
 //! Every nudge opened is published on the event bus (`nudge`, then `message`) once committed.
-//! Invariant: choosing the tasks and recording their nudges is one unit of work, so two ticks
-//! can never nudge a task twice (ticks wait for each other in the mailbox).
+//! Invariants: choosing the tasks and recording their nudges is one unit of work, so two ticks
+//! can never nudge a task twice (ticks wait for each other in the mailbox); a task that cannot
+//! be read or nudged is skipped and reported (`skipped_rows`), the others still are.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,6 +26,7 @@ use crate::conversation::Channel;
 use crate::events::EventBus;
 use crate::metrics::NudgeMetrics;
 use crate::nudges::{NudgeFailure, NudgeOpened, NudgeSink, NudgeTime};
+use crate::skipped_rows::SkippedRows;
 use crate::store::{Store, StoreError};
 
 pub mod completion;
@@ -58,6 +60,8 @@ pub struct Nudger {
     /// Nudges sent, for /metrics (shared across restarts).
     metrics: Arc<NudgeMetrics>,
     events: EventBus,
+    /// Tasks a tick went past, reported (shared across restarts).
+    skipped: Arc<SkippedRows>,
 }
 
 impl Nudger {
@@ -68,6 +72,7 @@ impl Nudger {
         sink: Option<Arc<dyn NudgeSink>>,
         metrics: Arc<NudgeMetrics>,
         events: EventBus,
+        skipped: Arc<SkippedRows>,
     ) -> Self {
         Self {
             store,
@@ -76,6 +81,7 @@ impl Nudger {
             sink,
             metrics,
             events,
+            skipped,
         }
     }
 }
@@ -88,10 +94,11 @@ pub fn nudge_due(
     rules: &DueRules,
     channel: Channel,
     sink_on: bool,
+    skipped: &SkippedRows,
 ) -> Result<Round, StoreError> {
-    let due = due::due_nudges(conn, now, rules)?;
+    let due = due::due_nudges(conn, now, rules, skipped)?;
     let at = NudgeTime::new(now, rules.timezone);
-    grouped::open_round(conn, due, channel, sink_on, at)
+    grouped::open_round(conn, due, channel, sink_on, at, skipped)
 }
 
 impl Behaviour for Nudger {
@@ -111,9 +118,10 @@ impl Behaviour for Nudger {
         };
         let sink = self.sink.clone();
         let sink_on = sink.is_some();
+        let skipped = self.skipped.clone();
         let round = self
             .store
-            .write(move |conn| nudge_due(conn, now, &rules, Channel::Local, sink_on));
+            .write(move |conn| nudge_due(conn, now, &rules, Channel::Local, sink_on, &skipped));
         let (events, metrics) = (self.events.clone(), self.metrics.clone());
         Handled::wait(async move {
             let result = match round.await {
