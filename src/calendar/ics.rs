@@ -3,8 +3,9 @@
 //! TEXT values escaped (`\\`, `\;`, `\,`, `\n`), times in the two forms a feed needs.
 //!
 //! Invariants: a fold never splits a UTF-8 character; no line (continuations included) is over
-//! 75 octets before its CRLF; a TEXT value never carries a raw CR or LF, so a title cannot start
-//! a property of its own.
+//! 75 octets before its CRLF; no value ever carries a raw CR, LF or other control character (a
+//! TEXT value escapes line breaks as `\n`, a raw value drops them), so no stored value (a
+//! title, a task id in a UID, a rule) can start a property or a component of its own.
 
 use chrono::{DateTime, NaiveDateTime, Utc};
 
@@ -18,8 +19,10 @@ pub struct Ics {
 }
 
 impl Ics {
-    /// A property whose value is written as it is (already in its value type's syntax).
+    /// A property whose value is written as it is (already in its value type's syntax), but
+    /// for control characters, which no value type allows and which are dropped.
     pub fn raw(&mut self, name: &str, value: &str) {
+        let value: String = value.chars().filter(|c| !c.is_control()).collect();
         self.line(&format!("{name}:{value}"));
     }
 
@@ -110,6 +113,13 @@ mod tests {
         }
         let unfolded = text.replace("\r\n ", "");
         assert_eq!(unfolded, format!("SUMMARY:{title}\r\n"));
+    }
+
+    #[test]
+    fn a_raw_value_never_carries_a_line_break() {
+        let mut ics = Ics::default();
+        ics.raw("RRULE", "FREQ=DAILY\r\nBEGIN:VEVENT\nX\u{0}");
+        assert_eq!(ics.finish(), "RRULE:FREQ=DAILYBEGIN:VEVENTX\r\n");
     }
 
     #[test]

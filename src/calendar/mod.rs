@@ -7,8 +7,9 @@
 //! that is an automation's occurrence, still at that occurrence, is left out: the automation's
 //! own event shows it.
 //! Invariants: pure (the tasks, the automations and `now` come in); the text is CRLF lines
-//! folded at 75 octets with every title and description escaped (`ics`), so stored text can
-//! never add a property or a component.
+//! folded at 75 octets with every title, description and UID escaped as TEXT and every other
+//! value stripped of control characters (`ics`), so no stored value (a task id with CR LF, a
+//! title, a rule) can add a property or a component.
 
 mod ics;
 mod vtimezone;
@@ -92,7 +93,8 @@ fn task_event(ics: &mut Ics, task: &Task, now: DateTime<Utc>) {
         (None, None) => return,
     };
     ics.begin("VEVENT");
-    ics.raw("UID", &format!("{}@donna", task.id));
+    // UID is TEXT (RFC 5545, 3.8.4.7): escaped like a title, so no id can end the line.
+    ics.text("UID", &format!("{}@donna", task.id));
     ics.raw("DTSTAMP", &utc(now));
     ics.raw("DTSTART", &utc(start));
     if let Some(minutes) = task
@@ -113,7 +115,7 @@ fn automation_event(ics: &mut Ics, automation: &Automation, now: DateTime<Utc>) 
     let schedule = &automation.schedule;
     let tz = schedule.timezone;
     ics.begin("VEVENT");
-    ics.raw("UID", &format!("{}@donna", automation.id));
+    ics.text("UID", &format!("{}@donna", automation.id));
     ics.raw("DTSTAMP", &utc(now));
     let start = schedule.dtstart.with_timezone(&tz).naive_local();
     ics.raw(&format!("DTSTART;TZID={}", tz.name()), &local(start));

@@ -11,7 +11,8 @@
 //! errors to `{"error": ...}` answers.
 //! Every answer of 400 or more is logged (`access_log`: method, path without the query, status,
 //! milliseconds); never a header or a body, so the bearer token and people's words stay out of
-//! the log.
+//! the log, and the path decoded with anything in it that looks like a secret cut (`redact`:
+//! a mistyped feed URL puts its token in the path).
 //! Invariant: a request refused by a guard or by validation changes nothing.
 
 mod auth;
@@ -27,6 +28,7 @@ mod page;
 mod people;
 mod probes;
 mod proposals;
+mod redact;
 mod spend;
 mod tasks;
 mod threads;
@@ -120,8 +122,22 @@ async fn access_log(
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let started = std::time::Instant::now();
     let method = request.method().clone();
-    // The path only: a query string may carry what the person typed.
-    let path = request.path().to_string();
+    // The path only (a query string may carry what the person typed), and never anything in it
+    // that looks like a secret, whatever the route (`redact`).
+    let path = {
+        let api_token = request
+            .app_data::<web::Data<auth::ApiToken>>()
+            .and_then(|token| token.0.clone());
+        let calendar_token = request
+            .app_data::<web::Data<App>>()
+            .and_then(|app| app.calendar_token.clone());
+        let session = api_token.as_deref().map(auth::session_value);
+        let secrets: Vec<&str> = [&api_token, &calendar_token, &session]
+            .into_iter()
+            .filter_map(|secret| secret.as_deref())
+            .collect();
+        redact::shown_path(request.path(), &secrets)
+    };
     let response = next.call(request).await?;
     let status = response.status().as_u16();
     let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);

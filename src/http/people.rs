@@ -42,23 +42,35 @@ fn checked_user(user_id: String) -> Result<String, ApiError> {
     Ok(user_id)
 }
 
-/// An IANA name, exactly or in another case ("europe/berlin").
-fn iana(name: &str) -> Result<Tz, ApiError> {
-    let name = name.trim();
-    Tz::from_str(name)
-        .ok()
-        .or_else(|| {
-            chrono_tz::TZ_VARIANTS
-                .iter()
-                .find(|tz| tz.name().eq_ignore_ascii_case(name))
-                .copied()
-        })
-        .ok_or_else(|| {
-            ApiError::BadRequest(format!(
-                "timezone: {}",
-                people::unknown_zone(name, &zones::suggest(name))
-            ))
-        })
+/// An IANA name, exactly or in another case ("europe/berlin"). A name longer than any zone's is
+/// refused before any search; the search itself (the nearest names, linear in the name, over
+/// every zone) runs on the blocking pool, never on the HTTP worker that answers the probes.
+async fn iana(name: &str) -> Result<Tz, ApiError> {
+    let name = name.trim().to_string();
+    if name.chars().count() > zones::MAX_NAME_CHARS {
+        return Err(ApiError::BadRequest(format!(
+            "timezone must be at most {} characters: an IANA name such as Europe/Berlin",
+            zones::MAX_NAME_CHARS
+        )));
+    }
+    web::block(move || {
+        Tz::from_str(&name)
+            .ok()
+            .or_else(|| {
+                chrono_tz::TZ_VARIANTS
+                    .iter()
+                    .find(|tz| tz.name().eq_ignore_ascii_case(&name))
+                    .copied()
+            })
+            .ok_or_else(|| {
+                ApiError::BadRequest(format!(
+                    "timezone: {}",
+                    people::unknown_zone(&name, &zones::suggest(&name))
+                ))
+            })
+    })
+    .await
+    .map_err(|error| ApiError::Internal(format!("the zone search failed: {error}")))?
 }
 
 #[utoipa::path(
@@ -106,7 +118,7 @@ pub async fn put(
     body: web::Json<PersonUpdate>,
 ) -> Result<HttpResponse, ApiError> {
     let user_id = checked_user(user_id.into_inner())?;
-    let timezone = iana(&body.timezone)?;
+    let timezone = iana(&body.timezone).await?;
     let (who, now) = (user_id.clone(), app.clock.now());
     app.store
         .write(move |conn| repo::set(conn, &who, timezone, now))

@@ -4,13 +4,23 @@
 //!
 //! Owns: `find` (a name to a zone, or suggestions), `suggest` (the nearest names, by edit
 //! distance to a zone's city or whole name) and `complete` (names for Discord's autocomplete).
-//! Invariants: pure (no clock, no config); every zone returned is one chrono-tz knows; an
+//! Invariants: pure (no clock, no config); every zone returned is one chrono-tz knows; a name
+//! longer than [`MAX_NAME_CHARS`] is no zone and gets no search (each search is linear in the
+//! name and runs over every zone: its cost is bounded before it starts); an
 //! abbreviation means the place people mean by it ("EST" is New York's time, with its summer
 //! time, not the fixed UTC-5 zone IANA also calls EST).
 
 use std::str::FromStr;
 
 use chrono_tz::{Tz, TZ_VARIANTS};
+
+/// The longest name looked up, in characters (IANA's longest is 32: "America/Argentina/ComodRivadavia").
+pub const MAX_NAME_CHARS: usize = 64;
+
+/// Whether `name` is short enough to be looked up at all.
+fn searchable(name: &str) -> bool {
+    name.chars().take(MAX_NAME_CHARS + 1).count() <= MAX_NAME_CHARS
+}
 
 /// What a name turned out to be.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -176,6 +186,11 @@ fn offset(text: &str) -> Option<Tz> {
 
 /// The zone `name` names, or the nearest names when none does.
 pub fn find(name: &str) -> ZoneMatch {
+    if !searchable(name) {
+        return ZoneMatch::Unknown {
+            suggestions: Vec::new(),
+        };
+    }
     let wanted = key(name.trim().trim_end_matches(['.', '!', ',']));
     let wanted = without_time_words(&wanted);
     if wanted.is_empty() {
@@ -227,6 +242,9 @@ fn without_time_words(wanted: &str) -> String {
 /// `find`, but an abbreviation, an offset or an upper-case alias counts only when said as a
 /// time ("Pacific time", "CET time"), since "I'm in PT" is physical therapy, not Los Angeles.
 pub fn find_place(name: &str) -> Option<Tz> {
+    if !searchable(name) {
+        return None;
+    }
     let said = key(name.trim().trim_end_matches(['.', '!', ',']));
     let as_time =
         said.ends_with(" time") || said.ends_with(" timezone") || said.ends_with(" time zone");
@@ -281,6 +299,9 @@ fn city(wanted: &str) -> Option<Tz> {
 /// The three canonical names nearest to `wanted` (by edit distance to their city or their
 /// whole name, then alphabetically).
 pub fn suggest(wanted: &str) -> Vec<&'static str> {
+    if !searchable(wanted) {
+        return Vec::new();
+    }
     let wanted = key(wanted);
     let mut scored: Vec<(usize, &'static str)> = TZ_VARIANTS
         .iter()
@@ -299,6 +320,9 @@ pub fn suggest(wanted: &str) -> Vec<&'static str> {
 /// Names for an autocomplete box: those whose name contains what was typed (a city that
 /// starts with it first), canonical names before old aliases, at most `limit`.
 pub fn complete(typed: &str, limit: usize) -> Vec<&'static str> {
+    if !searchable(typed) {
+        return Vec::new();
+    }
     let typed = key(typed);
     let mut found: Vec<(bool, bool, &'static str)> = TZ_VARIANTS
         .iter()

@@ -2,7 +2,8 @@
 //! parser (the `icalendar` crate): a task at its start, a deadline as "Due: ...", an
 //! automation with its RRULE, TZID and VTIMEZONE, a hostile title and description escaped and
 //! folded, closed and timeless tasks left out; the token: unset -> 404, missing or wrong ->
-//! 401, the bearer token not needed; and through the real binary, the token never in the log.
+//! 401, the bearer token not needed; a stored id or rule with a line break adds no event; and
+//! through the real binary, the token never in the log, however a mistyped URL spells it.
 
 use crate::common;
 
@@ -242,4 +243,103 @@ fn the_token_never_appears_in_the_log() {
     );
     assert!(!stderr.contains(TOKEN), "{stderr}");
     assert!(!stderr.contains("wrong-guess-91"), "{stderr}");
+}
+
+#[actix_rt::test]
+async fn a_stored_id_or_rule_with_a_line_break_adds_no_event_to_the_feed() {
+    let bot = start_bot_with("", TestEnv(vec![("DONNA_CALENDAR_TOKEN", TOKEN)])).await;
+    let rent = bot
+        .task(json!({"title": "Pay rent", "scheduled_start": "2026-11-24T09:00:00Z"}))
+        .await;
+    // Written past every door, as an import before its checks stored them: an id and a rule
+    // that would each end their event and start one of their own if written raw.
+    let injected_id = "tsk_x\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:fake-1\r\nSUMMARY:Injected\r\nDTSTART:20261124T090000Z";
+    let injected_rule = "FREQ=DAILY;BYHOUR=9\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:fake-2\r\nSUMMARY:Injected too\r\nDTSTART:20261125T090000Z";
+    let rent_id = rent.clone();
+    let reminder = |id: &str, rrule: &str| {
+        crate::poison::automation(id, donna::automations::AutomationKind::Reminder, rrule)
+    };
+    let written = bot
+        .app
+        .store
+        .write(move |conn| {
+            let Some(mut task) = donna::tasks::repo::get(conn, &rent_id)? else {
+                panic!("no task {rent_id}");
+            };
+            task.id = injected_id.to_string();
+            task.title = "Call mom".into();
+            donna::tasks::repo::put(conn, &task)?;
+            donna::automations::repo::put(conn, &reminder("aut_water", injected_rule))
+        })
+        .await;
+    assert!(written.is_ok(), "{written:?}");
+
+    let (status, _, text) = feed(&bot, &format!("?token={TOKEN}")).await;
+    assert_eq!(status, 200, "{text}");
+    let unfolded = unfold(&text);
+    let calendar = read_calendar(&unfolded).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let all = events(&calendar.components);
+    let mut summaries: Vec<String> = all.iter().map(|event| prop(event, "SUMMARY")).collect();
+    summaries.sort();
+    assert_eq!(
+        summaries,
+        vec!["Call mom", "Pay rent", "Water the plants"],
+        "no injected event:\n{text}"
+    );
+    let uids: Vec<String> = all.iter().map(|event| prop(event, "UID")).collect();
+    assert!(!uids.iter().any(|uid| uid.starts_with("fake")), "{uids:?}");
+    let escaped_id = format!("{}@donna", injected_id.replace("\r\n", "\n"));
+    assert!(uids.contains(&escaped_id), "{uids:?}");
+    for line in text.split("\r\n") {
+        assert!(!line.starts_with("UID:fake"), "{line:?}");
+    }
+}
+
+#[test]
+fn no_spelling_of_a_token_in_a_path_reaches_the_log() {
+    const API: &str = "api-bearer-55c1";
+    const GUESS: &str = "guessed-91b2e7";
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let port = free_port();
+    let config = write_config(dir.path(), port);
+    let mut with_tokens = process::donna();
+    with_tokens
+        .env("DONNA_CALENDAR_TOKEN", TOKEN)
+        .env("DONNA_API_TOKEN", API);
+    let mut running = process::spawn_run(with_tokens, &config, port, &[], Stdio::piped());
+    process::wait_healthy(&mut running);
+    // Mistyped feed URLs and other paths a client may send, each spelling a secret another way.
+    let paths = [
+        format!("/api/calendar.ics&token={TOKEN}"),
+        format!("/api/calendar.ics%3Ftoken={TOKEN}"),
+        format!("/api/calendar.ics%3ftoken%3d{TOKEN}"),
+        format!("/api/calendar.ics;token={TOKEN}"),
+        format!("/api/calendar.ics&TOKEN={TOKEN}"),
+        format!("/api/calendar.ics&Token%3D{TOKEN}"),
+        format!("/api/calendar.ics%253Ftoken%253D{TOKEN}"),
+        format!("/api/calendar.ics/token/{TOKEN}"),
+        format!("/api/calendar.ics/{TOKEN}"),
+        "/api/calendar.ics/%63al-secret-7f3a".to_string(),
+        format!("/api/calendar.ics&access_token={GUESS}"),
+        format!("/api/calendar.ics&TOKEN%3D{GUESS}&x=1"),
+        format!("/api/tasks;api_key={GUESS}"),
+        format!("/api/tasks/{API}"),
+        format!("/web/session/{API}"),
+        format!("/no/such/page&password={GUESS}"),
+    ];
+    for path in &paths {
+        let status = raw_get(port, path);
+        assert!((400..500).contains(&status), "{path}: {status}");
+    }
+    assert_eq!(terminate(&mut running.child), Some(0));
+    let stderr = running.stderr();
+    let logged = stderr
+        .lines()
+        .filter(|line| line.contains("http request refused"))
+        .count();
+    assert_eq!(logged, paths.len(), "every refusal is logged:\n{stderr}");
+    for secret in [TOKEN, API, GUESS] {
+        assert!(!stderr.contains(secret), "{secret} in the log:\n{stderr}");
+    }
+    assert!(stderr.contains("[redacted]"), "{stderr}");
 }

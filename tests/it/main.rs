@@ -79,3 +79,4 @@ mod web_screenshot;
 mod web_token;
 mod when_categories;
 mod when_table;
+mod zone_search;
