@@ -11,8 +11,12 @@
 //! value stripped of control characters (`ics`), so no stored value (a task id with CR LF, a
 //! title, a rule) can add a property or a component.
 
+mod event;
 mod ics;
+pub mod read;
 mod vtimezone;
+
+pub use event::CalendarEvent;
 
 use std::collections::{BTreeMap, HashSet};
 

@@ -20,7 +20,7 @@ const DAY: u64 = 24 * HOUR;
 type Range = (&'static str, bool, u64, &'static str);
 
 /// Every duration key, with whether zero is allowed and its maximum in seconds.
-pub const DURATION_KEYS: [Range; 20] = [
+pub const DURATION_KEYS: [Range; 21] = [
     ("http.event_stream_idle", false, 7 * DAY, "7d"),
     ("llm.timeout", false, HOUR, "1h"),
     ("llm.probe_interval", false, DAY, "1d"),
@@ -41,6 +41,7 @@ pub const DURATION_KEYS: [Range; 20] = [
     ("runtime.backoff_max", true, HOUR, "1h"),
     ("runtime.passivate_after", false, 7 * DAY, "7d"),
     ("shutdown.grace", true, HOUR, "1h"),
+    ("calendars.timeout", false, 10 * MINUTE, "10m"),
 ];
 
 /// The value of a duration key of `config` by its path.
@@ -66,6 +67,7 @@ fn value_of(config: &Config, key: &str) -> Option<ConfigDuration> {
         "runtime.backoff_max" => config.runtime.backoff_max,
         "runtime.passivate_after" => config.runtime.passivate_after,
         "shutdown.grace" => config.shutdown.grace,
+        "calendars.timeout" => config.calendars.timeout,
         _ => return None,
     })
 }

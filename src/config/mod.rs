@@ -5,6 +5,7 @@
 //! Invariants: every key is optional; an unknown key or a bad value is an error naming its key
 //! path; secrets are read only from environment variables named in the file.
 
+mod calendars;
 mod chat;
 mod duration;
 mod escalation;
@@ -13,17 +14,23 @@ mod limits;
 mod messages;
 mod provider;
 mod quiet_hours;
+mod scheduling;
 mod schema;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
+pub use calendars::{
+    is_url as is_calendar_url, name_problem as calendar_name_problem, CalendarSourceConfig,
+    CalendarsConfig,
+};
 pub use chat::{ChatConfig, Persona};
 pub use duration::ConfigDuration;
 pub use escalation::EscalationConfig;
 pub use file::{read_text, read_text_within, FileError, Limit, MAX_FILE_BYTES};
 pub use limits::DURATION_KEYS;
 pub use quiet_hours::QuietHours;
+pub use scheduling::{SchedulingConfig, WorkingHours};
 pub use schema::*;
 
 /// Why a config could not be used.
@@ -157,8 +164,8 @@ fn model_without_system_role(model: &str) -> bool {
 }
 
 impl Config {
-    /// Rules that span keys or need the environment.
-    pub fn validate(&self, env: &dyn Env) -> Result<(), ConfigError> {
+    /// `http.bind` is an address, and one other machines reach only with an API token.
+    fn check_bind(&self, env: &dyn Env) -> Result<(), ConfigError> {
         let bind: SocketAddr = self.http.bind.parse().map_err(|_| {
             ConfigError::invalid(
                 "http.bind",
@@ -177,8 +184,17 @@ impl Config {
                 ),
             ));
         }
+        Ok(())
+    }
+
+    /// Rules that span keys or need the environment.
+    pub fn validate(&self, env: &dyn Env) -> Result<(), ConfigError> {
+        self.check_bind(env)?;
         if let Some((key, reason)) = self.escalation.problem() {
             return Err(ConfigError::invalid(key, reason));
+        }
+        if let Some((key, reason)) = self.calendars.problem() {
+            return Err(ConfigError::invalid(&key, reason));
         }
         if !(0.0..=1.0).contains(&self.capture.min_confidence) {
             return Err(ConfigError::invalid(
@@ -398,5 +414,38 @@ mod tests {
         let env = FakeEnv(HashMap::from([("DISCORD_TOKEN", "abc")]));
         let error = config.validate(&env).map_err(|e| e.to_string());
         assert!(matches!(error, Err(ref e) if e.starts_with("discord.allowed_user_ids")));
+    }
+
+    #[test]
+    fn sources_bounds_and_working_hours_are_read_and_checked_naming_the_key() {
+        let ok = "calendars:\n  sources:\n    - {name: Work, source: https://example.com/a.ics, for_user_id: 42}\n    - {name: Home, source: home.ics, for_user_id: web, refresh: 1m}\n  max_events: 10\n";
+        assert_eq!(error_of(ok), "ok");
+        let config = parse_yaml::<Config>(ok).ok();
+        assert_eq!(
+            config
+                .as_ref()
+                .map(|c| c.calendars.sources[0].for_user_id.as_str()),
+            Some("42")
+        );
+        assert_eq!(
+            config.map(|c| c.calendars.sources[0].refresh.get().as_secs()),
+            Some(900)
+        );
+        let cases = [
+            ("calendars:\n  - {name: a, source: a.ics, for_user_id: x}\n", "calendars: the list of calendars goes under `sources:`"),
+            ("calendars:\n  sources:\n    - {name: a, source: a.ics, for_user_id: x, refresh: 30s}\n", "calendars.sources[0].refresh: must be at least 1m"),
+            ("calendars:\n  sources:\n    - {name: a, source: ftp://x/a.ics, for_user_id: x}\n", "calendars.sources[0].source: only http(s)"),
+            ("calendars:\n  sources:\n    - {name: a, source: a.ics, for_user_id: x}\n    - {name: a, source: b.ics, for_user_id: x}\n", "calendars.sources[1].name: \"a\" is named twice"),
+            ("calendars:\n  sources:\n    - {name: a, source: a.ics, for_user_id: x, colour: red}\n", "calendars.sources[0].colour: unknown key"),
+            ("calendars:\n  max_byte: 3\n", "calendars.max_byte: unknown key"),
+            ("calendars:\n  max_events: 0\n", "calendars.max_events: must be at least 1"),
+            ("scheduling:\n  working_hours: 9-5\n", "scheduling.working_hours: invalid time \"9\" in working hours"),
+            ("scheduling:\n  working_hours: nine to five\n", "scheduling.working_hours: invalid working hours"),
+            ("scheduling:\n  working_hours: \"09:00-09:00\"\n", "scheduling.working_hours: working hours \"09:00-09:00\" are empty"),
+        ];
+        for (yaml, expected) in cases {
+            let found = error_of(yaml);
+            assert!(found.starts_with(expected), "{yaml}: {found}");
+        }
     }
 }

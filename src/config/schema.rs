@@ -7,11 +7,13 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
+use super::calendars::CalendarsConfig;
 use super::chat::ChatConfig;
 use super::duration::ConfigDuration;
 use super::escalation::EscalationConfig;
 pub use super::provider::LlmProvider;
 use super::quiet_hours::QuietHours;
+use super::scheduling::SchedulingConfig;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -34,6 +36,8 @@ pub struct Config {
     pub escalation: EscalationConfig,
     pub discord: DiscordConfig,
     pub nudges: NudgesConfig,
+    pub calendars: CalendarsConfig,
+    pub scheduling: SchedulingConfig,
     pub reply_decision: ReplyDecisionConfig,
     pub runtime: RuntimeConfig,
     pub shutdown: ShutdownConfig,
@@ -60,6 +64,8 @@ impl Default for Config {
             escalation: EscalationConfig::default(),
             discord: DiscordConfig::default(),
             nudges: NudgesConfig::default(),
+            calendars: CalendarsConfig::default(),
+            scheduling: SchedulingConfig::default(),
             reply_decision: ReplyDecisionConfig::default(),
             runtime: RuntimeConfig::default(),
             shutdown: ShutdownConfig::default(),
