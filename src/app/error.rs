@@ -1,5 +1,5 @@
-//! Why Donna could not start: the config, the reply rules, the model clients or prompts, or the
-//! store (a data dir in use, a migration refused).
+//! Why Donna could not start: the config, the reply rules, the model clients or prompts, the
+//! store (a data dir in use, a migration refused), or the calendars' HTTP clients.
 
 use crate::config::ConfigError;
 use crate::llm::prompts::PromptError;
@@ -19,6 +19,9 @@ pub enum StartError {
     Prompts(PromptError),
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The calendars' HTTP clients could not be built.
+    #[error("calendars: {0}")]
+    Calendars(#[from] crate::calendar::fetch::FetchError),
 }
 
 /// Why `donna run` or `donna chat` could not get going.

@@ -40,6 +40,7 @@ use crate::metrics::{LlmMetrics, NudgeMetrics, TurnMetrics};
 use crate::replies::matcher::FastPath;
 use crate::store::{self, DataDirLock, Durability, Store, StoreError};
 use crate::subsystems::action_executor::ExecutorMsg;
+use crate::subsystems::calendars::CalendarParts;
 use crate::subsystems::chat_sessions::SessionsMsg;
 use crate::subsystems::digest::DigestMsg;
 use crate::subsystems::fast_path::FastPathMsg;
@@ -120,6 +121,8 @@ pub struct App {
     pub automations: ChildRef<AutomationsMsg>,
     /// Sends the daily digests at their occurrences.
     pub digests: ChildRef<DigestMsg>,
+    /// The calendars Donna reads: the actor that keeps them current and their events.
+    pub calendars: CalendarParts,
     pub llm: Option<ChildRef<LlmMsg>>,
     pub llm_metrics: Arc<LlmMetrics>,
     /// Whether the model is there (probed at start and every `llm.probe_interval`).
@@ -272,14 +275,13 @@ impl App {
         );
         let automations = spawner.automations(&store, &clock, &config, &events);
         let digests = spawner.digests(&store, &clock, &config, &events);
-        let mut arbiters = conversation_arbiters;
-        arbiters.push(store_arbiter);
         let reloader = Arc::new(reload::Reloader::new(lives, config.clone(), clock.clone()));
         Ok(Self {
             reloader,
             api_token: config.api_token(env),
             calendar_token: config.calendar_token(env),
             config: Arc::new(config),
+            calendars: spawner.calendars(loaded, &store, &clock)?,
             clock,
             store,
             health,
@@ -308,7 +310,7 @@ impl App {
             started_at: Instant::now(),
             draining: AtomicBool::new(false),
             prober,
-            arbiters,
+            arbiters: Vec::from_iter(conversation_arbiters.into_iter().chain([store_arbiter])),
             _lock: lock,
         })
     }

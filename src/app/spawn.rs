@@ -24,6 +24,7 @@ use crate::skipped_rows::SkippedRows;
 use crate::store::{Durability, WriterMsg};
 use crate::store::{ReadPool, Store, StoreWriter};
 use crate::subsystems::action_executor::{ActionExecutor, ExecutorMsg};
+use crate::subsystems::calendars::{CalendarParts, Calendars, CalendarsMsg};
 use crate::subsystems::chat_sessions::{ChatSessions, SessionsMsg, SweepSettings};
 use crate::subsystems::digest::{DigestMsg, DigestRunner};
 use crate::subsystems::fast_path::{FastPathActor, FastPathMsg};
@@ -260,5 +261,24 @@ impl<'a> Spawner<'a> {
                 skipped.clone(),
             ))
         }))
+    }
+
+    /// The Calendars actor and its book: every calendar refreshed on its interval; its first
+    /// round is asked for at once (the timer's first tick comes later).
+    pub fn calendars(
+        &self,
+        loaded: &crate::config::LoadedConfig,
+        store: &Store,
+        clock: &SharedClock,
+    ) -> Result<CalendarParts, crate::calendar::fetch::FetchError> {
+        let book = Arc::new(crate::calendar::book::CalendarBook::default());
+        let refresher =
+            crate::calendar::refresh::Refresher::new(loaded, book.clone(), store.clone())?;
+        let clock = clock.clone();
+        let actor = self.spawn(ChildSpec::new("calendars", move || {
+            Ok(Calendars::new(refresher.clone(), clock.clone()))
+        }));
+        let _ = actor.tell(CalendarsMsg::Refresh { reply: None });
+        Ok(CalendarParts { actor, book })
     }
 }

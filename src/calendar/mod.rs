@@ -11,9 +11,15 @@
 //! value stripped of control characters (`ics`), so no stored value (a task id with CR LF, a
 //! title, a rule) can add a property or a component.
 
+pub mod book;
 mod event;
+pub mod fetch;
+pub mod free_slots;
 mod ics;
 pub mod read;
+pub mod refresh;
+pub mod repo;
+pub mod sources;
 mod vtimezone;
 
 pub use event::CalendarEvent;

@@ -1,7 +1,8 @@
 //! `GET /health`: what every actor is doing, for people (/metrics, for Prometheus, is in
 //! `metrics.rs`; the probes are in `probes.rs`).
 //!
-//! /health also shows the model (`model`: provider, model, state, when it was checked, the last
+//! /health also shows the calendars Donna reads (`calendars`: each one's state, events kept,
+//! last refresh and error, never its address) and the model (`model`: provider, model, state, when it was checked, the last
 //! error): a model that is unreachable or missing makes the status "degraded" with 200, never
 //! 503, because restarting Donna would not bring it back.
 
@@ -69,6 +70,41 @@ struct HealthView {
     reply_gate: ReplyGateView,
     model: ModelView,
     config: ConfigView,
+    /// Every calendar Donna reads: its state, never its address.
+    calendars: Vec<CalendarView>,
+}
+
+/// One calendar's state (no URL, no path: a calendar's address is a credential).
+#[derive(Debug, Serialize)]
+struct CalendarView {
+    name: String,
+    for_user_id: String,
+    state: &'static str,
+    /// Events kept (31 days back to 367 ahead).
+    events: usize,
+    /// Events left out: an unknown time zone, a recurrence that does not read.
+    skipped: usize,
+    refreshed_at: Option<String>,
+    error: Option<String>,
+}
+
+fn calendar_views(app: &App) -> Vec<CalendarView> {
+    app.calendars
+        .book
+        .statuses()
+        .into_iter()
+        .map(|status| CalendarView {
+            name: status.name,
+            for_user_id: status.for_user_id,
+            state: if status.ok { "ok" } else { "error" },
+            events: status.events,
+            skipped: status.skipped,
+            refreshed_at: status
+                .refreshed_at
+                .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+            error: status.error,
+        })
+        .collect()
 }
 
 /// The config in force (hot reload): when it was loaded and why the last edit was refused.
@@ -122,6 +158,7 @@ pub async fn health(app: web::Data<App>) -> HttpResponse {
         && !app.model_status.state().is_degraded();
     let status = app.config_status();
     let view = HealthView {
+        calendars: calendar_views(&app),
         model,
         config: ConfigView {
             loaded_at: status

@@ -18,6 +18,7 @@
 mod auth;
 mod automations;
 mod calendar;
+mod calendar_events;
 mod error;
 mod events;
 mod health;
@@ -26,6 +27,7 @@ mod metrics;
 mod openapi;
 mod page;
 mod people;
+mod people_calendars;
 mod probes;
 mod proposals;
 mod redact;
@@ -211,7 +213,8 @@ fn routes(cfg: &mut ServiceConfig) {
                 .service(web_chat::done)
                 .service(web_chat::answer)
                 .service(people::get)
-                .service(people::put),
+                .service(people::put)
+                .service(calendar_events::events),
         );
 }
 

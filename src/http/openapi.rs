@@ -30,6 +30,7 @@ const BEARER: &str = "bearer";
         (name = "automations", description = "Recurring reminders: list and stop"),
         (name = "people", description = "A person's time zone"),
         (name = "calendar", description = "The calendar feed (RFC 5545), with its own token in the query"),
+        (name = "calendars", description = "The events of the calendars Donna reads"),
         (name = "operations", description = "Health, probes, metrics and this document"),
         (name = "web", description = "The web page, its token form, its own chat and its buttons"),
     )

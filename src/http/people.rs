@@ -1,5 +1,6 @@
-//! `/api/people/{user_id}`: a person's time zone. GET answers the zone their times are read
-//! and shown in (the config's `timezone` when they never set one); PUT sets it.
+//! `/api/people/{user_id}`: a person's time zone and own calendars. GET answers the zone their
+//! times are read and shown in (the config's `timezone` when they never set one) and their
+//! calendars (`people_calendars`: addresses cut to scheme and host); PUT sets either or both.
 //! A person is the id they write with: the `user_id` of `POST /api/messages`, a Discord user
 //! id, `console`.
 //! Invariant: only an IANA name chrono-tz knows is stored; an unknown one is refused with the
@@ -14,8 +15,10 @@ use utoipa::ToSchema;
 
 use crate::app::App;
 use crate::people::{self, repo, zones};
+use crate::subsystems::calendars::CalendarsMsg;
 
 use super::error::ApiError;
+use super::people_calendars::{self, CalendarShown, CalendarUpdate};
 
 /// A person's time zone.
 #[derive(Debug, Serialize, ToSchema)]
@@ -25,18 +28,22 @@ pub struct PersonView {
     /// An IANA name.
     #[schema(example = "Europe/Berlin")]
     pub timezone: String,
+    /// The person's own calendars, each address cut to its scheme and host.
+    pub calendars: Vec<CalendarShown>,
 }
 
-/// The zone to set.
+/// The zone and calendars to set (what is left out stays as it is).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PersonUpdate {
     /// An IANA name ("Europe/Berlin", "America/New_York", "UTC").
     #[schema(example = "Europe/Berlin")]
-    pub timezone: String,
+    pub timezone: Option<String>,
+    /// The person's own calendars (the whole list: `[]` removes them).
+    pub calendars: Option<Vec<CalendarUpdate>>,
 }
 
-fn checked_user(user_id: String) -> Result<String, ApiError> {
+pub(super) fn checked_user(user_id: String) -> Result<String, ApiError> {
     crate::ids::check(&user_id)
         .map_err(|error| ApiError::BadRequest(format!("user_id {error}")))?;
     Ok(user_id)
@@ -89,15 +96,24 @@ pub async fn get(
     user_id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let user_id = checked_user(user_id.into_inner())?;
+    Ok(HttpResponse::Ok().json(view(&app, user_id).await?))
+}
+
+/// The person as GET and PUT show them.
+async fn view(app: &App, user_id: String) -> Result<PersonView, ApiError> {
     let (who, default) = (user_id.clone(), app.config.timezone);
-    let timezone = app
+    let (timezone, calendars) = app
         .store
-        .read(move |conn| people::zone_of(conn, Some(&who), default))
+        .read(move |conn| {
+            let zone = people::zone_of(conn, Some(&who), default)?;
+            Ok((zone, crate::calendar::repo::of_person(conn, &who)?))
+        })
         .await?;
-    Ok(HttpResponse::Ok().json(PersonView {
+    Ok(PersonView {
         user_id,
         timezone: timezone.name().to_string(),
-    }))
+        calendars: people_calendars::shown(calendars),
+    })
 }
 
 #[utoipa::path(
@@ -105,8 +121,8 @@ pub async fn get(
     params(("user_id" = String, Path, description = "The id the person writes with")),
     request_body = PersonUpdate,
     responses(
-        (status = 200, description = "Set: the person's times are read and shown in it from now on", body = PersonView),
-        (status = 400, description = "An unknown zone (the error names the nearest ones), bad JSON or a bad id"),
+        (status = 200, description = "Set: the person's times are read and shown in the zone from now on, and their calendars read", body = PersonView),
+        (status = 400, description = "An unknown zone (the error names the nearest ones), a calendar that is not an http(s) URL, bad JSON or a bad id"),
         (status = 401, description = "Missing or wrong bearer token"),
         (status = 503, description = "Shutting down"),
     )
@@ -118,13 +134,32 @@ pub async fn put(
     body: web::Json<PersonUpdate>,
 ) -> Result<HttpResponse, ApiError> {
     let user_id = checked_user(user_id.into_inner())?;
-    let timezone = iana(&body.timezone).await?;
-    let (who, now) = (user_id.clone(), app.clock.now());
+    let timezone = match body.timezone.as_deref() {
+        Some(name) => Some(iana(name).await?),
+        None => None,
+    };
+    let calendars = body
+        .calendars
+        .as_deref()
+        .map(people_calendars::checked)
+        .transpose()?;
+    let (who, now, changed) = (user_id.clone(), app.clock.now(), calendars.is_some());
     app.store
-        .write(move |conn| repo::set(conn, &who, timezone, now))
+        .write(move |conn| {
+            if let Some(timezone) = timezone {
+                repo::set(conn, &who, timezone, now)?;
+            }
+            if let Some(calendars) = calendars {
+                crate::calendar::repo::replace_personal(conn, &who, &calendars, now)?;
+            }
+            Ok(())
+        })
         .await?;
-    Ok(HttpResponse::Ok().json(PersonView {
-        user_id,
-        timezone: timezone.name().to_string(),
-    }))
+    if changed {
+        let _ = app
+            .calendars
+            .actor
+            .tell(CalendarsMsg::Refresh { reply: None });
+    }
+    Ok(HttpResponse::Ok().json(view(&app, user_id).await?))
 }

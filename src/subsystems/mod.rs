@@ -3,6 +3,7 @@
 //! chat turns share.
 
 pub mod action_executor;
+pub mod calendars;
 pub mod chat_sessions;
 pub mod digest;
 pub mod fast_path;

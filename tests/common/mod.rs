@@ -16,6 +16,7 @@ use donna::config::{parse_yaml, Env, LoadedConfig};
 use serde_json::{json, Value};
 
 pub mod browser;
+pub mod fake_calendar;
 pub mod fake_discord;
 pub mod fake_llm;
 pub mod page;

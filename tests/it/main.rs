@@ -12,6 +12,7 @@ mod automations;
 mod backup;
 mod bounds;
 mod calendar;
+mod calendars;
 mod chat;
 mod chat_actions;
 mod chat_consent;

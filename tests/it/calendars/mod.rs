@@ -1,0 +1,92 @@
+//! The calendars Donna reads, through the running app: local .ics files and a calendar server
+//! on loopback (`common::fake_calendar`), read into `GET /api/calendar/events` and /health.
+//! `reading`: recurrences with exceptions and overrides, all-day events, zones (IANA, Windows,
+//! the file's own VTIMEZONE, unknown), DST; `fetching`: conditional requests, failures that
+//! keep the last good copy (404, timeout, malformed, oversized), a restart, /health without
+//! addresses; `addresses`: a person's own URLs and the private-address guard, redirects.
+
+mod addresses;
+mod fetching;
+mod reading;
+
+use donna::calendar::book::SourceStatus;
+use donna::subsystems::calendars::CalendarsMsg;
+use serde_json::Value;
+
+use crate::common::Bot;
+
+/// Runs one refresh round now and answers every source's state.
+pub async fn refresh(bot: &Bot) -> Vec<SourceStatus> {
+    bot.app
+        .calendars
+        .actor
+        .ask(|reply| CalendarsMsg::Refresh { reply: Some(reply) })
+        .await
+        .unwrap_or_else(|e| panic!("refresh: {e}"))
+        .unwrap_or_else(|e| panic!("refresh: {e}"))
+}
+
+/// Moves the clock past every source's refresh interval (15 minutes) and refreshes.
+pub async fn refresh_later(bot: &Bot) -> Vec<SourceStatus> {
+    bot.clock.advance(chrono::Duration::minutes(16));
+    refresh(bot).await
+}
+
+/// The state of the source `name`.
+pub fn state_of<'a>(statuses: &'a [SourceStatus], name: &str) -> &'a SourceStatus {
+    statuses
+        .iter()
+        .find(|status| status.name == name)
+        .unwrap_or_else(|| panic!("no calendar {name} in {statuses:?}"))
+}
+
+/// `GET /api/calendar/events` for `user` between two RFC 3339 times (status, body).
+pub async fn events(bot: &Bot, user: &str, from: &str, to: &str) -> (u16, Value) {
+    let from = from.replace('+', "%2B");
+    let to = to.replace('+', "%2B");
+    bot.get(&format!(
+        "/api/calendar/events?from={from}&to={to}&user_id={user}"
+    ))
+    .await
+}
+
+/// (title, start) of each event, in the order served.
+pub fn titles_and_starts(events: &Value) -> Vec<(String, String)> {
+    events
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|event| {
+            (
+                event["title"].as_str().unwrap_or_default().to_string(),
+                event["start"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// A config's `calendars:` section with these sources (name, source, person) and more keys.
+pub fn calendars_config(sources: &[(&str, &str, &str)], more: &str) -> String {
+    let mut yaml = String::from("calendars:\n  sources:\n");
+    for (name, source, person) in sources {
+        yaml.push_str(&format!(
+            "    - {{name: {name}, source: \"{source}\", for_user_id: {person}}}\n"
+        ));
+    }
+    if sources.is_empty() {
+        yaml = String::from("calendars:\n  sources: []\n");
+    }
+    yaml.push_str(more);
+    yaml
+}
+
+/// A calendar file with these VEVENTs (and VTIMEZONEs), CRLF lines.
+pub fn ics(components: &str) -> String {
+    format!(
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Test//Calendars//EN\r\n{}END:VCALENDAR\r\n",
+        components
+            .trim_start()
+            .replace("\r\n", "\n")
+            .replace('\n', "\r\n")
+    )
+}
