@@ -23,5 +23,3 @@ pub fn read(text: &str, settings: &Settings) -> Result<Reading, ReadError> {
     let document = components::document(text)?;
     expand::expand(&document, settings)
 }
-
-pub use zones::known as known_zone;

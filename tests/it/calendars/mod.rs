@@ -3,10 +3,11 @@
 //! `reading`: recurrences with exceptions and overrides, all-day events, zones (IANA, Windows,
 //! the file's own VTIMEZONE, unknown), DST; `fetching`: conditional requests, failures that
 //! keep the last good copy (404, timeout, malformed, oversized), a restart, /health without
-//! addresses; `addresses`: a person's own URLs and the private-address guard, redirects.
+//! addresses; `logs`: the real binary's log of a failing calendar; `addresses`: a person's own URLs and the private-address guard, redirects.
 
 mod addresses;
 mod fetching;
+mod logs;
 mod reading;
 
 use donna::calendar::book::SourceStatus;

@@ -245,3 +245,29 @@ async fn a_person_sees_only_their_own_calendars_and_the_window_is_checked() {
         .await;
     assert_eq!(status, 400, "user_id is required");
 }
+
+#[actix_rt::test]
+async fn a_calendar_past_max_events_is_refused_whole_never_cut_short() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let daily = dir.path().join("daily.ics");
+    let every_day = "BEGIN:VEVENT\nUID:daily@x\nSUMMARY:Pills\nDTSTART:20261101T080000Z\nRRULE:FREQ=DAILY\nEND:VEVENT\n";
+    std::fs::write(&daily, ics(every_day)).unwrap_or_else(|e| panic!("{e}"));
+    let config = calendars_config(
+        &[("Daily", &daily.display().to_string(), "ana")],
+        "  max_events: 100\n",
+    );
+    let bot = start_bot_in(dir, &config, TestEnv(Vec::new())).await;
+    let statuses = refresh(&bot).await;
+    let state = state_of(&statuses, "Daily");
+    assert!(!state.ok && state.events == 0, "{state:?}");
+    assert!(
+        state
+            .error
+            .clone()
+            .unwrap_or_default()
+            .contains("more than 100 events"),
+        "{state:?}"
+    );
+    let (_, listed) = events(&bot, "ana", "2026-11-23T00:00:00Z", "2026-11-30T00:00:00Z").await;
+    assert_eq!(listed, json!([]));
+}
