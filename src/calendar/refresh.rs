@@ -267,7 +267,7 @@ async fn apply(
     let (reading_text, reading_settings) = (text.clone(), settings.clone());
     let reading = tokio::task::spawn_blocking(move || read::read(&reading_text, &reading_settings))
         .await
-        .unwrap_or(Err(read::ReadError::TooMuchWork))?;
+        .unwrap_or(Err(read::ReadError::Unreadable))?;
     entry.events = Arc::new(reading.events);
     entry.skipped = reading.skipped;
     entry.text = Some(text);

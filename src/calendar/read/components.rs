@@ -153,10 +153,11 @@ fn observance(part: &Component<'_>) -> Option<Observance> {
 /// Reads a calendar file's text.
 pub fn document(text: &str) -> Result<Document, ReadError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if depth_of(text) > MAX_DEPTH {
+    // Measured on the unfolded text: a BEGIN line folded in two is still one to the parser.
+    let unfolded = unfold(text);
+    if depth_of(&unfolded) > MAX_DEPTH {
         return Err(ReadError::TooDeep(MAX_DEPTH));
     }
-    let unfolded = unfold(text);
     let starts_as_calendar = unfolded
         .lines()
         .find(|line| !line.trim().is_empty())
@@ -200,6 +201,8 @@ mod tests {
     fn files_that_are_not_calendars_are_refused_without_quoting_them() {
         let deep = format!("BEGIN:VCALENDAR\n{}", "BEGIN:X\n".repeat(100_000));
         assert!(matches!(document(&deep), Err(ReadError::TooDeep(_))));
+        let folded = format!("BEGIN:VCALENDAR\r\n{}", "BE\r\n GIN:X\r\n".repeat(100_000));
+        assert!(matches!(document(&folded), Err(ReadError::TooDeep(_))));
         assert!(matches!(
             document("<html><body>Sign in</body></html>"),
             Err(ReadError::NotCalendar)

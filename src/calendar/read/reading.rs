@@ -45,4 +45,7 @@ pub enum ReadError {
     TooManyEvents(usize),
     #[error("the recurring events take too long to expand")]
     TooMuchWork,
+    /// Reading stopped without an answer (a fault in a library, caught).
+    #[error("the iCalendar file could not be read")]
+    Unreadable,
 }

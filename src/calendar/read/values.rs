@@ -54,6 +54,10 @@ pub fn stamps(value: &str, tzid: Option<&str>) -> Vec<Stamp> {
         .collect()
 }
 
+/// The longest DURATION read (ten years): longer ones do not read, so no time computed from
+/// one can leave the range of dates.
+const MAX_DURATION_DAYS: i64 = 3_660;
+
 /// A DURATION value (`PT1H30M`, `P1D`, `-PT15M`, `P2W`); None when it does not read.
 pub fn duration(value: &str) -> Option<Duration> {
     let value = value.trim();
@@ -86,7 +90,7 @@ pub fn duration(value: &str) -> Option<Duration> {
             }
         }
     }
-    if !number.is_empty() || !any {
+    if !number.is_empty() || !any || total > Duration::days(MAX_DURATION_DAYS) {
         return None;
     }
     Some(if negative { -total } else { total })
@@ -147,6 +151,8 @@ mod tests {
             ("1H", None),
             ("PT1X", None),
             ("P99999999999999999999D", None),
+            ("P99999999W", None),
+            ("P3661D", None),
         ];
         for (text, expected) in cases {
             assert_eq!(duration(text), expected, "{text}");
