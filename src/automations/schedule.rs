@@ -37,6 +37,30 @@ pub const MAX_COUNT: u32 = 1_000;
 /// The longest rule stored, in characters (Donna's own are about 100).
 const MAX_RULE_CHARS: usize = 500;
 
+/// A recurrence search reached `MAX_STEPS` before it ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchCut;
+
+/// The one bounded search of recurrences (automations and the calendars Donna reads): steps
+/// through `set`'s occurrences in order, handing each to `visit` until it answers false,
+/// through at most `MAX_STEPS` of them (the crate cannot start later than DTSTART), with the
+/// crate's own cap on iterations that find nothing turned on (`limit`).
+pub fn walk(
+    set: RRuleSet,
+    mut visit: impl FnMut(chrono::DateTime<rrule::Tz>) -> bool,
+) -> Result<(), SearchCut> {
+    let set = set.limit();
+    for (step, at) in (&set).into_iter().enumerate() {
+        if step >= MAX_STEPS {
+            return Err(SearchCut);
+        }
+        if !visit(at) {
+            break;
+        }
+    }
+    Ok(())
+}
+
 /// Why a stored or proposed rule cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ScheduleError {
@@ -215,24 +239,18 @@ impl Schedule {
         if to < from {
             return Ok(Vec::new());
         }
-        // `limit` turns on the crate's own cap on iterations that find nothing.
-        let set = self.set()?.limit();
         let mut found = Vec::new();
-        for (step, at) in (&set).into_iter().enumerate() {
-            if step >= MAX_STEPS {
-                return Err(ScheduleError::SearchCut(self.rrule.clone()));
-            }
+        walk(self.set()?, |at| {
             let at = at.with_timezone(&Utc);
             if at > to {
-                break;
+                return false;
             }
             if at >= from {
                 found.push(at);
-                if found.len() >= EXPANSION_LIMIT {
-                    break;
-                }
             }
-        }
+            found.len() < EXPANSION_LIMIT
+        })
+        .map_err(|SearchCut| ScheduleError::SearchCut(self.rrule.clone()))?;
         Ok(found)
     }
 

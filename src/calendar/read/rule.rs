@@ -6,17 +6,16 @@
 //! of the rule text and given back as a wall time in the event's zone (the crate would read a
 //! floating UNTIL in the machine's zone). DTSTART is always the first occurrence (RFC 5545,
 //! 3.8.5.3), even when the rule does not match it.
-//! Invariants: every search is bounded three ways: it stops past `until`, it steps through at
-//! most `MAX_STEPS` occurrences from DTSTART (the crate cannot start later; past it the search
-//! is `Cut` and the caller skips the series), and the crate's own cap on iterations that find
-//! nothing (`limit`) ends a rule that never occurs.
+//! Invariants: every search is the automations' bounded one (`automations::schedule::walk`):
+//! it stops past `until`, steps through at most `MAX_STEPS` occurrences from DTSTART (past it
+//! the search is `Cut` and the caller skips the series), and the crate's own cap on iterations
+//! that find nothing ends a rule that never occurs; a file's searches share one budget of
+//! steps (`Steps`).
 
 use chrono::NaiveDateTime;
 use rrule::{RRule, RRuleSet, Unvalidated};
 
-/// The most occurrences one search steps through from DTSTART: a daily rule's first 109 years,
-/// an hourly one's first 4.5 years.
-pub const MAX_STEPS: usize = 40_000;
+use crate::automations::schedule::{walk, SearchCut, MAX_STEPS};
 
 /// Why a series cannot be expanded (it is skipped and counted).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -81,7 +80,7 @@ impl Recurrence {
         steps: &mut Steps,
     ) -> Result<Vec<NaiveDateTime>, RuleError> {
         let start = floating(self.start);
-        let mut set = RRuleSet::new(start).limit();
+        let mut set = RRuleSet::new(start);
         for rule in &self.rules {
             let rule = rule
                 .clone()
@@ -98,18 +97,25 @@ impl Recurrence {
             set = set.exdate(floating(*exdate));
         }
         let mut found: Vec<NaiveDateTime> = Vec::new();
-        for (step, at) in (&set).into_iter().enumerate() {
+        let mut spent = false;
+        walk(set, |at| {
             let wall = at.naive_utc();
             if wall > until {
-                break;
+                return false;
             }
-            if step >= MAX_STEPS {
-                return Err(RuleError::Cut);
-            }
-            steps.0 = steps.0.checked_sub(1).ok_or(RuleError::Budget)?;
+            let Some(left) = steps.0.checked_sub(1) else {
+                spent = true;
+                return false;
+            };
+            steps.0 = left;
             if wall >= from && found.last() != Some(&wall) {
                 found.push(wall);
             }
+            true
+        })
+        .map_err(|SearchCut| RuleError::Cut)?;
+        if spent {
+            return Err(RuleError::Budget);
         }
         Ok(found)
     }
