@@ -113,25 +113,17 @@ mod tests {
     #[test]
     fn wall_times_across_a_dst_change_become_the_right_instants() {
         let berlin = Zone::Iana(chrono_tz::Europe::Berlin);
-        // Winter +01:00, summer +02:00.
-        assert_eq!(
-            berlin.to_instant(wall("2026-01-15 09:00")),
-            utc("2026-01-15 08:00")
-        );
-        assert_eq!(
-            berlin.to_instant(wall("2026-07-15 09:00")),
-            utc("2026-07-15 07:00")
-        );
-        // 29 March 2026: 02:00 -> 03:00; 02:30 does not exist and is read as 03:30.
-        assert_eq!(
-            berlin.to_instant(wall("2026-03-29 02:30")),
-            utc("2026-03-29 01:30")
-        );
-        // 25 October 2026: 03:00 -> 02:00; 02:30 happens twice, the first is meant.
-        assert_eq!(
-            berlin.to_instant(wall("2026-10-25 02:30")),
-            utc("2026-10-25 00:30")
-        );
+        let rows = [
+            ("winter: +01:00", "2026-01-15 09:00", "2026-01-15 08:00"),
+            ("summer: +02:00", "2026-07-15 09:00", "2026-07-15 07:00"),
+            // 29 March 2026: 02:00 -> 03:00; 02:30 does not exist and is read as 03:30.
+            ("a skipped hour", "2026-03-29 02:30", "2026-03-29 01:30"),
+            // 25 October 2026: 03:00 -> 02:00; 02:30 happens twice, the first is meant.
+            ("a repeated hour", "2026-10-25 02:30", "2026-10-25 00:30"),
+        ];
+        for (about, local, instant) in rows {
+            assert_eq!(berlin.to_instant(wall(local)), utc(instant), "{about}");
+        }
         assert_eq!(
             berlin.to_wall(utc("2026-07-15 07:00")),
             wall("2026-07-15 09:00")
