@@ -148,16 +148,12 @@ async fn done_replies(
         let started = Instant::now();
         let result = app
             .intake
-            .submit(Incoming {
-                channel: Channel::Local,
-                thread_id: thread_id.clone(),
-                user_id: "owner".into(),
-                text: "done".into(),
-                message_id: None,
-                answers_plan: None,
-                answers_nudge: None,
-                about_task: None,
-            })
+            .submit(Incoming::typed(
+                Channel::Local,
+                thread_id.clone(),
+                "owner",
+                "done",
+            ))
             .await
             .unwrap_or_else(|e| panic!("done turn: {e}"));
         latencies.push(started.elapsed());
@@ -236,16 +232,7 @@ fn sessions_load() {
                 while !stop.load(Ordering::Acquire) {
                     let outcome = app
                         .intake
-                        .submit(Incoming {
-                            channel: Channel::Local,
-                            thread_id: thread_id.clone(),
-                            user_id: "owner".into(),
-                            text: format!("session {session}: long day, message {n}"),
-                            message_id: None,
-                            answers_plan: None,
-                            answers_nudge: None,
-                            about_task: None,
-                        })
+                        .submit(Incoming::typed(Channel::Local, thread_id.clone(), "owner", format!("session {session}: long day, message {n}")))
                         .await;
                     match outcome {
                         Ok(result) if result.reply.as_deref() == Some("I hear you.") => {

@@ -84,16 +84,15 @@ async fn turns(url: &str, durability: Durability) -> Vec<Duration> {
         let started = Instant::now();
         let result = app
             .intake
-            .submit(Incoming {
-                channel: Channel::Local,
-                thread_id: thread.clone(),
-                user_id: "me".into(),
-                text: "what do I need for this one?".into(),
-                message_id: Some(format!("m{i}")),
-                answers_plan: None,
-                answers_nudge: None,
-                about_task: None,
-            })
+            .submit(
+                Incoming::typed(
+                    Channel::Local,
+                    thread.clone(),
+                    "me",
+                    "what do I need for this one?",
+                )
+                .with_message_id(format!("m{i}")),
+            )
             .await
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(result.path.as_str(), "llm");

@@ -288,16 +288,15 @@ async fn planner_overhead() {
         let started = Instant::now();
         let result = app
             .intake
-            .submit(Incoming {
-                channel: Channel::Local,
-                thread_id: "thr_bench".into(),
-                user_id: "me".into(),
-                text: "when is the dentist and what did I say about the passport office?".into(),
-                message_id: Some(format!("m{i}")),
-                answers_plan: None,
-                answers_nudge: None,
-                about_task: None,
-            })
+            .submit(
+                Incoming::typed(
+                    Channel::Local,
+                    "thr_bench",
+                    "me",
+                    "when is the dentist and what did I say about the passport office?",
+                )
+                .with_message_id(format!("m{i}")),
+            )
             .await
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(result.path.as_str(), "answer", "{result:?}");

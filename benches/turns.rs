@@ -411,16 +411,7 @@ fn app_turns(durability: Durability, plan: &[Option<usize>]) -> Vec<Round> {
             let peak = ThreadPeak::start();
             let started = Instant::now();
             let turns = thread_ids.into_iter().map(|thread_id| async move {
-                let incoming = Incoming {
-                    channel: Channel::Local,
-                    thread_id,
-                    user_id: "owner".into(),
-                    text: "done".into(),
-                    message_id: None,
-                    answers_plan: None,
-                    answers_nudge: None,
-                    about_task: None,
-                };
+                let incoming = Incoming::typed(Channel::Local, thread_id, "owner", "done");
                 let submitted = Instant::now();
                 let outcome = intake.submit(incoming).await;
                 (submitted.elapsed(), outcome)

@@ -58,16 +58,7 @@ async fn free_threads(app: &App, count: usize) -> Vec<String> {
 }
 
 fn incoming(thread_id: String, text: &str) -> Incoming {
-    Incoming {
-        channel: Channel::Local,
-        thread_id,
-        user_id: "owner".into(),
-        text: text.into(),
-        message_id: None,
-        answers_plan: None,
-        answers_nudge: None,
-        about_task: None,
-    }
+    Incoming::typed(Channel::Local, thread_id, "owner", text)
 }
 
 /// Submits `text` to every thread at once; turns/s, with each result checked by `ok`.

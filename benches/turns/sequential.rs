@@ -88,16 +88,7 @@ pub fn in_process() -> Sequential {
             let submitted = Instant::now();
             let result = app
                 .intake
-                .submit(Incoming {
-                    channel: Channel::Local,
-                    thread_id,
-                    user_id: "owner".into(),
-                    text: "done".into(),
-                    message_id: None,
-                    answers_plan: None,
-                    answers_nudge: None,
-                    about_task: None,
-                })
+                .submit(Incoming::typed(Channel::Local, thread_id, "owner", "done"))
                 .await
                 .unwrap_or_else(|e| panic!("turn failed: {e}"));
             if result.path != TurnPath::Fast || !result.results.iter().all(|r| r.ok) {

@@ -233,16 +233,7 @@ impl Console {
         let result = self
             .app
             .intake
-            .submit(Incoming {
-                channel: Channel::Local,
-                thread_id: thread_id.to_string(),
-                user_id: "console".into(),
-                text: text.to_string(),
-                message_id: None,
-                answers_plan: None,
-                answers_nudge: None,
-                about_task: None,
-            })
+            .submit(Incoming::typed(Channel::Local, thread_id, "console", text))
             .await;
         match result {
             Ok(result) => Some(result),

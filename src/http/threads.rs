@@ -378,16 +378,10 @@ pub async fn post_message(
     let body = body.into_inner();
     let result = app
         .intake
-        .submit(Incoming {
-            channel: Channel::Local,
-            thread_id: body.thread_id,
-            user_id: body.user_id,
-            text: body.text,
-            message_id: body.message_id,
-            answers_plan: None,
-            answers_nudge: None,
-            about_task: None,
-        })
+        .submit(
+            Incoming::typed(Channel::Local, body.thread_id, body.user_id, body.text)
+                .with_message_id(body.message_id),
+        )
         .await?;
     Ok(HttpResponse::Ok().json(result))
 }

@@ -134,16 +134,7 @@ pub async fn done(app: web::Data<App>, body: web::Json<Done>) -> Result<HttpResp
     open_web_chat(&app).await?;
     let result = app
         .intake
-        .submit(Incoming {
-            channel: Channel::Local,
-            thread_id: WEB_THREAD.into(),
-            user_id: WEB_USER.into(),
-            text: "done".into(),
-            message_id: None,
-            answers_plan: None,
-            answers_nudge: None,
-            about_task: Some(task_id),
-        })
+        .submit(Incoming::typed(Channel::Local, WEB_THREAD, WEB_USER, "done").about(task_id))
         .await?;
     Ok(HttpResponse::Ok().json(result))
 }
@@ -213,16 +204,7 @@ pub async fn answer(
     };
     let result = app
         .intake
-        .submit(Incoming {
-            channel: thread.channel,
-            thread_id: thread.id,
-            user_id: WEB_USER.into(),
-            text: text.into(),
-            message_id: None,
-            answers_plan: Some(plan.id),
-            answers_nudge: None,
-            about_task: None,
-        })
+        .submit(Incoming::typed(thread.channel, thread.id, WEB_USER, text).answering_plan(plan.id))
         .await?;
     Ok(HttpResponse::Ok().json(result))
 }

@@ -22,12 +22,13 @@ use tokio::sync::Semaphore;
 
 use crate::clock::SharedClock;
 use crate::conversation::inbox::{self, Accepted};
-use crate::conversation::{threads, Channel};
+use crate::conversation::threads;
 use crate::metrics::TurnMetrics;
 use crate::store::Store;
 
 use super::conversation::{Conversation, TurnMsg};
 use super::error::TurnError;
+pub use super::incoming::Incoming;
 pub use super::intake_error::IntakeError;
 use super::parking;
 use super::receipt::LateReceipt;
@@ -40,23 +41,6 @@ pub type PendingTurn =
 
 /// Longest message text accepted, in characters.
 pub const MAX_TEXT_CHARS: usize = 4_000;
-
-/// A message as a channel hands it over.
-#[derive(Debug, Clone)]
-pub struct Incoming {
-    pub channel: Channel,
-    pub thread_id: String,
-    pub user_id: String,
-    pub text: String,
-    /// The channel's id for the message; generated when the channel has none.
-    pub message_id: Option<String>,
-    /// The plan the message answers, when the channel knows it (a Discord button click).
-    pub answers_plan: Option<String>,
-    /// The nudge the message answers, when the channel knows it (a click on a nudge's button).
-    pub answers_nudge: Option<String>,
-    /// The task the message is about, when the channel knows it (the web page's Done button).
-    pub about_task: Option<String>,
-}
 
 #[derive(Clone, Debug)]
 pub struct Intake {

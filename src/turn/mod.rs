@@ -28,6 +28,7 @@ pub mod free_model;
 pub mod free_text;
 pub mod gate;
 pub mod history;
+pub mod incoming;
 pub mod intake;
 pub mod intake_error;
 pub mod intent;

@@ -554,15 +554,15 @@ async fn a_click_that_became_stale_on_its_way_changes_nothing_in_its_turn() {
     let second = tick().await;
     assert_eq!(second.len(), 1, "{second:?}");
     assert_eq!(first[0].thread_id, second[0].thread_id);
-    let click = |nudge_id: &str, message_id: &str| Incoming {
-        channel: Channel::Local,
-        thread_id: first[0].thread_id.clone(),
-        user_id: "owner".into(),
-        text: "snooze 1h".into(),
-        message_id: Some(message_id.into()),
-        answers_plan: None,
-        answers_nudge: Some(nudge_id.into()),
-        about_task: None,
+    let click = |nudge_id: &str, message_id: &str| {
+        Incoming::typed(
+            Channel::Local,
+            first[0].thread_id.clone(),
+            "owner",
+            "snooze 1h",
+        )
+        .with_message_id(message_id.to_owned())
+        .answering_nudge(nudge_id)
     };
     // The older nudge: replaced.
     let stale = bot

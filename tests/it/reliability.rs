@@ -244,16 +244,15 @@ async fn twenty_thousand_messages_with_random_panics_lose_nothing_duplicate_noth
                     attempts += 1;
                     let sent = app
                         .intake
-                        .submit(Incoming {
-                            channel: Channel::Local,
-                            thread_id: thread.clone(),
-                            user_id: "owner".into(),
-                            text: format!("busy {n:03}"),
-                            message_id: Some(message_id.clone()),
-                            answers_plan: None,
-                            answers_nudge: None,
-                            about_task: None,
-                        })
+                        .submit(
+                            Incoming::typed(
+                                Channel::Local,
+                                thread.clone(),
+                                "owner",
+                                format!("busy {n:03}"),
+                            )
+                            .with_message_id(message_id.clone()),
+                        )
                         .await;
                     match sent {
                         Ok(_) => break,

@@ -115,16 +115,16 @@ impl InboundWork {
     ) {
         let queued = self
             .intake
-            .enqueue(Incoming {
-                channel: Channel::Discord,
-                thread_id: channel,
-                user_id: user.to_string(),
-                text: button.answer.as_text().to_string(),
-                message_id: Some(interaction.id.get().to_string()),
-                answers_plan: Some(button.plan_id),
-                answers_nudge: None,
-                about_task: None,
-            })
+            .enqueue(
+                Incoming::typed(
+                    Channel::Discord,
+                    channel,
+                    user.to_string(),
+                    button.answer.as_text(),
+                )
+                .with_message_id(interaction.id.get().to_string())
+                .answering_plan(button.plan_id),
+            )
             .await;
         match queued {
             Ok(pending) => self.deliver_after(pending, ()),

@@ -177,16 +177,10 @@ impl InboundWork {
         }
         let queued = self
             .intake
-            .enqueue(Incoming {
-                channel: Channel::Discord,
-                thread_id: channel,
-                user_id: user.to_string(),
-                text,
-                message_id: Some(interaction.id.get().to_string()),
-                answers_plan: None,
-                answers_nudge: None,
-                about_task: None,
-            })
+            .enqueue(
+                Incoming::typed(Channel::Discord, channel, user.to_string(), text)
+                    .with_message_id(interaction.id.get().to_string()),
+            )
             .await;
         let pending = match queued {
             Ok(pending) => pending,

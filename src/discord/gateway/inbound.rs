@@ -217,16 +217,15 @@ impl InboundWork {
         }
         let queued = self
             .intake
-            .enqueue(Incoming {
-                channel: Channel::Discord,
-                thread_id: channel_id,
-                user_id: message.author.id.get().to_string(),
-                text,
-                message_id: Some(message.id.get().to_string()),
-                answers_plan: None,
-                answers_nudge: None,
-                about_task: None,
-            })
+            .enqueue(
+                Incoming::typed(
+                    Channel::Discord,
+                    channel_id,
+                    message.author.id.get().to_string(),
+                    text,
+                )
+                .with_message_id(message.id.get().to_string()),
+            )
             .await;
         match queued {
             Ok(pending) => self.deliver_after(pending, settles),

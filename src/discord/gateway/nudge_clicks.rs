@@ -66,16 +66,16 @@ impl InboundWork {
         respond(&self.http, interaction, deferred).await;
         let queued = self
             .intake
-            .enqueue(Incoming {
-                channel: Channel::Discord,
-                thread_id,
-                user_id: user.to_string(),
-                text: button.answer.as_text().to_string(),
-                message_id: Some(interaction.id.get().to_string()),
-                answers_plan: None,
-                answers_nudge: Some(button.nudge_id),
-                about_task: None,
-            })
+            .enqueue(
+                Incoming::typed(
+                    Channel::Discord,
+                    thread_id,
+                    user.to_string(),
+                    button.answer.as_text(),
+                )
+                .with_message_id(interaction.id.get().to_string())
+                .answering_nudge(button.nudge_id),
+            )
             .await;
         match queued {
             Ok(pending) => self.deliver_after(pending, ()),
