@@ -522,6 +522,7 @@ fn done_turn(floor: &Floor, conn: &Connection, thread_id: &str) -> Result<(), St
         answers_plan: None,
         answers_nudge: None,
         about_task: None,
+        intent: None,
     };
     // Intake: the thread must exist; the message goes into the inbox.
     if threads::get(conn, thread_id)?.is_none() {
@@ -642,6 +643,7 @@ fn context_read_cost() -> (Duration, Duration) {
             answers_plan: None,
             answers_nudge: None,
             about_task: None,
+            intent: None,
         };
         context::load(conn, &message, chrono_tz::UTC).unwrap_or_else(|e| panic!("context: {e}"))
     };

@@ -228,6 +228,14 @@ impl ActionRegistry {
         self.actions.get(name).map(|(def, handler)| (def, *handler))
     }
 
+    /// The first action (by name) whose handler is `handler`: what a button's intent runs.
+    pub fn action_with(&self, handler: HandlerKind) -> Option<&str> {
+        self.actions
+            .iter()
+            .find(|(_, (_, kind))| *kind == handler)
+            .map(|(name, _)| name.as_str())
+    }
+
     /// Whether an action must always go through a plan.
     pub fn is_plan_only(&self, name: &str) -> bool {
         self.get(name).is_some_and(|def| def.plan_only)

@@ -19,6 +19,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::threads::Channel;
+use crate::actions::Intent;
 use crate::store::time::to_db;
 use crate::store::StoreError;
 
@@ -68,6 +69,62 @@ pub struct Inbound {
     /// beside a task): in a chat bound to no task it acts on that task, and only while the task
     /// is open (migration 0018).
     pub about_task: Option<String>,
+    /// What the message's button stands for, when it is a click (migration 0021): the turn
+    /// acts on it without reading `text`, which holds the answer it stands for.
+    pub intent: Option<Intent>,
+}
+
+/// The columns an [`Inbound`] is read from, in the order [`inbound_from`] reads them.
+pub(super) const INBOUND_COLUMNS: &str =
+    "channel, message_id, thread_id, user_id, text, answers_plan, answers_nudge, about_task, intent";
+
+/// Why a stored message cannot be read back as itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Unreadable {
+    /// A channel this version does not know.
+    Channel(String),
+    /// An intent this version does not know (or a damaged one).
+    Intent(String),
+}
+
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unreadable::Channel(channel) => write!(f, "an unknown channel {channel:?}"),
+            Unreadable::Intent(reason) => {
+                write!(f, "an intent this version cannot read ({reason})")
+            }
+        }
+    }
+}
+
+/// A message read from [`INBOUND_COLUMNS`] starting at column `first`.
+pub(super) fn inbound_from(
+    row: &rusqlite::Row<'_>,
+    first: usize,
+) -> rusqlite::Result<Result<Inbound, Unreadable>> {
+    let channel: String = row.get(first)?;
+    let Ok(channel) = Channel::parse(&channel) else {
+        return Ok(Err(Unreadable::Channel(channel)));
+    };
+    let intent = match row.get::<_, Option<String>>(first + 8)? {
+        Some(json) => match Intent::from_json(&json) {
+            Ok(intent) => Some(intent),
+            Err(error) => return Ok(Err(Unreadable::Intent(error.to_string()))),
+        },
+        None => None,
+    };
+    Ok(Ok(Inbound {
+        channel,
+        message_id: row.get(first + 1)?,
+        thread_id: row.get(first + 2)?,
+        user_id: row.get(first + 3)?,
+        text: row.get(first + 4)?,
+        answers_plan: row.get(first + 5)?,
+        answers_nudge: row.get(first + 6)?,
+        about_task: row.get(first + 7)?,
+        intent,
+    }))
 }
 
 pub fn accept(
@@ -77,8 +134,8 @@ pub fn accept(
 ) -> Result<Accepted, StoreError> {
     let inserted = conn
         .prepare_cached(
-            "INSERT INTO inbox (channel, message_id, thread_id, user_id, text, received_at, answers_plan, answers_nudge, about_task) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT(channel, thread_id, message_id) DO NOTHING",
+            "INSERT INTO inbox (channel, message_id, thread_id, user_id, text, received_at, answers_plan, answers_nudge, about_task, intent) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT(channel, thread_id, message_id) DO NOTHING",
         )?
         .execute(params![
             row.channel.as_str(),
@@ -89,7 +146,8 @@ pub fn accept(
             to_db(now),
             row.answers_plan,
             row.answers_nudge,
-            row.about_task
+            row.about_task,
+            row.intent.as_ref().map(Intent::to_json)
         ])?;
     if inserted == 1 {
         return Ok(Accepted::New {
@@ -206,30 +264,21 @@ pub fn last_seq(conn: &Connection) -> Result<i64, StoreError> {
         .query_row([], |row| row.get(0))?)
 }
 
-/// Accepted but unfinished messages, in arrival order (for recovery at startup). A row whose
-/// channel this version does not know is left where it is and skipped.
+/// Accepted but unfinished messages, in arrival order (for recovery at startup). A row this
+/// version cannot read back (an unknown channel or intent) is left where it is and skipped.
 pub fn unfinished(conn: &Connection) -> Result<Vec<Inbound>, StoreError> {
-    let mut statement = conn.prepare_cached(
-        "SELECT channel, message_id, thread_id, user_id, text, answers_plan, answers_nudge, about_task FROM inbox WHERE status = 'pending' ORDER BY seq",
-    )?;
+    let mut statement = conn.prepare_cached(&format!(
+        "SELECT {INBOUND_COLUMNS} FROM inbox WHERE status = 'pending' ORDER BY seq"
+    ))?;
     let mut rows = statement.query([])?;
     let mut found = Vec::new();
     while let Some(row) = rows.next()? {
-        let channel: String = row.get(0)?;
-        let Ok(channel) = Channel::parse(&channel) else {
-            tracing::warn!(%channel, "an unfinished message has an unknown channel; skipped");
-            continue;
-        };
-        found.push(Inbound {
-            channel,
-            message_id: row.get(1)?,
-            thread_id: row.get(2)?,
-            user_id: row.get(3)?,
-            text: row.get(4)?,
-            answers_plan: row.get(5)?,
-            answers_nudge: row.get(6)?,
-            about_task: row.get(7)?,
-        });
+        match inbound_from(row, 0)? {
+            Ok(inbound) => found.push(inbound),
+            Err(unreadable) => {
+                tracing::warn!(%unreadable, "an unfinished message cannot be read back; skipped");
+            }
+        }
     }
     Ok(found)
 }

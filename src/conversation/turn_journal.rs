@@ -17,9 +17,8 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::inbox::Inbound;
+use super::inbox::{inbound_from, Inbound, INBOUND_COLUMNS};
 use super::journal_texts;
-use super::threads::Channel;
 use crate::store::time::{from_db, to_db};
 use crate::store::StoreError;
 
@@ -192,49 +191,23 @@ pub fn stored_turn(
     thread_id: &str,
     message_id: &str,
 ) -> Result<Option<StoredTurn>, StoreError> {
-    type Row = (
-        String,
-        String,
-        String,
-        String,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    );
-    let found: Option<Row> = conn
-        .prepare_cached(
-            "SELECT channel, user_id, text, received_at, result_json, answers_plan, answers_nudge, about_task FROM inbox \
-             WHERE thread_id = ?1 AND message_id = ?2 ORDER BY seq LIMIT 1",
-        )?
+    let found = conn
+        .prepare_cached(&format!(
+            "SELECT received_at, result_json, {INBOUND_COLUMNS} FROM inbox \
+             WHERE thread_id = ?1 AND message_id = ?2 ORDER BY seq LIMIT 1"
+        ))?
         .query_row(params![thread_id, message_id], |row| {
-            Ok((
-                row.get(0)?,
-                row.get(1)?,
-                row.get(2)?,
-                row.get(3)?,
-                row.get(4)?,
-                row.get(5)?,
-                row.get(6)?,
-                row.get(7)?,
-            ))
+            let received_at: String = row.get(0)?;
+            let result_json: Option<String> = row.get(1)?;
+            Ok((received_at, result_json, inbound_from(row, 2)?))
         })
         .optional()?;
-    let Some((
-        channel,
-        user_id,
-        text,
-        received_at,
-        result_json,
-        answers_plan,
-        answers_nudge,
-        about_task,
-    )) = found
-    else {
+    let Some((received_at, result_json, inbound)) = found else {
         return Ok(None);
     };
-    let channel = Channel::parse(&channel)
-        .map_err(|_| StoreError::Corrupt(format!("inbox row with unknown channel {channel}")))?;
+    let inbound = inbound.map_err(|unreadable| {
+        StoreError::Corrupt(format!("inbox message {message_id} has {unreadable}"))
+    })?;
     let (committed_at, decided_at): (Option<String>, Option<String>) = conn
         .prepare_cached(
             "SELECT MIN(created_at), MIN(decided_at) FROM turn_journal WHERE thread_id = ?1 AND message_id = ?2",
@@ -243,16 +216,7 @@ pub fn stored_turn(
             Ok((row.get(0)?, row.get(1)?))
         })?;
     Ok(Some(StoredTurn {
-        inbound: Inbound {
-            channel,
-            message_id: message_id.to_string(),
-            thread_id: thread_id.to_string(),
-            user_id,
-            text,
-            answers_plan,
-            answers_nudge,
-            about_task,
-        },
+        inbound,
         received_at: from_db(&received_at)?,
         result_json,
         committed_at: committed_at.as_deref().map(from_db).transpose()?,

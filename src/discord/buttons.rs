@@ -6,6 +6,8 @@
 //! anything else is not a button of Donna's and is read as nothing.
 
 use twilight_model::channel::message::component::{ActionRow, Button, ButtonStyle};
+
+use crate::actions::Intent;
 use twilight_model::channel::message::Component;
 
 /// The answer a button gives.
@@ -16,11 +18,19 @@ pub enum Answer {
 }
 
 impl Answer {
-    /// The words a typed answer would use: a click is handled as exactly this message.
+    /// How the custom id spells it.
     pub fn as_text(self) -> &'static str {
         match self {
             Answer::Yes => "yes",
             Answer::No => "no",
+        }
+    }
+
+    /// What the click stands for: it enters the turn as this intent, never as words.
+    pub fn intent(self) -> Intent {
+        match self {
+            Answer::Yes => Intent::Yes,
+            Answer::No => Intent::No,
         }
     }
 }

@@ -1,14 +1,16 @@
 //! The "Done" / "Snooze 1h" / "Tomorrow" buttons under a nudge: their custom ids (each binds one
 //! task and one nudge of it), the action row Donna sends (enabled until the nudge can no longer
-//! be answered), the words a click stands for, and what a click is told when it changes nothing.
+//! be answered), the intent a click stands for, and what a click is told when it changes nothing.
 //!
 //! Invariants: a custom id is `nudge:<task id>:<nudge id>:done|snooze|tomorrow`, at most
 //! Discord's 100 characters (a nudge whose ids would not fit gets no buttons); anything else is
-//! not a nudge button and is read as nothing. A click is the typed answer (`as_text`): the same
-//! words, through the same turn.
+//! not a nudge button and is read as nothing. A click enters the turn as its intent (`intent`:
+//! done, snooze for an hour, tomorrow), through the same inbox and turn as typed words.
 
 use twilight_model::channel::message::component::{ActionRow, Button, ButtonStyle};
 use twilight_model::channel::message::Component;
+
+use crate::actions::Intent;
 
 /// Discord's longest custom id.
 const MAX_CUSTOM_ID: usize = 100;
@@ -37,12 +39,12 @@ impl NudgeAnswer {
         }
     }
 
-    /// What the person would type: a click is handled as exactly this message.
-    pub fn as_text(self) -> &'static str {
+    /// What the click stands for: it enters the turn as this intent, never as words.
+    pub fn intent(self) -> Intent {
         match self {
-            NudgeAnswer::Done => "done",
-            NudgeAnswer::Snooze => "snooze 1h",
-            NudgeAnswer::Tomorrow => "tomorrow",
+            NudgeAnswer::Done => Intent::Done,
+            NudgeAnswer::Snooze => Intent::Snooze,
+            NudgeAnswer::Tomorrow => Intent::Tomorrow,
         }
     }
 

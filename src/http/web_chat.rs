@@ -17,6 +17,7 @@ use actix_web::{post, web, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::actions::Intent;
 use crate::app::App;
 use crate::conversation::{plans, threads, Channel};
 use crate::store::{Refusal, StoreError};
@@ -134,7 +135,9 @@ pub async fn done(app: web::Data<App>, body: web::Json<Done>) -> Result<HttpResp
     open_web_chat(&app).await?;
     let result = app
         .intake
-        .submit(Incoming::typed(Channel::Local, WEB_THREAD, WEB_USER, "done").about(task_id))
+        .submit(
+            Incoming::clicked(Channel::Local, WEB_THREAD, WEB_USER, Intent::Done).about(task_id),
+        )
         .await?;
     Ok(HttpResponse::Ok().json(result))
 }
@@ -198,13 +201,15 @@ pub async fn answer(
             "this proposal was made for someone else: only they can answer it".into(),
         ));
     }
-    let text = match answer {
-        Answer::Yes => "yes",
-        Answer::No => "no",
+    let intent = match answer {
+        Answer::Yes => Intent::Yes,
+        Answer::No => Intent::No,
     };
     let result = app
         .intake
-        .submit(Incoming::typed(thread.channel, thread.id, WEB_USER, text).answering_plan(plan.id))
+        .submit(
+            Incoming::clicked(thread.channel, thread.id, WEB_USER, intent).answering_plan(plan.id),
+        )
         .await?;
     Ok(HttpResponse::Ok().json(result))
 }

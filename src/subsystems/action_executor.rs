@@ -1,6 +1,7 @@
 //! The ActionExecutor actor: the action registry (config/reply_actions.yaml).
 //!
-//! Owns: the checked registry. Takes: `BindIntent` (a keyword intent) and `Propose` (a model's
+//! Owns: the checked registry. Takes: `BindIntent` (a keyword intent), `BindButton` (a button's
+//! intent, bound without reading words) and `Propose` (a model's
 //! proposed actions), answering with validated, context-bound actions whose times are already
 //! read (`actions::bind`), a proposal also reviewed as a whole (`actions::review`: evidence,
 //! titles, contradictions); the bound actions then run inside the turn's transaction on the
@@ -15,7 +16,8 @@ use actors::{Behaviour, CellCtx, Handled, Reply};
 
 use crate::actions::review::{review_plan, Review, ReviewInput};
 use crate::actions::{
-    bind_intent, ActionRegistry, ActionRequest, BindContext, BindError, BoundIntent,
+    bind_button, bind_intent, ActionRegistry, ActionRequest, BindContext, BindError, BoundIntent,
+    Intent,
 };
 use crate::replies::matcher::IntentMatch;
 use crate::tasks::when::find_when;
@@ -43,6 +45,12 @@ pub enum ExecutorMsg {
     BindIntent {
         intent: IntentMatch,
         text: String,
+        context: BindContext,
+        reply: Reply<Result<BoundIntent, BindError>>,
+    },
+    /// A button's task intent (`actions::intent`): bound without reading any words.
+    BindButton {
+        intent: Intent,
         context: BindContext,
         reply: Reply<Result<BoundIntent, BindError>>,
     },
@@ -104,6 +112,11 @@ impl Behaviour for ActionExecutor {
                 context,
                 reply,
             } => reply.send(bind_intent(&self.registry.get(), &intent, &text, &context)),
+            ExecutorMsg::BindButton {
+                intent,
+                context,
+                reply,
+            } => reply.send(bind_button(&self.registry.get(), &intent, &context)),
             ExecutorMsg::Propose {
                 requests,
                 context,

@@ -25,6 +25,7 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::actions::Intent;
 use crate::conversation::memory::Kind;
 use crate::conversation::plans::{Plan, PlanStatus};
 use crate::replies::analysis::Analysis;
@@ -66,59 +67,74 @@ pub enum Next {
     AnswerNudge(IntentMatch),
     /// No rule above applies: the next layer's turn.
     NextLayer,
+    /// A button's change to one task (`turn::decide_click`): the thread's task, or in a free
+    /// thread the task the click names (`TurnContext::nudged_task`).
+    Clicked(Intent),
 }
 
-pub fn decide(context: &TurnContext, analysis: &Analysis, now: DateTime<Utc>) -> (PlanStep, Next) {
+/// What the turn made of its message.
+pub struct Decided {
+    pub context: TurnContext,
+    /// The message as the rooms read it (a grouped nudge's number taken off its words).
+    pub answer: Inbound,
+    /// What the FastPath read in the words; None for a click, whose words are not read.
+    pub analysis: Option<Analysis>,
+    pub plan_step: PlanStep,
+    pub next: Next,
+    pub now: DateTime<Utc>,
+}
+
+/// What rule 1 makes of a message's answer to the thread's live plan.
+pub(super) enum LivePlan {
+    /// The answer decides the turn (a confirm, a reject, not this message's to answer).
+    Answered(Next),
+    /// A live plan this message does not answer: what happens to it.
+    Left(PlanStep),
+    /// No live plan is this message's to answer.
+    None,
+}
+
+/// Rule 1: the thread's live plan, given what the message says to it (`answer`).
+pub(super) fn live_plan(context: &TurnContext, answer: PlanAnswer, now: DateTime<Utc>) -> LivePlan {
     let live_plan = context
         .latest_plan
         .as_ref()
         .filter(|plan| plan.is_live(now));
     if let Some(plan) = live_plan.filter(|plan| !plan.answerable_by(&context.author_id)) {
-        if analysis.plan_answer != PlanAnswer::Neither {
-            return (PlanStep::Keep, Next::NotYours(plan.clone()));
+        if answer != PlanAnswer::Neither {
+            return LivePlan::Answered(Next::NotYours(plan.clone()));
         }
     }
     // Someone else's plan stays as it is: for this message there is none.
     let live_plan = live_plan.filter(|plan| plan.answerable_by(&context.author_id));
-    let mut plan_step = PlanStep::Keep;
     let sent_before_it = |plan: &&Plan| {
         context
             .received_seq()
             .is_some_and(|seq| !plan.proposed_before(seq))
     };
     if let Some(plan) = live_plan.filter(sent_before_it) {
-        if analysis.plan_answer != PlanAnswer::Neither {
-            return (PlanStep::Keep, Next::PlanReplaced(plan.clone()));
+        if answer != PlanAnswer::Neither {
+            return LivePlan::Answered(Next::PlanReplaced(plan.clone()));
         }
-    } else if let Some(plan) = live_plan {
-        match analysis.plan_answer {
-            PlanAnswer::Confirm => return (PlanStep::Keep, Next::ConfirmPlan(plan.clone())),
-            PlanAnswer::Reject => return (PlanStep::Keep, Next::RejectPlan(plan.clone())),
-            PlanAnswer::Neither => plan_step = PlanStep::Cancel(plan.clone()),
-        }
-    } else if analysis.plan_answer == PlanAnswer::Confirm || analysis.confirm_word {
-        if let Some(expired) = plan_gone_since_donna_spoke(context, now) {
-            return (plan_step, Next::PlanGone { expired });
-        }
-        let answers_nudge = context.thread.task_id.is_some()
-            && matches!(context.last_donna, Some((_, Kind::Nudge)));
-        let answers_nudge_here = context.thread.task_id.is_none() && context.nudged_task.is_some();
-        // "yes", "ok, go ahead"; not "yeah, sent it", whose content is what it says.
-        let bare = analysis.only_agreement && analysis.words <= BARE_CONFIRMATION_WORDS;
-        match &analysis.outcome {
-            FastPathOutcome::Match(intent) if !intent.only_confirm_word => {}
-            FastPathOutcome::Match(intent) if answers_nudge => {
-                return (plan_step, Next::Intent(intent.clone()));
+        return LivePlan::Left(PlanStep::Keep);
+    }
+    match (live_plan, answer) {
+        (Some(plan), PlanAnswer::Confirm) => LivePlan::Answered(Next::ConfirmPlan(plan.clone())),
+        (Some(plan), PlanAnswer::Reject) => LivePlan::Answered(Next::RejectPlan(plan.clone())),
+        (Some(plan), PlanAnswer::Neither) => LivePlan::Left(PlanStep::Cancel(plan.clone())),
+        (None, _) => LivePlan::None,
+    }
+}
+
+pub fn decide(context: &TurnContext, analysis: &Analysis, now: DateTime<Utc>) -> (PlanStep, Next) {
+    let mut plan_step = PlanStep::Keep;
+    match live_plan(context, analysis.plan_answer, now) {
+        LivePlan::Answered(next) => return (PlanStep::Keep, next),
+        LivePlan::Left(step) => plan_step = step,
+        LivePlan::None => {
+            if let Some(next) = confirm_without_a_plan(context, analysis, now) {
+                return (PlanStep::Keep, next);
             }
-            FastPathOutcome::Match(intent) if answers_nudge_here => {
-                return (plan_step, Next::AnswerNudge(intent.clone()));
-            }
-            // "yes" / "ok, go ahead" with nothing to confirm: say so, do nothing. A longer reply
-            // that merely contains "do it" ("I'll do it after the gym") goes on to the next layer.
-            _ if analysis.plan_answer == PlanAnswer::Confirm && bare => {
-                return (plan_step, Next::NothingToConfirm);
-            }
-            _ => {}
         }
     }
     if analysis.undo {
@@ -149,15 +165,34 @@ pub fn decide(context: &TurnContext, analysis: &Analysis, now: DateTime<Utc>) ->
     }
 }
 
-/// A message that names the plan it answers (a button click) confirms or rejects that plan
-/// only: a yes or no that would land on another (newer) plan is told about that plan instead,
-/// and changes nothing.
-pub fn pin_to_plan(next: Next, answers_plan: Option<&str>) -> Next {
-    match (next, answers_plan) {
-        (Next::ConfirmPlan(plan) | Next::RejectPlan(plan), Some(named)) if plan.id != named => {
-            Next::PlanReplaced(plan)
+/// Rule 2: a confirm word with no live plan to answer. Some: what the turn does instead of
+/// falling through to an action.
+fn confirm_without_a_plan(
+    context: &TurnContext,
+    analysis: &Analysis,
+    now: DateTime<Utc>,
+) -> Option<Next> {
+    if analysis.plan_answer != PlanAnswer::Confirm && !analysis.confirm_word {
+        return None;
+    }
+    if let Some(expired) = plan_gone_since_donna_spoke(context, now) {
+        return Some(Next::PlanGone { expired });
+    }
+    let answers_nudge =
+        context.thread.task_id.is_some() && matches!(context.last_donna, Some((_, Kind::Nudge)));
+    let answers_nudge_here = context.thread.task_id.is_none() && context.nudged_task.is_some();
+    // "yes", "ok, go ahead"; not "yeah, sent it", whose content is what it says.
+    let bare = analysis.only_agreement && analysis.words <= BARE_CONFIRMATION_WORDS;
+    match &analysis.outcome {
+        FastPathOutcome::Match(intent) if !intent.only_confirm_word => None,
+        FastPathOutcome::Match(intent) if answers_nudge => Some(Next::Intent(intent.clone())),
+        FastPathOutcome::Match(intent) if answers_nudge_here => {
+            Some(Next::AnswerNudge(intent.clone()))
         }
-        (next, _) => next,
+        // "yes" / "ok, go ahead" with nothing to confirm: say so, do nothing. A longer reply
+        // that merely contains "do it" ("I'll do it after the gym") goes on to the next layer.
+        _ if analysis.plan_answer == PlanAnswer::Confirm && bare => Some(Next::NothingToConfirm),
+        _ => None,
     }
 }
 
@@ -194,77 +229,5 @@ pub fn keep_the_live_plan(plan_step: PlanStep, next: &Next, inbound: &Inbound) -
             PlanStep::Keep
         }
         _ => plan_step,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn plan(id: &str) -> Plan {
-        Plan {
-            id: id.into(),
-            thread_id: "t".into(),
-            actions: Vec::new(),
-            reply_text: "Shall I?".into(),
-            status: PlanStatus::Pending,
-            created_at: DateTime::<Utc>::UNIX_EPOCH,
-            expires_at: DateTime::<Utc>::UNIX_EPOCH,
-            resolved_at: None,
-            proposed_after_seq: 0,
-            requester_id: None,
-        }
-    }
-
-    #[test]
-    fn a_message_naming_its_plan_answers_that_plan_only() {
-        let newer = plan("pln_new");
-        // (what the rules decided, the plan the message names, what happens)
-        let table = [
-            (
-                Next::ConfirmPlan(newer.clone()),
-                Some("pln_new"),
-                Next::ConfirmPlan(newer.clone()),
-            ),
-            (
-                Next::RejectPlan(newer.clone()),
-                Some("pln_new"),
-                Next::RejectPlan(newer.clone()),
-            ),
-            (
-                Next::ConfirmPlan(newer.clone()),
-                None,
-                Next::ConfirmPlan(newer.clone()),
-            ),
-            // A click on an older plan never confirms or rejects the newer one.
-            (
-                Next::ConfirmPlan(newer.clone()),
-                Some("pln_old"),
-                Next::PlanReplaced(newer.clone()),
-            ),
-            (
-                Next::RejectPlan(newer.clone()),
-                Some("pln_old"),
-                Next::PlanReplaced(newer.clone()),
-            ),
-            // Anything else is left as decided.
-            (
-                Next::NothingToConfirm,
-                Some("pln_old"),
-                Next::NothingToConfirm,
-            ),
-            (
-                Next::PlanGone { expired: true },
-                Some("pln_old"),
-                Next::PlanGone { expired: true },
-            ),
-        ];
-        for (next, named, expected) in table {
-            assert_eq!(
-                pin_to_plan(next.clone(), named),
-                expected,
-                "{next:?} {named:?}"
-            );
-        }
     }
 }

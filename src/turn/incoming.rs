@@ -1,9 +1,10 @@
-//! A message as a channel hands it over to the intake: typed words, or a button's answer, with
-//! what the channel knows it answers (a plan, a nudge, a task).
+//! A message as a channel hands it over to the intake: typed words, or a click (the intent its
+//! button stands for), with what the channel knows it answers (a plan, a nudge, a task).
 //!
 //! Owns: [`Incoming`] and its constructors, so a channel says only what it knows (a new field
 //! does not touch every channel).
 
+use crate::actions::Intent;
 use crate::conversation::Channel;
 
 /// A message as a channel hands it over.
@@ -21,6 +22,9 @@ pub struct Incoming {
     pub answers_nudge: Option<String>,
     /// The task the message is about, when the channel knows it (the web page's Done button).
     pub about_task: Option<String>,
+    /// What the message's button stands for, when it is a click: the turn acts on it without
+    /// reading `text` (the answer it stands for, which the conversation remembers).
+    pub intent: Option<Intent>,
 }
 
 impl Incoming {
@@ -40,6 +44,21 @@ impl Incoming {
             answers_plan: None,
             answers_nudge: None,
             about_task: None,
+            intent: None,
+        }
+    }
+
+    /// A click on a button of `user_id`'s in `thread_id`: it enters the turn as `intent`, and
+    /// the conversation remembers the answer the button stands for ([`Intent::words`]).
+    pub fn clicked(
+        channel: Channel,
+        thread_id: impl Into<String>,
+        user_id: impl Into<String>,
+        intent: Intent,
+    ) -> Self {
+        Self {
+            intent: Some(intent.clone()),
+            ..Self::typed(channel, thread_id, user_id, intent.words())
         }
     }
 

@@ -29,6 +29,7 @@ use crate::store::Store;
 use super::conversation::{Conversation, TurnMsg};
 use super::error::TurnError;
 pub use super::incoming::Incoming;
+use super::intake_checks::{check_id, check_intent, check_text};
 pub use super::intake_error::IntakeError;
 use super::parking;
 use super::receipt::LateReceipt;
@@ -38,9 +39,6 @@ use super::Inbound;
 /// The result of a queued turn.
 pub type PendingTurn =
     std::pin::Pin<Box<dyn std::future::Future<Output = Result<TurnResult, IntakeError>> + Send>>;
-
-/// Longest message text accepted, in characters.
-pub const MAX_TEXT_CHARS: usize = 4_000;
 
 #[derive(Clone, Debug)]
 pub struct Intake {
@@ -88,32 +86,6 @@ impl Drop for InFlight {
     }
 }
 
-fn check_id(name: &str, value: &str) -> Result<(), IntakeError> {
-    crate::ids::check(value).map_err(|error| IntakeError::Invalid(format!("{name} {error}")))
-}
-
-/// Checks a message text: not blank, not too long, no control characters but newlines and tabs.
-pub fn check_text(text: &str) -> Result<(), IntakeError> {
-    if text.trim().is_empty() {
-        return Err(IntakeError::Invalid("text must not be empty".into()));
-    }
-    let length = text.chars().count();
-    if length > MAX_TEXT_CHARS {
-        return Err(IntakeError::Invalid(format!(
-            "text is {length} characters; at most {MAX_TEXT_CHARS} are accepted"
-        )));
-    }
-    if text
-        .chars()
-        .any(|c| c.is_control() && c != '\n' && c != '\t' && c != '\r')
-    {
-        return Err(IntakeError::Invalid(
-            "text must not contain control characters".into(),
-        ));
-    }
-    Ok(())
-}
-
 impl Intake {
     pub fn new(
         store: Store,
@@ -153,6 +125,9 @@ impl Intake {
             check_id("about_task", task_id)?;
         }
         check_text(&incoming.text)?;
+        if let Some(intent) = &incoming.intent {
+            check_intent(intent, &incoming)?;
+        }
         // The global bound: refuse before recording anything.
         let Ok(turn_slot) = self.in_flight.clone().try_acquire_owned() else {
             return Err(IntakeError::Busy);
@@ -163,7 +138,8 @@ impl Intake {
             && incoming.message_id.is_none()
             && incoming.answers_plan.is_none()
             && incoming.answers_nudge.is_none()
-            && incoming.about_task.is_none();
+            && incoming.about_task.is_none()
+            && incoming.intent.is_none();
         let inbound = Inbound {
             channel: incoming.channel,
             message_id: incoming
@@ -175,6 +151,7 @@ impl Intake {
             answers_plan: incoming.answers_plan,
             answers_nudge: incoming.answers_nudge,
             about_task: incoming.about_task,
+            intent: incoming.intent,
         };
         let now = self.clock.now();
         if one_write {

@@ -3,7 +3,8 @@
 //! `plan_only` actions.
 //!
 //! Also the answer to a nudge delivered into a free thread (`Next::AnswerNudge`): the same
-//! binding, on the nudged task.
+//! binding, on the nudged task; and a button's change to one task (`Next::Clicked`, the
+//! `click_layer`), bound from its intent alone and answered the same way.
 //!
 //! Invariants: the action's time is read once when it is bound. A time that cannot be used
 //! changes nothing and is never replaced by "later": an impossible one ("feb 30", "25:00") is
@@ -16,7 +17,7 @@ use chrono::{DateTime, Utc};
 
 use crate::actions::handlers::unusable_time;
 use crate::actions::reply_time::UNCLEAR_TIME;
-use crate::actions::{BindError, BoundIntent};
+use crate::actions::{BindError, BoundIntent, Intent};
 use crate::replies::matcher::IntentMatch;
 use crate::subsystems::action_executor::ExecutorMsg;
 
@@ -46,52 +47,76 @@ impl Pipeline {
                 reply,
             })
             .await?;
-        let title = context
-            .acting_task()
-            .map_or_else(|| "the task".to_string(), |task| task.title.clone());
-        Ok(match bound {
+        if let Ok(bound) = &bound {
             // In a free thread the model room has no thread task to talk about: an answer to a
             // nudge delivered there is asked about, as without a model.
-            Ok(bound)
-                if bound.action.time_is_unclear()
-                    && self.llm.is_some()
-                    && !context.answering_nudge =>
-            {
+            if bound.action.time_is_unclear() && self.llm.is_some() && !context.answering_nudge {
                 return self.model_layer(context, inbound, now).await;
             }
-            Ok(bound) if bound.action.unusable_time().is_some() => {
-                let reason = bound.action.unusable_time().unwrap_or_default();
-                Work::Say {
-                    path: TurnPath::Clarify,
-                    text: if reason == UNCLEAR_TIME {
-                        texts::time_unclear(&title)
-                    } else {
-                        unusable_time(reason, &title)
-                    },
-                }
-            }
-            Ok(BoundIntent {
-                action,
-                needs_plan: true,
-            }) => Work::Propose {
-                actions: vec![action],
-                preamble: None,
-                path: TurnPath::Fast,
-                steps: Vec::new(),
-            },
-            Ok(BoundIntent {
-                action,
-                needs_plan: false,
-            }) => Work::Execute(vec![action]),
-            // The reply's own words asked for what the action cannot do ("snooze 3 weeks").
-            Err(BindError::Unusable(text)) => Work::Say {
+        }
+        Ok(answer_bound(context, bound))
+    }
+
+    /// A button's change to one task (`Next::Clicked`): bound from the intent alone, then
+    /// answered as a keyword reply's action is.
+    pub(super) async fn click_layer(
+        &self,
+        context: &TurnContext,
+        intent: Intent,
+        now: DateTime<Utc>,
+    ) -> Result<Work, TurnError> {
+        let bind_context = self.bind_context(context, now);
+        let bound = self
+            .executor
+            .ask(|reply| ExecutorMsg::BindButton {
+                intent,
+                context: bind_context,
+                reply,
+            })
+            .await?;
+        Ok(answer_bound(context, bound))
+    }
+}
+
+/// The work of a bound intent: run at once, proposed (a `confirm: true` intent, a `plan_only`
+/// action), or why nothing changes.
+fn answer_bound(context: &TurnContext, bound: Result<BoundIntent, BindError>) -> Work {
+    let title = context
+        .acting_task()
+        .map_or_else(|| "the task".to_string(), |task| task.title.clone());
+    match bound {
+        Ok(bound) if bound.action.unusable_time().is_some() => {
+            let reason = bound.action.unusable_time().unwrap_or_default();
+            Work::Say {
                 path: TurnPath::Clarify,
-                text,
-            },
-            Err(reason) => Work::Say {
-                path: TurnPath::Unhandled,
-                text: format!("I couldn't do that: {reason}."),
-            },
-        })
+                text: if reason == UNCLEAR_TIME {
+                    texts::time_unclear(&title)
+                } else {
+                    unusable_time(reason, &title)
+                },
+            }
+        }
+        Ok(BoundIntent {
+            action,
+            needs_plan: true,
+        }) => Work::Propose {
+            actions: vec![action],
+            preamble: None,
+            path: TurnPath::Fast,
+            steps: Vec::new(),
+        },
+        Ok(BoundIntent {
+            action,
+            needs_plan: false,
+        }) => Work::Execute(vec![action]),
+        // The reply's own words asked for what the action cannot do ("snooze 3 weeks").
+        Err(BindError::Unusable(text)) => Work::Say {
+            path: TurnPath::Clarify,
+            text,
+        },
+        Err(reason) => Work::Say {
+            path: TurnPath::Unhandled,
+            text: format!("I couldn't do that: {reason}."),
+        },
     }
 }

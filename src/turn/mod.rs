@@ -1,8 +1,8 @@
 //! The turn: how one inbound message becomes Donna's answer and the task changes it asks for.
 //!
 //! The path of a message: `intake` (validate, inbox, route) -> the thread's `conversation`
-//! (one turn at a time) -> `pipeline` (load the `context`, the group `gate`, the FastPath
-//! analysis, `decide`) -> one room: a plan answer, undo, a nudge reply (`intent`, `model`) or
+//! (one turn at a time) -> `pipeline` (load the `context`, the `entry`: a click's intent to
+//! `decide_click`, words through the FastPath analysis to `decide`; the group `gate`) -> one room: a plan answer, undo, a nudge reply (`intent`, `model`) or
 //! `free_text` (with `capture`, `free_model`, the `planner` and `chat`) -> `apply` (one transaction) -> `result`; once committed, `changes` tells the
 //! event stream.
 //!
@@ -19,7 +19,9 @@ pub mod chat_memory;
 pub mod context;
 pub mod conversation;
 pub mod decide;
+pub mod decide_click;
 pub mod draft_step;
+pub mod entry;
 pub mod error;
 pub mod escalation;
 pub mod escalation_call;
@@ -30,6 +32,7 @@ pub mod gate;
 pub mod history;
 pub mod incoming;
 pub mod intake;
+pub mod intake_checks;
 pub mod intake_error;
 pub mod intent;
 pub mod list_step;

@@ -1,7 +1,7 @@
 //! The turn pipeline: one message through docs/contract.md's "A turn", ending in one commit.
 //!
-//! Owns: the order of the steps (load the context, a message already handled, the FastPath
-//! analysis, the decision, then the group gate, which needs the decision: the answer to a
+//! Owns: the order of the steps (load the context, a message already handled, the entry: a
+//! click's intent or the FastPath analysis of words, the decision, then the group gate, which needs the decision: the answer to a
 //! proposal and a rule command are never put to it). Runs inside the thread's Conversation, so
 //! turns of one thread never overlap; different threads run concurrently.
 //!
@@ -10,7 +10,8 @@
 //!   `list_answer`/`next_page`/`agenda_answer`, lists.rs; `timezone_sentence`, timezone.rs;
 //!   `answer_which`), then `free_model`, which routes to `planner`, `chat` and its writes
 //!   (`chat_actions`, settled by `settle_waiting_actions`), or `parse_and_capture`.
-//! - `Next::Intent` / `Next::AnswerNudge` → `intent_layer` (intent.rs).
+//! - `Next::Intent` / `Next::AnswerNudge` → `intent_layer` (intent.rs); `Next::Clicked` (a
+//!   button's change to one task) → `click_layer` (intent.rs).
 //! - `Next::NextLayer` → `model_layer` (model.rs).
 //! - `Next::ConfirmPlan` of an escalation offer → `escalation_confirmed` (escalation.rs);
 //!   a restart that found one cut off → `escalation_interrupted`.
@@ -48,7 +49,7 @@ use crate::subsystems::thread_memory::MemoryMsg;
 use super::apply::{self, TurnWork, Work};
 use super::changes;
 use super::context::{self, TurnContext};
-use super::decide::{decide, keep_the_live_plan, pin_to_plan, Next, PlanStep};
+use super::decide::{Decided, Next, PlanStep};
 use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::nudge_group;
@@ -175,25 +176,18 @@ impl Pipeline {
         inbound: Inbound,
         context: TurnContext,
     ) -> Result<TurnResult, TurnError> {
-        // A reply to a nudge that listed several tasks picks one by its number ("2 done").
-        let (context, text) = nudge_group::pick(context, &inbound.text);
-        let answer = Inbound {
-            text: text.clone(),
-            ..inbound.clone()
-        };
-        let analysis = self
-            .fast_path
-            .ask(|reply| FastPathMsg::Analyze { text, reply })
-            .await?;
-        let now = self.clock.now();
-        if let Some(journal) = journal::current() {
-            journal.decided(now);
-        }
-        let (plan_step, next) = decide(&context, &analysis, now);
-        let plan_step = keep_the_live_plan(plan_step, &next, &inbound);
-        let next = pin_to_plan(next, inbound.answers_plan.as_deref());
+        let Decided {
+            context,
+            answer,
+            analysis,
+            plan_step,
+            next,
+            now,
+        } = self.enter(&inbound, context).await?;
         if self.gate_applies(&context.thread) {
-            let heard = if self.bypasses_gate(&next, &inbound.text, now) {
+            // A click is never chatter: it takes a slot but is not put to the model gate.
+            let heard = if inbound.intent.is_some() || self.bypasses_gate(&next, &inbound.text, now)
+            {
                 self.takes_reply_slot(&context, &inbound).await?
             } else {
                 self.gate_says_reply(&context, &inbound).await?
@@ -211,7 +205,7 @@ impl Pipeline {
         let mut draft = DraftStep::Keep;
         // The answer to a nudge delivered into this free thread acts on the nudged task.
         let context = match next {
-            Next::AnswerNudge(_) => TurnContext {
+            Next::AnswerNudge(_) | Next::Clicked(_) => TurnContext {
                 answering_nudge: true,
                 ..context
             },
@@ -236,7 +230,11 @@ impl Pipeline {
                 text: super::texts::NOT_YOUR_PROPOSAL.to_string(),
             },
             Next::Undo => Work::Undo,
-            Next::FreeText if nudge_group::asks_which(&context, &analysis) => {
+            Next::FreeText
+                if analysis
+                    .as_ref()
+                    .is_some_and(|analysis| nudge_group::asks_which(&context, analysis)) =>
+            {
                 nudge_group::which_one(&context)
             }
             Next::FreeText => {
@@ -248,6 +246,7 @@ impl Pipeline {
             Next::Intent(intent) | Next::AnswerNudge(intent) => {
                 self.intent_layer(&context, &answer, intent, now).await?
             }
+            Next::Clicked(intent) => self.click_layer(&context, intent, now).await?,
             Next::NextLayer => self.model_layer(&context, &inbound, now).await?,
         };
         self.commit(inbound, &context, plan_step, work, draft).await

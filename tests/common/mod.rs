@@ -16,11 +16,13 @@ use donna::config::{parse_yaml, Env, LoadedConfig};
 use serde_json::{json, Value};
 
 pub mod browser;
+pub mod discord_messages;
 pub mod fake_calendar;
 pub mod fake_discord;
 pub mod fake_llm;
 pub mod page;
 pub mod process;
+pub mod swapped_words;
 
 /// No environment variables at all, unless a test sets some.
 pub struct TestEnv(pub Vec<(&'static str, &'static str)>);
@@ -252,6 +254,20 @@ impl Bot {
             .await;
         assert_eq!(status, 200, "{user} says {text:?}: {result}");
         result
+    }
+
+    /// What `role` ("user" or "donna") said in `thread`, oldest first, as the chat's memory
+    /// keeps it (`GET /api/threads/{id}/messages`, asserting 200).
+    pub async fn said_in(&self, thread: &str, role: &str) -> Vec<String> {
+        let (status, messages) = self.get(&format!("/api/threads/{thread}/messages")).await;
+        assert_eq!(status, 200, "{messages}");
+        messages
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|m| m["role"] == role)
+            .filter_map(|m| m["text"].as_str().map(str::to_string))
+            .collect()
     }
 
     pub async fn say_with_id(&self, thread: &str, text: &str, message_id: &str) -> (u16, Value) {

@@ -48,6 +48,17 @@ pub fn count_in(region: &str, text: &str) -> String {
     )
 }
 
+/// Waits until the region named `region` lists an item with `text` (`listed`), or none.
+pub async fn wait_listed(tab: &Tab, region: &str, text: &str, listed: bool) {
+    let (what, expression) = if listed {
+        ("to be listed", format!("!!({})", item_in(region, text)))
+    } else {
+        ("to leave the list", format!("!({})", item_in(region, text)))
+    };
+    tab.wait_until(&format!("{text:?} in {region} {what}"), &expression)
+        .await;
+}
+
 /// Opens the page in a new tab and marks its document, so a reload would show.
 pub async fn open_page(bot: &Bot, browser: &Browser, width: u32) -> Tab {
     let tab = browser.tab(width, 760).await;

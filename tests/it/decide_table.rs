@@ -22,7 +22,7 @@ use donna::tasks::{Task, TaskStatus};
 use donna::turn::context::TurnContext;
 use donna::turn::decide::{decide, Next, PlanStep};
 
-fn fast_path() -> &'static FastPath {
+pub(crate) fn fast_path() -> &'static FastPath {
     static FAST_PATH: OnceLock<FastPath> = OnceLock::new();
     FAST_PATH.get_or_init(|| {
         let config = IntentsConfig::from_yaml_str(include_str!("../../config/reply_intents.yaml"))
@@ -31,7 +31,7 @@ fn fast_path() -> &'static FastPath {
     })
 }
 
-fn now() -> DateTime<Utc> {
+pub(crate) fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 23, 10, 0, 0)
         .single()
         .unwrap_or_default()
@@ -110,7 +110,7 @@ fn plan(status: PlanStatus, expires_in: i64) -> Plan {
 
 /// The situation a message arrives in.
 #[derive(Clone, Copy, Debug)]
-enum Situation {
+pub(crate) enum Situation {
     /// A nudge thread whose last message is Donna's nudge ("'Pay rent' is overdue. Done?").
     AfterNudge,
     /// A nudge thread whose last message from Donna is some other answer.
@@ -140,7 +140,7 @@ enum Situation {
     FreeAfterNudgeAndReply,
 }
 
-fn context(situation: Situation) -> TurnContext {
+pub(crate) fn context(situation: Situation) -> TurnContext {
     use Situation::*;
     let in_nudge_thread = !matches!(
         situation,
@@ -200,7 +200,7 @@ fn context(situation: Situation) -> TurnContext {
 
 /// Where a message should go, and whether the live plan is cancelled on the way.
 #[derive(Debug, PartialEq)]
-enum Goes {
+pub(crate) enum Goes {
     Intent(&'static str),
     /// Answers the nudge delivered into this free thread with this intent, acting on its task.
     AnswerNudge(&'static str),
@@ -263,6 +263,9 @@ fn check_with(
         Next::PlanReplaced(_) => Goes::PlanReplaced,
         Next::PlanGone { expired: true } => Goes::PlanExpired,
         Next::PlanGone { expired: false } => Goes::PlanCancelled,
+        Next::Clicked(intent) => {
+            panic!("{situation:?}, {text:?}: words read as a click {intent:?}")
+        }
     };
     assert_eq!(got, expected, "{situation:?}, {text:?}");
     assert_eq!(

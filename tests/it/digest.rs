@@ -33,15 +33,7 @@ async fn tick(bot: &Bot) -> Vec<DigestSent> {
 
 /// Donna's messages in `thread`, oldest first.
 async fn donna_said(bot: &Bot, thread: &str) -> Vec<String> {
-    let (status, messages) = bot.get(&format!("/api/threads/{thread}/messages")).await;
-    assert_eq!(status, 200, "{messages}");
-    messages
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|m| m["role"] == "donna")
-        .filter_map(|m| m["text"].as_str().map(str::to_string))
-        .collect()
+    bot.said_in(thread, "donna").await
 }
 
 async fn restart(bot: Bot) -> Bot {

@@ -1,6 +1,7 @@
 //! One-tap nudges and paged lists in Discord, against the fake Discord on loopback driven by
-//! the real twilight clients: every nudge carries Done / Snooze 1h / Tomorrow; a click is the
-//! same turn as the typed word (so "undo" takes it back), answers only its own nudge, once,
+//! the real twilight clients: every nudge carries Done / Snooze 1h / Tomorrow; a click enters as
+//! the intent its button stands for, through the same turn as typed words (so "undo" takes it
+//! back, and the chat remembers the word it stands for), answers only its own nudge, once,
 //! only for the people Donna works for, and the buttons are disabled once the task is closed,
 //! a newer nudge replaced them or a click answered them. `/tasks` pages with a More button
 //! until every task was shown, each page one message under 2,000 characters.
@@ -10,56 +11,32 @@ use crate::common;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+use common::discord_messages::{bot_messages, buttons_of};
 use common::fake_discord::{
     start_fake_discord, Click, FakeDiscord, IncomingMessage, SentInteraction, SlashCommand,
-    BOT_USER_ID,
 };
 use common::{discord_bot, eventually, Bot};
 use serde_json::{json, Value};
 
-const OWNER: u64 = 42;
+pub(crate) const OWNER: u64 = 42;
 const FRIEND: u64 = 44;
 const STRANGER: u64 = 4242;
 const GUILD: u64 = 900;
-const NUDGE_CHANNEL: u64 = 500;
+pub(crate) const NUDGE_CHANNEL: u64 = 500;
 const DM: u64 = 700;
-const WAIT: Duration = Duration::from_secs(10);
+pub(crate) const WAIT: Duration = Duration::from_secs(10);
 
-async fn bot(fake: &FakeDiscord) -> Bot {
+pub(crate) async fn bot(fake: &FakeDiscord) -> Bot {
     discord_bot(fake, &format!("[{OWNER}, {FRIEND}]"), NUDGE_CHANNEL, "").await
 }
 
 /// A nudge Donna sent: where its buttons sit and what they name.
 #[derive(Debug, Clone)]
-struct Nudge {
-    channel: u64,
-    message_id: u64,
-    task_id: String,
-    nudge_id: String,
-}
-
-/// The buttons of a message: (label, custom id, disabled).
-fn buttons_of(message: &Value) -> Vec<(String, String, bool)> {
-    message["components"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
-        .map(|button| {
-            (
-                button["label"].as_str().unwrap_or_default().to_owned(),
-                button["custom_id"].as_str().unwrap_or_default().to_owned(),
-                button["disabled"].as_bool().unwrap_or(false),
-            )
-        })
-        .collect()
-}
-
-fn bot_messages(fake: &FakeDiscord, channel: u64) -> Vec<Value> {
-    fake.channel_messages(channel)
-        .into_iter()
-        .filter(|m| m["author"]["id"].as_str() == Some(BOT_USER_ID.to_string().as_str()))
-        .collect()
+pub(crate) struct Nudge {
+    pub channel: u64,
+    pub message_id: u64,
+    pub task_id: String,
+    pub nudge_id: String,
 }
 
 /// Donna's latest message in `channel` that carries nudge buttons, once it is there.
@@ -126,7 +103,7 @@ fn nudges_in(fake: &FakeDiscord, channel: u64) -> usize {
 }
 
 /// A task nudged in Discord (a new thread on a message in the nudge channel): (nudge, thread).
-async fn nudged(bot: &Bot, fake: &FakeDiscord, title: &str) -> (Nudge, u64) {
+pub(crate) async fn nudged(bot: &Bot, fake: &FakeDiscord, title: &str) -> (Nudge, u64) {
     let task = bot.task(json!({ "title": title })).await;
     let before = nudges_in(fake, NUDGE_CHANNEL);
     let (status, opened) = bot
@@ -145,7 +122,7 @@ async fn nudged(bot: &Bot, fake: &FakeDiscord, title: &str) -> (Nudge, u64) {
     (nudge, thread)
 }
 
-fn click(fake: &FakeDiscord, nudge: &Nudge, user: u64, answer: &str) -> SentInteraction {
+pub(crate) fn click(fake: &FakeDiscord, nudge: &Nudge, user: u64, answer: &str) -> SentInteraction {
     fake.click(Click {
         channel_id: nudge.channel,
         guild_id: (nudge.channel != DM).then_some(GUILD),
@@ -159,17 +136,7 @@ async fn task(bot: &Bot, id: &str) -> Value {
     bot.task_json(id).await
 }
 
-/// Waits until Donna said `text` in `channel`.
-async fn said(fake: &FakeDiscord, channel: u64, text: &str) -> bool {
-    eventually(WAIT, || async {
-        fake.sent_messages()
-            .iter()
-            .any(|(c, t)| *c == channel && t == text)
-    })
-    .await
-}
-
-async fn disabled(fake: &FakeDiscord, nudge: &Nudge) -> bool {
+pub(crate) async fn disabled(fake: &FakeDiscord, nudge: &Nudge) -> bool {
     eventually(WAIT, || async {
         fake.message(nudge.message_id)
             .map(|m| buttons_of(&m))
@@ -185,7 +152,7 @@ fn enabled_now(fake: &FakeDiscord, nudge: &Nudge) -> bool {
 }
 
 #[actix_rt::test]
-async fn each_button_is_the_typed_answer_and_undo_takes_it_back() {
+async fn each_button_runs_its_intent_remembered_as_its_words_and_undo_takes_it_back() {
     let fake = start_fake_discord().await;
     let bot = bot(&fake).await;
 
@@ -197,7 +164,7 @@ async fn each_button_is_the_typed_answer_and_undo_takes_it_back() {
         6,
         "a deferred update"
     );
-    assert!(said(&fake, rent_thread, "Marked 'Pay rent' as done.").await);
+    assert!(common::sent_to(&fake, rent_thread, "Marked 'Pay rent' as done.").await);
     assert_eq!(task(&bot, &rent.task_id).await["status"], "done");
 
     // Snooze 1h (now is Monday 10:00 UTC).
@@ -208,7 +175,7 @@ async fn each_button_is_the_typed_answer_and_undo_takes_it_back() {
         6
     );
     assert!(
-        said(
+        common::sent_to(
             &fake,
             gym_thread,
             "Snoozed 'Gym' for 1 hour (until today at 11:00)."
@@ -229,7 +196,7 @@ async fn each_button_is_the_typed_answer_and_undo_takes_it_back() {
         common::interaction_callback(&fake, &tomorrow).await["type"],
         6
     );
-    assert!(said(&fake, call_thread, "Moved 'Call mom' to tomorrow at 09:00.").await);
+    assert!(common::sent_to(&fake, call_thread, "Moved 'Call mom' to tomorrow at 09:00.").await);
     assert_eq!(
         task(&bot, &call.task_id).await["scheduled_start"],
         "2026-11-24T09:00:00+00:00"
@@ -255,7 +222,7 @@ async fn each_button_is_the_typed_answer_and_undo_takes_it_back() {
     assert_eq!(
         said_there,
         ["tomorrow", "undo"],
-        "the click is the typed word"
+        "the chat remembers the word the button stands for"
     );
 }
 
@@ -297,7 +264,7 @@ async fn a_second_click_or_a_click_on_an_older_nudge_says_why_privately_and_chan
     let text = common::ephemeral_text(&common::interaction_callback(&fake, &second).await);
     assert!(text.contains("already answered"), "{text}");
     assert!(
-        said(
+        common::sent_to(
             &fake,
             thread,
             "Snoozed 'Water plants' for 1 hour (until today at 11:00)."
@@ -361,7 +328,7 @@ async fn done_by_typing_disables_the_buttons_and_a_click_after_it_is_refused() {
     let bot = bot(&fake).await;
     let (nudge, thread) = nudged(&bot, &fake, "Renew passport").await;
     fake.dispatch_message_create(IncomingMessage::guild(GUILD, thread, OWNER, "done"));
-    assert!(said(&fake, thread, "Marked 'Renew passport' as done.").await);
+    assert!(common::sent_to(&fake, thread, "Marked 'Renew passport' as done.").await);
     assert!(disabled(&fake, &nudge).await, "buttons left enabled");
     let edits = fake.requests_to(
         "PATCH",
@@ -384,7 +351,7 @@ async fn a_nudge_in_the_dm_a_task_came_from_answers_that_task_even_after_other_t
     let bot = bot(&fake).await;
     fake.dispatch_message_create(IncomingMessage::dm(DM, OWNER, "add pay the gas bill"));
     assert!(
-        said(&fake, DM, "Added 'Pay the gas bill'.").await,
+        common::sent_to(&fake, DM, "Added 'Pay the gas bill'.").await,
         "{:?}",
         fake.sent_messages()
     );
@@ -397,10 +364,10 @@ async fn a_nudge_in_the_dm_a_task_came_from_answers_that_task_even_after_other_t
     assert_eq!(nudge.task_id, id);
     // Other talk after the nudge: a typed "done" would no longer answer it, a click still does.
     fake.dispatch_message_create(IncomingMessage::dm(DM, OWNER, "what's overdue?"));
-    assert!(said(&fake, DM, "Nothing is overdue.").await);
+    assert!(common::sent_to(&fake, DM, "Nothing is overdue.").await);
     let done = click(&fake, &nudge, OWNER, "done");
     assert_eq!(common::interaction_callback(&fake, &done).await["type"], 6);
-    assert!(said(&fake, DM, "Marked 'Pay the gas bill' as done.").await);
+    assert!(common::sent_to(&fake, DM, "Marked 'Pay the gas bill' as done.").await);
     assert_eq!(task(&bot, &id).await["status"], "done");
     assert!(disabled(&fake, &nudge).await);
 }
@@ -532,6 +499,7 @@ async fn slash_tasks_with_long_titles_stays_one_message_under_2000_characters() 
 /// intake, as the Discord channel hands clicks over, without the channel's own check.
 #[actix_rt::test]
 async fn a_click_that_became_stale_on_its_way_changes_nothing_in_its_turn() {
+    use donna::actions::Intent;
     use donna::conversation::Channel;
     use donna::subsystems::nudger::NudgerMsg;
     use donna::turn::intake::Incoming;
@@ -555,11 +523,11 @@ async fn a_click_that_became_stale_on_its_way_changes_nothing_in_its_turn() {
     assert_eq!(second.len(), 1, "{second:?}");
     assert_eq!(first[0].thread_id, second[0].thread_id);
     let click = |nudge_id: &str, message_id: &str| {
-        Incoming::typed(
+        Incoming::clicked(
             Channel::Local,
             first[0].thread_id.clone(),
             "owner",
-            "snooze 1h",
+            Intent::Snooze,
         )
         .with_message_id(message_id.to_owned())
         .answering_nudge(nudge_id)

@@ -8,6 +8,7 @@ use crate::common;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use common::discord_messages::{bot_messages, buttons_of};
 use common::fake_discord::{
     start_fake_discord, Click, FakeDiscord, IncomingMessage, SentInteraction, SlashCommand,
     BOT_USER_ID,
@@ -19,7 +20,7 @@ const OWNER: u64 = 42;
 const FRIEND: u64 = 44;
 const GUILD: u64 = 900;
 const GENERAL: u64 = 501;
-const DM: u64 = 700;
+pub(crate) const DM: u64 = 700;
 const WAIT: Duration = Duration::from_secs(10);
 
 async fn native_bot(fake: &FakeDiscord, extra: &str) -> Bot {
@@ -93,7 +94,7 @@ fn say(channel: u64, author: u64, text: &str) -> IncomingMessage {
 }
 
 /// Sends `text` and waits until Donna answered it (her message count in the channel grew).
-async fn tell(fake: &FakeDiscord, channel: u64, author: u64, text: &str) {
+pub(crate) async fn tell(fake: &FakeDiscord, channel: u64, author: u64, text: &str) {
     let before = bot_messages(fake, channel).len();
     fake.dispatch_message_create(say(channel, author, text));
     let answered = eventually(WAIT, || async {
@@ -107,39 +108,15 @@ async fn tell(fake: &FakeDiscord, channel: u64, author: u64, text: &str) {
     );
 }
 
-fn bot_messages(fake: &FakeDiscord, channel: u64) -> Vec<Value> {
-    fake.channel_messages(channel)
-        .into_iter()
-        .filter(|m| m["author"]["id"].as_str() == Some(BOT_USER_ID.to_string().as_str()))
-        .collect()
-}
-
-/// The buttons of a message: (label, custom id, disabled).
-fn buttons_of(message: &Value) -> Vec<(String, String, bool)> {
-    message["components"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
-        .map(|button| {
-            (
-                button["label"].as_str().unwrap_or_default().to_owned(),
-                button["custom_id"].as_str().unwrap_or_default().to_owned(),
-                button["disabled"].as_bool().unwrap_or(false),
-            )
-        })
-        .collect()
-}
-
 /// A proposal Donna sent: its message id and the plan its buttons bind.
 #[derive(Debug, Clone)]
-struct Proposal {
-    message_id: u64,
-    plan_id: String,
+pub(crate) struct Proposal {
+    pub message_id: u64,
+    pub plan_id: String,
 }
 
 /// Donna's latest message in `channel`, which must be a proposal with buttons.
-fn last_proposal(fake: &FakeDiscord, channel: u64) -> Proposal {
+pub(crate) fn last_proposal(fake: &FakeDiscord, channel: u64) -> Proposal {
     let message = bot_messages(fake, channel)
         .pop()
         .unwrap_or_else(|| panic!("no message from Donna in {channel}"));
@@ -175,7 +152,7 @@ async fn propose_duplicate(fake: &FakeDiscord, channel: u64, author: u64, title:
     last_proposal(fake, channel)
 }
 
-fn click(
+pub(crate) fn click(
     fake: &FakeDiscord,
     channel: u64,
     user: u64,

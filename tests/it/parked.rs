@@ -13,7 +13,7 @@ use std::time::Duration;
 use common::{start_bot_in, Bot, TestEnv};
 use serde_json::json;
 
-fn poison(bot: &Bot, thread: &str) {
+pub(crate) fn poison(bot: &Bot, thread: &str) {
     let database = bot.dir.path().join("data").join("donna.db");
     let conn = rusqlite::Connection::open(database).unwrap_or_else(|e| panic!("{e}"));
     conn.busy_timeout(Duration::from_secs(10))
@@ -29,15 +29,20 @@ fn poison(bot: &Bot, thread: &str) {
 /// Stops `bot` and starts Donna again on its data dir, recovering the inbox; returns the new
 /// bot and how many messages recovery re-queued.
 async fn restart(bot: Bot) -> (Bot, usize) {
+    restart_with(bot, "").await
+}
+
+/// [`restart`] with config lines `extra`.
+pub(crate) async fn restart_with(bot: Bot, extra: &str) -> (Bot, usize) {
     bot.stop().await;
     let Bot { dir, app, .. } = bot;
     drop(app);
-    let again = start_bot_in(dir, "", TestEnv(Vec::new())).await;
+    let again = start_bot_in(dir, extra, TestEnv(Vec::new())).await;
     let recovered = again.app.recover().await.unwrap_or_else(|e| panic!("{e}"));
     (again, recovered)
 }
 
-async fn inbox_row(bot: &Bot, message_id: &str) -> (String, i64, Option<String>) {
+pub(crate) async fn inbox_row(bot: &Bot, message_id: &str) -> (String, i64, Option<String>) {
     let database = bot.dir.path().join("data").join("donna.db");
     let conn = rusqlite::Connection::open(database).unwrap_or_else(|e| panic!("{e}"));
     conn.query_row(

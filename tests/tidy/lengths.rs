@@ -51,7 +51,6 @@ pub const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
 pub const LONG_TEST_FILES: &[(&str, usize)] = &[
     ("tests/it/automations.rs", 693),
     ("tests/it/chat.rs", 707),
-    ("tests/it/discord_buttons.rs", 601),
     ("tests/it/fake_discord_demo.rs", 786),
     ("tests/it/fast_path_table.rs", 985),
     ("tests/it/free_text.rs", 1047),

@@ -1,12 +1,13 @@
 //! Button clicks: a click on "Yes" / "No" under a proposal answers exactly that plan, through
-//! the same turn as a typed "yes" / "no". Clicks on a nudge's buttons go to `nudge_clicks`, on
+//! the same turn as a typed "yes" / "no" would reach (entering as the intent `yes` / `no`, never
+//! as the words). Clicks on a nudge's buttons go to `nudge_clicks`, on
 //! a list's More button to `list_pages`.
 //!
 //! Owns: reading a click (which plan, which answer, who), deciding whether it may answer, the
 //! interaction's acknowledgement, and queueing its turn.
 //! Takes: `Interaction`s from the channel's inbound queue (so a click keeps its place among the
-//! channel's messages). Sends: the callback to Discord; `Incoming` to the intake (text "yes" or
-//! "no", the interaction id as the message id, `answers_plan` the button's plan).
+//! channel's messages). Sends: the callback to Discord; `Incoming` to the intake (the intent yes
+//! or no, the interaction id as the message id, `answers_plan` the button's plan).
 //! Invariants:
 //! - A click is acknowledged once, at once (a deferred update, or the ephemeral reason it
 //!   changes nothing), well within Discord's 3 seconds: one store read comes before it, no
@@ -15,7 +16,7 @@
 //!   it; anyone else is told so, privately, and nothing changes.
 //! - Only a live plan is answered; a replaced, expired, cancelled or answered one is told why,
 //!   privately, and nothing changes. The turn itself answers only the named plan (a newer one
-//!   proposed meanwhile is never confirmed by it: `turn::decide::pin_to_plan`).
+//!   proposed meanwhile is never confirmed by it: `turn::decide_click::pin_to_plan`).
 //! - The interaction id is the message id: an interaction delivered twice is one message in the
 //!   inbox, applied once.
 
@@ -105,7 +106,7 @@ impl InboundWork {
         self.answer(&interaction, channel, user, button).await;
     }
 
-    /// Queues the click's turn: the typed answer, bound to the button's plan.
+    /// Queues the click's turn: its intent, bound to the button's plan.
     async fn answer(
         &self,
         interaction: &Interaction,
@@ -116,11 +117,11 @@ impl InboundWork {
         let queued = self
             .intake
             .enqueue(
-                Incoming::typed(
+                Incoming::clicked(
                     Channel::Discord,
                     channel,
                     user.to_string(),
-                    button.answer.as_text(),
+                    button.answer.intent(),
                 )
                 .with_message_id(interaction.id.get().to_string())
                 .answering_plan(button.plan_id),

@@ -1,12 +1,13 @@
 //! Clicks on a nudge's buttons: "Done", "Snooze 1h" or "Tomorrow" under a nudge answers exactly
-//! that nudge's task, through the same turn as typing "done", "snooze 1h" or "tomorrow" in the
-//! chat the nudge went to (same inbox, same pipeline, so "undo" takes it back).
+//! that nudge's task, in the chat the nudge went to, as the intent it stands for (done, snooze
+//! for an hour, tomorrow): the room typing "done", "snooze 1h" or "tomorrow" would reach, without
+//! reading those words (same inbox, same pipeline, so "undo" takes it back).
 //!
 //! Owns: deciding whether a click may answer (who, which nudge, still answerable), the
 //! interaction's acknowledgement, and queueing its turn in the nudge's chat.
 //! Takes: `Interaction`s from the channel's inbound queue (a click keeps its place among the
 //! channel's messages; clicks on one message are handled one after another). Sends: the
-//! callback to Discord; `Incoming` to the intake (the answer's words, the interaction id as the
+//! callback to Discord; `Incoming` to the intake (the button's intent, the interaction id as the
 //! message id, `answers_nudge` the button's nudge).
 //! Who may answer: the people Donna works for (`discord.allowed_user_ids`), the same people
 //! whose typed "done" in that chat acts on the task; anyone else is told so, privately.
@@ -67,11 +68,11 @@ impl InboundWork {
         let queued = self
             .intake
             .enqueue(
-                Incoming::typed(
+                Incoming::clicked(
                     Channel::Discord,
                     thread_id,
                     user.to_string(),
-                    button.answer.as_text(),
+                    button.answer.intent(),
                 )
                 .with_message_id(interaction.id.get().to_string())
                 .answering_nudge(button.nudge_id),

@@ -153,6 +153,12 @@ use resolve::{resolve, time_of_day_only};
 use scan::{scan, scan_outside, Piece};
 use words::{tokenize, Token};
 
+/// An instant chosen without words (a time picked on the web page), held to the reader's own
+/// rules: strictly after `now` and at most five years ahead, else the reader's error.
+pub fn check_ahead(at: DateTime<Utc>, ctx: &WhenContext) -> Result<DateTime<Utc>, WhenError> {
+    ensure_ahead(at, ctx)
+}
+
 /// Finds a time expression anywhere in `text`. Ok(None): the text names no time at all.
 /// Err: it names one that is invalid, in the past, or only partly readable (e.g. "feb 30",
 /// "yesterday", "in an hour and a bit").

@@ -152,9 +152,13 @@ async fn a_row_no_read_takes_is_skipped_and_reported_and_the_others_are_nudged()
 }
 
 /// Spoils the database of a stopped bot as an older Donna left it: schema version 18 (before
-/// the repair), a counter turned REAL and an estimate of 10^15 minutes.
+/// the repair), a counter turned REAL and an estimate of 10^15 minutes. Version 18 had none of
+/// the columns later migrations add (`inbox.intent`, 0021), so they go too: a migration that
+/// adds a column runs once, on a database that does not have it.
 fn spoil_as_an_older_donna_left_it(database: &std::path::Path, id: &str) {
     let conn = rusqlite::Connection::open(database).unwrap_or_else(|e| panic!("{e}"));
+    let dropped = conn.execute("ALTER TABLE inbox DROP COLUMN intent", []);
+    assert!(dropped.is_ok(), "{dropped:?}");
     let spoilt = conn.execute(
         "UPDATE task SET nudge_count = 9.3e18, estimated_duration_minutes = 1000000000000000 \
          WHERE id = ?1",
