@@ -2,9 +2,11 @@
 // recurring reminders, kept live from the event stream (GET /api/events).
 //
 // Everything goes through the HTTP API as any client's would: typed messages through
-// POST /api/messages in the page's chat; Done and Yes / No through /api/web/* (the same turn as
-// typing "done", "yes" or "no", so "undo" in the chat takes a Done back). Text from the server
-// is only ever set as text (textContent), never as HTML.
+// POST /api/messages in the page's chat; a task's Done, Snooze 1h, Tomorrow, Move, Rename, Cancel
+// and Undo through POST /api/web/act, a proposal's Yes / No through POST /api/web/answers: each
+// the intent it stands for, in the same turn as typed words (so "undo" in the chat takes a
+// change back too). Cancel is proposed first and the page asks once, in the task's row. Text
+// from the server is only ever set as text (textContent), never as HTML.
 'use strict';
 
 const state = {
@@ -15,6 +17,10 @@ const state = {
   lastNudge: null,
   refreshTimer: null,
   thinkingTimer: null,
+  livePlans: new Set(), // the ids of the live proposals
+  changing: new Set(),  // the tasks whose Change panel is open, by id
+  asking: new Map(),    // task id -> the cancel proposal the page asks about in its row
+  rows: new Map(),      // task id -> its row, kept while its Change panel is open
 };
 
 const byId = (id) => document.getElementById(id);
@@ -159,6 +165,7 @@ async function sendMessage(event) {
   if (!text) return;
   field.value = '';
   addMessage('you', text);
+  showLastChange(null);
   try {
     // Donna's reply arrives on the event stream, like every other message of the chat.
     await api('POST', '/api/messages', { thread_id: state.thread, user_id: state.user, text });
@@ -178,8 +185,11 @@ function showElsewhere(result) {
 async function press(button, said, method, path, body) {
   button.disabled = true;
   addMessage('you', said);
+  showLastChange(null);
   try {
-    showElsewhere(await api(method, path, body));
+    const result = await api(method, path, body);
+    showElsewhere(result);
+    showLastChange(result);
   } catch (error) {
     if (!(error instanceof Unauthorized)) addMessage('error', `${said}: ${error.message}`);
     button.disabled = false;
@@ -232,25 +242,221 @@ function taskTime(task) {
   return null;
 }
 
-async function loadTasks() {
-  const tasks = await api('GET', '/api/tasks');
+// ---- changing a task where it is shown ---------------------------------------------------------
+
+// The page's last change and its Undo (the intent `undo`: the same as "undo" in the chat).
+function showLastChange(result) {
+  // Undo takes back the last change in the page's own chat only.
+  const ran = !!result && result.thread_id === state.thread && !result.pending_plan_id
+    && result.results.some((r) => r.ok);
+  byId('last-change-text').textContent = result && result.reply ? result.reply : '';
+  const undo = byId('undo');
+  undo.hidden = !ran;
+  if (ran) undo.setAttribute('aria-label', `Undo: ${result.reply}`);
+}
+
+async function undoLastChange() {
+  const undo = byId('undo');
+  undo.disabled = true;
+  addMessage('you', 'Undo');
+  try {
+    const result = await api('POST', '/api/web/act', { intent: 'undo' });
+    showLastChange(null);
+    byId('last-change-text').textContent = result.reply || '';
+  } catch (error) {
+    if (!(error instanceof Unauthorized)) addMessage('error', `Undo: ${error.message}`);
+  }
+  undo.disabled = false;
+  scheduleRefresh();
+}
+
+// One change to a task: POST /api/web/act, said in the chat as `said`.
+async function act(control, said, body) {
+  control.disabled = true;
+  addMessage('you', said);
+  showLastChange(null);
+  let result = null;
+  try {
+    result = await api('POST', '/api/web/act', body);
+    showElsewhere(result);
+    showLastChange(result);
+  } catch (error) {
+    if (!(error instanceof Unauthorized)) addMessage('error', `${said}: ${error.message}`);
+  }
+  control.disabled = false;
+  scheduleRefresh();
+  return result;
+}
+
+// The wall time of `iso` in `zone`, as a datetime-local field takes it ("2026-12-01T15:00").
+function localInput(iso, zone) {
+  const parts = {};
+  const format = new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit',
+    minute: '2-digit', hourCycle: 'h23',
+  });
+  for (const part of format.formatToParts(new Date(iso))) parts[part.type] = part.value;
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
+}
+
+let fieldCount = 0;
+
+// A labelled field with its button, as a form (Enter submits it).
+function fieldForm(labelText, input, buttonLabel, about, onSubmit) {
+  const form = document.createElement('form');
+  const id = `field-${++fieldCount}`;
+  const label = document.createElement('label');
+  label.htmlFor = id;
+  label.textContent = labelText;
+  input.id = id;
+  input.required = true;
+  const row = document.createElement('div');
+  row.className = 'row';
+  const submit = document.createElement('button');
+  submit.type = 'submit';
+  submit.textContent = buttonLabel;
+  submit.setAttribute('aria-label', `${buttonLabel}: ${about}`);
+  row.append(input, submit);
+  form.append(label, row);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    onSubmit(submit, input.value);
+  });
+  return form;
+}
+
+// Move to a chosen time, rename, cancel: shown under the task by its Change button.
+function changePanel(task, toggle) {
+  const panel = document.createElement('div');
+  panel.className = 'change';
+  panel.id = `change-${task.id}`;
+  const when = document.createElement('input');
+  when.type = 'datetime-local';
+  const current = task.scheduled_start || task.deadline;
+  if (current) when.value = localInput(current, state.zone);
+  // A change that ran closes the panel, so the row shows the task as it is now.
+  const closeIfRan = (result) => { if (result) closePanel(task.id, toggle); };
+  const move = fieldForm(`New time for ${task.title}`, when, 'Move', task.title, async (b, value) =>
+    closeIfRan(await act(b, `Move: ${task.title} to ${value.replace('T', ' ')}`,
+      { task_id: task.id, intent: 'reschedule', when: value })));
+  const title = document.createElement('input');
+  title.type = 'text';
+  title.maxLength = 200;
+  title.value = task.title;
+  const rename = fieldForm(`New title for ${task.title}`, title, 'Rename', task.title,
+    async (b, value) => closeIfRan(await act(b, `Rename: ${task.title} to ${value}`,
+      { task_id: task.id, intent: 'rename', title: value })));
+  const cancel = button('Cancel task', task.title, async (b) => {
+    const result = await act(b, `Cancel: ${task.title}`, { task_id: task.id, intent: 'cancel' });
+    if (result && result.pending_plan_id) {
+      state.asking.set(task.id, result.pending_plan_id);
+      closePanel(task.id, toggle);
+      scheduleRefresh();
+    }
+  }, true);
+  panel.append(move, rename, cancel);
+  return panel;
+}
+
+function closePanel(taskId, toggle) {
+  state.changing.delete(taskId);
+  state.rows.delete(taskId);
+  if (toggle) toggle.setAttribute('aria-expanded', 'false');
+}
+
+// "Cancel 'X'?" in the task's row, answering the cancel proposal (the page asks once).
+function confirmCancel(task, planId) {
+  const box = document.createElement('div');
+  box.className = 'confirm';
+  box.append(paragraph(`Cancel '${task.title}'? It will not be done.`));
+  const answer = (word, said) => (b) => {
+    state.asking.delete(task.id);
+    press(b, said, 'POST', '/api/web/answers', { plan_id: planId, answer: word });
+  };
+  const group = document.createElement('div');
+  group.className = 'buttons';
+  group.append(
+    button('Yes, cancel', task.title, answer('yes', `Yes, cancel: ${task.title}`)),
+    button('No, keep', task.title, answer('no', `No, keep: ${task.title}`), true),
+  );
+  box.append(group);
+  return box;
+}
+
+function taskRow(task) {
+  const nodes = [paragraph(task.title)];
+  const time = taskTime(task);
+  if (time) nodes.push(time);
+  if (task.overdue) {
+    const mark = document.createElement('strong');
+    mark.className = 'overdue-mark';
+    mark.textContent = 'Overdue';
+    nodes.push(mark);
+  }
+  const done = button('Done', task.title, (b) =>
+    act(b, `Done: ${task.title}`, { task_id: task.id, intent: 'done' }));
+  const snooze = button('Snooze 1h', task.title, (b) =>
+    act(b, `Snooze 1h: ${task.title}`, { task_id: task.id, intent: 'snooze' }), true);
+  const tomorrow = button('Tomorrow', task.title, (b) =>
+    act(b, `Tomorrow: ${task.title}`, { task_id: task.id, intent: 'tomorrow' }), true);
+  const toggle = button('Change', task.title, () => {
+    const row = toggle.closest('li');
+    const open = row.querySelector('.change');
+    if (open) {
+      open.remove();
+      closePanel(task.id, toggle);
+      return;
+    }
+    state.changing.add(task.id);
+    state.rows.set(task.id, row);
+    row.append(changePanel(task, toggle));
+    toggle.setAttribute('aria-expanded', 'true');
+    row.querySelector('.change input').focus();
+  }, true);
+  toggle.setAttribute('aria-expanded', 'false');
+  toggle.setAttribute('aria-controls', `change-${task.id}`);
+  const li = item(nodes, [done, snooze, tomorrow, toggle]);
+  li.dataset.task = task.id;
+  if (task.overdue) li.classList.add('overdue');
+  const asking = state.asking.get(task.id);
+  if (asking && state.livePlans.has(asking)) li.append(confirmCancel(task, asking));
+  return li;
+}
+
+function showTasks(tasks) {
   const open = tasks.filter((t) => t.status !== 'done' && t.status !== 'cancelled');
   const when = (t) => t.scheduled_start || t.deadline || '';
   open.sort((a, b) => (when(a) && when(b) ? Date.parse(when(a)) - Date.parse(when(b))
     : when(a) ? -1 : when(b) ? 1 : 0));
   byId('zone').textContent = `Times in ${state.zone}.`;
-  fill('task-list', 'task-empty', open.map((task) => {
-    const nodes = [paragraph(task.title)];
-    const time = taskTime(task);
-    if (time) nodes.push(time);
-    const done = button('Done', task.title, (b) =>
-      press(b, `Done: ${task.title}`, 'POST', '/api/web/done', { task_id: task.id }));
-    return item(nodes, [done]);
-  }));
+  // A row whose Change panel is open is kept as it is (what the person typed, and the focus).
+  const list = byId('task-list');
+  const active = document.activeElement;
+  const label = list.contains(active) ? active.getAttribute('aria-label') : null;
+  const ids = new Set(open.map((t) => t.id));
+  for (const id of [...state.changing]) if (!ids.has(id)) closePanel(id);
+  fill('task-list', 'task-empty', open.map((task) => state.rows.get(task.id) || taskRow(task)));
+  keepFocus(active, label);
 }
 
-async function loadProposals() {
-  const proposals = await api('GET', '/api/proposals');
+// After the list is drawn again, the keyboard stays where it was: on the same element, on the
+// same button of the redrawn row, or (its task gone, or renamed) on Undo.
+function keepFocus(active, label) {
+  if (!active || document.activeElement === active) return;
+  if (document.contains(active)) {
+    active.focus();
+    return;
+  }
+  if (label === null) return;
+  const again = [...byId('task-list').querySelectorAll('button')]
+    .find((b) => b.getAttribute('aria-label') === label);
+  if (again) again.focus();
+  else if (!byId('undo').hidden) byId('undo').focus();
+}
+
+function showProposals(proposals) {
+  state.livePlans = new Set(proposals.map((p) => p.id));
+  for (const [task, plan] of state.asking) if (!state.livePlans.has(plan)) state.asking.delete(task);
   fill('proposal-list', 'proposal-empty', proposals.map((proposal) => {
     const nodes = [paragraph(proposal.text)];
     if (proposal.thread_id !== state.thread) nodes.push(paragraph(`In chat ${proposal.thread_id}.`));
@@ -270,8 +476,7 @@ async function loadProposals() {
   }));
 }
 
-async function loadAutomations() {
-  const automations = await api('GET', '/api/automations');
+function showAutomations(automations) {
   fill('automation-list', 'automation-empty', automations.map((automation) => {
     const nodes = [paragraph(automation.title), paragraph(automation.schedule)];
     if (automation.next_run) nodes.push(timeElement('next', automation.next_run, automation.timezone));
@@ -292,7 +497,13 @@ async function loadAutomations() {
 
 async function refresh() {
   try {
-    await Promise.all([loadTasks(), loadProposals(), loadAutomations()]);
+    const [tasks, proposals, automations] = await Promise.all(
+      ['/api/tasks', '/api/proposals', '/api/automations'].map((path) => api('GET', path)));
+    // Drawn together, so nothing moves under the pointer between two lists' answers; proposals
+    // first: a task's row asks about its cancel proposal only while it is live.
+    showProposals(proposals);
+    showTasks(tasks);
+    showAutomations(automations);
   } catch (error) {
     if (!(error instanceof Unauthorized)) setStatus(`Could not load: ${error.message}`);
   }
@@ -350,6 +561,39 @@ function connect() {
   });
 }
 
+// ---- the person's own day ---------------------------------------------------------------------
+
+// Shows the person's zone and offers every IANA name the browser knows as a suggestion.
+function showZone() {
+  byId('zone-input').value = state.zone;
+  byId('zone').textContent = `Times in ${state.zone}.`;
+  const names = byId('zone-names');
+  if (!names.children.length && Intl.supportedValuesOf) {
+    names.replaceChildren(...Intl.supportedValuesOf('timeZone').map((name) => {
+      const option = document.createElement('option');
+      option.value = name;
+      return option;
+    }));
+  }
+}
+
+async function setZone(event) {
+  event.preventDefault();
+  const field = byId('zone-input');
+  const error = byId('zone-error');
+  error.textContent = '';
+  try {
+    const person = await api('PUT', `/api/people/${encodeURIComponent(state.user)}`,
+      { timezone: field.value.trim() });
+    state.zone = person.timezone;
+    showZone();
+    setStatus(`Your time zone is now ${state.zone}.`);
+    scheduleRefresh();
+  } catch (failure) {
+    if (!(failure instanceof Unauthorized)) error.textContent = failure.message;
+  }
+}
+
 // ---- start ------------------------------------------------------------------------------------
 
 async function start() {
@@ -373,6 +617,7 @@ async function start() {
   } catch (_) {
     // No zone of their own: the configured one.
   }
+  showZone();
   byId('token-form').hidden = true;
   byId('app').hidden = false;
   try {
@@ -388,6 +633,8 @@ async function start() {
 document.addEventListener('DOMContentLoaded', () => {
   byId('token-form').addEventListener('submit', sendToken);
   byId('composer').addEventListener('submit', sendMessage);
+  byId('zone-form').addEventListener('submit', setZone);
+  byId('undo').addEventListener('click', undoLastChange);
   // Proposals lapse without an event: look again now and then.
   setInterval(() => { if (state.events) scheduleRefresh(); }, 60000);
   start();

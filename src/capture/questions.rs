@@ -95,7 +95,7 @@ pub fn open_tasks(
 /// The tasks of `open` whose deadline has passed at `now`.
 pub fn overdue(open: Vec<Task>, now: DateTime<Utc>) -> Vec<Task> {
     open.into_iter()
-        .filter(|task| task.deadline.is_some_and(|at| at <= now))
+        .filter(|task| task.is_overdue(now))
         .collect()
 }
 

@@ -1,7 +1,8 @@
 //! The HTTP server (actix-web): health, probes, metrics, the OpenAPI document, the local API
 //! of docs/contract.md's contract, the event stream (`events`: `GET /api/events`, Server-Sent
 //! Events) and the web page (`page`: `GET /` and its files; `web_session`: its token form;
-//! `web_chat`: its chat and buttons; `proposals`: what waits for a yes or no).
+//! `web_chat`: its chat and its Yes / No; `web_act`: its changes to a task; `proposals`: what
+//! waits for a yes or no).
 //!
 //! Owns: routing (`routes`: the one list of routes, which is also what the OpenAPI document is
 //! generated from), the guards every request passes (Host header against DNS rebinding, the body
@@ -34,6 +35,7 @@ mod redact;
 mod spend;
 mod tasks;
 mod threads;
+mod web_act;
 mod web_chat;
 mod web_session;
 
@@ -210,8 +212,9 @@ fn routes(cfg: &mut ServiceConfig) {
                 .service(spend::spend)
                 .service(proposals::list)
                 .service(web_chat::chat)
-                .service(web_chat::done)
+                .service(web_act::done)
                 .service(web_chat::answer)
+                .service(web_act::act)
                 .service(people::get)
                 .service(people::put)
                 .service(calendar_events::events),

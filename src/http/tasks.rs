@@ -53,11 +53,19 @@ pub struct TaskView {
     /// Who captured it (the id they write with; its nudges show times in their zone), or null
     /// for a task from this API.
     pub created_by: Option<String>,
+    /// Open, and its deadline has passed (what "what's overdue?" lists).
+    pub overdue: bool,
 }
 
 impl TaskView {
-    pub fn new(task: Task, open_thread_id: Option<String>, timezone: chrono_tz::Tz) -> Self {
+    pub fn new(
+        task: Task,
+        open_thread_id: Option<String>,
+        timezone: chrono_tz::Tz,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
         Self {
+            overdue: task.is_overdue(now),
             deadline: show_opt(task.deadline, timezone),
             scheduled_start: show_opt(task.scheduled_start, timezone),
             completed_at: show_opt(task.completed_at, timezone),
@@ -149,7 +157,7 @@ pub async fn create(
         })
         .await?;
     publish(&app, &task, TaskChange::Created);
-    Ok(HttpResponse::Created().json(TaskView::new(task, None, tz)))
+    Ok(HttpResponse::Created().json(TaskView::new(task, None, tz, now)))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -181,7 +189,7 @@ pub async fn list(
         .map(str::parse::<TaskStatus>)
         .transpose()
         .map_err(ApiError::bad_request)?;
-    let tz = app.config.timezone;
+    let (tz, now) = (app.config.timezone, app.clock.now());
     let views = app
         .store
         .read(move |conn| {
@@ -189,7 +197,7 @@ pub async fn list(
                 .into_iter()
                 .map(|task| {
                     let thread = repo::open_thread_id(conn, &task.id)?;
-                    Ok(TaskView::new(task, thread, tz))
+                    Ok(TaskView::new(task, thread, tz, now))
                 })
                 .collect::<Result<Vec<_>, _>>()
         })
@@ -210,7 +218,7 @@ pub async fn list(
 #[get("/tasks/{id}")]
 pub async fn get(app: web::Data<App>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    let tz = app.config.timezone;
+    let (tz, now) = (app.config.timezone, app.clock.now());
     let found = app
         .store
         .read(move |conn| {
@@ -218,7 +226,7 @@ pub async fn get(app: web::Data<App>, id: web::Path<String>) -> Result<HttpRespo
                 return Ok(Err(id));
             };
             let thread = repo::open_thread_id(conn, &task.id)?;
-            Ok(Ok(TaskView::new(task, thread, tz)))
+            Ok(Ok(TaskView::new(task, thread, tz, now)))
         })
         .await?;
     match found {
@@ -347,7 +355,7 @@ pub async fn patch(
             crate::capture::preferences::learn(conn, &before, &task, now)?;
             let thread = repo::open_thread_id(conn, &task.id)?;
             let changed = task.status != status_before;
-            Ok((task.clone(), changed, TaskView::new(task, thread, tz)))
+            Ok((task.clone(), changed, TaskView::new(task, thread, tz, now)))
         })
         .await?;
     let change = if status_changed {

@@ -1,17 +1,16 @@
-//! What the web page says and does as its person: its own free chat, the Done button beside a
-//! task and the Yes / No buttons under a proposal. Each goes through the same intake and turn as
-//! a typed message, so "undo" in the page's chat takes a Done back and a proposal answers only
-//! its requester.
+//! What the web page says as its person: its own free chat and the Yes / No buttons under a
+//! proposal (a task's buttons are `web_act`'s). A Yes / No is the intent it stands for, through
+//! the same intake and turn as a typed message, so a proposal answers only its requester.
 //!
 //! Owns: the page's chat (thread [`WEB_THREAD`], a free local thread opened once, on first use,
 //! by the same `nudges::open_free_thread` as `POST /api/threads`), the person the page speaks as
-//! ([`WEB_USER`]: one fixed user id, since the page has no login of its own beyond the API
-//! token), and the checks made before a button's turn (the task open, the plan live and the
-//! page's to answer), which the turn makes again.
-//! Takes: `POST /api/web/chat`, `POST /api/web/done`, `POST /api/web/answers` (JSON bodies, like
-//! every write). Sends: `Incoming` to the intake.
-//! Invariant: a button's message names what it answers (`about_task`, `answers_plan`), so a
-//! click never lands on another task or a newer proposal.
+//! ([`web_user`]: one user id, since the page has no login of its own beyond the API token), and
+//! the checks made before a Yes / No's turn (the plan live and the page's to answer), which the
+//! turn makes again.
+//! Takes: `POST /api/web/chat`, `POST /api/web/answers` (JSON bodies, like every write). Sends:
+//! `Incoming::clicked` to the intake.
+//! Invariant: a button's message names what it answers (`answers_plan`), so a click never lands
+//! on a newer proposal.
 
 use actix_web::{post, web, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -21,7 +20,6 @@ use crate::actions::Intent;
 use crate::app::App;
 use crate::conversation::{plans, threads, Channel};
 use crate::store::{Refusal, StoreError};
-use crate::tasks::repo;
 use crate::turn::intake::Incoming;
 
 use super::error::ApiError;
@@ -31,6 +29,11 @@ pub const WEB_THREAD: &str = crate::conversation::chat_ids::WEB_CHAT;
 /// Who the page speaks as: its Done and Yes / No are this person's, and a proposal made in its
 /// chat is this person's to answer.
 pub const WEB_USER: &str = "web";
+
+/// The person the page speaks as.
+pub(super) fn web_user(_app: &App) -> String {
+    WEB_USER.to_string()
+}
 
 /// An empty JSON object: the body of a write that needs none (a JSON content type is still
 /// required, which a cross-site form cannot send).
@@ -51,7 +54,7 @@ pub struct WebChat {
 }
 
 /// Opens the page's chat if it is not open yet.
-async fn open_web_chat(app: &App) -> Result<(), ApiError> {
+pub(super) async fn open_web_chat(app: &App) -> Result<(), ApiError> {
     let now = app.clock.now();
     app.store
         .write(move |conn| match threads::get(conn, WEB_THREAD)? {
@@ -96,50 +99,6 @@ pub async fn chat(
         user_id: WEB_USER.into(),
         timezone: app.config.timezone.name().into(),
     }))
-}
-
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Done {
-    task_id: String,
-}
-
-#[utoipa::path(
-    tag = "web",
-    request_body = Done,
-    responses(
-        (status = 200, description = "The turn's result: \"done\" said in the page's chat about this task (\"undo\" there takes it back)", content_type = "application/json"),
-        (status = 400, description = "Invalid body"),
-        (status = 404, description = "No such task"),
-        (status = 409, description = "The task is closed already"),
-        (status = 429, description = "The chat's queue is full; retry"),
-        (status = 401, description = "Missing or wrong bearer token"),
-        (status = 503, description = "Shutting down"),
-    )
-)]
-#[post("/web/done")]
-pub async fn done(app: web::Data<App>, body: web::Json<Done>) -> Result<HttpResponse, ApiError> {
-    let task_id = body.into_inner().task_id;
-    let lookup = task_id.clone();
-    match app.store.read(move |conn| repo::get(conn, &lookup)).await? {
-        None => return Err(ApiError::NotFound(format!("no task {task_id}"))),
-        Some(task) if !task.status.is_open() => {
-            return Err(ApiError::Conflict(format!(
-                "'{}' is {} already",
-                task.title,
-                task.status.as_str()
-            )))
-        }
-        Some(_) => {}
-    }
-    open_web_chat(&app).await?;
-    let result = app
-        .intake
-        .submit(
-            Incoming::clicked(Channel::Local, WEB_THREAD, WEB_USER, Intent::Done).about(task_id),
-        )
-        .await?;
-    Ok(HttpResponse::Ok().json(result))
 }
 
 /// A button's answer to a proposal.

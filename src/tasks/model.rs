@@ -54,6 +54,11 @@ pub struct Task {
 }
 
 impl Task {
+    /// Open, and its deadline has passed at `now` (what "what's overdue?" lists).
+    pub fn is_overdue(&self, now: DateTime<Utc>) -> bool {
+        self.status.is_open() && self.deadline.is_some_and(|at| at <= now)
+    }
+
     /// Whether the two are the same task as the person sees it: title, description, domain,
     /// priority, status, times, estimate and tags (not Donna's bookkeeping: nudge counts,
     /// snoozes, `updated_at`). "undo" refuses when a task is no longer as the action left it.
