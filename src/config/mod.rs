@@ -187,9 +187,20 @@ impl Config {
         Ok(())
     }
 
+    /// `http.web_user_id` is an id a person could write with.
+    fn check_web_user(&self) -> Result<(), ConfigError> {
+        crate::ids::check(&self.http.web_user_id).map_err(|error| {
+            ConfigError::invalid(
+                "http.web_user_id",
+                format!("{error} (a user id, e.g. \"web\" or a Discord user id)"),
+            )
+        })
+    }
+
     /// Rules that span keys or need the environment.
     pub fn validate(&self, env: &dyn Env) -> Result<(), ConfigError> {
         self.check_bind(env)?;
+        self.check_web_user()?;
         if let Some((key, reason)) = self.escalation.problem() {
             return Err(ConfigError::invalid(key, reason));
         }
@@ -200,12 +211,6 @@ impl Config {
             return Err(ConfigError::invalid(
                 "capture.min_confidence",
                 format!("{} is not between 0 and 1", self.capture.min_confidence),
-            ));
-        }
-        if self.http.max_body == 0 {
-            return Err(ConfigError::invalid(
-                "http.max_body",
-                "must be at least 1 byte",
             ));
         }
         if !(self.llm.base_url.starts_with("http://") || self.llm.base_url.starts_with("https://"))

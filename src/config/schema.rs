@@ -88,6 +88,9 @@ pub struct HttpConfig {
     /// An event stream that carried no event for this long is closed (keepalives do not
     /// count), so a forgotten client cannot hold a descriptor forever.
     pub event_stream_idle: ConfigDuration,
+    /// The person the web page speaks as (its chat, its buttons, its zone): `web`, or the id
+    /// the owner writes with elsewhere (a Discord user id), so the page is that person.
+    pub web_user_id: String,
 }
 
 impl Default for HttpConfig {
@@ -99,6 +102,7 @@ impl Default for HttpConfig {
             max_body: 64 * 1024,
             max_event_streams: 64,
             event_stream_idle: ConfigDuration::secs(3600),
+            web_user_id: "web".into(),
         }
     }
 }

@@ -26,13 +26,12 @@ use super::error::ApiError;
 
 /// The page's own free chat.
 pub const WEB_THREAD: &str = crate::conversation::chat_ids::WEB_CHAT;
-/// Who the page speaks as: its Done and Yes / No are this person's, and a proposal made in its
-/// chat is this person's to answer.
-pub const WEB_USER: &str = "web";
 
-/// The person the page speaks as.
-pub(super) fn web_user(_app: &App) -> String {
-    WEB_USER.to_string()
+/// Who the page speaks as (`http.web_user_id`, `web` unless set): its buttons are this
+/// person's, a proposal made for them is theirs to answer on the page, and its times are in
+/// their zone.
+pub(super) fn web_user(app: &App) -> String {
+    app.config.http.web_user_id.clone()
 }
 
 /// An empty JSON object: the body of a write that needs none (a JSON content type is still
@@ -46,9 +45,10 @@ pub struct Nothing {}
 pub struct WebChat {
     #[schema(example = "web")]
     thread_id: String,
+    /// Who the page speaks as (`http.web_user_id`).
     #[schema(example = "web")]
     user_id: String,
-    /// The configured time zone (the default for people who set none).
+    /// That person's time zone (the configured one when they set none).
     #[schema(example = "Europe/Paris")]
     timezone: String,
 }
@@ -81,7 +81,7 @@ pub(super) async fn open_web_chat(app: &App) -> Result<(), ApiError> {
     tag = "web",
     request_body = Nothing,
     responses(
-        (status = 200, description = "The page's chat (opened on first use) and who the page speaks as", body = WebChat),
+        (status = 200, description = "The page's chat (opened on first use), who the page speaks as and their zone", body = WebChat),
         (status = 400, description = "Not a JSON body"),
         (status = 409, description = "A thread with the page's id exists and is not a free local chat"),
         (status = 401, description = "Missing or wrong bearer token"),
@@ -94,10 +94,16 @@ pub async fn chat(
     _body: web::Json<Nothing>,
 ) -> Result<HttpResponse, ApiError> {
     open_web_chat(&app).await?;
+    let (user_id, default) = (web_user(&app), app.config.timezone);
+    let who = user_id.clone();
+    let timezone = app
+        .store
+        .read(move |conn| crate::people::zone_of(conn, Some(&who), default))
+        .await?;
     Ok(HttpResponse::Ok().json(WebChat {
         thread_id: WEB_THREAD.into(),
-        user_id: WEB_USER.into(),
-        timezone: app.config.timezone.name().into(),
+        user_id,
+        timezone: timezone.name().into(),
     }))
 }
 
@@ -155,7 +161,8 @@ pub async fn answer(
             "this proposal is no longer waiting for an answer".into(),
         ));
     }
-    if !plan.answerable_by(WEB_USER) {
+    let user = web_user(&app);
+    if !plan.answerable_by(&user) {
         return Err(ApiError::Forbidden(
             "this proposal was made for someone else: only they can answer it".into(),
         ));
@@ -166,9 +173,7 @@ pub async fn answer(
     };
     let result = app
         .intake
-        .submit(
-            Incoming::clicked(thread.channel, thread.id, WEB_USER, intent).answering_plan(plan.id),
-        )
+        .submit(Incoming::clicked(thread.channel, thread.id, user, intent).answering_plan(plan.id))
         .await?;
     Ok(HttpResponse::Ok().json(result))
 }

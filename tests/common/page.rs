@@ -59,6 +59,25 @@ pub async fn wait_listed(tab: &Tab, region: &str, text: &str, listed: bool) {
         .await;
 }
 
+/// Waits until the proposal about `text` in "Waiting for you" says it is someone else's to
+/// answer, and checks it offers no button.
+pub async fn for_someone_else(tab: &Tab, text: &str) {
+    let proposal = item_in("Waiting for you", text);
+    tab.wait_until(
+        &format!("the proposal about {text:?}, for someone else only"),
+        &format!(
+            "(() => {{ const li = {proposal}; return !!li && li.innerText.includes('only they can answer it'); }})()"
+        ),
+    )
+    .await;
+    assert_eq!(
+        tab.eval(&format!("({proposal}).querySelectorAll('button').length"))
+            .await,
+        json!(0),
+        "someone else's proposal shows no buttons"
+    );
+}
+
 /// Opens the page in a new tab and marks its document, so a reload would show.
 pub async fn open_page(bot: &Bot, browser: &Browser, width: u32) -> Tab {
     let tab = browser.tab(width, 760).await;

@@ -77,6 +77,10 @@ fn check_config_says_what_is_wrong_in_plain_words() {
             "llm: 5\n",
             "llm: expected a section of key: value lines, got 5",
         ),
+        (
+            "http:\n  web_user_id: \"  \"\n",
+            "config error: http.web_user_id: must not be empty",
+        ),
     ];
     for (yaml, expected) in table {
         let output = check_config(yaml);

@@ -81,6 +81,7 @@ mod web_buttons;
 mod web_changes;
 mod web_intents;
 mod web_page;
+mod web_person;
 mod web_screenshot;
 mod web_token;
 mod when_categories;

@@ -7,7 +7,8 @@ use crate::common;
 
 use common::browser::Browser;
 use common::page::{
-    button_in, item_in, never_reloaded, open_page, say_on_page, task_status, NEW_YORK,
+    button_in, for_someone_else, item_in, never_reloaded, open_page, say_on_page, task_status,
+    NEW_YORK,
 };
 use common::start_bot;
 use serde_json::json;
@@ -160,22 +161,7 @@ async fn a_proposal_made_for_someone_else_shows_no_buttons_and_its_answer_is_ref
     assert!(!plan.is_empty(), "{proposal}");
     let browser = Browser::launch().await;
     let tab = open_page(&bot, &browser, 1000).await;
-    tab.wait_until(
-        "alice's proposal, for her only",
-        &format!(
-            "(() => {{ const li = {}; return !!li && li.innerText.includes('only they can answer it'); }})()",
-            item_in("Waiting for you", "Stretch")
-        ),
-    )
-    .await;
-    assert_eq!(
-        tab.eval(&format!(
-            "({}).querySelectorAll('button').length",
-            item_in("Waiting for you", "Stretch")
-        ))
-        .await,
-        json!(0)
-    );
+    for_someone_else(&tab, "Stretch").await;
     let (status, refused) = bot
         .post(
             "/api/web/answers",
