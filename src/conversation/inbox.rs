@@ -282,3 +282,43 @@ pub fn unfinished(conn: &Connection) -> Result<Vec<Inbound>, StoreError> {
     }
     Ok(found)
 }
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use crate::store::migrations::migrated_in_memory;
+
+    /// A message of the page's chat: a click of `intent` about task `tsk_1`, or typed words.
+    pub(in crate::conversation) fn message(id: &str, intent: Option<Intent>) -> Inbound {
+        Inbound {
+            channel: Channel::Local,
+            message_id: id.into(),
+            thread_id: "web".into(),
+            user_id: "web".into(),
+            text: intent.as_ref().map_or("hello".into(), Intent::words),
+            answers_plan: None,
+            answers_nudge: None,
+            about_task: intent.as_ref().map(|_| "tsk_1".into()),
+            intent,
+        }
+    }
+
+    #[test]
+    fn a_clicks_intent_is_kept_with_it_and_recovery_reads_it_back() {
+        let conn = migrated_in_memory();
+        let now = DateTime::<Utc>::UNIX_EPOCH;
+        let click = message("m1", Some(Intent::Snooze));
+        let typed = message("m2", None);
+        for row in [&click, &typed] {
+            assert!(matches!(accept(&conn, row, now), Ok(Accepted::New { .. })));
+        }
+        assert_eq!(unfinished(&conn).ok(), Some(vec![click, typed.clone()]));
+        // An intent this version cannot read is never guessed: recovery leaves it where it is.
+        conn.execute(
+            "UPDATE inbox SET intent = '{\"intent\":\"launch\"}' WHERE message_id = 'm1'",
+            [],
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(unfinished(&conn).ok(), Some(vec![typed]));
+    }
+}

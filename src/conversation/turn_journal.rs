@@ -333,4 +333,24 @@ mod tests {
         assert!(read[0].request == request, "the whole request comes back");
         assert_eq!(read[1].request, "not a list", "stored whole as before");
     }
+
+    #[test]
+    fn a_stored_click_is_replayed_as_its_intent_and_an_unreadable_one_is_damage() {
+        use crate::actions::Intent;
+        use crate::conversation::inbox::{accept, tests::message};
+        let conn = migrated();
+        let click = message("m1", Some(Intent::Tomorrow));
+        assert!(accept(&conn, &click, DateTime::<Utc>::UNIX_EPOCH).is_ok());
+        let stored = stored_turn(&conn, "web", "m1").ok().flatten();
+        assert_eq!(stored.map(|turn| turn.inbound), Some(click));
+        conn.execute(
+            "UPDATE inbox SET intent = 'tomorrow' WHERE message_id = 'm1'",
+            [],
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(
+            stored_turn(&conn, "web", "m1"),
+            Err(StoreError::Corrupt(_))
+        ));
+    }
 }
