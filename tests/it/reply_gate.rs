@@ -307,3 +307,37 @@ async fn a_time_zone_command_in_a_group_skips_the_gate_and_small_talk_that_looks
     );
     assert_eq!(gate_calls(&fake), 1);
 }
+
+/// A click is never chatter: in a gated group chat, a task's button acts (taking a reply slot)
+/// without the REPLY/SKIP model being asked, even one that would say SKIP to everything.
+#[actix_rt::test]
+async fn a_click_in_a_group_chat_is_never_put_to_the_gate() {
+    use donna::actions::Intent;
+    use donna::conversation::Channel;
+    use donna::turn::intake::Incoming;
+
+    let fake = start_fake_llm();
+    fake.always(Script::Output("SKIP".into()));
+    let bot = start_bot(&gate_config(&fake, 5)).await;
+    let group = bot
+        .open_thread(json!({"chat_id": "team", "is_group": true}))
+        .await;
+    let task = bot.task(json!({ "title": "Book the room" })).await;
+    let click =
+        Incoming::clicked(Channel::Local, group.as_str(), "owner", Intent::Done).about(&task);
+    let result = bot
+        .app
+        .intake
+        .submit(click)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(result.path.as_str(), "fast", "{result:?}");
+    assert_eq!(bot.task_json(&task).await["status"], "done");
+    assert!(
+        fake.requests().is_empty(),
+        "the gate was asked about a click: {:?}",
+        fake.requests()
+    );
+    let (_, health) = bot.get("/health").await;
+    assert_eq!(health["reply_gate"]["skip"], 0, "{health}");
+}
