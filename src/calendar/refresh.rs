@@ -9,7 +9,8 @@
 //! the source's `error`: its last good events stay. After a restart the stored copy is read
 //! before the first fetch of the round.
 //! Invariants: nothing here logs more of an address than its scheme and host; reading a text
-//! runs on the blocking pool, never on an async thread; one store write per round.
+//! runs on the blocking pool, never on an async thread; at most one store write per round, and
+//! none when nothing new was read and nothing is to be forgotten.
 
 use std::sync::Arc;
 
@@ -55,6 +56,8 @@ pub struct Refresher {
 struct Read {
     sources: Vec<Source>,
     zones: Vec<(String, Tz)>,
+    /// The sources whose copies are stored (a copy of a source no longer named is forgotten).
+    stored: Vec<String>,
 }
 
 impl Refresher {
@@ -95,7 +98,12 @@ impl Refresher {
                     let zone = crate::people::zone_of(conn, Some(&source.for_user_id), default)?;
                     zones.push((source.for_user_id.clone(), zone));
                 }
-                Ok(Read { sources, zones })
+                let stored = repo::copy_keys(conn)?;
+                Ok(Read {
+                    sources,
+                    zones,
+                    stored,
+                })
             })
             .await
     }
@@ -127,6 +135,12 @@ impl Refresher {
         }
         let copies: Vec<Copy> = join_all(rounds).await.into_iter().flatten().collect();
         let keep: Vec<String> = read.sources.iter().map(Source::key).collect();
+        let forgotten = read.stored.iter().any(|key| !keep.contains(key));
+        if copies.is_empty() && !forgotten {
+            // Nothing to keep and nothing to forget: a round that fetched nothing new does not
+            // take the store writer (it ticks every few seconds, calendars or not).
+            return Ok(self.book.statuses());
+        }
         self.store
             .write(move |conn| {
                 for copy in &copies {

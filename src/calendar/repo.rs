@@ -121,7 +121,8 @@ pub fn forget_others(conn: &Connection, keep: &[String]) -> Result<usize, StoreE
     Ok(forgotten)
 }
 
-fn copy_keys(conn: &Connection) -> Result<Vec<String>, StoreError> {
+/// The sources whose copies are stored.
+pub fn copy_keys(conn: &Connection) -> Result<Vec<String>, StoreError> {
     let mut statement = conn.prepare_cached("SELECT source_key FROM calendar_copy")?;
     let rows = statement.query_map([], |row| row.get(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
