@@ -181,7 +181,7 @@ fn sessions_load() {
         ));
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
         let yaml = format!(
-            "data_dir: {}\n{}chat:\n  summary_on_close: false\n",
+            "data_dir: {}\ntimezone: UTC\n{}chat:\n  summary_on_close: false\n",
             dir.path().join("data").display(),
             fake.config("ollama", "30s", SESSIONS)
         );

@@ -40,7 +40,7 @@ impl Env for Vars {
 async fn start(yaml: &str, env: Vars) -> (Arc<App>, String, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let yaml = format!(
-        "data_dir: {}\nhttp:\n  bind: 127.0.0.1:0\nllm:\n  provider: none\nnudges:\n  interval: 1h\n{yaml}",
+        "data_dir: {}\ntimezone: UTC\nhttp:\n  bind: 127.0.0.1:0\nllm:\n  provider: none\nnudges:\n  interval: 1h\n{yaml}",
         dir.path().join("data").display()
     );
     let loaded = LoadedConfig {

@@ -48,7 +48,7 @@ fn ms(d: Duration) -> f64 {
 async fn turns(url: &str, durability: Durability) -> Vec<Duration> {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let yaml = format!(
-        "data_dir: {}\nllm:\n  provider: ollama\n  base_url: {url}\n  timeout: 10s\n",
+        "data_dir: {}\ntimezone: UTC\nllm:\n  provider: ollama\n  base_url: {url}\n  timeout: 10s\n",
         dir.path().join("data").display()
     );
     let loaded = LoadedConfig {

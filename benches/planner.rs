@@ -257,7 +257,7 @@ async fn planner_overhead() {
     direct.sort();
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let yaml = format!(
-        "data_dir: {}\n{}",
+        "data_dir: {}\ntimezone: UTC\n{}",
         dir.path().join("data").display(),
         fake.config("ollama", "10s", 2)
     );

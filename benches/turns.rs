@@ -219,7 +219,10 @@ fn loaded_config(base: &std::path::Path) -> LoadedConfig {
 
 /// A config on a data dir under `base`, with `extra` YAML lines.
 fn loaded_config_with(base: &std::path::Path, extra: &str) -> LoadedConfig {
-    let yaml = format!("data_dir: {}\n{extra}", base.join("data").display());
+    let yaml = format!(
+        "data_dir: {}\ntimezone: UTC\n{extra}",
+        base.join("data").display()
+    );
     LoadedConfig {
         config: parse_yaml(&yaml).unwrap_or_else(|e| panic!("bench config: {e}")),
         base_dir: base.to_path_buf(),
@@ -499,7 +502,7 @@ impl Floor {
             actions: rules.actions,
             env: ActionEnv {
                 now,
-                timezone: config.timezone,
+                timezone: config.timezone.zone(),
                 later: config.reschedule.later.get(),
                 author_id: None,
             },

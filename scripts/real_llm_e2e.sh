@@ -92,6 +92,7 @@ curl -sf "http://127.0.0.1:$LLM_PORT/v1/models" >/dev/null || { cat "$WORK/llm.l
 
 cat > "$WORK/donna.yaml" <<YAML
 data_dir: $WORK/data
+timezone: UTC
 http:
   bind: 127.0.0.1:$DONNA_PORT
 llm:

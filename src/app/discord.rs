@@ -79,7 +79,7 @@ fn settings(config: &Config, token: String) -> Result<DiscordSettings, StartErro
             .as_deref()
             .map(|text| id("discord.command_guild_id", text))
             .transpose()?,
-        timezone: config.timezone,
+        timezone: config.timezone.zone(),
         list_expiry: config.plans.expiry.get(),
     })
 }

@@ -31,7 +31,7 @@ use actors::{ActorState, ChildRef, HealthRegistry, Supervisor};
 
 use crate::automations::AutomationsMsg;
 use crate::clock::{SharedClock, SystemClock};
-use crate::config::{Config, Env, LoadedConfig, ProcessEnv};
+use crate::config::{Config, Env, LoadedConfig, ProcessEnv, LOCALTIME};
 use crate::discord::{DiscordMsg, GatewayShared};
 use crate::events::EventBus;
 use crate::live::Live;
@@ -80,6 +80,25 @@ pub fn launch(config_file: Option<&Path>) -> Result<Arc<App>, LaunchError> {
         Err(StartError::Config(error)) => Err(LaunchError::Config(error)),
         Err(error) => Err(LaunchError::Start(error)),
     }
+}
+
+/// The config as it will run: the machine's zone put in force when the file names none (said
+/// in the log), validated, its warnings logged.
+fn checked_config(loaded: &LoadedConfig, env: &dyn Env) -> Result<Config, StartError> {
+    let mut config = loaded.config.clone();
+    config.settle_zone(env, Path::new(LOCALTIME));
+    let zone = config.timezone;
+    tracing::info!(
+        timezone = zone.zone().name(),
+        from = zone.source().as_str(),
+        "times are read and shown in {}",
+        zone.zone().name()
+    );
+    config.validate(env)?;
+    for warning in config.warnings() {
+        tracing::warn!("{warning}");
+    }
+    Ok(config)
 }
 
 /// Knobs tests turn; the binary uses the defaults.
@@ -161,11 +180,7 @@ impl App {
         env: &dyn Env,
         options: StartOptions,
     ) -> Result<Self, StartError> {
-        let config = loaded.config.clone();
-        config.validate(env)?;
-        for warning in config.warnings() {
-            tracing::warn!("{warning}");
-        }
+        let config = checked_config(loaded, env)?;
         install_crypto_provider();
         let rules = Rules::load(loaded)?;
         let models = ModelClients::build(&config, env, &rules.actions)?;
@@ -280,8 +295,8 @@ impl App {
             reloader,
             api_token: config.api_token(env),
             calendar_token: config.calendar_token(env),
+            calendars: spawner.calendars(loaded, config.timezone.zone(), &store, &clock)?,
             config: Arc::new(config),
-            calendars: spawner.calendars(loaded, &store, &clock)?,
             clock,
             store,
             health,

@@ -202,7 +202,7 @@ impl<'a> Spawner<'a> {
             interval: config.nudges.interval.get(),
             min_gap: config.nudges.min_gap.get(),
             quiet_hours: config.nudges.quiet_hours,
-            timezone: config.timezone,
+            timezone: config.timezone.zone(),
         };
         self.spawn(ChildSpec::new("nudger", move || {
             Ok(Nudger::new(
@@ -265,15 +265,21 @@ impl<'a> Spawner<'a> {
 
     /// The Calendars actor and its book: every calendar refreshed on its interval; its first
     /// round is asked for at once (the timer's first tick comes later).
+    /// `default_zone`: the zone in force (the config's, else the machine's).
     pub fn calendars(
         &self,
         loaded: &crate::config::LoadedConfig,
+        default_zone: chrono_tz::Tz,
         store: &Store,
         clock: &SharedClock,
     ) -> Result<CalendarParts, crate::calendar::fetch::FetchError> {
         let book = Arc::new(crate::calendar::book::CalendarBook::default());
-        let refresher =
-            crate::calendar::refresh::Refresher::new(loaded, book.clone(), store.clone())?;
+        let refresher = crate::calendar::refresh::Refresher::new(
+            loaded,
+            default_zone,
+            book.clone(),
+            store.clone(),
+        )?;
         let clock = clock.clone();
         let actor = self.spawn(ChildSpec::new("calendars", move || {
             Ok(Calendars::new(refresher.clone(), clock.clone()))

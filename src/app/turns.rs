@@ -53,8 +53,8 @@ pub struct TurnActors {
 /// What a turn reads from the config.
 pub fn turn_settings(config: &Config) -> TurnSettings {
     TurnSettings {
-        timezone: config.timezone,
-        default_timezone: config.timezone,
+        timezone: config.timezone.zone(),
+        default_timezone: config.timezone.zone(),
         later: config.reschedule.later.get(),
         undo_window: config.undo.window.get(),
         plan_expiry: config.plans.expiry.get(),

@@ -61,8 +61,10 @@ struct Read {
 }
 
 impl Refresher {
+    /// `default_zone`: the zone of a person who set none (the config's, else the machine's).
     pub fn new(
         loaded: &LoadedConfig,
+        default_zone: chrono_tz::Tz,
         book: Arc<CalendarBook>,
         store: Store,
     ) -> Result<Self, super::fetch::FetchError> {
@@ -77,7 +79,7 @@ impl Refresher {
                 .map(|source| Source::from_config(source, &loaded.base_dir))
                 .collect(),
             max_events: config.max_events,
-            default_zone: loaded.config.timezone,
+            default_zone,
         })
     }
 

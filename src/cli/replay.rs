@@ -27,17 +27,18 @@ use serde_json::Value;
 use super::replay_diff::{differences, show_result, Recorded};
 use crate::app::{App, StartOptions};
 use crate::clock::ManualClock;
-use crate::config::{Env, LoadedConfig};
+use crate::config::{Env, LoadedConfig, ProcessEnv};
 use crate::conversation::turn_journal::{self, StoredTurn};
 use crate::store::{self, open_connection, Durability, DATABASE_FILE};
 
 /// The replay's environment: no secrets at all (no Discord token, no API token, no model key:
-/// nothing is sent anywhere).
+/// nothing is sent anywhere). `TZ` is no secret: a config without `timezone` reads times in the
+/// same machine zone as `donna run` does.
 struct NoSecrets;
 
 impl Env for NoSecrets {
-    fn var(&self, _name: &str) -> Option<String> {
-        None
+    fn var(&self, name: &str) -> Option<String> {
+        (name == "TZ").then(|| ProcessEnv.var(name)).flatten()
     }
 }
 

@@ -30,8 +30,8 @@ async fn first_probe(app: &App) -> ModelState {
     }
 }
 
-/// The one line that says what this process is: version, config, data dir, model, Discord,
-/// address.
+/// The one line that says what this process is: version, config, data dir, the zone times are
+/// read in (and where it came from), model, Discord, address.
 async fn startup_summary(
     app: &App,
     config: Option<&Path>,
@@ -57,6 +57,8 @@ async fn startup_summary(
         version = %env!("CARGO_PKG_VERSION"),
         config = %config.map_or_else(|| "defaults".to_string(), |p| p.display().to_string()),
         data_dir = %data_dir.display(),
+        timezone = %app.config.timezone.zone().name(),
+        timezone_from = %app.config.timezone.source().as_str(),
         model = %model,
         model_state = %model_state,
         discord = %if app.discord_enabled { "on" } else { "off" },

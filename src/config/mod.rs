@@ -8,6 +8,7 @@
 mod calendars;
 mod chat;
 mod duration;
+mod env;
 mod escalation;
 mod file;
 mod limits;
@@ -16,6 +17,7 @@ mod provider;
 mod quiet_hours;
 mod scheduling;
 mod schema;
+mod zone;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -26,12 +28,14 @@ pub use calendars::{
 };
 pub use chat::{ChatConfig, Persona};
 pub use duration::ConfigDuration;
+pub use env::{Env, ProcessEnv};
 pub use escalation::EscalationConfig;
 pub use file::{read_text, read_text_within, FileError, Limit, MAX_FILE_BYTES};
 pub use limits::DURATION_KEYS;
 pub use quiet_hours::QuietHours;
 pub use scheduling::{SchedulingConfig, WorkingHours};
 pub use schema::*;
+pub use zone::{ZoneSetting, ZoneSource, LOCALTIME};
 
 /// Why a config could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -140,23 +144,6 @@ impl LoadedConfig {
     }
 }
 
-/// Reads environment variables; tests pass their own.
-pub trait Env {
-    fn var(&self, name: &str) -> Option<String>;
-}
-
-/// The process environment.
-#[derive(Debug, Clone, Copy)]
-pub struct ProcessEnv;
-
-impl Env for ProcessEnv {
-    fn var(&self, name: &str) -> Option<String> {
-        std::env::var(name)
-            .ok()
-            .filter(|value| !value.trim().is_empty())
-    }
-}
-
 /// Model families known to have no system role in their chat template (the system prompt is
 /// dropped, or folded by the server in ways that differ between servers).
 fn model_without_system_role(model: &str) -> bool {
@@ -164,6 +151,14 @@ fn model_without_system_role(model: &str) -> bool {
 }
 
 impl Config {
+    /// Puts the machine's zone in force when the file names none (`zone`: `TZ` from `env`,
+    /// then the zone `localtime` links to, then UTC); a named zone stays.
+    pub fn settle_zone(&mut self, env: &dyn Env, localtime: &Path) {
+        if !self.timezone.is_named() {
+            self.timezone = ZoneSetting::of_machine(env, localtime);
+        }
+    }
+
     /// `http.bind` is an address, and one other machines reach only with an API token.
     fn check_bind(&self, env: &dyn Env) -> Result<(), ConfigError> {
         let bind: SocketAddr = self.http.bind.parse().map_err(|_| {

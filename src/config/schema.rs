@@ -14,13 +14,14 @@ use super::escalation::EscalationConfig;
 pub use super::provider::LlmProvider;
 use super::quiet_hours::QuietHours;
 use super::scheduling::SchedulingConfig;
+use super::zone::ZoneSetting;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub data_dir: PathBuf,
-    #[serde(with = "timezone_serde")]
-    pub timezone: chrono_tz::Tz,
+    /// The zone times are read and shown in: the file's, else the machine's (`zone`).
+    pub timezone: ZoneSetting,
     pub intents_file: Option<PathBuf>,
     pub actions_file: Option<PathBuf>,
     pub chat_actions_file: Option<PathBuf>,
@@ -48,7 +49,7 @@ impl Default for Config {
     fn default() -> Self {
         Self {
             data_dir: PathBuf::from("./data"),
-            timezone: chrono_tz::UTC,
+            timezone: ZoneSetting::default(),
             intents_file: None,
             actions_file: None,
             chat_actions_file: None,
@@ -418,25 +419,6 @@ impl Default for ShutdownConfig {
         Self {
             grace: ConfigDuration::secs(10),
         }
-    }
-}
-
-mod timezone_serde {
-    use serde::{de, Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(tz: &chrono_tz::Tz, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(tz.name())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<chrono_tz::Tz, D::Error> {
-        let name = String::deserialize(deserializer)?;
-        name.trim().parse::<chrono_tz::Tz>().map_err(|_| {
-            de::Error::custom(format!(
-                "unknown timezone {name:?}: use an IANA name like \"Europe/Berlin\" or \"UTC\""
-            ))
-        })
     }
 }
 

@@ -265,7 +265,7 @@ impl Console {
             },
             Err(_) => which.to_string(),
         };
-        let at = nudges::NudgeTime::new(self.app.clock.now(), self.app.config.timezone);
+        let at = nudges::NudgeTime::new(self.app.clock.now(), self.app.config.timezone.zone());
         let opened = self
             .app
             .store

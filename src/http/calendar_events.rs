@@ -61,7 +61,7 @@ pub async fn events(
 ) -> Result<HttpResponse, ApiError> {
     let query = query.into_inner();
     let user_id = checked_user(query.user_id)?;
-    let (who, default) = (user_id.clone(), app.config.timezone);
+    let (who, default) = (user_id.clone(), app.config.timezone.zone());
     let zone = app
         .store
         .read(move |conn| crate::people::zone_of(conn, Some(&who), default))

@@ -72,6 +72,15 @@ struct HealthView {
     config: ConfigView,
     /// Every calendar Donna reads: its state, never its address.
     calendars: Vec<CalendarView>,
+    timezone: ZoneView,
+}
+
+/// The zone times are read and shown in by default (a person's own zone aside), and where it
+/// came from: `config`, `TZ`, `/etc/localtime` or `default` (UTC, nothing named one).
+#[derive(Debug, Serialize)]
+struct ZoneView {
+    zone: &'static str,
+    source: &'static str,
 }
 
 /// One calendar's state (no URL, no path: a calendar's address is a credential).
@@ -160,6 +169,10 @@ pub async fn health(app: web::Data<App>) -> HttpResponse {
     let view = HealthView {
         calendars: calendar_views(&app),
         model,
+        timezone: ZoneView {
+            zone: app.config.timezone.zone().name(),
+            source: app.config.timezone.source().as_str(),
+        },
         config: ConfigView {
             loaded_at: status
                 .loaded_at

@@ -101,7 +101,7 @@ pub async fn get(
 
 /// The person as GET and PUT show them.
 async fn view(app: &App, user_id: String) -> Result<PersonView, ApiError> {
-    let (who, default) = (user_id.clone(), app.config.timezone);
+    let (who, default) = (user_id.clone(), app.config.timezone.zone());
     let (timezone, calendars) = app
         .store
         .read(move |conn| {

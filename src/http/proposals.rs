@@ -40,7 +40,7 @@ pub struct ProposalView {
 )]
 #[get("/proposals")]
 pub async fn list(app: web::Data<App>) -> Result<HttpResponse, ApiError> {
-    let (now, tz) = (app.clock.now(), app.config.timezone);
+    let (now, tz) = (app.clock.now(), app.config.timezone.zone());
     let live = app
         .store
         .read(move |conn| plans::live_proposals(conn, now))

@@ -39,7 +39,7 @@ pub async fn spend(app: web::Data<App>) -> Result<HttpResponse, ApiError> {
     let day = app
         .clock
         .now()
-        .with_timezone(&app.config.timezone)
+        .with_timezone(&app.config.timezone.zone())
         .format("%Y-%m-%d")
         .to_string();
     let asked = day.clone();

@@ -120,7 +120,7 @@ pub async fn create(
     body: web::Json<CreateTask>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let tz = app.config.timezone;
+    let tz = app.config.timezone.zone();
     let title = clean_title(&body.title).map_err(ApiError::bad_request)?;
     let domain = body.domain.unwrap_or_else(|| "personal".into());
     check_domain(&domain).map_err(ApiError::bad_request)?;
@@ -189,7 +189,7 @@ pub async fn list(
         .map(str::parse::<TaskStatus>)
         .transpose()
         .map_err(ApiError::bad_request)?;
-    let (tz, now) = (app.config.timezone, app.clock.now());
+    let (tz, now) = (app.config.timezone.zone(), app.clock.now());
     let views = app
         .store
         .read(move |conn| {
@@ -218,7 +218,7 @@ pub async fn list(
 #[get("/tasks/{id}")]
 pub async fn get(app: web::Data<App>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    let (tz, now) = (app.config.timezone, app.clock.now());
+    let (tz, now) = (app.config.timezone.zone(), app.clock.now());
     let found = app
         .store
         .read(move |conn| {
@@ -273,7 +273,7 @@ pub async fn patch(
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let body = body.into_inner();
-    let tz = app.config.timezone;
+    let tz = app.config.timezone.zone();
     // Validate everything before touching the store: a bad field changes nothing.
     let title = body
         .title

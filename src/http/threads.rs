@@ -63,7 +63,7 @@ pub async fn open_nudge(
         // No channel named: a task captured in a chat is nudged in that chat (200: no thread
         // was opened); otherwise as for `local`.
         let (at, task_id, discord_on) = (
-            nudges::NudgeTime::new(app.clock.now(), app.config.timezone),
+            nudges::NudgeTime::new(app.clock.now(), app.config.timezone.zone()),
             body.task_id.clone(),
             app.discord.is_some(),
         );
@@ -125,7 +125,7 @@ pub async fn open_nudge(
             HttpResponse::Ok().json(view)
         });
     }
-    let at = nudges::NudgeTime::new(app.clock.now(), app.config.timezone);
+    let at = nudges::NudgeTime::new(app.clock.now(), app.config.timezone.zone());
     let task_id = body.task_id;
     let opened = app
         .store
@@ -270,7 +270,7 @@ fn thread_view(
 )]
 #[get("/threads")]
 pub async fn list_threads(app: web::Data<App>) -> Result<HttpResponse, ApiError> {
-    let tz = app.config.timezone;
+    let tz = app.config.timezone.zone();
     let (all, pins) = app
         .store
         .read(|conn| Ok((threads::list(conn)?, pins::all(conn)?)))
@@ -336,7 +336,7 @@ pub async fn history(
         })
         .await
         .map_err(|error| ApiError::Unavailable(error.to_string()))??;
-    let tz = app.config.timezone;
+    let tz = app.config.timezone.zone();
     let views: Vec<MessageView> = entries
         .into_iter()
         .map(|entry| MessageView {

@@ -113,7 +113,7 @@ pub async fn act(app: web::Data<App>, body: web::Json<Act>) -> Result<HttpRespon
             title: title.unwrap_or_default(),
         },
         ActIntent::Reschedule => {
-            let (who, default) = (web_user(&app), app.config.timezone);
+            let (who, default) = (web_user(&app), app.config.timezone.zone());
             let zone = app
                 .store
                 .read(move |conn| people::zone_of(conn, Some(&who), default))

@@ -94,7 +94,7 @@ pub async fn chat(
     _body: web::Json<Nothing>,
 ) -> Result<HttpResponse, ApiError> {
     open_web_chat(&app).await?;
-    let (user_id, default) = (web_user(&app), app.config.timezone);
+    let (user_id, default) = (web_user(&app), app.config.timezone.zone());
     let who = user_id.clone();
     let timezone = app
         .store

@@ -36,6 +36,16 @@ impl Env for TestEnv {
     }
 }
 
+/// `yaml` with `timezone: UTC` before it unless it names a zone itself: a config without one
+/// reads times in the machine's zone, and no test may depend on the machine it runs on.
+pub fn pinned_to_utc(yaml: &str) -> String {
+    if yaml.lines().any(|line| line.starts_with("timezone:")) {
+        yaml.to_string()
+    } else {
+        format!("timezone: UTC\n{yaml}")
+    }
+}
+
 /// Monday 23 November 2026, 10:00 UTC.
 pub fn monday_10am() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 23, 10, 0, 0)
@@ -96,7 +106,7 @@ pub async fn start_bot_in(dir: tempfile::TempDir, extra: &str, env: TestEnv) -> 
         "data_dir: {}\n{http}{llm}{schedules}{extra}",
         dir.path().join("data").display()
     );
-    let config = parse_yaml(&yaml).unwrap_or_else(|e| panic!("test config: {e}"));
+    let config = parse_yaml(&pinned_to_utc(&yaml)).unwrap_or_else(|e| panic!("test config: {e}"));
     let loaded = LoadedConfig {
         config,
         base_dir: dir.path().to_path_buf(),

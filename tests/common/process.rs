@@ -36,10 +36,11 @@ pub fn write_config(dir: &Path, port: u16) -> PathBuf {
     write_config_with(dir, port, "")
 }
 
-/// Writes `yaml` as the whole of `dir/donna.yaml` and returns its path.
+/// Writes `yaml` as the whole of `dir/donna.yaml` (with `timezone: UTC` unless it names a
+/// zone) and returns its path.
 pub fn write_yaml(dir: &Path, yaml: &str) -> PathBuf {
     let path = dir.join("donna.yaml");
-    std::fs::write(&path, yaml).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&path, super::pinned_to_utc(yaml)).unwrap_or_else(|e| panic!("{e}"));
     path
 }
 
@@ -48,7 +49,9 @@ pub fn write_config_with(dir: &Path, port: u16, extra: &str) -> PathBuf {
     let path = dir.join("donna.yaml");
     std::fs::write(
         &path,
-        format!("data_dir: data\nhttp:\n  bind: 127.0.0.1:{port}\nllm:\n  provider: none\n{extra}"),
+        super::pinned_to_utc(&format!(
+            "data_dir: data\nhttp:\n  bind: 127.0.0.1:{port}\nllm:\n  provider: none\n{extra}"
+        )),
     )
     .unwrap_or_else(|e| panic!("{e}"));
     path

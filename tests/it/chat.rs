@@ -450,7 +450,7 @@ async fn without_a_model_chat_gets_the_honest_unhandled_answer() {
 fn write_config(bot: &Bot, extra: &str) -> std::path::PathBuf {
     let path = bot.dir.path().join("donna.yaml");
     let yaml = format!(
-        "data_dir: {}\nhttp:\n  bind: 127.0.0.1:0\n{extra}",
+        "data_dir: {}\ntimezone: UTC\nhttp:\n  bind: 127.0.0.1:0\n{extra}",
         bot.dir.path().join("data").display()
     );
     std::fs::write(&path, yaml).unwrap_or_else(|e| panic!("{e}"));

@@ -33,7 +33,7 @@ fn config(dir: &Path, extra: &str) -> PathBuf {
     let path = dir.join("chat.yaml");
     std::fs::write(
         &path,
-        format!("data_dir: data\nllm:\n  provider: none\nnudges:\n  quiet_hours: \"00:00-00:00\"\n{extra}"),
+        format!("data_dir: data\ntimezone: UTC\nllm:\n  provider: none\nnudges:\n  quiet_hours: \"00:00-00:00\"\n{extra}"),
     )
     .unwrap_or_else(|e| panic!("{e}"));
     path
@@ -200,7 +200,7 @@ fn a_nudge_the_scheduler_sends_while_the_console_runs_is_printed() {
     let run_config = dir.path().join("run.yaml");
     std::fs::write(
         &run_config,
-        format!("data_dir: data\nhttp:\n  bind: 127.0.0.1:{port}\nllm:\n  provider: none\nnudges:\n  interval: 24h\n"),
+        format!("data_dir: data\ntimezone: UTC\nhttp:\n  bind: 127.0.0.1:{port}\nllm:\n  provider: none\nnudges:\n  interval: 24h\n"),
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let mut running = run(&run_config, port);
@@ -239,7 +239,7 @@ async fn free_lines_go_to_the_chat_engine_and_a_nudge_reply_still_acts_on_its_ta
     std::fs::write(
         &path,
         format!(
-            "data_dir: data\nnudges:\n  quiet_hours: \"00:00-00:00\"\n{}",
+            "data_dir: data\ntimezone: UTC\nnudges:\n  quiet_hours: \"00:00-00:00\"\n{}",
             fake.config("ollama", "10s", 2)
         ),
     )

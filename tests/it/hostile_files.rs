@@ -132,7 +132,7 @@ fn run_refuses_a_secret_rule_file_at_startup_without_showing_it() {
 /// asks for a reload at once (SIGHUP; the poll would see it within 2 s too).
 fn rewrite(running: &Running, extra: &str) {
     let text = format!(
-        "data_dir: data\nhttp:\n  bind: 127.0.0.1:{}\nllm:\n  provider: none\n{extra}",
+        "data_dir: data\ntimezone: UTC\nhttp:\n  bind: 127.0.0.1:{}\nllm:\n  provider: none\n{extra}",
         running.port
     );
     std::fs::write(&running.config, text).unwrap_or_else(|e| panic!("{e}"));

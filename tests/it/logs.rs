@@ -105,7 +105,7 @@ fn the_console_writes_its_warnings_to_a_log_file_and_never_into_the_conversation
     std::fs::write(
         &config,
         format!(
-            "data_dir: data\nhttp:\n  bind: 127.0.0.1:{}\nllm:\n  provider: ollama\n  base_url: http://127.0.0.1:{}\n  model: gemma3:270m\n",
+            "data_dir: data\ntimezone: UTC\nhttp:\n  bind: 127.0.0.1:{}\nllm:\n  provider: ollama\n  base_url: http://127.0.0.1:{}\n  model: gemma3:270m\n",
             free_port(),
             free_port()
         ),

@@ -50,6 +50,7 @@ mod journal;
 mod lists;
 mod llm_layer;
 mod logs;
+mod machine_zone;
 mod model_probe;
 mod nudger;
 mod nudges_here;

@@ -177,7 +177,7 @@ fn the_binary_says_once_at_startup_that_the_model_is_unreachable_and_how_to_star
     std::fs::write(
         &config,
         format!(
-            "data_dir: data\nhttp:\n  bind: 127.0.0.1:{port}\nllm:\n  provider: ollama\n  base_url: http://127.0.0.1:{model_port}\n  model: gemma3:270m\n"
+            "data_dir: data\ntimezone: UTC\nhttp:\n  bind: 127.0.0.1:{port}\nllm:\n  provider: ollama\n  base_url: http://127.0.0.1:{model_port}\n  model: gemma3:270m\n"
         ),
     )
     .unwrap_or_else(|e| panic!("{e}"));

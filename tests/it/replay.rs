@@ -21,7 +21,7 @@ fn write_config(dir: &Path, name: &str, data: &Path, port: u16, extra: &str) -> 
     std::fs::write(
         &path,
         format!(
-            "data_dir: {}\nhttp:\n  bind: 127.0.0.1:{port}\n{extra}",
+            "data_dir: {}\ntimezone: UTC\nhttp:\n  bind: 127.0.0.1:{port}\n{extra}",
             data.display()
         ),
     )
