@@ -1,10 +1,13 @@
-//! `/api/people/{user_id}`: a person's time zone and own calendars. GET answers the zone their
-//! times are read and shown in (the config's `timezone` when they never set one) and their
-//! calendars (`people_calendars`: addresses cut to scheme and host); PUT sets either or both.
+//! `/api/people/{user_id}`: a person's own day and calendars. GET answers the zone their times
+//! are read and shown in and the quiet hours their nudges are held in (the config's `timezone`
+//! and `nudges.quiet_hours` when they never set their own) and their calendars
+//! (`people_calendars`: addresses cut to scheme and host); PUT sets any of them, and a null
+//! `quiet_hours` gives them back the default.
 //! A person is the id they write with: the `user_id` of `POST /api/messages`, a Discord user
 //! id, `console`.
-//! Invariant: only an IANA name chrono-tz knows is stored; an unknown one is refused with the
-//! nearest names and changes nothing.
+//! Invariants: only an IANA name chrono-tz knows is stored, and only quiet hours written like
+//! "23:00-07:00"; a request with anything wrong is refused (an unknown zone with the nearest
+//! names) and changes nothing.
 
 use std::str::FromStr;
 
@@ -14,13 +17,15 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::app::App;
-use crate::people::{self, repo, zones};
+use crate::config::QuietHours;
+use crate::people::{self, repo, zones, OwnDay};
 use crate::subsystems::calendars::CalendarsMsg;
 
 use super::error::ApiError;
+use super::json::nullable;
 use super::people_calendars::{self, CalendarShown, CalendarUpdate};
 
-/// A person's time zone.
+/// A person's zone, quiet hours and calendars (theirs, or the defaults).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PersonView {
     #[schema(example = "owner")]
@@ -28,17 +33,25 @@ pub struct PersonView {
     /// An IANA name.
     #[schema(example = "Europe/Berlin")]
     pub timezone: String,
+    /// Local times in `timezone` when no nudge is sent but at a time they stated.
+    #[schema(example = "22:00-08:00")]
+    pub quiet_hours: String,
     /// The person's own calendars, each address cut to its scheme and host.
     pub calendars: Vec<CalendarShown>,
 }
 
-/// The zone and calendars to set (what is left out stays as it is).
+/// The zone, quiet hours and calendars to set (what is left out stays as it is).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PersonUpdate {
     /// An IANA name ("Europe/Berlin", "America/New_York", "UTC").
     #[schema(example = "Europe/Berlin")]
     pub timezone: Option<String>,
+    /// "23:00-07:00" (local times in the person's zone; equal ends: never quiet), or null for
+    /// the config's `nudges.quiet_hours`.
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>, example = "23:00-07:00")]
+    pub quiet_hours: Option<Option<String>>,
     /// The person's own calendars (the whole list: `[]` removes them).
     pub calendars: Option<Vec<CalendarUpdate>>,
 }
@@ -52,7 +65,7 @@ pub(super) fn checked_user(user_id: String) -> Result<String, ApiError> {
 /// An IANA name, exactly or in another case ("europe/berlin"). A name longer than any zone's is
 /// refused before any search; the search itself (the nearest names, linear in the name, over
 /// every zone) runs on the blocking pool, never on the HTTP worker that answers the probes.
-async fn iana(name: &str) -> Result<Tz, ApiError> {
+pub(super) async fn iana(name: &str) -> Result<Tz, ApiError> {
     let name = name.trim().to_string();
     if name.chars().count() > zones::MAX_NAME_CHARS {
         return Err(ApiError::BadRequest(format!(
@@ -84,7 +97,7 @@ async fn iana(name: &str) -> Result<Tz, ApiError> {
     tag = "people",
     params(("user_id" = String, Path, description = "The id the person writes with")),
     responses(
-        (status = 200, description = "The person's zone (the default when they set none)", body = PersonView),
+        (status = 200, description = "The person's zone and quiet hours (the defaults where they set none) and calendars", body = PersonView),
         (status = 400, description = "An id that is empty or too long"),
         (status = 401, description = "Missing or wrong bearer token"),
         (status = 503, description = "Shutting down"),
@@ -99,21 +112,41 @@ pub async fn get(
     Ok(HttpResponse::Ok().json(view(&app, user_id).await?))
 }
 
+/// The defaults of a person who set nothing: the config's zone and quiet hours.
+fn defaults(app: &App) -> OwnDay {
+    OwnDay {
+        zone: app.config.timezone.zone(),
+        quiet_hours: app.config.nudges.quiet_hours,
+    }
+}
+
 /// The person as GET and PUT show them.
 async fn view(app: &App, user_id: String) -> Result<PersonView, ApiError> {
-    let (who, default) = (user_id.clone(), app.config.timezone.zone());
-    let (timezone, calendars) = app
+    let (who, defaults) = (user_id.clone(), defaults(app));
+    let (day, calendars) = app
         .store
         .read(move |conn| {
-            let zone = people::zone_of(conn, Some(&who), default)?;
-            Ok((zone, crate::calendar::repo::of_person(conn, &who)?))
+            let day = people::day_of(conn, Some(&who), defaults)?;
+            Ok((day, crate::calendar::repo::of_person(conn, &who)?))
         })
         .await?;
     Ok(PersonView {
         user_id,
-        timezone: timezone.name().to_string(),
+        timezone: day.zone.name().to_string(),
+        quiet_hours: day.quiet_hours.to_string(),
         calendars: people_calendars::shown(calendars),
     })
+}
+
+/// Quiet hours as the API takes them: set, null (the default again), or left alone.
+fn quiet_hours(asked: Option<Option<String>>) -> Result<Option<Option<QuietHours>>, ApiError> {
+    match asked {
+        None => Ok(None),
+        Some(None) => Ok(Some(None)),
+        Some(Some(text)) => QuietHours::parse(&text)
+            .map(|hours| Some(Some(hours)))
+            .map_err(|error| ApiError::BadRequest(format!("quiet_hours: {error}"))),
+    }
 }
 
 #[utoipa::path(
@@ -121,8 +154,8 @@ async fn view(app: &App, user_id: String) -> Result<PersonView, ApiError> {
     params(("user_id" = String, Path, description = "The id the person writes with")),
     request_body = PersonUpdate,
     responses(
-        (status = 200, description = "Set: the person's times are read and shown in the zone from now on, and their calendars read", body = PersonView),
-        (status = 400, description = "An unknown zone (the error names the nearest ones), a calendar that is not an http(s) URL, bad JSON or a bad id"),
+        (status = 200, description = "Set: the person's times are read and shown in the zone from now on, their nudges held in their quiet hours, and their calendars read", body = PersonView),
+        (status = 400, description = "An unknown zone (the error names the nearest ones), quiet hours not like \"23:00-07:00\", a calendar that is not an http(s) URL, bad JSON or a bad id"),
         (status = 401, description = "Missing or wrong bearer token"),
         (status = 503, description = "Shutting down"),
     )
@@ -134,10 +167,13 @@ pub async fn put(
     body: web::Json<PersonUpdate>,
 ) -> Result<HttpResponse, ApiError> {
     let user_id = checked_user(user_id.into_inner())?;
+    let body = body.into_inner();
+    // Everything is checked before anything is written.
     let timezone = match body.timezone.as_deref() {
         Some(name) => Some(iana(name).await?),
         None => None,
     };
+    let quiet = quiet_hours(body.quiet_hours)?;
     let calendars = body
         .calendars
         .as_deref()
@@ -148,6 +184,9 @@ pub async fn put(
         .write(move |conn| {
             if let Some(timezone) = timezone {
                 repo::set(conn, &who, timezone, now)?;
+            }
+            if let Some(quiet) = quiet {
+                repo::set_quiet_hours(conn, &who, quiet, now)?;
             }
             if let Some(calendars) = calendars {
                 crate::calendar::repo::replace_personal(conn, &who, &calendars, now)?;

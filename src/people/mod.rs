@@ -1,13 +1,16 @@
-//! People: the time zone each person's times are read and shown in.
+//! People: the time zone each person's times are read and shown in, and the quiet hours their
+//! nudges are held in (`day`: their own day, in their own zone).
 //!
 //! Owns: the `person` table's SQL (`repo`), IANA zone names matched from people's words and
 //! the nearest names to an unknown one (`zones`), and the sentences that set or ask for one
 //! ("my time zone is Europe/Berlin", "I moved to London": `sentence`).
 //! A person is the id they write with (the local API's `user_id`, the Discord user id,
-//! `console`); a person who never set a zone has the config's `timezone` (`zone_of`).
+//! `console`); a person who never set a zone has the config's `timezone` (`zone_of`), one who
+//! never set quiet hours the config's `nudges.quiet_hours` (`day::day_of`).
 //! Invariants: only a zone chrono-tz knows is stored; nothing here reads the clock (`now` comes
 //! in) or the config (the default comes in).
 
+pub mod day;
 mod person;
 pub mod repo;
 pub mod sentence;
@@ -18,12 +21,15 @@ use chrono_tz::Tz;
 use rusqlite::Connection;
 
 use crate::store::StoreError;
+pub use day::{day_of, Days, OwnDay};
 pub use person::Person;
 
 /// The zone `user_id`'s times are read and shown in: theirs, else `default` (the config's).
 pub fn zone_of(conn: &Connection, user_id: Option<&str>, default: Tz) -> Result<Tz, StoreError> {
     match user_id {
-        Some(user_id) => Ok(repo::get(conn, user_id)?.map_or(default, |person| person.timezone)),
+        Some(user_id) => Ok(repo::get(conn, user_id)?
+            .and_then(|person| person.timezone)
+            .unwrap_or(default)),
         None => Ok(default),
     }
 }

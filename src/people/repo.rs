@@ -1,7 +1,8 @@
-//! The `person` table: one row per person who set a time zone.
+//! The `person` table: one row per person who set a time zone or quiet hours (migration 0016;
+//! quiet hours and a zone that may be left to the default in 0022).
 //!
-//! Invariant: a stored zone always parses (only a `Tz` is written); a row that does not is
-//! reported as corrupt, never guessed.
+//! Invariant: a stored zone and stored quiet hours always parse (only a `Tz` and a
+//! `QuietHours` are written); a row that does not is reported as corrupt, never guessed.
 
 use std::str::FromStr;
 
@@ -10,23 +11,39 @@ use chrono_tz::Tz;
 use rusqlite::{params, Connection, Row};
 
 use super::person::Person;
+use crate::config::QuietHours;
 use crate::store::time::{from_db, to_db};
 use crate::store::StoreError;
 
+const COLUMNS: &str = "user_id, timezone, quiet_hours, updated_at";
+
+/// Column `index` (`column` by name) read with `parse`; a value that does not parse is corrupt.
+fn parsed<T, E>(
+    row: &Row<'_>,
+    index: usize,
+    column: &str,
+    parse: impl Fn(&str) -> Result<T, E>,
+) -> Result<Option<T>, StoreError> {
+    let text: Option<String> = row.get(index)?;
+    text.map(|text| {
+        parse(&text)
+            .map_err(|_| StoreError::Corrupt(format!("person.{column} {text:?} does not read")))
+    })
+    .transpose()
+}
+
 fn from_row(row: &Row<'_>) -> Result<Person, StoreError> {
-    let timezone: String = row.get(1)?;
     Ok(Person {
         user_id: row.get(0)?,
-        timezone: Tz::from_str(&timezone).map_err(|_| {
-            StoreError::Corrupt(format!("person.timezone {timezone:?} is not a time zone"))
-        })?,
-        updated_at: from_db(&row.get::<_, String>(2)?)?,
+        timezone: parsed(row, 1, "timezone", Tz::from_str)?,
+        quiet_hours: parsed(row, 2, "quiet_hours", QuietHours::parse)?,
+        updated_at: from_db(&row.get::<_, String>(3)?)?,
     })
 }
 
 pub fn get(conn: &Connection, user_id: &str) -> Result<Option<Person>, StoreError> {
     let mut statement =
-        conn.prepare_cached("SELECT user_id, timezone, updated_at FROM person WHERE user_id = ?1")?;
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM person WHERE user_id = ?1"))?;
     let mut rows = statement.query([user_id])?;
     match rows.next()? {
         Some(row) => Ok(Some(from_row(row)?)),
@@ -37,7 +54,7 @@ pub fn get(conn: &Connection, user_id: &str) -> Result<Option<Person>, StoreErro
 /// Every person, by id.
 pub fn all(conn: &Connection) -> Result<Vec<Person>, StoreError> {
     let mut statement =
-        conn.prepare_cached("SELECT user_id, timezone, updated_at FROM person ORDER BY user_id")?;
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM person ORDER BY user_id"))?;
     let mut rows = statement.query([])?;
     let mut people = Vec::new();
     while let Some(row) = rows.next()? {
@@ -46,7 +63,7 @@ pub fn all(conn: &Connection) -> Result<Vec<Person>, StoreError> {
     Ok(people)
 }
 
-/// Sets `user_id`'s zone (a new row or the existing one changed).
+/// Sets `user_id`'s zone (a new row or the existing one changed; their quiet hours stay).
 pub fn set(
     conn: &Connection,
     user_id: &str,
@@ -62,7 +79,68 @@ pub fn set(
     Ok(())
 }
 
+/// Sets `user_id`'s quiet hours, or gives them back the default (None); their zone stays.
+pub fn set_quiet_hours(
+    conn: &Connection,
+    user_id: &str,
+    quiet_hours: Option<QuietHours>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO person (user_id, quiet_hours, updated_at) VALUES (?1, ?2, ?3) \
+         ON CONFLICT (user_id) DO UPDATE SET quiet_hours = excluded.quiet_hours, \
+         updated_at = excluded.updated_at",
+    )?
+    .execute(params![
+        user_id,
+        quiet_hours.map(|hours| hours.to_string()),
+        to_db(now)
+    ])?;
+    Ok(())
+}
+
 /// Writes `person` as it is (an import: its own `updated_at`).
 pub fn put(conn: &Connection, person: &Person) -> Result<(), StoreError> {
-    set(conn, &person.user_id, person.timezone, person.updated_at)
+    conn.prepare_cached(
+        "INSERT INTO person (user_id, timezone, quiet_hours, updated_at) VALUES (?1, ?2, ?3, ?4) \
+         ON CONFLICT (user_id) DO UPDATE SET timezone = excluded.timezone, \
+         quiet_hours = excluded.quiet_hours, updated_at = excluded.updated_at",
+    )?
+    .execute(params![
+        person.user_id,
+        person.timezone.map(|zone| zone.name()),
+        person.quiet_hours.map(|hours| hours.to_string()),
+        to_db(person.updated_at)
+    ])?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migration_0022_keeps_every_zone_and_a_person_may_then_set_quiet_hours_alone() {
+        let mut conn = crate::store::migrations::migrated_up_to(21);
+        conn.execute(
+            "INSERT INTO person (user_id, timezone, updated_at) VALUES ('owner', \
+             'Europe/Berlin', '2026-11-23T08:00:00.000000Z')",
+            [],
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        crate::store::migrations::apply(&mut conn).unwrap_or_else(|e| panic!("{e}"));
+        let owner = get(&conn, "owner").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            owner.map(|p| (p.timezone, p.quiet_hours)),
+            Some((Some(chrono_tz::Europe::Berlin), None))
+        );
+        let night = QuietHours::parse("23:00-07:00").ok();
+        let now = from_db("2026-11-24T08:00:00.000000Z").unwrap_or_else(|e| panic!("{e}"));
+        set_quiet_hours(&conn, "owl", night, now).unwrap_or_else(|e| panic!("{e}"));
+        let owl = get(&conn, "owl").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            owl.map(|p| (p.timezone, p.quiet_hours)),
+            Some((None, night))
+        );
+    }
 }

@@ -23,6 +23,7 @@ use serde_json::Value;
 
 use crate::automations::repo::AutomationKind;
 use crate::automations::{Automation, Schedule};
+use crate::config::QuietHours;
 use crate::conversation::{chat_ids, Channel, Thread};
 use crate::people::Person;
 use crate::store::time::round_trips;
@@ -83,11 +84,14 @@ pub struct PreferenceRecord {
     pub learned_at: DateTime<Utc>,
 }
 
-/// A person's zone.
+/// A person's own settings (null: the config's default).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PersonRecord {
     pub user_id: String,
-    pub timezone: String,
+    pub timezone: Option<String>,
+    /// "23:00-07:00", read in the person's zone.
+    #[serde(default)]
+    pub quiet_hours: Option<String>,
     pub updated_at: DateTime<Utc>,
 }
 
@@ -154,17 +158,30 @@ impl From<&Person> for PersonRecord {
     fn from(person: &Person) -> Self {
         Self {
             user_id: person.user_id.clone(),
-            timezone: person.timezone.name().to_string(),
+            timezone: person.timezone.map(|zone| zone.name().to_string()),
+            quiet_hours: person.quiet_hours.map(|hours| hours.to_string()),
             updated_at: person.updated_at,
         }
     }
 }
 
 impl PersonRecord {
-    pub fn person(&self) -> Result<Person, String> {
+    /// The person, or the field that cannot be stored and why.
+    pub fn person(&self) -> Result<Person, (&'static str, String)> {
         Ok(Person {
             user_id: self.user_id.clone(),
-            timezone: zone(&self.timezone)?,
+            timezone: self
+                .timezone
+                .as_deref()
+                .map(zone)
+                .transpose()
+                .map_err(|reason| ("timezone", reason))?,
+            quiet_hours: self
+                .quiet_hours
+                .as_deref()
+                .map(QuietHours::parse)
+                .transpose()
+                .map_err(|error| ("quiet_hours", error.to_string()))?,
             updated_at: self.updated_at,
         })
     }
@@ -419,7 +436,7 @@ fn check_people(people: &[PersonRecord]) -> Result<(), Malformed> {
         }
         person
             .person()
-            .map_err(|reason| malformed(at("timezone"), reason))?;
+            .map_err(|(field, reason)| malformed(at(field), reason))?;
         time(at("updated_at"), Some(person.updated_at))?;
     }
     Ok(())

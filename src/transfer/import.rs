@@ -119,8 +119,8 @@ fn apply(conn: &Connection, document: &Document) -> Result<ImportReport, ImportE
         }
     }
     for (i, record) in document.people.iter().enumerate() {
-        let person = record.person().map_err(|reason| Malformed {
-            path: format!("people[{i}].timezone"),
+        let person = record.person().map_err(|(field, reason)| Malformed {
+            path: format!("people[{i}].{field}"),
             reason,
         })?;
         if report

@@ -68,7 +68,7 @@ impl Pipeline {
                     .store
                     .read(move |conn| repo::get(conn, &user))
                     .await?
-                    .is_some();
+                    .is_some_and(|person| person.timezone.is_some());
                 say(
                     TurnPath::Answer,
                     people::currently(self.settings.timezone, chosen, now),

@@ -232,6 +232,37 @@ impl Bot {
         self.open_thread(json!({ "is_group": true })).await
     }
 
+    /// The Nudger's tick now: the nudges it opened.
+    pub async fn nudge_tick(&self) -> Vec<donna::nudges::NudgeOpened> {
+        self.app
+            .nudger
+            .ask(|reply| donna::subsystems::nudger::NudgerMsg::Tick { reply: Some(reply) })
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The automation runner's tick now: the tasks its occurrences made.
+    pub async fn automation_tick(&self) -> Vec<donna::tasks::Task> {
+        self.app
+            .automations
+            .ask(|reply| donna::automations::AutomationsMsg::Tick { reply: Some(reply) })
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The titles of the tasks `nudges` are about, sorted.
+    pub async fn titles_of(&self, nudges: &[donna::nudges::NudgeOpened]) -> Vec<String> {
+        let mut titles = Vec::new();
+        for nudge in nudges {
+            let task = self.task_json(&nudge.task_id).await;
+            titles.push(task["title"].as_str().unwrap_or_default().to_string());
+        }
+        titles.sort();
+        titles
+    }
+
     /// Opens a nudge thread for a task and returns the thread id.
     pub async fn nudge(&self, task_id: &str) -> String {
         let (status, nudge) = self

@@ -56,6 +56,7 @@ mod nudger;
 mod nudges_here;
 mod one_call;
 mod operations;
+mod own_quiet_hours;
 mod parked;
 mod people;
 mod plain_errors;

@@ -110,7 +110,7 @@ fn fill(port: u16) {
         port,
         "PUT",
         "/api/people/friend",
-        Some(&json!({"timezone": "Asia/Tokyo"})),
+        Some(&json!({"timezone": "Asia/Tokyo", "quiet_hours": "23:30-06:30"})),
     );
     assert!(matches!(put, Some((200, _))), "{put:?}");
 }
@@ -185,6 +185,11 @@ fn an_export_taken_while_donna_runs_imports_into_an_empty_data_dir_as_the_same_d
     assert!(
         matches!(&person, Some((200, p)) if p["timezone"] == "Europe/Berlin"),
         "{person:?}"
+    );
+    let friend = http(imported.port, "GET", "/api/people/friend", None);
+    assert!(
+        matches!(&friend, Some((200, p)) if p["quiet_hours"] == "23:30-06:30"),
+        "{friend:?}"
     );
     assert_eq!(terminate(&mut imported.child), Some(0));
 }
@@ -265,6 +270,15 @@ fn a_newer_version_or_a_malformed_file_exits_2_naming_the_problem_and_changes_no
                 bad.to_string()
             },
             "people[0].timezone",
+        ),
+        (
+            "bad quiet hours",
+            {
+                let mut bad = valid.clone();
+                bad["people"][0]["quiet_hours"] = json!("all night");
+                bad.to_string()
+            },
+            "people[0].quiet_hours",
         ),
         (
             "missing list",

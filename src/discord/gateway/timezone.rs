@@ -43,8 +43,8 @@ impl InboundWork {
                     .store
                     .read(move |conn| repo::get(conn, &user))
                     .await
-                    .map(|person| match person {
-                        Some(person) => people::currently(person.timezone, true, now),
+                    .map(|person| match person.and_then(|person| person.timezone) {
+                        Some(timezone) => people::currently(timezone, true, now),
                         None => people::currently(default, false, now),
                     });
                 shown.unwrap_or_else(|error| {

@@ -5,8 +5,9 @@
 //! nudged too recently. The gap starts at `nudges.min_gap` and doubles with each unanswered
 //! nudge, up to 24 hours; any answer in the thread resets it. A task whose scheduled start and
 //! estimated duration have both passed gets the completion check-in instead, once per scheduled
-//! time (`completion`). Inside `nudges.quiet_hours` only a time the person gave explicitly
-//! fires (`quiet`); the rest wait for the quiet hours to end.
+//! time (`completion`). Inside the quiet hours of the person a nudge is for (the task's creator:
+//! theirs, else `nudges.quiet_hours`, read in their zone, else `timezone`: `people::day`) only a
+//! time the person gave explicitly fires (`quiet`); the rest wait for the quiet hours to end.
 //!
 //! Pure rules over a read connection: the caller records the nudges in the same unit of work.
 //! Each task is judged on its own (`store::isolated`): one that cannot be read is skipped and
@@ -21,6 +22,7 @@ use super::{completion, quiet};
 use crate::config::QuietHours;
 use crate::conversation::ContextType;
 use crate::nudges::default_context;
+use crate::people::{Days, OwnDay};
 use crate::skipped_rows::{Runner, SkippedRows};
 use crate::store::{isolated, StoreError};
 use crate::tasks::{nudge_marks, repo, Task};
@@ -32,6 +34,7 @@ pub const MAX_GAP: Duration = Duration::from_secs(24 * 3600);
 #[derive(Debug, Clone, Copy)]
 pub struct DueRules {
     pub min_gap: Duration,
+    /// The config's `nudges.quiet_hours` and `timezone`: the day of a person who set neither.
     pub quiet_hours: QuietHours,
     pub timezone: chrono_tz::Tz,
 }
@@ -79,18 +82,22 @@ pub fn is_due(task: &Task, now: DateTime<Utc>, min_gap: Duration) -> bool {
 }
 
 /// The nudges due at `now`, most overdue first: the completion check-in where it is due, else
-/// an overdue or check-in nudge; in quiet hours only the explicit times that have come. A task
-/// that cannot be read or judged is reported to `skipped` and left out; the others go on.
+/// an overdue or check-in nudge; in the quiet hours of the person a nudge is for (the task's
+/// creator), read in their zone, only the explicit times that have come. A task that cannot be
+/// read or judged is reported to `skipped` and left out; the others go on.
 pub fn due_nudges(
     conn: &Connection,
     now: DateTime<Utc>,
     rules: &DueRules,
     skipped: &SkippedRows,
 ) -> Result<Vec<DueNudge>, StoreError> {
-    let quiet_since = quiet::quiet_since(now, rules.quiet_hours, rules.timezone);
+    let mut days = Days::new(OwnDay {
+        zone: rules.timezone,
+        quiet_hours: rules.quiet_hours,
+    });
     let mut due = Vec::new();
     for id in repo::nudge_candidate_ids(conn, now)? {
-        match isolated(conn, |conn| judge(conn, &id, now, rules, quiet_since))? {
+        match isolated(conn, |conn| judge(conn, &id, now, rules, &mut days))? {
             Ok(Some(nudge)) => due.push(nudge),
             Ok(None) => {}
             Err(why) => skipped.report(Runner::Nudger, &id, &why),
@@ -99,13 +106,13 @@ pub fn due_nudges(
     Ok(due)
 }
 
-/// The nudge task `id` is due for at `now`, if any.
+/// The nudge task `id` is due for at `now`, if any; `days` are the people's days read so far.
 fn judge(
     conn: &Connection,
     id: &str,
     now: DateTime<Utc>,
     rules: &DueRules,
-    quiet_since: Option<DateTime<Utc>>,
+    days: &mut Days,
 ) -> Result<Option<DueNudge>, StoreError> {
     let Some(task) = repo::get(conn, id)? else {
         return Ok(None);
@@ -118,7 +125,8 @@ fn judge(
     } else {
         return Ok(None);
     };
-    if let Some(since) = quiet_since {
+    let day = days.of(conn, task.created_by.as_deref())?;
+    if let Some(since) = quiet::quiet_since(now, day) {
         if !quiet::fires_in_quiet_hours(&task, &marks, context, since, now) {
             return Ok(None);
         }

@@ -1,4 +1,5 @@
-//! Quiet hours (`nudges.quiet_hours`, local time in `timezone`): no nudge is sent inside them,
+//! Quiet hours (the person's own, else `nudges.quiet_hours`; local times in the person's own
+//! zone, else `timezone`: `people::day`): no nudge is sent inside them,
 //! except at a time the person gave explicitly ("remind me at 23:00 to take the pill"): that
 //! nudge fires at its time. The others are held and go out when the quiet hours end, one
 //! message per chat (`grouped`).
@@ -10,17 +11,14 @@
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 
-use crate::config::QuietHours;
 use crate::conversation::ContextType;
+use crate::people::OwnDay;
 use crate::tasks::nudge_marks::NudgeMarks;
 use crate::tasks::Task;
 
-/// When the quiet period `now` is in began (UTC), or None when `now` is not quiet.
-pub fn quiet_since(
-    now: DateTime<Utc>,
-    quiet: QuietHours,
-    timezone: chrono_tz::Tz,
-) -> Option<DateTime<Utc>> {
+/// When the quiet period of `day` that `now` is in began (UTC), or None when `now` is not quiet.
+pub fn quiet_since(now: DateTime<Utc>, day: OwnDay) -> Option<DateTime<Utc>> {
+    let (quiet, timezone) = (day.quiet_hours, day.zone);
     let local = now.with_timezone(&timezone);
     if !quiet.contains(local.time()) {
         return None;
@@ -67,21 +65,24 @@ mod tests {
             .unwrap_or_default()
     }
 
+    fn day(quiet: &str, zone: chrono_tz::Tz) -> OwnDay {
+        OwnDay {
+            zone,
+            quiet_hours: crate::config::QuietHours::parse(quiet).unwrap_or_else(|e| panic!("{e}")),
+        }
+    }
+
     #[test]
     fn the_quiet_period_began_at_its_start_tonight_or_last_night() {
-        let quiet = QuietHours::parse("22:00-08:00").unwrap_or_else(|e| panic!("{e}"));
-        let tz = chrono_tz::UTC;
-        assert_eq!(quiet_since(utc(23, 21, 59), quiet, tz), None);
-        assert_eq!(quiet_since(utc(23, 23, 0), quiet, tz), Some(utc(23, 22, 0)));
-        assert_eq!(quiet_since(utc(24, 3, 0), quiet, tz), Some(utc(23, 22, 0)));
-        assert_eq!(quiet_since(utc(24, 8, 0), quiet, tz), None);
-        let day = QuietHours::parse("13:00-14:00").unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(quiet_since(utc(24, 13, 30), day, tz), Some(utc(24, 13, 0)));
+        let quiet = day("22:00-08:00", chrono_tz::UTC);
+        assert_eq!(quiet_since(utc(23, 21, 59), quiet), None);
+        assert_eq!(quiet_since(utc(23, 23, 0), quiet), Some(utc(23, 22, 0)));
+        assert_eq!(quiet_since(utc(24, 3, 0), quiet), Some(utc(23, 22, 0)));
+        assert_eq!(quiet_since(utc(24, 8, 0), quiet), None);
+        let lunch = day("13:00-14:00", chrono_tz::UTC);
+        assert_eq!(quiet_since(utc(24, 13, 30), lunch), Some(utc(24, 13, 0)));
         // Berlin is UTC+1 in November: 22:00 local is 21:00 UTC.
-        let berlin = chrono_tz::Europe::Berlin;
-        assert_eq!(
-            quiet_since(utc(23, 23, 0), quiet, berlin),
-            Some(utc(23, 21, 0))
-        );
+        let berlin = day("22:00-08:00", chrono_tz::Europe::Berlin);
+        assert_eq!(quiet_since(utc(23, 23, 0), berlin), Some(utc(23, 21, 0)));
     }
 }
