@@ -4,7 +4,8 @@
 //!
 //! Params: {title, rrule, dtstart (RFC 3339, the first occurrence), timezone, schedule_words,
 //! origin_thread_id?, domain?, priority?, kind? (reminder | digest; default reminder),
-//! for_user_id? (whose agenda a digest shows)}.
+//! for_user_id? (whose agenda a digest shows), time_stated? (bool: the person said its time of
+//! day; default false), repeat_from? (schedule | completion; default schedule)}.
 //! Invariants: never in reply_actions.yaml (the registry refuses the handler), so only Donna's
 //! own reading of the person's words proposes it; the handler checks every parameter again
 //! (a stored plan is data) and journals the new automation's id, so `undo_last` removes it.
@@ -17,9 +18,10 @@ use serde_json::{Map, Value};
 
 use super::bind::BoundAction;
 use super::handler_kind::HandlerKind;
-use crate::automations::{repo, Automation, AutomationDraft, AutomationKind, Schedule};
+use crate::automations::completion::checked_repeat;
+use crate::automations::{repo, Automation, AutomationDraft, AutomationKind, RepeatFrom, Schedule};
 use crate::store::StoreError;
-use crate::tasks::model::{check_domain, check_priority, clean_title};
+use crate::tasks::fields::{check_domain, check_priority, clean_title};
 
 /// The action's name in plans, results and the journal.
 pub const NAME: &str = "create_automation";
@@ -45,6 +47,13 @@ pub fn proposal_action(draft: &AutomationDraft, origin_thread_id: Option<&str>) 
     if let Some(thread) = origin_thread_id {
         params.insert("origin_thread_id".into(), Value::String(thread.to_string()));
     }
+    params.insert("time_stated".into(), Value::Bool(draft.time_stated));
+    if draft.repeat_from != RepeatFrom::Schedule {
+        params.insert(
+            "repeat_from".into(),
+            Value::String(draft.repeat_from.as_str().to_string()),
+        );
+    }
     BoundAction {
         name: NAME.to_string(),
         handler: HandlerKind::CreateAutomation,
@@ -57,15 +66,19 @@ pub fn proposal_action(draft: &AutomationDraft, origin_thread_id: Option<&str>) 
 pub const DIGEST_TITLE: &str = "Your agenda";
 
 /// The plan step that stores a daily digest on `schedule` after a yes: the agenda of
-/// `for_user_id`, sent to `origin_thread_id`.
+/// `for_user_id`, sent to `origin_thread_id` (at its time even in quiet hours when
+/// `time_stated`).
 pub fn digest_proposal(
     schedule: &Schedule,
+    time_stated: bool,
     origin_thread_id: &str,
     for_user_id: &str,
 ) -> BoundAction {
     let draft = AutomationDraft {
         title: DIGEST_TITLE.to_string(),
         schedule: schedule.clone(),
+        time_stated,
+        repeat_from: RepeatFrom::Schedule,
     };
     let mut action = proposal_action(&draft, Some(origin_thread_id));
     action.params.insert(
@@ -83,6 +96,16 @@ fn kind_of(params: &Map<String, Value>) -> Result<AutomationKind, String> {
     match text(params, "kind") {
         None => Ok(AutomationKind::Reminder),
         Some(kind) => AutomationKind::parse(kind).ok_or_else(|| format!("{kind:?} is no kind")),
+    }
+}
+
+/// Where the next occurrence counts from (schedule when the params name nothing).
+fn repeat_from_of(params: &Map<String, Value>) -> Result<RepeatFrom, String> {
+    match text(params, "repeat_from") {
+        None => Ok(RepeatFrom::Schedule),
+        Some(from) => {
+            RepeatFrom::parse(from).ok_or_else(|| format!("{from:?} is not schedule or completion"))
+        }
     }
 }
 
@@ -185,6 +208,8 @@ pub fn create_for(
     check_domain(&domain).map_err(|e| refused(e.to_string()))?;
     let priority = params.get("priority").and_then(Value::as_i64).unwrap_or(2);
     check_priority(priority).map_err(|e| refused(e.to_string()))?;
+    let repeat_from = repeat_from_of(params).map_err(refused)?;
+    checked_repeat(kind, repeat_from, &schedule).map_err(|reason| refused(reason.to_string()))?;
     let automation = Automation {
         id: crate::ids::new_id("aut"),
         kind,
@@ -198,6 +223,8 @@ pub fn create_for(
         created_at: now,
         created_by: created_by.map(str::to_string),
         stopped_at: None,
+        time_stated: params.get("time_stated").and_then(Value::as_bool) == Some(true),
+        repeat_from,
     };
     repo::insert(conn, &automation)?;
     let first = automation

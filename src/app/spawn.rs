@@ -19,6 +19,7 @@ use crate::events::EventBus;
 use crate::live::Live;
 use crate::metrics::NudgeMetrics;
 use crate::nudges::NudgeSink;
+use crate::people::OwnDay;
 use crate::replies::matcher::FastPath;
 use crate::skipped_rows::SkippedRows;
 use crate::store::{Durability, WriterMsg};
@@ -252,6 +253,10 @@ impl<'a> Spawner<'a> {
         let (store, clock, events) = (store.clone(), clock.clone(), events.clone());
         let skipped = self.skipped.clone();
         let interval = config.nudges.interval.get();
+        let defaults = OwnDay {
+            zone: config.timezone.zone(),
+            quiet_hours: config.nudges.quiet_hours,
+        };
         self.spawn(ChildSpec::new("digests", move || {
             Ok(DigestRunner::new(
                 store.clone(),
@@ -259,6 +264,7 @@ impl<'a> Spawner<'a> {
                 interval,
                 events.clone(),
                 skipped.clone(),
+                defaults,
             ))
         }))
     }

@@ -4,7 +4,7 @@
 //! Owns: what makes a message a request (the courtesies, "remind me", who is speaking) and the
 //! task words ("remind me to X", "remind me X", or, when the message starts with the schedule,
 //! the rest; first letter capitalised). The schedule phrase is read by `repeat`, the time of
-//! day by `time_of_day` (none -> 09:00).
+//! day by `time_of_day` (none -> 09:00; whether the person stated it: `stated`).
 //! Invariants: pure (no clock, no store: `now` and the time zone are arguments). A question, a
 //! negation before the command, a report ("I go running every monday") or someone else's
 //! words ("my boss reminds me every monday") are never an automation.
@@ -17,8 +17,10 @@ use chrono_tz::Tz;
 use super::bounds::find_bounds;
 use super::plan::SchedulePlan;
 use super::repeat::{find_repeat, Found};
+use super::repeat_from::RepeatFrom;
 use super::rule::{from_anchor, rule_and_words};
 use super::schedule::Schedule;
+use super::stated;
 use crate::tasks::when::{find_time_of_day, time_words, unread_beside, WhenContext, WhenError};
 
 /// What a message says about a recurring reminder.
@@ -35,6 +37,13 @@ pub enum AutomationReading {
 pub struct AutomationDraft {
     pub title: String,
     pub schedule: Schedule,
+    /// Whether the person said its time of day ("at 23:00"; not Donna's 09:00): it then fires
+    /// at that time even in quiet hours.
+    pub time_stated: bool,
+    /// Where the next occurrence counts from. The rules read only fixed schedules; "every 2
+    /// weeks once I've done it" is read by the new reading of messages, which sets
+    /// `RepeatFrom::Completion` here (the proposal, the store and the runner already keep it).
+    pub repeat_from: RepeatFrom,
 }
 
 /// The hour used when the person names none.
@@ -298,8 +307,24 @@ pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> AutomationReading {
         bounds,
         today,
     };
+    let time_stated = stated::said_in(text, &time_ranges);
+    drafted(plan, title, time_stated, now)
+}
+
+/// The draft `plan` makes, or the question it asks instead.
+fn drafted(
+    plan: SchedulePlan,
+    title: String,
+    time_stated: bool,
+    now: DateTime<Utc>,
+) -> AutomationReading {
     match plan.schedule(now) {
-        Ok(schedule) => AutomationReading::Draft(AutomationDraft { title, schedule }),
+        Ok(schedule) => AutomationReading::Draft(AutomationDraft {
+            title,
+            schedule,
+            time_stated,
+            repeat_from: RepeatFrom::Schedule,
+        }),
         Err(question) => AutomationReading::Unreadable(question),
     }
 }

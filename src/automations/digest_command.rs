@@ -21,6 +21,7 @@ use std::ops::Range;
 use super::repeat::{find_repeat, Found, Repeat};
 use super::rule::rule_and_words;
 use super::schedule::Schedule;
+use super::stated::said_in;
 use crate::tasks::when::{find_time_of_day, WhenError};
 
 /// The hour a digest is sent when the person names none.
@@ -30,8 +31,12 @@ pub const DEFAULT_HOUR: u32 = 8;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DigestReading {
     NotDigest,
-    /// A digest to propose, on this schedule.
-    Digest(Schedule),
+    /// A digest to propose, on this schedule; `time_stated`: the person said its time ("at
+    /// 7"), so it is sent then even in their quiet hours (Donna's 08:00 waits for them to end).
+    Digest {
+        schedule: Schedule,
+        time_stated: bool,
+    },
     /// A digest Donna cannot use as said; the text asks the person what she needs.
     Unreadable(String),
 }
@@ -230,15 +235,29 @@ pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> DigestReading {
     } else {
         end
     };
-    let (hour, minute) = match time_of_day(&refs, start..end) {
+    let (hour, minute, time_stated) = match time_of_day(&refs, start..end) {
         Ok(Some(time)) => time,
-        Ok(None) => (DEFAULT_HOUR, 0),
+        Ok(None) => (DEFAULT_HOUR, 0, false),
         Err(question) => return DigestReading::Unreadable(question),
     };
+    digest_on(&repeat, (hour, minute), time_stated, tz, now)
+}
+
+/// The digest on `repeat` at `time` in `tz`, from now on, or the question to ask.
+fn digest_on(
+    repeat: &Repeat,
+    (hour, minute): (u32, u32),
+    time_stated: bool,
+    tz: Tz,
+    now: DateTime<Utc>,
+) -> DigestReading {
     let today = now.with_timezone(&tz).date_naive();
-    let (rrule, words_said) = rule_and_words(&repeat, hour, minute, today, today);
+    let (rrule, words_said) = rule_and_words(repeat, hour, minute, today, today);
     match Schedule::starting_after(&rrule, tz, &words_said, now) {
-        Ok(schedule) => DigestReading::Digest(schedule),
+        Ok(schedule) => DigestReading::Digest {
+            schedule,
+            time_stated,
+        },
         Err(error) => {
             tracing::warn!(%error, "a digest rule Donna wrote does not expand");
             DigestReading::Unreadable(
@@ -249,8 +268,8 @@ pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> DigestReading {
 }
 
 /// The time of day in `words` outside the schedule phrase `skip`, read by the time reader:
-/// (hour, minute), none, or the question to ask.
-fn time_of_day(words: &[&str], skip: Range<usize>) -> Result<Option<(u32, u32)>, String> {
+/// (hour, minute, whether the words name the moment), none, or the question to ask.
+fn time_of_day(words: &[&str], skip: Range<usize>) -> Result<Option<(u32, u32, bool)>, String> {
     use chrono::Timelike;
     let mut text = String::new();
     let mut skipped: Vec<Range<usize>> = Vec::new();
@@ -264,7 +283,10 @@ fn time_of_day(words: &[&str], skip: Range<usize>) -> Result<Option<(u32, u32)>,
         text.push_str(word);
     }
     match find_time_of_day(&text, &skipped) {
-        Ok(time) => Ok(time.map(|t| (t.time.hour(), t.time.minute()))),
+        Ok(time) => Ok(time.map(|t| {
+            let stated = said_in(&text, &t.ranges);
+            (t.time.hour(), t.time.minute(), stated)
+        })),
         Err(WhenError::AmbiguousHour(hour)) => Err(format!(
             "At {hour} in the morning ({hour:02}:00) or in the afternoon ({:02}:00)?",
             hour + 12

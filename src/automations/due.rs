@@ -178,6 +178,8 @@ mod tests {
             created_at: at(23, 8),
             created_by: None,
             stopped_at: None,
+            time_stated: false,
+            repeat_from: crate::automations::RepeatFrom::Schedule,
         }
     }
 

@@ -1,6 +1,7 @@
 //! Automation rows: the SQL of the `automation` table (migrations/0003_free_text.sql; its
-//! `kind`, reminder or digest, and `for_user_id` in 0014; `created_by` in 0016), and the
-//! one question the runner asks of the `task` table (is this occurrence already a task?).
+//! `kind`, reminder or digest, and `for_user_id` in 0014; `created_by` in 0016; `time_stated`
+//! and `repeat_from` in 0023), and the questions the runners ask of the `task` table (is this
+//! occurrence already a task? which task is the latest occurrence, and how many were there?).
 //!
 //! Functions take a `&Connection`, so the same code runs on a read connection or inside the
 //! writer's transaction. Invariant: a stored automation always reads back as a valid
@@ -10,11 +11,13 @@
 use std::str::FromStr;
 
 use chrono::{DateTime, Utc};
-use rusqlite::{params, Connection, Row};
+use rusqlite::{params, Connection, OptionalExtension, Row};
 
+use super::repeat_from::RepeatFrom;
 use super::schedule::Schedule;
 use crate::store::time::{from_db, opt_from_db, to_db};
 use crate::store::StoreError;
+use crate::tasks::{repo as tasks, Task};
 
 /// What an automation does at each occurrence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -64,10 +67,16 @@ pub struct Automation {
     pub created_by: Option<String>,
     /// When the chat's `stop_automation` stopped it (None: running).
     pub stopped_at: Option<DateTime<Utc>>,
+    /// Whether the person stated its time of day (`stated`): its occurrences then fire at that
+    /// time even in quiet hours.
+    pub time_stated: bool,
+    /// Where the next occurrence counts from (`completion`).
+    pub repeat_from: RepeatFrom,
 }
 
 const COLUMNS: &str = "id, title, schedule_words, rrule, dtstart, timezone, origin_thread_id, \
-    domain, priority, last_occurrence_at, created_at, kind, for_user_id, created_by, stopped_at";
+    domain, priority, last_occurrence_at, created_at, kind, for_user_id, created_by, stopped_at, \
+    time_stated, repeat_from";
 
 fn from_row(row: &Row<'_>) -> Result<Automation, StoreError> {
     let timezone: String = row.get(5)?;
@@ -79,6 +88,10 @@ fn from_row(row: &Row<'_>) -> Result<Automation, StoreError> {
     let kind: String = row.get(11)?;
     let kind = AutomationKind::parse(&kind)
         .ok_or_else(|| StoreError::Corrupt(format!("automation.kind {kind:?} is unknown")))?;
+    let repeat_from: String = row.get(16)?;
+    let repeat_from = RepeatFrom::parse(&repeat_from).ok_or_else(|| {
+        StoreError::Corrupt(format!("automation.repeat_from {repeat_from:?} is unknown"))
+    })?;
     Ok(Automation {
         id: row.get(0)?,
         kind,
@@ -97,6 +110,8 @@ fn from_row(row: &Row<'_>) -> Result<Automation, StoreError> {
         created_at: from_db(&row.get::<_, String>(10)?)?,
         created_by: row.get(13)?,
         stopped_at: opt_from_db(row.get(14)?)?,
+        time_stated: row.get(15)?,
+        repeat_from,
     })
 }
 
@@ -105,8 +120,8 @@ pub fn insert(conn: &Connection, automation: &Automation) -> Result<(), StoreErr
     conn.prepare_cached(
         "INSERT INTO automation (id, title, schedule_words, rrule, dtstart, timezone, \
          origin_thread_id, domain, priority, last_occurrence_at, created_at, kind, for_user_id, \
-         created_by, stopped_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) \
+         created_by, stopped_at, time_stated, repeat_from) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17) \
          ON CONFLICT (id) DO UPDATE SET title = excluded.title, kind = excluded.kind, \
          for_user_id = excluded.for_user_id, \
          schedule_words = excluded.schedule_words, rrule = excluded.rrule, \
@@ -114,7 +129,8 @@ pub fn insert(conn: &Connection, automation: &Automation) -> Result<(), StoreErr
          origin_thread_id = excluded.origin_thread_id, domain = excluded.domain, \
          priority = excluded.priority, last_occurrence_at = excluded.last_occurrence_at, \
          created_at = excluded.created_at, created_by = excluded.created_by, \
-         stopped_at = excluded.stopped_at",
+         stopped_at = excluded.stopped_at, time_stated = excluded.time_stated, \
+         repeat_from = excluded.repeat_from",
     )?
     .execute(params![
         automation.id,
@@ -132,6 +148,8 @@ pub fn insert(conn: &Connection, automation: &Automation) -> Result<(), StoreErr
         automation.for_user_id,
         automation.created_by,
         automation.stopped_at.map(to_db),
+        automation.time_stated,
+        automation.repeat_from.as_str(),
     ])?;
     Ok(())
 }
@@ -234,4 +252,28 @@ pub fn occurrence_exists(
             "SELECT EXISTS(SELECT 1 FROM task WHERE automation_id = ?1 AND occurrence_at = ?2)",
         )?
         .query_row(params![id, to_db(at)], |row| row.get(0))?)
+}
+
+/// The task of occurrence `at` of automation `id`, if it is one.
+pub fn occurrence_task(
+    conn: &Connection,
+    id: &str,
+    at: DateTime<Utc>,
+) -> Result<Option<Task>, StoreError> {
+    let found: Option<String> = conn
+        .prepare_cached("SELECT id FROM task WHERE automation_id = ?1 AND occurrence_at = ?2")?
+        .query_row(params![id, to_db(at)], |row| row.get(0))
+        .optional()?;
+    match found {
+        Some(task_id) => tasks::get(conn, &task_id),
+        None => Ok(None),
+    }
+}
+
+/// How many occurrences of automation `id` became tasks.
+pub fn occurrences_fired(conn: &Connection, id: &str) -> Result<u32, StoreError> {
+    let count: i64 = conn
+        .prepare_cached("SELECT COUNT(*) FROM task WHERE automation_id = ?1")?
+        .query_row([id], |row| row.get(0))?;
+    Ok(u32::try_from(count).unwrap_or(u32::MAX))
 }

@@ -6,8 +6,12 @@
 //! Rules: for each automation, the latest occurrence in (`last_occurrence_at`, or its creation
 //! when it never fired, up to now] becomes one task (`source: automation`, `scheduled_start` =
 //! the occurrence, its origin thread, `automation_id`, `occurrence_at`); after downtime only
-//! that latest missed occurrence fires, the ones before it are passed over. The Nudger then
-//! nudges the task like any other whose start has come.
+//! that latest missed occurrence fires, the ones before it are passed over. One that repeats
+//! from completion has one occurrence at a time: its next is due the rule's interval after the
+//! last was closed (`completion`; read with the automations, no recurrence search). The Nudger
+//! then nudges the task like any other whose start has come; when the person stated the time
+//! of day (`time_stated`), the occurrence is marked explicit (`tasks::nudge_marks`), so it
+//! fires at that time even in quiet hours, as a one-shot "remind me at 23:00" does.
 //! How: the running reminders are read (the read pool), their due occurrences searched on the
 //! blocking pool (`due::DueSearch`: bounded, and only for the automations whose next
 //! occurrence can have come), then the tasks written; no recurrence search runs on the store
@@ -28,14 +32,16 @@ use chrono::{DateTime, Utc};
 use parking_lot::Mutex;
 use rusqlite::Connection;
 
-use super::due::{Due, DueSearch};
-use super::repo::{self, AutomationKind};
+use super::completion::{self, Progress};
+use super::due::{Due, DueSearch, Unusable};
+use super::repeat_from::RepeatFrom;
+use super::repo::{self, Automation, AutomationKind};
 use crate::clock::SharedClock;
 use crate::events::{EventBus, Payload, TaskChange};
 use crate::skipped_rows::{Runner, SkippedRows};
 use crate::store::{isolated, Store, StoreError};
 use crate::tasks::model::{NewTask, TaskSource};
-use crate::tasks::{repo as tasks, Task};
+use crate::tasks::{nudge_marks, repo as tasks, Task};
 
 pub use super::due::due_occurrence;
 
@@ -74,27 +80,91 @@ impl AutomationRunner {
     }
 }
 
-/// The row-writing step of a runner: the due automations, written in one unit of work, each
-/// row on its own, the ones that fail reported.
-pub type WriteDue<T> =
-    fn(&Connection, &[Due], DateTime<Utc>, &SkippedRows) -> Result<Vec<T>, StoreError>;
+/// Where `automation` stands when it repeats from completion (`completion::Progress`): its
+/// latest occurrence's task and how many there were, read from the store.
+pub fn progress(conn: &Connection, automation: &Automation) -> Result<Progress, StoreError> {
+    let latest = match automation.last_occurrence_at {
+        Some(at) => repo::occurrence_task(conn, &automation.id, at)?,
+        None => None,
+    };
+    let fired = repo::occurrences_fired(conn, &automation.id)?;
+    Ok(Progress::of(automation, latest.as_ref(), fired))
+}
+
+/// The occurrence of `automation` (repeating from completion) due at `now`, if one is.
+fn due_from_completion(
+    conn: &Connection,
+    automation: &Automation,
+    now: DateTime<Utc>,
+) -> Result<Result<Option<DateTime<Utc>>, super::schedule::ScheduleError>, StoreError> {
+    let next = completion::next_occurrence(automation, progress(conn, automation)?);
+    Ok(next.map(|next| next.filter(|at| *at <= now)))
+}
+
+/// What a tick reads: the running automations to search (those on their schedule), and the
+/// due occurrences of those that repeat from completion (no search: the step after the last one
+/// was closed), with the ones whose rule cannot step.
+#[derive(Debug, Default)]
+struct Running {
+    scheduled: Vec<Automation>,
+    due: Vec<Due>,
+    unusable: Vec<Unusable>,
+}
+
+fn read_running(
+    conn: &Connection,
+    kind: AutomationKind,
+    now: DateTime<Utc>,
+) -> Result<Running, StoreError> {
+    let mut running = Running::default();
+    let Running {
+        scheduled,
+        due,
+        unusable,
+    } = &mut running;
+    for automation in repo::list_of(conn, kind)? {
+        if automation.repeat_from == RepeatFrom::Schedule {
+            scheduled.push(automation);
+            continue;
+        }
+        match due_from_completion(conn, &automation, now)? {
+            Ok(Some(at)) => due.push(Due { automation, at }),
+            Ok(None) => {}
+            Err(error) => unusable.push(Unusable {
+                automation_id: automation.id,
+                error,
+            }),
+        }
+    }
+    Ok(running)
+}
 
 /// One tick of the runner of `kind`: the running automations read from the pool, their due
 /// occurrences searched on the blocking pool (never on the store writer; the ones whose rule
 /// cannot be searched are reported), then `write` in one unit of work on the store writer,
 /// which is not asked at all when nothing is due.
-pub async fn tick_of<T: Send + 'static>(
+pub async fn tick_of<T, W>(
     store: &Store,
     search: &Arc<Mutex<DueSearch>>,
     skipped: Arc<SkippedRows>,
     (kind, runner): (AutomationKind, Runner),
     now: DateTime<Utc>,
-    write: WriteDue<T>,
-) -> Result<Vec<T>, StoreError> {
-    let automations = store.read(move |conn| repo::list_of(conn, kind)).await?;
-    let search = search.clone();
-    let (due, unusable) =
-        tokio::task::spawn_blocking(move || search.lock().due(automations, now)).await?;
+    write: W,
+) -> Result<Vec<T>, StoreError>
+where
+    T: Send + 'static,
+    W: FnOnce(&Connection, &[Due], DateTime<Utc>, &SkippedRows) -> Result<Vec<T>, StoreError>
+        + Send
+        + 'static,
+{
+    let running = store
+        .read(move |conn| read_running(conn, kind, now))
+        .await?;
+    let (search, scheduled) = (search.clone(), running.scheduled);
+    let (mut due, mut unusable) =
+        tokio::task::spawn_blocking(move || search.lock().due(scheduled, now)).await?;
+    due.extend(running.due);
+    unusable.extend(running.unusable);
     for rule in unusable {
         skipped.report(runner, &rule.automation_id, &rule.error);
     }
@@ -131,7 +201,7 @@ pub fn fire(
 }
 
 fn fire_one(conn: &Connection, due: &Due, now: DateTime<Utc>) -> Result<Option<Task>, StoreError> {
-    if !still_as_read(conn, due)? {
+    if !still_as_read(conn, due)? || !still_due_from_completion(conn, due, now)? {
         return Ok(None);
     }
     let (automation, at) = (&due.automation, due.at);
@@ -150,9 +220,26 @@ fn fire_one(conn: &Connection, due: &Due, now: DateTime<Utc>) -> Result<Option<T
         };
         let id = crate::ids::new_id("tsk");
         created = Some(tasks::insert(conn, &id, &new, now)?);
+        if automation.time_stated {
+            // The person said this time of day: it fires then, quiet hours or not.
+            nudge_marks::set_explicit(conn, &id, Some(at))?;
+        }
     }
     repo::set_last_occurrence(conn, &automation.id, at)?;
     Ok(created)
+}
+
+/// For one that repeats from completion, whether its last occurrence is still closed as the
+/// read found it (not reopened meanwhile), in the writer's transaction; true for the others.
+fn still_due_from_completion(
+    conn: &Connection,
+    due: &Due,
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    if due.automation.repeat_from == RepeatFrom::Schedule {
+        return Ok(true);
+    }
+    Ok(due_from_completion(conn, &due.automation, now)?.ok() == Some(Some(due.at)))
 }
 
 impl Behaviour for AutomationRunner {

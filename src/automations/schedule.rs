@@ -61,6 +61,16 @@ pub fn walk(
     Ok(())
 }
 
+/// The value of `name` in an RRULE value ("FREQ=WEEKLY;INTERVAL=2": "2" for INTERVAL).
+pub(super) fn rule_part<'a>(rrule: &'a str, name: &str) -> Option<&'a str> {
+    rrule.split(';').find_map(|piece| {
+        let (key, value) = piece.split_once('=')?;
+        key.trim()
+            .eq_ignore_ascii_case(name)
+            .then_some(value.trim())
+    })
+}
+
 /// Why a stored or proposed rule cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ScheduleError {

@@ -5,7 +5,9 @@
 //! titled "Due: <title>"; UID `<task id>@donna`), and one VEVENT per running automation with its
 //! RRULE and DTSTART in its own zone (`TZID`), each zone written once as a VTIMEZONE. A task
 //! that is an automation's occurrence, still at that occurrence, is left out: the automation's
-//! own event shows it.
+//! own event shows it. An automation that repeats from completion has no rule a calendar could
+//! expand (its next depends on when the last is done): its open occurrence shows as a task,
+//! and once that is closed its next one shows as a single VEVENT without RRULE.
 //! Invariants: pure (the tasks, the automations and `now` come in); the text is CRLF lines
 //! folded at 75 octets with every title, description and UID escaped as TEXT and every other
 //! value stripped of control characters (`ics`), so no stored value (a task id with CR LF, a
@@ -29,7 +31,8 @@ use std::collections::{BTreeMap, HashSet};
 use chrono::{DateTime, Datelike, TimeZone, Utc};
 use chrono_tz::Tz;
 
-use crate::automations::Automation;
+use crate::automations::completion::{next_occurrence, Progress};
+use crate::automations::{Automation, RepeatFrom};
 use crate::tasks::Task;
 
 use self::ics::{local, utc, Ics};
@@ -68,8 +71,10 @@ pub fn feed(tasks: &[Task], automations: &[Automation], now: DateTime<Utc>) -> S
             year_start(now.year() + YEARS_AHEAD),
         );
     }
+    // The automations whose own event shows their occurrences (a rule to expand).
     let shown: HashSet<&str> = running
         .iter()
+        .filter(|automation| automation.repeat_from == RepeatFrom::Schedule)
         .map(|automation| automation.id.as_str())
         .collect();
     for task in tasks.iter().filter(|task| task.status.is_open()) {
@@ -84,7 +89,15 @@ pub fn feed(tasks: &[Task], automations: &[Automation], now: DateTime<Utc>) -> S
         }
     }
     for automation in running {
-        automation_event(&mut ics, automation, now);
+        match automation.repeat_from {
+            RepeatFrom::Schedule => automation_event(&mut ics, automation, now),
+            RepeatFrom::Completion => {
+                let progress = Progress::from_tasks(automation, tasks);
+                if let Ok(Some(next)) = next_occurrence(automation, progress) {
+                    next_event(&mut ics, automation, next, now);
+                }
+            }
+        }
     }
     ics.end("VCALENDAR");
     ics.finish()
@@ -123,13 +136,35 @@ fn task_event(ics: &mut Ics, task: &Task, now: DateTime<Utc>) {
 
 fn automation_event(ics: &mut Ics, automation: &Automation, now: DateTime<Utc>) {
     let schedule = &automation.schedule;
-    let tz = schedule.timezone;
+    begin_automation_event(ics, automation, schedule.dtstart, now);
+    ics.raw("RRULE", &schedule.rrule);
+    end_automation_event(ics, automation);
+}
+
+/// The one next occurrence of an automation that repeats from completion (no RRULE).
+fn next_event(ics: &mut Ics, automation: &Automation, next: DateTime<Utc>, now: DateTime<Utc>) {
+    begin_automation_event(ics, automation, next, now);
+    end_automation_event(ics, automation);
+}
+
+/// An automation's VEVENT up to its start, at `start` in its own zone.
+fn begin_automation_event(
+    ics: &mut Ics,
+    automation: &Automation,
+    start: DateTime<Utc>,
+    now: DateTime<Utc>,
+) {
+    let tz = automation.schedule.timezone;
     ics.begin("VEVENT");
     ics.text("UID", &format!("{}@donna", automation.id));
     ics.raw("DTSTAMP", &utc(now));
-    let start = schedule.dtstart.with_timezone(&tz).naive_local();
+    let start = start.with_timezone(&tz).naive_local();
     ics.raw(&format!("DTSTART;TZID={}", tz.name()), &local(start));
-    ics.raw("RRULE", &schedule.rrule);
+}
+
+/// The rest of an automation's VEVENT: what it reminds of, in words.
+fn end_automation_event(ics: &mut Ics, automation: &Automation) {
+    let schedule = &automation.schedule;
     ics.text("SUMMARY", &automation.title);
     ics.text(
         "DESCRIPTION",

@@ -208,6 +208,7 @@ fn routes(cfg: &mut ServiceConfig) {
                 .service(threads::post_message)
                 .service(events::events)
                 .service(automations::list)
+                .service(automations::create)
                 .service(automations::remove)
                 .service(spend::spend)
                 .service(proposals::list)

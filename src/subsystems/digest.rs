@@ -9,7 +9,10 @@
 //! (`capture::agenda`: overdue, due today, waiting for their answer), read at the tick, sent to
 //! the chat it was made in (memory and outbox: the Discord delivery rounds send it, a local
 //! chat shows it at once). An empty agenda sends nothing. A digest whose chat is closed or gone
-//! sends nothing either (logged).
+//! sends nothing either (logged). A digest at a time Donna picked (08:00 when none was said)
+//! waits, unsent and unmarked, while its person's quiet hours last (their own, read in their
+//! zone: `people::day`) and goes out at the first tick after; one at a time they stated
+//! (`time_stated`: "every day at 7") is sent then, quiet or not.
 //! How: as the automation runner, the due occurrences are searched off the store writer
 //! (`automations::runner::tick_of`) and only then written.
 //! Invariants: the tick's writes are ONE unit of work on the store writer (the messages and
@@ -28,7 +31,7 @@ use parking_lot::Mutex;
 use rusqlite::Connection;
 
 use crate::automations::due::{Due, DueSearch};
-use crate::automations::repo::{self, AutomationKind};
+use crate::automations::repo::{self, Automation, AutomationKind};
 use crate::automations::runner::{still_as_read, tick_of};
 use crate::capture::agenda;
 use crate::clock::SharedClock;
@@ -36,8 +39,10 @@ use crate::conversation::memory::{self, Kind, Role};
 use crate::conversation::participation::Viewer;
 use crate::conversation::{outbox, threads, Channel};
 use crate::events::{EventBus, Payload};
+use crate::people::{self, OwnDay};
 use crate::skipped_rows::{Runner, SkippedRows};
 use crate::store::{isolated, Store, StoreError};
+use crate::subsystems::nudger::quiet::quiet_since;
 
 pub enum DigestMsg {
     Tick {
@@ -64,6 +69,8 @@ pub struct DigestRunner {
     skipped: Arc<SkippedRows>,
     /// When each digest is next due (fresh after a restart: searched once again).
     search: Arc<Mutex<DueSearch>>,
+    /// The config's zone and quiet hours: the day of a person who set neither.
+    defaults: OwnDay,
 }
 
 impl DigestRunner {
@@ -73,6 +80,7 @@ impl DigestRunner {
         interval: Duration,
         events: EventBus,
         skipped: Arc<SkippedRows>,
+        defaults: OwnDay,
     ) -> Self {
         Self {
             store,
@@ -81,8 +89,23 @@ impl DigestRunner {
             events,
             skipped,
             search: Arc::default(),
+            defaults,
         }
     }
+}
+
+/// Whether `digest` waits at `now`: a time Donna picked, inside its person's quiet hours.
+fn held(
+    conn: &Connection,
+    digest: &Automation,
+    now: DateTime<Utc>,
+    defaults: OwnDay,
+) -> Result<bool, StoreError> {
+    if digest.time_stated {
+        return Ok(false);
+    }
+    let day = people::day_of(conn, digest.for_user_id.as_deref(), defaults)?;
+    Ok(quiet_since(now, day).is_some())
 }
 
 /// Sends every due digest, in the caller's transaction; one that cannot be composed or sent is
@@ -92,10 +115,11 @@ pub fn send(
     due: &[Due],
     now: DateTime<Utc>,
     skipped: &SkippedRows,
+    defaults: OwnDay,
 ) -> Result<Vec<DigestSent>, StoreError> {
     let mut sent = Vec::new();
     for due in due {
-        match isolated(conn, |conn| send_one(conn, due, now))? {
+        match isolated(conn, |conn| send_one(conn, due, now, defaults))? {
             Ok(one) => sent.extend(one),
             Err(why) => skipped.report(Runner::Digests, &due.automation.id, &why),
         }
@@ -107,8 +131,9 @@ fn send_one(
     conn: &Connection,
     due: &Due,
     now: DateTime<Utc>,
+    defaults: OwnDay,
 ) -> Result<Option<DigestSent>, StoreError> {
-    if !still_as_read(conn, due)? {
+    if !still_as_read(conn, due)? || held(conn, &due.automation, now, defaults)? {
         return Ok(None);
     }
     let (digest, at) = (&due.automation, due.at);
@@ -161,14 +186,18 @@ impl Behaviour for DigestRunner {
     fn handle(&mut self, message: DigestMsg, _ctx: &mut CellCtx<Self>) -> Handled {
         let DigestMsg::Tick { reply } = message;
         let now = self.clock.now();
-        let (store, search, skipped) = (
+        let (store, search, skipped, defaults) = (
             self.store.clone(),
             self.search.clone(),
             self.skipped.clone(),
+            self.defaults,
         );
         let sent = async move {
             let kind = (AutomationKind::Digest, Runner::Digests);
-            tick_of(&store, &search, skipped, kind, now, send).await
+            let write = move |conn: &Connection, due: &[Due], now, skipped: &SkippedRows| {
+                send(conn, due, now, skipped, defaults)
+            };
+            tick_of(&store, &search, skipped, kind, now, write).await
         };
         let events = self.events.clone();
         Handled::wait(async move {

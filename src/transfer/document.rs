@@ -14,22 +14,19 @@
 //! doors would have stored: every value passed their checks.
 
 use std::collections::HashSet;
-use std::str::FromStr;
 
 use chrono::{DateTime, Utc};
-use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::automations::repo::AutomationKind;
-use crate::automations::{Automation, Schedule};
-use crate::config::QuietHours;
-use crate::conversation::{chat_ids, Channel, Thread};
-use crate::people::Person;
+use crate::automations::completion::checked_repeat;
+use crate::conversation::chat_ids;
 use crate::store::time::round_trips;
 use crate::tasks::fields::{check_domain, check_priority, clean_title};
 use crate::tasks::stored::check_stored;
 use crate::tasks::Task;
+
+pub use super::records::{AutomationRecord, PersonRecord, PreferenceRecord, ThreadRecord};
 
 /// The version this Donna writes, and the newest it reads.
 pub const VERSION: u64 = 1;
@@ -46,181 +43,6 @@ pub struct Document {
     /// The chats tasks and automations were captured in.
     #[serde(default)]
     pub threads: Vec<ThreadRecord>,
-}
-
-/// An automation as stored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AutomationRecord {
-    pub id: String,
-    /// `reminder` (a task each time) or `digest` (the agenda each time).
-    #[serde(default = "reminder")]
-    pub kind: String,
-    /// Whose agenda a digest shows.
-    #[serde(default)]
-    pub for_user_id: Option<String>,
-    pub title: String,
-    pub schedule_words: String,
-    pub rrule: String,
-    pub dtstart: DateTime<Utc>,
-    pub timezone: String,
-    pub origin_thread_id: Option<String>,
-    pub domain: String,
-    pub priority: i64,
-    pub last_occurrence_at: Option<DateTime<Utc>>,
-    pub created_at: DateTime<Utc>,
-    #[serde(default)]
-    pub created_by: Option<String>,
-    #[serde(default)]
-    pub stopped_at: Option<DateTime<Utc>>,
-}
-
-/// A learned preference: `value` for `field` of titles like `title_key`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PreferenceRecord {
-    pub title_key: String,
-    pub field: String,
-    pub value: String,
-    pub learned_from_task_id: Option<String>,
-    pub learned_at: DateTime<Utc>,
-}
-
-/// A person's own settings (null: the config's default).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PersonRecord {
-    pub user_id: String,
-    pub timezone: Option<String>,
-    /// "23:00-07:00", read in the person's zone.
-    #[serde(default)]
-    pub quiet_hours: Option<String>,
-    pub updated_at: DateTime<Utc>,
-}
-
-/// A chat a task or an automation was captured in.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ThreadRecord {
-    pub id: String,
-    pub channel: Channel,
-    pub chat_id: String,
-    pub is_group: bool,
-    pub open: bool,
-    pub created_at: DateTime<Utc>,
-}
-
-impl From<&Automation> for AutomationRecord {
-    fn from(automation: &Automation) -> Self {
-        Self {
-            id: automation.id.clone(),
-            kind: automation.kind.as_str().to_string(),
-            for_user_id: automation.for_user_id.clone(),
-            title: automation.title.clone(),
-            schedule_words: automation.schedule.words.clone(),
-            rrule: automation.schedule.rrule.clone(),
-            dtstart: automation.schedule.dtstart,
-            timezone: automation.schedule.timezone.name().to_string(),
-            origin_thread_id: automation.origin_thread_id.clone(),
-            domain: automation.domain.clone(),
-            priority: automation.priority,
-            last_occurrence_at: automation.last_occurrence_at,
-            created_at: automation.created_at,
-            created_by: automation.created_by.clone(),
-            stopped_at: automation.stopped_at,
-        }
-    }
-}
-
-impl AutomationRecord {
-    /// The automation, once `read` checked the record.
-    pub fn automation(&self) -> Result<Automation, String> {
-        Ok(Automation {
-            id: self.id.clone(),
-            kind: AutomationKind::parse(&self.kind)
-                .ok_or_else(|| format!("kind {:?} is not reminder or digest", self.kind))?,
-            for_user_id: self.for_user_id.clone(),
-            title: self.title.clone(),
-            schedule: Schedule {
-                rrule: self.rrule.clone(),
-                dtstart: self.dtstart,
-                timezone: zone(&self.timezone)?,
-                words: self.schedule_words.clone(),
-            },
-            origin_thread_id: self.origin_thread_id.clone(),
-            domain: self.domain.clone(),
-            priority: self.priority,
-            last_occurrence_at: self.last_occurrence_at,
-            created_at: self.created_at,
-            created_by: self.created_by.clone(),
-            stopped_at: self.stopped_at,
-        })
-    }
-}
-
-impl From<&Person> for PersonRecord {
-    fn from(person: &Person) -> Self {
-        Self {
-            user_id: person.user_id.clone(),
-            timezone: person.timezone.map(|zone| zone.name().to_string()),
-            quiet_hours: person.quiet_hours.map(|hours| hours.to_string()),
-            updated_at: person.updated_at,
-        }
-    }
-}
-
-impl PersonRecord {
-    /// The person, or the field that cannot be stored and why.
-    pub fn person(&self) -> Result<Person, (&'static str, String)> {
-        Ok(Person {
-            user_id: self.user_id.clone(),
-            timezone: self
-                .timezone
-                .as_deref()
-                .map(zone)
-                .transpose()
-                .map_err(|reason| ("timezone", reason))?,
-            quiet_hours: self
-                .quiet_hours
-                .as_deref()
-                .map(QuietHours::parse)
-                .transpose()
-                .map_err(|error| ("quiet_hours", error.to_string()))?,
-            updated_at: self.updated_at,
-        })
-    }
-}
-
-impl From<&Thread> for ThreadRecord {
-    fn from(thread: &Thread) -> Self {
-        Self {
-            id: thread.id.clone(),
-            channel: thread.channel,
-            chat_id: thread.chat_id.clone(),
-            is_group: thread.is_group,
-            open: thread.open,
-            created_at: thread.created_at,
-        }
-    }
-}
-
-impl ThreadRecord {
-    pub fn thread(&self) -> Thread {
-        Thread {
-            id: self.id.clone(),
-            task_id: None,
-            channel: self.channel,
-            chat_id: self.chat_id.clone(),
-            is_group: self.is_group,
-            context_type: None,
-            open: self.open,
-            created_at: self.created_at,
-        }
-    }
-}
-
-fn reminder() -> String {
-    AutomationKind::Reminder.as_str().to_string()
-}
-
-fn zone(name: &str) -> Result<Tz, String> {
-    Tz::from_str(name).map_err(|_| format!("{name:?} is not an IANA time zone"))
 }
 
 /// Why a file cannot be imported: where in it, and why.
@@ -361,14 +183,9 @@ fn check_automations(records: &[AutomationRecord]) -> Result<(), Malformed> {
         check_words(&record.schedule_words).map_err(|e| malformed(at("schedule_words"), e))?;
         check_domain(&record.domain).map_err(|e| malformed(at("domain"), e.to_string()))?;
         check_priority(record.priority).map_err(|e| malformed(at("priority"), e.to_string()))?;
-        let automation = record.automation().map_err(|reason| {
-            let field = if reason.starts_with("kind") {
-                "kind"
-            } else {
-                "timezone"
-            };
-            malformed(at(field), reason)
-        })?;
+        let automation = record
+            .automation()
+            .map_err(|(field, reason)| malformed(at(field), reason))?;
         for (field, value) in [
             ("dtstart", Some(record.dtstart)),
             ("last_occurrence_at", record.last_occurrence_at),
@@ -382,6 +199,13 @@ fn check_automations(records: &[AutomationRecord]) -> Result<(), Malformed> {
             .schedule
             .check()
             .map_err(|e| malformed(at("rrule"), e.to_string()))?;
+        // What it repeats from, as every door checks it.
+        checked_repeat(
+            automation.kind,
+            automation.repeat_from,
+            &automation.schedule,
+        )
+        .map_err(|reason| malformed(at("repeat_from"), reason))?;
         id(at("origin_thread_id"), record.origin_thread_id.as_deref())?;
         id(at("created_by"), record.created_by.as_deref())?;
         id(at("for_user_id"), record.for_user_id.as_deref())?;
@@ -458,6 +282,7 @@ fn check_threads(threads: &[ThreadRecord]) -> Result<(), Malformed> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::automations::RepeatFrom;
 
     fn error_of(text: &str) -> String {
         match read(text) {
@@ -489,6 +314,55 @@ mod tests {
             error_of(&wrong_type).starts_with("tasks[0].id: invalid type"),
             "{}",
             error_of(&wrong_type)
+        );
+    }
+
+    /// A file with one automation: `words` its schedule's words, `extra` more of its fields.
+    fn with_automation(words: &str, rrule: &str, extra: &str) -> String {
+        format!(
+            r#"{{"version":1,"exported_at":"2026-11-27T10:00:00Z","tasks":[],"preferences":[],
+            "people":[],"automations":[{{"id":"aut_1","title":"Take the pill",
+            "schedule_words":"{words}","rrule":"{rrule}","dtstart":"2026-11-27T23:00:00Z",
+            "timezone":"UTC","origin_thread_id":null,"domain":"personal","priority":2,
+            "last_occurrence_at":null,"created_at":"2026-11-27T10:00:00Z"{extra}}}]}}"#
+        )
+    }
+
+    #[test]
+    fn an_older_file_reads_its_stated_time_from_the_words_and_repeat_from_is_checked() {
+        let stated = |text: &str| {
+            read(text)
+                .ok()
+                .and_then(|document| document.automations.first()?.automation().ok())
+                .map(|automation| (automation.time_stated, automation.repeat_from))
+        };
+        let daily = "FREQ=DAILY;BYHOUR=23;BYMINUTE=0;BYSECOND=0";
+        let schedule = RepeatFrom::Schedule;
+        assert_eq!(
+            stated(&with_automation("every day at 23:00", daily, "")),
+            Some((true, schedule))
+        );
+        assert_eq!(
+            stated(&with_automation("every day at 09:00", daily, "")),
+            Some((false, schedule))
+        );
+        // Said in the file: kept, whatever the words.
+        let kept = r#","time_stated":false,"repeat_from":"completion""#;
+        assert_eq!(
+            stated(&with_automation("every day at 23:00", daily, kept)),
+            Some((false, RepeatFrom::Completion))
+        );
+        let unknown = with_automation("every day at 23:00", daily, r#","repeat_from":"often""#);
+        assert!(
+            error_of(&unknown).starts_with("automations[0].repeat_from: \"often\""),
+            "{}",
+            error_of(&unknown)
+        );
+        let digest = r#","kind":"digest","repeat_from":"completion""#;
+        let refused = error_of(&with_automation("every day at 08:00", daily, digest));
+        assert!(
+            refused.starts_with("automations[0].repeat_from:"),
+            "{refused}"
         );
     }
 }

@@ -153,8 +153,8 @@ fn apply(conn: &Connection, document: &Document) -> Result<ImportReport, ImportE
         }
     }
     for (i, record) in document.automations.iter().enumerate() {
-        let automation = record.automation().map_err(|reason| Malformed {
-            path: format!("automations[{i}].timezone"),
+        let automation = record.automation().map_err(|(field, reason)| Malformed {
+            path: format!("automations[{i}].{field}"),
             reason,
         })?;
         if !known_chat(&automation.origin_thread_id)? {

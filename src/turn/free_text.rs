@@ -71,8 +71,12 @@ impl Pipeline {
         // "send me my agenda every day at 8am": a digest, proposed like any automation.
         match digest {
             DigestReading::NotDigest => {}
-            DigestReading::Digest(schedule) => {
-                let action = digest_proposal(&schedule, &context.thread.id, &inbound.user_id);
+            DigestReading::Digest {
+                schedule,
+                time_stated,
+            } => {
+                let action =
+                    digest_proposal(&schedule, time_stated, &context.thread.id, &inbound.user_id);
                 return Ok((propose_automation(action), step));
             }
             DigestReading::Unreadable(question) => {

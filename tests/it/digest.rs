@@ -110,8 +110,15 @@ fn digest_commands_are_read_into_a_schedule_and_others_are_not() {
     ];
     for (sentence, words, first) in digests {
         match read(sentence, monday_10am(), Paris) {
-            DigestReading::Digest(schedule) => {
+            DigestReading::Digest {
+                schedule,
+                time_stated,
+            } => {
                 assert_eq!(schedule.words, *words, "{sentence}");
+                // A time the person said is stated (sent then even in quiet hours); 08:00 is
+                // Donna's when they said none.
+                let said_a_time = sentence.chars().any(|c| c.is_ascii_digit());
+                assert_eq!(time_stated, said_a_time, "{sentence}");
                 let at = schedule
                     .first_run_after(monday_10am())
                     .ok()

@@ -7,7 +7,7 @@ use crate::common;
 
 use std::process::Stdio;
 
-use common::process::{donna, free_port, http, spawn_run, wait_healthy};
+use common::process::{donna, free_port, http, spawn_run, wait_healthy, Running};
 use serde_json::{json, Value};
 
 /// A config with no `timezone` at all (not through `write_yaml`, which pins UTC).
@@ -49,15 +49,22 @@ fn captured_start(port: u16) -> String {
     }
 }
 
-#[test]
-fn without_a_timezone_the_machine_zone_from_tz_reads_tomorrow_at_10_as_10_there() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+/// `donna run` under `TZ=America/New_York` with `zone_line` in its config; its /health.
+fn run_in_new_york(dir: &std::path::Path, zone_line: &str) -> (Running, Value) {
     let port = free_port();
-    let config = unpinned_config(dir.path(), port, "");
+    let config = unpinned_config(dir, port, zone_line);
     let mut command = donna();
     command.env("TZ", "America/New_York");
     let mut running = spawn_run(command, &config, port, &[], Stdio::piped());
     let health = wait_healthy(&mut running);
+    (running, health)
+}
+
+#[test]
+fn without_a_timezone_the_machine_zone_from_tz_reads_tomorrow_at_10_as_10_there() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (mut running, health) = run_in_new_york(dir.path(), "");
+    let port = running.port;
     assert_eq!(
         health["timezone"],
         json!({"zone": "America/New_York", "source": "TZ"}),
@@ -83,12 +90,8 @@ fn without_a_timezone_the_machine_zone_from_tz_reads_tomorrow_at_10_as_10_there(
 #[test]
 fn a_timezone_the_config_names_wins_over_tz() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let port = free_port();
-    let config = unpinned_config(dir.path(), port, "timezone: Europe/Paris\n");
-    let mut command = donna();
-    command.env("TZ", "America/New_York");
-    let mut running = spawn_run(command, &config, port, &[], Stdio::null());
-    let health: Value = wait_healthy(&mut running);
+    let (running, health) = run_in_new_york(dir.path(), "timezone: Europe/Paris\n");
+    let port = running.port;
     assert_eq!(
         health["timezone"],
         json!({"zone": "Europe/Paris", "source": "config"})

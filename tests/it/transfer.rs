@@ -159,6 +159,9 @@ fn an_export_taken_while_donna_runs_imports_into_an_empty_data_dir_as_the_same_d
     assert_eq!(before["tasks"].as_array().map(Vec::len), Some(3));
     assert_eq!(before["people"].as_array().map(Vec::len), Some(2));
     assert_eq!(before["automations"][0]["timezone"], "Europe/Berlin");
+    // "every monday at 9": a time the person said; on its schedule.
+    assert_eq!(before["automations"][0]["time_stated"], true);
+    assert_eq!(before["automations"][0]["repeat_from"], "schedule");
     assert_eq!(before["preferences"][0]["value"], "work");
 
     // Twice: nothing changes.

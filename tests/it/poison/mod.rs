@@ -45,6 +45,8 @@ pub fn automation(id: &str, kind: AutomationKind, rrule: &str) -> Automation {
         created_at: utc(2026, 11, 23, 9),
         created_by: Some("owner".into()),
         stopped_at: None,
+        time_stated: false,
+        repeat_from: donna::automations::RepeatFrom::Schedule,
     }
 }
 

@@ -15,7 +15,7 @@ use donna::automations::due::due_occurrence;
 use donna::automations::repo::{self, Automation, AutomationKind};
 
 use super::{automation, skipped, utc};
-use donna::automations::{AutomationDraft, AutomationsMsg, Schedule};
+use donna::automations::{AutomationDraft, AutomationsMsg, RepeatFrom, Schedule};
 use donna::subsystems::digest::DigestMsg;
 
 /// The rule: every second of every 30 February.
@@ -170,6 +170,8 @@ async fn the_plan_step_that_stores_an_automation_refuses_a_rule_no_door_keeps() 
                 timezone: Tz::UTC,
                 words: "every day at 09:00".into(),
             },
+            time_stated: false,
+            repeat_from: RepeatFrom::Schedule,
         };
         // A stored plan is data: its step is checked again when it runs.
         let action = proposal_action(&draft, None);
