@@ -31,8 +31,10 @@ use fake_llm::{out, start_fake_llm, Script};
 use serde_json::json;
 
 use donna::config::Persona;
-use donna::llm::chat_prompt::{tokens, ChatContext, ChatLine, ChatPrompts};
+use donna::llm::budget::tokens;
+use donna::llm::chat_prompt::{ChatContext, ChatLine, ChatPrompts};
 use donna::llm::prompts::TaskFacts;
+use donna::llm::system_prompt::{Prefix, SystemFacts, SystemPrompt};
 
 /// Messages in the session: 600 of ~320 characters (~80 tokens), about twice the budget.
 const MESSAGES: usize = 600;
@@ -77,9 +79,14 @@ fn assembly() {
             ),
         })
         .collect();
+    // The one prefix of every call, for a model whose context holds the whole budget.
+    let facts = SystemFacts::shipped(Persona::Donna, false).unwrap_or_else(|e| panic!("{e}"));
+    let prefix = Prefix::unbounded(
+        SystemPrompt::new()
+            .and_then(|prompt| prompt.prefix(&facts))
+            .unwrap_or_else(|e| panic!("prefix: {e}")),
+    );
     let context = ChatContext {
-        persona: Persona::Donna,
-        actions: Vec::new(),
         open_tasks: Vec::new(),
         pinned: Some(TaskFacts {
             title: "Renew passport".into(),
@@ -96,7 +103,6 @@ fn assembly() {
         now: "Mon 23 Nov 2026 10:00".into(),
         timezone: "UTC".into(),
         budget_tokens: BUDGET,
-        escalation: false,
     };
     let mut times: Vec<Duration> = Vec::with_capacity(runs);
     let mut kept = 0;
@@ -104,7 +110,7 @@ fn assembly() {
     for _ in 0..runs {
         let started = Instant::now();
         let messages = prompts
-            .messages(&context)
+            .messages(&prefix, &context)
             .unwrap_or_else(|e| panic!("assembly: {e}"));
         times.push(started.elapsed());
         kept = messages.len();

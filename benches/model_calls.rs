@@ -1,17 +1,19 @@
-//! Donna's model calls against the real local model (issue 34): llama-cpp-python's server with
-//! Gemma 3 270M on this machine, replaying Donna's own request bodies for every call kind
-//! (`classify`, `route`, `parse_task`, `plan_step`, `chat`, `summarize`) and for whole turns
-//! (every call a turn of that kind makes, in order), built with the real prompt code from two
-//! fixed turns A and B (`model_calls/cases.rs`).
+//! Donna's model calls against the real local model: llama-cpp-python's server with Gemma 3
+//! 270M on this machine, replaying Donna's own request bodies for every call kind (`classify`,
+//! `route`, `parse_task`, `plan_step`, `answer`, `chat`, `summarize`, `gate`) and for whole
+//! turns (every call a turn of that kind makes, in order), built with the real prompt code from
+//! two fixed turns A and B (`model_calls/cases.rs`).
 //!
 //! Two versions in the same run, interleaved: **before** (`model_calls/before.json`: the bodies
-//! of the prompts before issue 34, frozen by `DONNA_BENCH_WRITE`) and **after** (today's prompt
-//! code). Per call kind: prompt tokens; **cold** (after an unrelated prompt, so the server
-//! evaluates everything); **again** (the same request at once); **sibling** (turn B right after
-//! turn A: what a different turn pays when the static part is reused). Per turn: cold, after a
-//! turn of the same kind, after a turn of another kind (the server keeps one slot: the previous
-//! prompt is all it can reuse). Every figure is the median of `DONNA_BENCH_REPS` rounds (3),
-//! with the tokens the server says it evaluated (its log), never assumed.
+//! of an earlier version's prompts, frozen by `DONNA_BENCH_WRITE` from that version's code) and
+//! **after** (today's prompt code). Per call kind (`calls`): prompt tokens; **cold** (after an
+//! unrelated prompt, so the server evaluates everything); and **after each kind** (turn A's
+//! request of that kind, then this kind's turn B request: what the call pays in a conversation
+//! where that kind came before; the server keeps one prompt and reuses only the prefix the two
+//! share). Per turn (`turns`): cold, after a turn of the same kind, after a turn of another
+//! kind. Every figure is the median of `DONNA_BENCH_REPS` rounds (1), with the tokens the
+//! server says it evaluated (its log), never assumed: that count does not depend on the
+//! machine's load, the seconds do.
 //!
 //! Run: `cargo bench --bench model_calls --profile dev` (the model server is the cost measured;
 //! a release build of Donna adds nothing here). `DONNA_BENCH_ONLY=calls` or `turns` runs one
@@ -70,7 +72,7 @@ fn main() {
     let reps: usize = std::env::var("DONNA_BENCH_REPS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(3);
+        .unwrap_or(1);
     let mut server = match Server::start() {
         Ok(server) => server,
         Err(reason) => {
@@ -177,41 +179,65 @@ fn as_json(readings: &[Reading]) -> Value {
 
 fn calls(server: &mut Server, versions: &[Cases], reps: usize) -> Value {
     println!();
-    println!("## Call kinds (median of {reps}; \"eval\" = prompt tokens the server evaluated, the rest it reused)");
+    println!("## Call kinds (median of {reps}; s (eval): seconds, and the prompt tokens the server evaluated, the rest it reused)");
     println!();
-    println!("| call | version | prompt tokens | cold s (eval) | again s (eval) | sibling s (eval) | answer tokens |");
-    println!("|---|---|---|---|---|---|---|");
+    let after: Vec<String> = KINDS.iter().map(|kind| format!("after {kind}")).collect();
+    println!(
+        "| call | version | prompt tokens | cold | {} | answer tokens |",
+        after.join(" | ")
+    );
+    println!("|---|---|---|---|{}---|", "---|".repeat(KINDS.len()));
     let mut out = json!({});
     let mut round = 1;
     for kind in KINDS {
-        let mut rows: Vec<[Vec<Reading>; 3]> =
-            versions.iter().map(|_| Default::default()).collect();
+        // Per version: the cold readings, then one list per kind that came before.
+        let mut rows: Vec<Vec<Vec<Reading>>> = versions
+            .iter()
+            .map(|_| vec![Vec::new(); KINDS.len() + 1])
+            .collect();
         for _ in 0..reps {
             for (index, version) in versions.iter().enumerate() {
-                let Some([a, b]) = version.calls.get(kind) else {
+                let Some([_, b]) = version.calls.get(kind) else {
                     continue;
                 };
                 flush(server, round);
                 round += 1;
-                rows[index][0].push(send(server, a));
-                rows[index][1].push(send(server, a));
-                rows[index][2].push(send(server, b));
+                rows[index][0].push(send(server, b));
+                for (column, before) in KINDS.iter().enumerate() {
+                    let Some([previous, _]) = version.calls.get(*before) else {
+                        continue;
+                    };
+                    send(server, previous);
+                    rows[index][column + 1].push(send(server, b));
+                }
             }
         }
-        for (version, [cold, again, sibling]) in versions.iter().zip(&rows) {
-            if cold.is_empty() {
+        for (version, readings) in versions.iter().zip(&rows) {
+            let Some(first) = readings[0].first() else {
                 continue;
-            }
-            let (cold_s, cold_eval) = summary(cold);
-            let (again_s, again_eval) = summary(again);
-            let (sibling_s, sibling_eval) = summary(sibling);
+            };
+            let cells: Vec<String> = readings
+                .iter()
+                .map(|cell| {
+                    if cell.is_empty() {
+                        return "-".into();
+                    }
+                    let (secs, eval) = summary(cell);
+                    format!("{secs:.2} ({eval})")
+                })
+                .collect();
             println!(
-                "| {kind} | {} | {} | {cold_s:.2} ({cold_eval}) | {again_s:.2} ({again_eval}) | {sibling_s:.2} ({sibling_eval}) | {} |",
-                version.label, cold[0].prompt_tokens, cold[0].completion_tokens,
+                "| {kind} | {} | {} | {} | {} |",
+                version.label,
+                first.prompt_tokens,
+                cells.join(" | "),
+                first.completion_tokens,
             );
-            out[kind][&version.label] = json!({
-                "cold": as_json(cold), "again": as_json(again), "sibling": as_json(sibling),
-            });
+            let mut entry = json!({ "cold": as_json(&readings[0]) });
+            for (column, before) in KINDS.iter().enumerate() {
+                entry[format!("after_{before}")] = as_json(&readings[column + 1]);
+            }
+            out[kind][&version.label] = entry;
         }
     }
     out

@@ -30,7 +30,13 @@
 #                    (scripts/real_llm_capture.py: free-text messages that reach `route` and
 #                    `parse_task`, judged for captures made, left alone and safety) or `everyday`
 #                    (scripts/real_llm_everyday.py: one free conversation of 12 everyday turns
-#                    after a warm-up, timed: the median a person waits and the unusable answers).
+#                    after a warm-up, timed: the median a person waits and the unusable answers)
+#                    or `interleaved` (scripts/real_llm_interleaved.py: 6 replies to nudges and 6
+#                    free messages taking turns after one warm-up turn of each kind, timed, with
+#                    the prompt tokens the model server evaluated per turn from its log).
+#
+# The timing of nudge replies and free messages taking turns, on a release build:
+#   cargo build --release --bin donna && E2E_SET=interleaved DONNA_BIN=target/release/donna scripts/real_llm_e2e.sh
 #
 # Before and after a change, e.g.:
 #   DONNA_BIN=/tmp/donna-before DONNA_LLM_EXTRA= RESULTS_JSON=/tmp/before.json scripts/real_llm_e2e.sh
@@ -118,10 +124,11 @@ case "${E2E_SET:-replies}" in
   replies) E2E_SCRIPT=scripts/real_llm_e2e.py ;;
   capture) E2E_SCRIPT=scripts/real_llm_capture.py ;;
   everyday) E2E_SCRIPT=scripts/real_llm_everyday.py ;;
-  *) echo "E2E_SET must be replies, capture or everyday"; exit 2 ;;
+  interleaved) E2E_SCRIPT=scripts/real_llm_interleaved.py ;;
+  *) echo "E2E_SET must be replies, capture, everyday or interleaved"; exit 2 ;;
 esac
 status=0
-DONNA_BIN="$DONNA_BIN" DONNA_LLM_EXTRA="$DONNA_LLM_EXTRA" \
+DONNA_BIN="$DONNA_BIN" DONNA_LLM_EXTRA="$DONNA_LLM_EXTRA" LLM_LOG="$WORK/llm.log" \
   python3 "$E2E_SCRIPT" "http://127.0.0.1:$DONNA_PORT" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "--- last lines of donna's log"

@@ -19,13 +19,12 @@ failed: the figure depends on the machine's load). RESULTS_JSON (environment) na
 write the figures and the rows to as JSON.
 """
 
-import json
 import os
 import sys
 import time
 import urllib.request
 
-from e2e_common import caller, need, percentile
+from e2e_common import caller, finish_timed, need, percentile
 
 BASE = sys.argv[1]
 call = caller(BASE)
@@ -126,21 +125,7 @@ def main():
         "load_average": os.getloadavg(),
         "target_met": median <= 3.0 and unusable <= 1,
     }
-    print()
-    print(f"12 everyday turns: median {summary['median_s']} s, p90 {summary['p90_s']} s, "
-          f"max {summary['max_s']} s; unusable {unusable}; {summary['model_calls']} model calls; "
-          f"load average {os.getloadavg()[0]:.2f}")
-    print(f"target (median <= 3 s, at most 1 unusable): {'met' if summary['target_met'] else 'MISSED'}")
-    print(json.dumps(summary, indent=2))
-    results_path = os.environ.get("RESULTS_JSON")
-    if results_path:
-        with open(results_path, "w") as out:
-            json.dump({"summary": summary, "warm_up": warm, "rows": rows}, out, indent=2)
-    if violations:
-        print(f"FAILED: {len(violations)} safety violation(s)")
-        for text, violation in violations:
-            print(f"- {text!r}: {violation}")
-        sys.exit(1)
+    finish_timed("12 everyday turns", summary, {"summary": summary, "warm_up": warm, "rows": rows}, violations)
 
 
 main()

@@ -1,14 +1,18 @@
 //! The request bodies the bench replays: built with Donna's own prompt code (the same
-//! builders the turns use) from two fixed turns, A and B, of every call kind, as
+//! builders the turns use, after the same prefix the LLMClassifier puts in front of every
+//! call, fitted to a 4,096-token context) from two fixed turns, A and B, of every call kind, as
 //! `llm::client::LlmClient::body` sends them to llama-cpp-python (OpenAI-compatible,
 //! `response_format: json_object` with the schema, `llm.system_role: user`: what
 //! scripts/real_llm_e2e.sh configures for Gemma). A and B differ in everything a turn varies
 //! (the time, the message, the history, the task), so what they share is the static part.
+//! The kinds: `classify`, `route`, `parse_task`, `plan_step`, `answer` (the planner's composed
+//! `chat`), `chat` (the chat room's), `summarize` and `gate` (the reply check).
 //!
 //! Also whole turns: the bodies of each model call a turn of that kind makes, in order (a
-//! chat turn before issue 34: `route`, then the chat room's `chat`; after it: `route` alone,
-//! its answer carrying the reply). `converse` and `parse` stay as the call kinds `chat` and
-//! `parse_task` (the rooms' own calls, made when `route` does not answer for them).
+//! chat or capture turn: `route` alone, its answer carrying the reply or the task; a question:
+//! `route`, then `plan_step` calls, the last one answering). `converse` and `parse` stay as the
+//! call kinds `chat` and `parse_task` (the rooms' own calls, made when `route` does not answer
+//! for them).
 
 use std::collections::BTreeMap;
 
@@ -16,28 +20,39 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use donna::actions::ActionRegistry;
-use donna::chat_actions::registry::ChatActions;
 use donna::config::{LlmConfig, LlmProvider, Persona, ResponseFormat, SystemRole};
-use donna::llm::chat_prompt::{action_lines, ChatContext, ChatLine, ChatPrompts, SummaryContext};
+use donna::llm::budget::ContextWindow;
+use donna::llm::chat_prompt::{ChatContext, ChatLine, ChatPrompts, SummaryContext};
 use donna::llm::classify::Classifier;
 use donna::llm::client::LlmClient;
 use donna::llm::free_text::{parse_task_schema, route_schema, FreeTextContext, FreeTextModel};
+use donna::llm::gate::ReplyGate;
 use donna::llm::planner::{chat_schema, plan_step_schema, PlannerContext, PlannerModel};
-use donna::llm::prompts::{ClassifyContext, HistoryLine, TaskFacts};
+use donna::llm::prompts::{ClassifyContext, GateContext, HistoryLine, Prompts, TaskFacts};
+use donna::llm::system_prompt::{Prefix, SystemFacts, SystemPrompt};
 use donna::planner::Observation;
 
 /// The call kinds, in the order of the report.
-pub const KINDS: [&str; 6] = [
+pub const KINDS: [&str; 8] = [
     "classify",
     "route",
     "parse_task",
     "plan_step",
+    "answer",
     "chat",
     "summarize",
+    "gate",
 ];
 
 /// The turns, in the order of the report.
-pub const TURNS: [&str; 5] = ["nudge_reply", "chat", "capture", "task_talk", "question"];
+pub const TURNS: [&str; 6] = [
+    "nudge_reply",
+    "chat",
+    "capture",
+    "task_talk",
+    "question",
+    "question_one_look_up",
+];
 
 /// Every body of one version of the prompts: per call kind the A and B requests, per turn
 /// the A and B turns' requests in call order.
@@ -104,13 +119,18 @@ fn client() -> LlmClient {
     LlmClient::new(&config, None, None).unwrap_or_else(|e| panic!("client: {e}"))
 }
 
+/// The prefix every call starts with, as scripts/real_llm_e2e.sh runs Donna (the shipped
+/// files, the Donna persona, no bigger model configured), fitted to a 4,096-token context.
+pub fn prefix() -> Prefix {
+    let facts = SystemFacts::shipped(Persona::Donna, false).unwrap_or_else(|e| panic!("{e}"));
+    let messages = SystemPrompt::new()
+        .and_then(|prompt| prompt.prefix(&facts))
+        .unwrap_or_else(|e| panic!("prefix: {e}"));
+    Prefix::new(messages, ContextWindow::new(4096).prompt_tokens())
+}
+
 fn free_text(turn: &Turn, message: &str) -> FreeTextContext {
-    let actions = ChatActions::shipped().unwrap_or_else(|e| panic!("chat actions: {e}"));
     FreeTextContext {
-        persona: Persona::Donna,
-        actions: action_lines(&actions),
-        // As scripts/real_llm_e2e.sh runs Donna: no bigger model configured.
-        escalation: false,
         history: turn
             .history
             .iter()
@@ -126,10 +146,7 @@ fn free_text(turn: &Turn, message: &str) -> FreeTextContext {
 }
 
 fn chat_context(turn: &Turn, message: &str, open_tasks: Vec<String>) -> ChatContext {
-    let actions = ChatActions::shipped().unwrap_or_else(|e| panic!("chat actions: {e}"));
     ChatContext {
-        persona: Persona::Donna,
-        actions: action_lines(&actions),
         open_tasks,
         pinned: None,
         summaries: Vec::new(),
@@ -145,7 +162,6 @@ fn chat_context(turn: &Turn, message: &str, open_tasks: Vec<String>) -> ChatCont
         now: turn.now_shown.into(),
         timezone: TIMEZONE.into(),
         budget_tokens: 24_000,
-        escalation: false,
     }
 }
 
@@ -240,6 +256,36 @@ fn summary(index: usize) -> SummaryContext {
     }
 }
 
+fn gate(index: usize) -> GateContext {
+    let (history, author, message): (&[(&str, &str)], &str, &str) = if index == 0 {
+        (
+            &[
+                ("ann", "who's bringing the cake on saturday?"),
+                ("ben", "I can"),
+            ],
+            "ann",
+            "great, thanks Ben!",
+        )
+    } else {
+        (
+            &[("carl", "the printer is jammed again")],
+            "carl",
+            "@Donna can you remind me to call the repair shop at 3?",
+        )
+    };
+    GateContext {
+        history: history
+            .iter()
+            .map(|(who, text)| HistoryLine {
+                who: (*who).into(),
+                text: (*text).into(),
+            })
+            .collect(),
+        author: author.into(),
+        message: message.into(),
+    }
+}
+
 /// The planner's context for a question, after `observations` look-ups.
 fn question(
     turn: &Turn,
@@ -285,11 +331,13 @@ pub fn build(label: &str) -> Cases {
     let free = FreeTextModel::new(client.clone()).unwrap_or_else(|e| panic!("free text: {e}"));
     let planner = PlannerModel::new(client.clone()).unwrap_or_else(|e| panic!("planner: {e}"));
     let chat = ChatPrompts::new().unwrap_or_else(|e| panic!("chat prompts: {e}"));
+    let own = Prompts::new().unwrap_or_else(|e| panic!("prompts: {e}"));
+    let prefix = prefix();
     let fail = |e: donna::llm::prompts::PromptError| -> Vec<donna::llm::ChatMessage> {
         panic!("prompt: {e}")
     };
-    let body = |messages: Vec<donna::llm::ChatMessage>, schema: &Value| {
-        client.body(&messages, Some(schema))
+    let body = |messages: Vec<donna::llm::ChatMessage>, schema: Option<&Value>| {
+        client.body(&messages, schema)
     };
 
     let turns = turns();
@@ -318,52 +366,61 @@ pub fn build(label: &str) -> Cases {
 
     let classify = |i: usize, t: &Turn| {
         body(
-            classifier.messages(&nudge(i, t)).unwrap_or_else(fail),
-            classifier.schema(),
+            classifier
+                .messages(&prefix, &nudge(i, t))
+                .unwrap_or_else(fail),
+            Some(classifier.schema()),
         )
     };
     let route = |message: &str, t: &Turn| {
         body(
-            free.messages("route", &free_text(t, message))
+            free.messages(&prefix, "route", &free_text(t, message))
                 .unwrap_or_else(fail),
-            &route_schema(),
+            Some(&route_schema()),
         )
     };
     let parse = |message: &str, t: &Turn| {
         body(
-            free.messages("parse_task", &free_text(t, message))
+            free.messages(&prefix, "parse_task", &free_text(t, message))
                 .unwrap_or_else(fail),
-            &parse_task_schema(),
+            Some(&parse_task_schema()),
         )
     };
     let converse = |message: &str, t: &Turn, tasks: Vec<String>| {
         body(
-            chat.messages(&chat_context(t, message, tasks))
+            chat.messages(&prefix, &chat_context(t, message, tasks))
                 .unwrap_or_else(fail),
-            &chat_schema(),
+            Some(&chat_schema()),
         )
     };
     let step = |i: usize, t: &Turn, seen: Vec<Observation>| {
         let left = 3 - seen.len();
         body(
             planner
-                .step_messages(&question(t, QUESTION[i], seen, left))
+                .step_messages(&prefix, &question(t, QUESTION[i], seen, left))
                 .unwrap_or_else(fail),
-            &plan_step_schema(),
+            Some(&plan_step_schema()),
         )
     };
     let answer = |i: usize, t: &Turn| {
         body(
             planner
-                .answer_messages(&question(t, QUESTION[i], vec![look_up(i)], 0))
+                .answer_messages(&prefix, &question(t, QUESTION[i], vec![look_up(i)], 0))
                 .unwrap_or_else(fail),
-            &chat_schema(),
+            Some(&chat_schema()),
         )
     };
     let summarize = |i: usize| {
         body(
-            chat.summary_messages(&summary(i)).unwrap_or_else(fail),
-            &donna::llm::chat::summarize_schema(),
+            chat.summary_messages(&prefix, &summary(i))
+                .unwrap_or_else(fail),
+            Some(&donna::llm::chat::summarize_schema()),
+        )
+    };
+    let check = |i: usize| {
+        body(
+            ReplyGate::messages(&own, &prefix, &gate(i)).unwrap_or_else(fail),
+            None,
         )
     };
 
@@ -371,40 +428,43 @@ pub fn build(label: &str) -> Cases {
     calls.insert("route".into(), pair(&|i, t| route(CHAT[i], t)));
     calls.insert("parse_task".into(), pair(&|i, t| parse(CAPTURE[i], t)));
     calls.insert("plan_step".into(), pair(&|i, t| step(i, t, Vec::new())));
+    calls.insert("answer".into(), pair(&answer));
     calls.insert(
         "chat".into(),
         pair(&|i, t| converse(CHAT[i], t, Vec::new())),
     );
     calls.insert("summarize".into(), pair(&|i, _| summarize(i)));
+    calls.insert("gate".into(), pair(&|i, _| check(i)));
 
     whole.insert(
         "nudge_reply".into(),
         pair_turn(&|i, t| vec![classify(i, t)]),
     );
-    // Since issue 34 a chat or capture turn is one `route` call whose answer carries the
-    // reply or the task (the room's own call is made only when it does not).
+    // A chat or capture turn is one `route` call whose answer carries the reply or the task
+    // (the room's own call is made only when it does not).
     whole.insert("chat".into(), pair_turn(&|i, t| vec![route(CHAT[i], t)]));
     whole.insert(
         "capture".into(),
         pair_turn(&|i, t| vec![route(CAPTURE[i], t)]),
     );
+    // Task talk is the chat room's call alone (no `route`: the words name the change).
     whole.insert(
         "task_talk".into(),
-        pair_turn(&|i, t| {
-            vec![
-                route(TASK_TALK[i], t),
-                converse(TASK_TALK[i], t, open_tasks(i)),
-            ]
-        }),
+        pair_turn(&|i, t| vec![converse(TASK_TALK[i], t, open_tasks(i))]),
     );
+    // A question: `route`, then the step that answers (no look-up), or a look-up and the step
+    // that answers from it.
     whole.insert(
         "question".into(),
+        pair_turn(&|i, t| vec![route(QUESTION[i], t), step(i, t, Vec::new())]),
+    );
+    whole.insert(
+        "question_one_look_up".into(),
         pair_turn(&|i, t| {
             vec![
                 route(QUESTION[i], t),
                 step(i, t, Vec::new()),
                 step(i, t, vec![look_up(i)]),
-                answer(i, t),
             ]
         }),
     );

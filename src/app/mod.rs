@@ -173,6 +173,23 @@ pub struct App {
     _lock: DataDirLock,
 }
 
+/// The context figures in force (`App::context_figures`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct ContextFigures {
+    /// The context the model runs with: `llm.context_tokens`, or the server's smaller figure.
+    pub context_tokens: usize,
+    /// "config" or "server".
+    pub source: &'static str,
+    /// Kept for the answer.
+    pub answer_tokens: usize,
+    /// Kept spare for the token estimate's error.
+    pub spare_tokens: usize,
+    /// What a whole prompt may hold.
+    pub prompt_tokens: usize,
+    /// The chat room's budget in force: `chat.context_budget_tokens`, at most `prompt_tokens`.
+    pub chat_budget_tokens: usize,
+}
+
 impl App {
     /// Starts every actor. Must run inside an actix `System`.
     pub fn start(
@@ -192,7 +209,6 @@ impl App {
         let database = store::prepare(&data_dir)?;
         repair_title_index(&database)?;
         tracing::info!(path = %database.display(), "database ready");
-
         let health = HealthRegistry::new();
         let supervisor = Supervisor::new(health.clone());
         let spawner = Spawner::new(&supervisor, &config.runtime);
@@ -220,8 +236,10 @@ impl App {
         let fast_path = spawner.fast_path(lives.matcher.clone());
         let llm_metrics = Arc::new(LlmMetrics::default());
         let (model_status, prober) = model::model_status(&config, models.as_ref(), &clock);
+        let system = lives.system_source(escalation.is_some());
         let llm = spawner.llm_classifier(
             models,
+            system.clone(),
             &health,
             config.llm.max_concurrency,
             &llm_metrics,
@@ -261,6 +279,7 @@ impl App {
                 chat_actions: lives.chat_actions.clone(),
                 chat: lives.chat.clone(),
                 escalation: escalation.clone(),
+                system,
                 session_closer,
             },
             gate_metrics.clone(),
@@ -353,6 +372,20 @@ impl App {
     /// When the config in force was loaded, and why the last edit was refused (/health).
     pub fn config_status(&self) -> reload::ConfigStatus {
         self.reloader.status()
+    }
+
+    /// The context the model runs with and what it leaves a prompt (the chat budget in force
+    /// among them): for /health and the startup summary.
+    pub fn context_figures(&self) -> ContextFigures {
+        let window = self.model_status.window();
+        ContextFigures {
+            context_tokens: window.tokens(),
+            source: window.source().as_str(),
+            answer_tokens: window.answer_tokens(),
+            spare_tokens: window.spare_tokens(),
+            prompt_tokens: window.prompt_tokens(),
+            chat_budget_tokens: window.chat_budget(self.reloader.chat().context_budget_tokens),
+        }
     }
 
     /// The first step of a stop: no new message is taken (and the HTTP API answers 503), while

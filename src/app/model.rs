@@ -26,8 +26,9 @@ use crate::llm::gate::ReplyGate;
 use crate::llm::planner::PlannerModel;
 use crate::llm::probe::{self, ModelStatus};
 use crate::llm::slots::ModelSlots;
+use crate::llm::system_prompt::{SystemPrompt, SystemSource};
 use crate::metrics::LlmMetrics;
-use crate::subsystems::llm_classifier::{LlmClassifier, LlmMsg};
+use crate::subsystems::llm_classifier::{LlmClassifier, LlmMsg, PrefixSource};
 
 use super::error::StartError;
 use super::spawn::Spawner;
@@ -46,6 +47,8 @@ pub struct ModelClients {
     chat: Arc<ChatModel>,
     /// The REPLY/SKIP gate, when `reply_decision.enabled`.
     gate: Option<Arc<ReplyGate>>,
+    /// Renders the one prefix every call starts with.
+    system: Arc<SystemPrompt>,
     /// The classifier's client again, for the prober (same pool).
     client: LlmClient,
 }
@@ -78,7 +81,9 @@ impl ModelClients {
         let planner = PlannerModel::new(client.clone()).map_err(StartError::Prompts)?;
         let chat_prompts = ChatPrompts::new().map_err(StartError::Prompts)?;
         let chat = ChatModel::new(client.clone(), chat_prompts);
+        let system = Arc::new(SystemPrompt::new().map_err(StartError::Prompts)?);
         Ok(Some(Self {
+            system,
             classifier: Live::new(classifier),
             free_text: Arc::new(free_text),
             planner: Arc::new(planner),
@@ -109,12 +114,16 @@ pub fn model_status(
     clock: &SharedClock,
 ) -> (Arc<ModelStatus>, Option<tokio::task::JoinHandle<()>>) {
     let Some(models) = models else {
-        return (probe::disabled(clock.clone()), None);
+        return (
+            probe::disabled(config.llm.context_tokens, clock.clone()),
+            None,
+        );
     };
     let status = Arc::new(ModelStatus::new(
         config.llm.provider,
         models.client.model(),
         models.client.base_url(),
+        config.llm.context_tokens,
         clock.clone(),
     ));
     let prober = actix_rt::spawn(probe::watch(
@@ -131,6 +140,7 @@ impl Spawner<'_> {
     pub fn llm_classifier(
         &self,
         models: Option<ModelClients>,
+        facts: SystemSource,
         health: &HealthRegistry,
         max_concurrency: usize,
         metrics: &Arc<LlmMetrics>,
@@ -142,6 +152,7 @@ impl Spawner<'_> {
             planner,
             chat,
             gate,
+            system,
             ..
         }) = models
         else {
@@ -153,9 +164,16 @@ impl Spawner<'_> {
         let record = health.register("llm_classifier", false);
         let metrics = metrics.clone();
         let status = status.clone();
+        let prefix = PrefixSource {
+            prompt: system,
+            facts,
+            window: status.window(),
+        };
+        warn_if_nothing_fits(&prefix);
         Some(self.spawn(ChildSpec::new("llm_classifier", move || {
             Ok(LlmClassifier::new(
                 classifier.clone(),
+                prefix.clone(),
                 free_text.clone(),
                 planner.clone(),
                 chat.clone(),
@@ -166,5 +184,21 @@ impl Spawner<'_> {
                 status.clone(),
             ))
         })))
+    }
+}
+
+/// Says so at start when the context leaves a call no room beyond the prefix (every call would
+/// then be refused by the server or lose all its history).
+fn warn_if_nothing_fits(prefix: &PrefixSource) {
+    match prefix.prefix() {
+        Ok(rendered) if rendered.room == 0 => tracing::warn!(
+            context_tokens = prefix.window.tokens(),
+            prefix_tokens = rendered.tokens,
+            "llm.context_tokens leaves no room beyond Donna's own instructions: raise it (and the \
+             model server's context) to at least {}",
+            (rendered.tokens + prefix.window.answer_tokens()) * 11 / 10
+        ),
+        Ok(_) => {}
+        Err(error) => tracing::warn!(%error, "the prefix of the model calls could not be built"),
     }
 }

@@ -53,6 +53,18 @@ pub struct Lives {
     pub classifier: Option<(Live<Classifier>, LlmClient)>,
 }
 
+impl Lives {
+    /// What the prefix of every model call is made of: the lives it reads at each call.
+    pub fn system_source(&self, escalation: bool) -> crate::llm::system_prompt::SystemSource {
+        crate::llm::system_prompt::SystemSource {
+            chat: self.chat.clone(),
+            chat_actions: self.chat_actions.clone(),
+            reply_actions: self.registry.clone(),
+            escalation,
+        }
+    }
+}
+
 /// What /health shows of the config: when the version in force was loaded, and why the last
 /// edit was refused (None once a good one is in force).
 #[derive(Debug, Clone, PartialEq)]
@@ -154,6 +166,11 @@ impl Reloader {
 
     pub fn status(&self) -> ConfigStatus {
         self.status.lock().clone()
+    }
+
+    /// The chat config in force.
+    pub fn chat(&self) -> Arc<crate::config::ChatConfig> {
+        self.lives.chat.get()
     }
 
     /// Starts watching `path` (the config file `donna` was started with) from its state now.

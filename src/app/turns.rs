@@ -46,6 +46,8 @@ pub struct TurnActors {
     pub chat: crate::live::Live<crate::config::ChatConfig>,
     /// The bigger model, when escalation is on.
     pub escalation: Option<Arc<crate::llm::escalation::Escalation>>,
+    /// What the prefix of every model call is made of (the bigger model's prompt too).
+    pub system: crate::llm::system_prompt::SystemSource,
     /// Closes an expired chat session (shared with the sweeper).
     pub session_closer: crate::subsystems::session_closer::SessionCloser,
 }
@@ -101,6 +103,7 @@ pub fn start_conversations(
         chat_actions: actors.chat_actions,
         chat: actors.chat,
         escalation: actors.escalation,
+        system: actors.system,
         session_closer: actors.session_closer,
     });
     let runtime = &config.runtime;

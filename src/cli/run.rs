@@ -31,7 +31,8 @@ async fn first_probe(app: &App) -> ModelState {
 }
 
 /// The one line that says what this process is: version, config, data dir, the zone times are
-/// read in (and where it came from), model, Discord, address.
+/// read in (and where it came from), model (and the context it runs with: what a prompt may hold,
+/// the room kept for the answer, the chat budget in force), Discord, address.
 async fn startup_summary(
     app: &App,
     config: Option<&Path>,
@@ -53,6 +54,7 @@ async fn startup_summary(
         ModelState::Unknown => "checking",
         other => other.as_str(),
     };
+    let context = app.context_figures();
     tracing::info!(
         version = %env!("CARGO_PKG_VERSION"),
         config = %config.map_or_else(|| "defaults".to_string(), |p| p.display().to_string()),
@@ -61,6 +63,11 @@ async fn startup_summary(
         timezone_from = %app.config.timezone.source().as_str(),
         model = %model,
         model_state = %model_state,
+        context_tokens = context.context_tokens,
+        context_from = context.source,
+        answer_tokens = context.answer_tokens,
+        prompt_tokens = context.prompt_tokens,
+        chat_budget_tokens = context.chat_budget_tokens,
         discord = %if app.discord_enabled { "on" } else { "off" },
         bind = %address,
         "donna is running; GET /health to check"

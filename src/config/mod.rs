@@ -37,6 +37,10 @@ pub use scheduling::{SchedulingConfig, WorkingHours};
 pub use schema::*;
 pub use zone::{ZoneSetting, ZoneSource, LOCALTIME};
 
+/// What `llm.context_tokens` may be: below 1,024 not even Donna's own instructions fit; the top
+/// is far beyond any local model.
+pub const CONTEXT_TOKENS: std::ops::RangeInclusive<usize> = 1_024..=1_048_576;
+
 /// Why a config could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -208,13 +212,7 @@ impl Config {
                 format!("{} is not between 0 and 1", self.capture.min_confidence),
             ));
         }
-        if !(self.llm.base_url.starts_with("http://") || self.llm.base_url.starts_with("https://"))
-        {
-            return Err(ConfigError::invalid(
-                "llm.base_url",
-                format!("{:?} is not an http(s) URL", self.llm.base_url),
-            ));
-        }
+        self.check_model()?;
         let positive = [
             ("llm.max_concurrency", self.llm.max_concurrency),
             ("memory.window_size", self.memory.window_size),
@@ -240,12 +238,6 @@ impl Config {
                 return Err(ConfigError::invalid(key, "must be at least 1"));
             }
         }
-        if !(0.0..=2.0).contains(&self.llm.temperature) {
-            return Err(ConfigError::invalid(
-                "llm.temperature",
-                "must be between 0 and 2",
-            ));
-        }
         limits::check_durations(self).map_err(|(key, reason)| ConfigError::invalid(key, reason))?;
         if self.runtime.backoff_min > self.runtime.backoff_max {
             return Err(ConfigError::invalid(
@@ -269,6 +261,34 @@ impl Config {
                     format!("{url:?} is not a ws:// or wss:// URL"),
                 ));
             }
+        }
+        Ok(())
+    }
+
+    /// The model's keys: an http(s) address, a context in range, a temperature in range.
+    fn check_model(&self) -> Result<(), ConfigError> {
+        let llm = &self.llm;
+        if !(llm.base_url.starts_with("http://") || llm.base_url.starts_with("https://")) {
+            return Err(ConfigError::invalid(
+                "llm.base_url",
+                format!("{:?} is not an http(s) URL", llm.base_url),
+            ));
+        }
+        if !CONTEXT_TOKENS.contains(&llm.context_tokens) {
+            return Err(ConfigError::invalid(
+                "llm.context_tokens",
+                format!(
+                    "must be between {} and {}",
+                    CONTEXT_TOKENS.start(),
+                    CONTEXT_TOKENS.end()
+                ),
+            ));
+        }
+        if !(0.0..=2.0).contains(&llm.temperature) {
+            return Err(ConfigError::invalid(
+                "llm.temperature",
+                "must be between 0 and 2",
+            ));
         }
         Ok(())
     }

@@ -153,6 +153,10 @@ pub struct LlmConfig {
     /// How often the model server is asked whether it is up and has the model (`/api/tags`,
     /// `/v1/models`); only changes are logged.
     pub probe_interval: ConfigDuration,
+    /// The context the model runs with, in tokens: sent to Ollama (`num_ctx`); an
+    /// OpenAI-compatible server that reports a smaller one (llama.cpp's `/props`) is held to
+    /// that. Every prompt is fitted to it, with room for the answer.
+    pub context_tokens: usize,
 }
 
 impl Default for LlmConfig {
@@ -170,6 +174,7 @@ impl Default for LlmConfig {
             system_role: SystemRole::System,
             require_evidence: true,
             probe_interval: ConfigDuration::secs(30),
+            context_tokens: 4096,
         }
     }
 }

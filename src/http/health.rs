@@ -2,8 +2,10 @@
 //! `metrics.rs`; the probes are in `probes.rs`).
 //!
 //! /health also shows the calendars Donna reads (`calendars`: each one's state, events kept,
-//! last refresh and error, never its address) and the model (`model`: provider, model, state, when it was checked, the last
-//! error): a model that is unreachable or missing makes the status "degraded" with 200, never
+//! last refresh and error, never its address) and the model (`model`: provider, model, state,
+//! when it was checked, the last error, and `context`: the context it runs with and what that
+//! leaves a prompt and the chat room): a model that is unreachable or missing makes the status
+//! "degraded" with 200, never
 //! 503, because restarting Donna would not bring it back.
 
 use std::sync::atomic::Ordering;
@@ -13,7 +15,7 @@ use actors::{ActorState, HealthSnapshot};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use crate::app::App;
+use crate::app::{App, ContextFigures};
 use crate::llm::probe::ModelStatus;
 
 #[derive(Debug, Serialize)]
@@ -56,6 +58,7 @@ struct ModelView {
     state: &'static str,
     checked_at: Option<String>,
     error: Option<String>,
+    context: ContextFigures,
 }
 
 #[derive(Debug, Serialize)]
@@ -123,7 +126,7 @@ struct ConfigView {
     error: Option<String>,
 }
 
-fn model_view(status: &ModelStatus) -> ModelView {
+fn model_view(status: &ModelStatus, context: ContextFigures) -> ModelView {
     let reading = status.reading();
     ModelView {
         provider: status.provider(),
@@ -133,6 +136,7 @@ fn model_view(status: &ModelStatus) -> ModelView {
             .checked_at
             .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)),
         error: reading.error,
+        context,
     }
 }
 
@@ -162,7 +166,7 @@ pub(super) fn is_ok(snapshot: &HealthSnapshot) -> bool {
 pub async fn health(app: web::Data<App>) -> HttpResponse {
     let snapshot = app.health.snapshot();
     let ok = is_ok(&snapshot);
-    let model = model_view(&app.model_status);
+    let model = model_view(&app.model_status, app.context_figures());
     let whole = snapshot.actors.iter().all(|actor| actor.degraded.is_none())
         && !app.model_status.state().is_degraded();
     let status = app.config_status();

@@ -2,7 +2,7 @@
 //! `chat` schema and parser) and `summarize` (`{summary}` of a closed session), each
 //! schema-constrained JSON whose schema `title` names the call, parsed strictly with one retry.
 //!
-//! The prompts are `chat_prompt`'s (persona, budget). Invariant: the answer's `actions` are
+//! The prompts are `chat_prompt`'s (the prefix, the budget). Invariant: the answer's `actions` are
 //! returned as data and never run here (`turn::chat_actions` checks them and decides consent).
 
 use serde_json::{json, Value};
@@ -12,6 +12,7 @@ use super::client::LlmClient;
 use super::free_text::{ask_strict, object};
 use super::output::clean_text;
 use super::planner::{chat_schema, parse_chat, ChatAnswer};
+use super::system_prompt::Prefix;
 use super::LlmError;
 
 /// Longest summary kept.
@@ -28,13 +29,21 @@ impl ChatModel {
         Self { client, prompts }
     }
 
-    pub async fn converse(&self, context: &ChatContext) -> Result<ChatAnswer, LlmError> {
-        let messages = self.prompts.messages(context)?;
+    pub async fn converse(
+        &self,
+        prefix: &Prefix,
+        context: &ChatContext,
+    ) -> Result<ChatAnswer, LlmError> {
+        let messages = self.prompts.messages(prefix, context)?;
         ask_strict(&self.client, "chat", messages, &chat_schema(), parse_chat).await
     }
 
-    pub async fn summarize(&self, context: &SummaryContext) -> Result<String, LlmError> {
-        let messages = self.prompts.summary_messages(context)?;
+    pub async fn summarize(
+        &self,
+        prefix: &Prefix,
+        context: &SummaryContext,
+    ) -> Result<String, LlmError> {
+        let messages = self.prompts.summary_messages(prefix, context)?;
         ask_strict(
             &self.client,
             "summarize",

@@ -1,5 +1,7 @@
-//! One classification: render the prompts, ask the model, parse strictly, and ask once more when
-//! the answer is invalid.
+//! One classification (a reply to a nudge): the one prefix (`system_prompt`, which says how to
+//! answer a reply to a nudge, with the reply actions and their examples), then the reply's own
+//! message (prompts/classify.hbs); ask the model, parse strictly, and ask once more when the
+//! answer is invalid.
 //!
 //! The retry shows the model its own answer and says what was wrong with it, so the second
 //! request differs from the first and the answer can too.
@@ -13,6 +15,7 @@ use super::client::LlmClient;
 use super::output::{self, Classification};
 use super::prompts::{ClassifyContext, Prompts};
 use super::schema::output_schema;
+use super::system_prompt::Prefix;
 use super::{ChatMessage, LlmError};
 use crate::actions::ActionRegistry;
 
@@ -33,7 +36,7 @@ impl Classifier {
     ) -> Result<Self, super::prompts::PromptError> {
         Ok(Self {
             client,
-            prompts: Prompts::new(registry)?,
+            prompts: Prompts::new()?,
             schema: output_schema(registry),
         })
     }
@@ -51,19 +54,27 @@ impl Classifier {
         &self.schema
     }
 
-    /// The messages of the first request for `context`: the rules, then the user message.
+    /// The messages of the first request for `context`: the prefix, then the reply's own
+    /// message.
     pub fn messages(
         &self,
+        prefix: &Prefix,
         context: &ClassifyContext,
     ) -> Result<Vec<ChatMessage>, super::prompts::PromptError> {
-        Ok(vec![
-            ChatMessage::system(self.prompts.system()?),
-            ChatMessage::user(self.prompts.classify(context)?),
-        ])
+        prefix.fit(context.history.as_slice(), |history| {
+            self.prompts.classify(&ClassifyContext {
+                history: history.to_vec(),
+                ..context.clone()
+            })
+        })
     }
 
-    pub async fn classify(&self, context: &ClassifyContext) -> Result<Classification, LlmError> {
-        let mut messages = self.messages(context)?;
+    pub async fn classify(
+        &self,
+        prefix: &Prefix,
+        context: &ClassifyContext,
+    ) -> Result<Classification, LlmError> {
+        let mut messages = self.messages(prefix, context)?;
         let first = self.client.complete(&messages, Some(&self.schema)).await?;
         let reason = match output::parse(&first) {
             Ok(classification) => return Ok(classification),

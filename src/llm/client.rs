@@ -2,7 +2,9 @@
 //! `/v1/chat/completions`, each given the output JSON schema in the shape it understands.
 //!
 //! With `llm.system_role: user` the system prompt travels inside the first user message,
-//! between `<instructions>` markers ([`fold_system_prompt`]).
+//! between `<instructions>` markers ([`fold_system_prompt`]). Ollama is told the context to run
+//! with (`options.num_ctx` = `llm.context_tokens`; its own default is smaller); an
+//! OpenAI-compatible server is asked for the one it runs with ([`LlmClient::server_context`]).
 //!
 //! Invariants: one call is bounded by `llm.timeout` as a whole (connect, send, read); an answer
 //! is read as a stream and never beyond `MAX_ANSWER_BYTES`: a longer one (or one that announces
@@ -12,6 +14,7 @@
 
 use std::time::Duration;
 
+use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 use super::journal;
@@ -45,6 +48,8 @@ pub struct LlmClient {
     system_role: SystemRole,
     /// The most an answer may hold, in tokens (sent as `max_tokens` / `num_predict`).
     max_output_tokens: u32,
+    /// `llm.context_tokens` (sent to Ollama as `num_ctx`).
+    context_tokens: usize,
 }
 
 /// The tokens a server says a call used (OpenAI `usage`, Ollama `prompt_eval_count` and
@@ -89,6 +94,7 @@ impl LlmClient {
             keep_alive: config.keep_alive.clone(),
             system_role: config.system_role,
             max_output_tokens: MAX_OUTPUT_TOKENS,
+            context_tokens: config.context_tokens,
         })
     }
 
@@ -136,7 +142,41 @@ impl LlmClient {
 
     /// GETs the server's model list within `timeout`, read up to `MAX_ANSWER_BYTES`, as JSON.
     pub async fn list_models(&self, timeout: Duration) -> Result<Value, LlmError> {
-        let mut request = self.http.get(self.models_url()).timeout(timeout);
+        let (status, body) = self.get(&self.models_url(), timeout).await?;
+        if !status.is_success() {
+            return Err(LlmError::Http {
+                status: status.as_u16(),
+                body: String::new(),
+            });
+        }
+        let Body::Whole(body) = body else {
+            return Err(LlmError::TooLarge(MAX_ANSWER_BYTES));
+        };
+        serde_json::from_slice(&body).map_err(|e| LlmError::BadResponse(format!("not JSON: {e}")))
+    }
+
+    /// The context an OpenAI-compatible server says it runs with: llama.cpp's `GET /props`
+    /// (`default_generation_settings.n_ctx`, per slot; or a top-level `n_ctx`), at the server's
+    /// root (the base without `/v1`). `Ok(None)` when it says none (llama-cpp-python and most
+    /// others answer 404); an error when it did not answer at all (busy, away).
+    pub async fn server_context(&self, timeout: Duration) -> Result<Option<usize>, LlmError> {
+        let root = self.base.strip_suffix("/v1").unwrap_or(&self.base);
+        let (status, body) = self.get(&format!("{root}/props"), timeout).await?;
+        let (true, Body::Whole(body)) = (status.is_success(), body) else {
+            return Ok(None);
+        };
+        let props: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        Ok(["/default_generation_settings/n_ctx", "/n_ctx"]
+            .iter()
+            .find_map(|pointer| props.pointer(pointer).and_then(Value::as_u64))
+            .and_then(|n| usize::try_from(n).ok())
+            .filter(|n| *n > 0))
+    }
+
+    /// GETs `url` within `timeout` (with the key, if any), its body read up to
+    /// `MAX_ANSWER_BYTES`; an error only when nothing answered.
+    async fn get(&self, url: &str, timeout: Duration) -> Result<(StatusCode, Body), LlmError> {
+        let mut request = self.http.get(url).timeout(timeout);
         if let Some(key) = &self.api_key {
             request = request.bearer_auth(key);
         }
@@ -145,20 +185,10 @@ impl LlmClient {
             .await
             .map_err(|error| transport_error(&error, timeout))?;
         let status = response.status();
-        if !status.is_success() {
-            return Err(LlmError::Http {
-                status: status.as_u16(),
-                body: String::new(),
-            });
-        }
-        let body = match read_bounded(response, MAX_ANSWER_BYTES)
+        let body = read_bounded(response, MAX_ANSWER_BYTES)
             .await
-            .map_err(|error| transport_error(&error, timeout))?
-        {
-            Body::Whole(bytes) => bytes,
-            Body::Cut(_) => return Err(LlmError::TooLarge(MAX_ANSWER_BYTES)),
-        };
-        serde_json::from_slice(&body).map_err(|e| LlmError::BadResponse(format!("not JSON: {e}")))
+            .map_err(|error| transport_error(&error, timeout))?;
+        Ok((status, body))
     }
 
     /// The request body for `messages`, constrained to `schema` when one is given.
@@ -177,7 +207,11 @@ impl LlmClient {
                     "model": self.model,
                     "messages": messages,
                     "stream": false,
-                    "options": { "temperature": self.temperature, "num_predict": self.max_output_tokens },
+                    "options": {
+                        "temperature": self.temperature,
+                        "num_predict": self.max_output_tokens,
+                        "num_ctx": self.context_tokens,
+                    },
                     "keep_alive": self.keep_alive,
                 });
                 if let Some(schema) = schema {

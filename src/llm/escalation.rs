@@ -18,6 +18,7 @@ use super::chat_prompt::{ChatContext, ChatPrompts};
 use super::client::{LlmClient, Usage};
 use super::planner::{chat_schema, parse_chat, ChatAnswer};
 use super::prompts::PromptError;
+use super::system_prompt::{Prefix, SystemFacts, SystemPrompt};
 use super::{ChatMessage, LlmError};
 use crate::config::{Config, Env, EscalationConfig, LlmConfig};
 
@@ -53,6 +54,7 @@ pub fn tokens_upper_bound(text: &str) -> u64 {
 #[derive(Debug)]
 pub struct Escalation {
     client: LlmClient,
+    system: SystemPrompt,
     prompts: ChatPrompts,
     pub settings: EscalationConfig,
 }
@@ -90,19 +92,27 @@ impl Escalation {
         let prompts = ChatPrompts::new()?;
         Ok(Some(Self {
             client,
+            system: SystemPrompt::new()?,
             prompts,
             settings: settings.clone(),
         }))
     }
 
-    /// The prompt the bigger model would get for `context`.
-    pub fn messages(&self, context: &ChatContext) -> Result<Vec<ChatMessage>, PromptError> {
+    /// The prompt the bigger model would get for `context`: the chat room's, with the prefix
+    /// of Donna's config in force (`facts`).
+    pub fn messages(
+        &self,
+        facts: &SystemFacts,
+        context: &ChatContext,
+    ) -> Result<Vec<ChatMessage>, PromptError> {
         // The bigger model is the last resort: it is not told it could ask for a bigger one.
-        let context = ChatContext {
+        let facts = SystemFacts {
             escalation: false,
-            ..context.clone()
+            ..facts.clone()
         };
-        self.prompts.messages(&context)
+        // Its server's context is not the local model's: no room to fit to.
+        let prefix = Prefix::unbounded(self.system.prefix(&facts)?);
+        self.prompts.messages(&prefix, context)
     }
 
     /// What a call with `messages` may cost at most, its retry included, in micro-dollars.

@@ -4,11 +4,12 @@
 //! (docs/contract.md "Model calls"), parsed strictly (`free_text_answers`), with one retry that shows the model its invalid
 //! answer and why.
 //!
-//! The messages: the ONE free-text system message (`system_prompt`), then for `route` its
-//! guide and examples (`route_examples`) as user and assistant messages, then the turn (the
-//! last exchanges, the time, the person's words: prompts/free_text_turn.hbs) last; for
-//! `parse_task` its guide and the turn in one user message. Everything before the turn is the
-//! same from call to call, so a model server reuses it (issue 34).
+//! The messages: the one prefix of every call (`system_prompt`: the system message, which says
+//! how to read a task, then `route`'s guide and examples), then the turn (the last exchanges,
+//! the time, the person's words: prompts/free_text_turn.hbs) in one user message, for
+//! `parse_task` after the line that names the request (prompts/parse_task.hbs). Only the turn
+//! differs from any other call, so a model server evaluates only the turn. The oldest
+//! exchanges are left out when the turn would not fit the context (`Prefix::fit`).
 //!
 //! Invariants: the person's words and the history are data inside the template (handlebars
 //! substitutes them once; they are never rendered as a template); the output schema asks
@@ -18,12 +19,10 @@ use handlebars::Handlebars;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::chat_prompt::ActionLine;
 use super::client::LlmClient;
 use super::prompts::{quote, strict_templates, HistoryLine, PromptError};
-use super::{route_examples, system_prompt};
+use super::system_prompt::Prefix;
 use super::{ChatMessage, LlmError};
-use crate::config::Persona;
 use crate::tasks::model::{DOMAINS, PRIORITY_RANGE};
 
 pub(super) use super::free_text_answers::{object, optional_text};
@@ -33,7 +32,6 @@ pub use super::free_text_answers::{
 };
 
 const TURN: &str = include_str!("../../prompts/free_text_turn.hbs");
-const ROUTE: &str = include_str!("../../prompts/route.hbs");
 const PARSE_TASK: &str = include_str!("../../prompts/parse_task.hbs");
 
 /// How much of an invalid answer is shown back to the model in the retry.
@@ -45,13 +43,6 @@ pub const FREE_TEXT_MAX_TOKENS: u32 = 256;
 /// What the free-text prompts show.
 #[derive(Debug, Clone, Serialize)]
 pub struct FreeTextContext {
-    /// The voice of the system message (`chat.persona` in force).
-    pub persona: Persona,
-    /// The chat actions the system message lists (Donna's own config).
-    pub actions: Vec<ActionLine>,
-    /// Whether the bigger model can be offered: the system message then holds the rule for
-    /// `needs_escalation` (the chat room's and the planner's composed answer).
-    pub escalation: bool,
     pub history: Vec<HistoryLine>,
     pub message: String,
     pub now: String,
@@ -79,11 +70,9 @@ pub(super) enum Shown {
 
 /// The turn as the prompts quote it: every line of the person's words and of the history
 /// stays inside the quote.
-pub(super) fn quoted(context: &FreeTextContext, shown: Shown) -> Value {
-    let history: Vec<HistoryLine> = context
-        .history
+pub(super) fn quoted(context: &FreeTextContext, history: &[HistoryLine], shown: Shown) -> Value {
+    let history: Vec<HistoryLine> = history
         .iter()
-        .filter(|line| shown == Shown::Conversation || !line.is_donnas())
         .map(|line| HistoryLine {
             who: line.who.clone(),
             text: quote(&line.text),
@@ -98,35 +87,34 @@ pub(super) fn quoted(context: &FreeTextContext, shown: Shown) -> Value {
     })
 }
 
+/// The lines of `history` a call of `shown` shows.
+pub(super) fn shown_history(history: &[HistoryLine], shown: Shown) -> Vec<HistoryLine> {
+    history
+        .iter()
+        .filter(|line| shown == Shown::Conversation || !line.is_donnas())
+        .cloned()
+        .collect()
+}
+
 impl FreeTextModel {
     pub fn new(client: LlmClient) -> Result<Self, PromptError> {
-        let mut sources = system_prompt::TEMPLATES.to_vec();
-        sources.extend([
-            ("free_text_turn", TURN),
-            ("route", ROUTE),
-            ("parse_task", PARSE_TASK),
-        ]);
-        let templates = strict_templates(&sources)?;
+        let templates = strict_templates(&[("free_text_turn", TURN), ("parse_task", PARSE_TASK)])?;
         let model = Self {
             client: client.with_max_output_tokens(FREE_TEXT_MAX_TOKENS),
             templates,
         };
-        for persona in [Persona::Donna, Persona::Neutral] {
-            let sample = FreeTextContext {
-                persona,
-                actions: Vec::new(),
-                escalation: true,
-                history: vec![HistoryLine {
-                    who: "User".into(),
-                    text: "hello".into(),
-                }],
-                message: "remind me to call mom tomorrow".into(),
-                now: "2026-01-01T08:00:00+00:00".into(),
-                timezone: "UTC".into(),
-            };
-            model.messages("route", &sample)?;
-            model.messages("parse_task", &sample)?;
-        }
+        let prefix = Prefix::sample();
+        let sample = FreeTextContext {
+            history: vec![HistoryLine {
+                who: "User".into(),
+                text: "hello".into(),
+            }],
+            message: "remind me to call mom tomorrow".into(),
+            now: "2026-01-01T08:00:00+00:00".into(),
+            timezone: "UTC".into(),
+        };
+        model.messages(&prefix, "route", &sample)?;
+        model.messages(&prefix, "parse_task", &sample)?;
         Ok(model)
     }
 
@@ -139,48 +127,43 @@ impl FreeTextModel {
     /// The messages of the first `call` request (`route` or `parse_task`) for `context`.
     pub fn messages(
         &self,
+        prefix: &Prefix,
         call: &str,
         context: &FreeTextContext,
     ) -> Result<Vec<ChatMessage>, PromptError> {
-        let system = system_prompt::render(
-            &self.templates,
-            context.persona,
-            &context.actions,
-            context.escalation,
-        )?;
         let shown = if call == "route" {
             Shown::PersonOnly
         } else {
             Shown::Conversation
         };
-        let turn = self.render("free_text_turn", &quoted(context, shown))?;
-        let mut messages = vec![ChatMessage::system(system)];
-        if call == "route" {
-            let guide = self.render("route", &json!({}))?;
-            for (index, (message, answer)) in route_examples::examples().into_iter().enumerate() {
-                let shown = format!("The person's newest message (quoted data):\n> {message}");
-                messages.push(ChatMessage::user(if index == 0 {
-                    format!("{guide}\n{shown}")
-                } else {
-                    shown
-                }));
-                messages.push(ChatMessage::assistant(answer.to_string()));
-            }
-            messages.push(ChatMessage::user(turn));
+        let label = if call == "route" {
+            String::new()
         } else {
-            let guide = self.render(call, &json!({}))?;
-            messages.push(ChatMessage::user(format!("{guide}{turn}")));
-        }
-        Ok(messages)
+            self.render(call, &json!({}))?
+        };
+        let history = shown_history(&context.history, shown);
+        prefix.fit(&history, |history| {
+            let turn = self.render("free_text_turn", &quoted(context, history, shown))?;
+            Ok(format!("{label}{turn}"))
+        })
     }
 
-    pub async fn route(&self, context: &FreeTextContext) -> Result<Route, LlmError> {
-        self.call("route", context, &route_schema(), parse_route)
+    pub async fn route(
+        &self,
+        prefix: &Prefix,
+        context: &FreeTextContext,
+    ) -> Result<Route, LlmError> {
+        self.call(prefix, "route", context, &route_schema(), parse_route)
             .await
     }
 
-    pub async fn parse_task(&self, context: &FreeTextContext) -> Result<ParsedTask, LlmError> {
+    pub async fn parse_task(
+        &self,
+        prefix: &Prefix,
+        context: &FreeTextContext,
+    ) -> Result<ParsedTask, LlmError> {
         self.call(
+            prefix,
             "parse_task",
             context,
             &parse_task_schema(),
@@ -191,12 +174,13 @@ impl FreeTextModel {
 
     async fn call<T>(
         &self,
+        prefix: &Prefix,
         template: &str,
         context: &FreeTextContext,
         schema: &Value,
         parse: fn(&str) -> Result<T, String>,
     ) -> Result<T, LlmError> {
-        let messages = self.messages(template, context)?;
+        let messages = self.messages(prefix, template, context)?;
         ask_strict(&self.client, template, messages, schema, parse).await
     }
 }

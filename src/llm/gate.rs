@@ -1,11 +1,14 @@
 //! The reply gate (seed 004): one short model call that answers REPLY or SKIP for a message in a
-//! group chat, so Donna stays out of conversations that are not hers.
+//! group chat, so Donna stays out of conversations that are not hers. Its messages are the one
+//! prefix of every call (whose system message says how to answer a reply check), then the
+//! group's messages (prompts/reply_gate.hbs).
 //!
 //! Invariants: only an answer starting with SKIP suppresses; an error, a timeout, an empty or a
 //! junk answer fails open (Donna replies), so a gate hiccup never silences a real question.
 
 use super::client::LlmClient;
 use super::prompts::{GateContext, Prompts};
+use super::system_prompt::Prefix;
 use super::ChatMessage;
 
 /// What the gate decided.
@@ -27,19 +30,35 @@ impl ReplyGate {
         Self { client }
     }
 
-    pub async fn decide(&self, prompts: &Prompts, context: &GateContext) -> GateDecision {
+    /// The messages of the check: the prefix, then the group's messages, quoted, the oldest
+    /// left out when they would not fit.
+    pub fn messages(
+        prompts: &Prompts,
+        prefix: &Prefix,
+        context: &GateContext,
+    ) -> Result<Vec<ChatMessage>, super::prompts::PromptError> {
+        prefix.fit(&context.history, |history| {
+            prompts.reply_gate(&GateContext {
+                history: history.to_vec(),
+                ..context.clone()
+            })
+        })
+    }
+
+    pub async fn decide(
+        &self,
+        prompts: &Prompts,
+        prefix: &Prefix,
+        context: &GateContext,
+    ) -> GateDecision {
         if context.message.trim().is_empty() {
             return GateDecision::Reply;
         }
-        let prompt = match prompts.reply_gate(context) {
-            Ok(prompt) => prompt,
+        let messages = match Self::messages(prompts, prefix, context) {
+            Ok(messages) => messages,
             Err(error) => return GateDecision::FailOpen(error.to_string()),
         };
-        match self
-            .client
-            .complete(&[ChatMessage::user(prompt)], None)
-            .await
-        {
+        match self.client.complete(&messages, None).await {
             Ok(answer) => read_answer(&answer),
             Err(error) => GateDecision::FailOpen(error.to_string()),
         }

@@ -5,6 +5,7 @@
 //! Invariants: the model's output is data, never instructions: it is parsed strictly, bounded,
 //! and every proposed action is validated by the registry before it can even be proposed.
 
+pub mod budget;
 pub mod chat;
 pub mod chat_prompt;
 pub mod classify;
@@ -16,8 +17,10 @@ pub mod gate;
 pub mod journal;
 pub mod output;
 pub mod planner;
+pub mod planner_answers;
 pub mod probe;
 pub mod prompts;
+pub mod reply_actions;
 pub mod route_examples;
 pub mod schema;
 pub mod slots;

@@ -3,10 +3,13 @@
 //! shared [`ModelStatus`] that /health, the startup summary and the turns read.
 //!
 //! Owns: the model's state (disabled, unknown, ready, missing, unreachable), when it was last
-//! checked and the last error (one line). Takes reports from the prober ([`watch`]) and from
+//! checked and the last error (one line); and the context the model runs with
+//! (`budget::ContextWindow`: `llm.context_tokens`, or the smaller figure an OpenAI-compatible
+//! server reports at `GET /props`, as llama.cpp's does; asked at each probe). Takes reports from the prober ([`watch`]) and from
 //! real model calls (`call_succeeded`, `call_failed`).
 //! Invariants: a state change is logged once, as it happens (back to ready at INFO, away from
-//! it at WARN), never every probe; reading the status is one short lock, no I/O; a turn skips
+//! it at WARN), never every probe; a probe that times out changes nothing (a server that
+//! answers one request at a time is busy, not away); reading the status is one short lock, no I/O; a turn skips
 //! the model only when it is known not to answer (`skips_calls`), never on a guess.
 
 use std::sync::{Arc, Weak};
@@ -16,6 +19,7 @@ use chrono::{DateTime, Utc};
 use parking_lot::Mutex;
 use serde_json::Value;
 
+use super::budget::ContextWindow;
 use super::client::LlmClient;
 use super::LlmError;
 use crate::clock::SharedClock;
@@ -82,10 +86,17 @@ pub struct ModelStatus {
     base_url: String,
     clock: SharedClock,
     inner: Mutex<Inner>,
+    window: Arc<ContextWindow>,
 }
 
 impl ModelStatus {
-    pub fn new(provider: LlmProvider, model: &str, base_url: &str, clock: SharedClock) -> Self {
+    pub fn new(
+        provider: LlmProvider,
+        model: &str,
+        base_url: &str,
+        context_tokens: usize,
+        clock: SharedClock,
+    ) -> Self {
         let state = if provider == LlmProvider::None {
             ModelState::Disabled
         } else {
@@ -105,7 +116,32 @@ impl ModelStatus {
                 transport: false,
                 answered: false,
             }),
+            window: Arc::new(ContextWindow::new(context_tokens)),
         }
+    }
+
+    /// The context the model runs with.
+    pub fn window(&self) -> Arc<ContextWindow> {
+        self.window.clone()
+    }
+
+    /// Records the context the server says it runs with (None: it says none); a change is
+    /// logged once.
+    fn record_context(&self, reported: Option<usize>) {
+        if !self.window.report(reported) {
+            return;
+        }
+        let window = &self.window;
+        tracing::info!(
+            context_tokens = window.tokens(),
+            configured = window.configured(),
+            source = window.source().as_str(),
+            prompt_tokens = window.prompt_tokens(),
+            "model {} {}: prompts now fit a {}-token context",
+            self.provider(),
+            self.model,
+            window.tokens()
+        );
     }
 
     pub fn provider(&self) -> &'static str {
@@ -197,8 +233,12 @@ impl ModelStatus {
                     );
                 }
             }
+            // The server took the connection and did not answer in time: one that answers a
+            // request at a time (llama-cpp-python) is busy with a call, and a long prompt keeps
+            // it busy for a while. That says nothing about whether it is there: no change.
+            Err(LlmError::Timeout(_)) => {}
             Err(error) => {
-                let transport = matches!(error, LlmError::Connect(_) | LlmError::Timeout(_));
+                let transport = matches!(error, LlmError::Connect(_));
                 if !transport && self.inner.lock().answered {
                     // The list is not served, but chat is: the model works.
                     self.set(ModelState::Ready, None, false);
@@ -320,10 +360,18 @@ fn model_names(list: &Value) -> Vec<String> {
     names
 }
 
-/// Asks the server once and records the answer.
+/// Asks the server once and records the answer: its models, and the context it runs with
+/// where it says (an OpenAI-compatible server's `GET /props`).
 pub async fn probe(client: &LlmClient, status: &ModelStatus, timeout: Duration) {
     let outcome = client.list_models(timeout.min(PROBE_TIMEOUT)).await;
+    let answered = outcome.is_ok();
     status.record_probe(outcome);
+    if answered && client.provider() == LlmProvider::Openai {
+        // A server that did not answer keeps the figure it gave last.
+        if let Ok(reported) = client.server_context(timeout.min(PROBE_TIMEOUT)).await {
+            status.record_context(reported);
+        }
+    }
 }
 
 /// Probes now and then every `interval`, until the status is dropped (the app is gone).
@@ -344,8 +392,14 @@ pub async fn watch(
 }
 
 /// The status when no model is configured (`llm.provider: none`): disabled, never probed.
-pub fn disabled(clock: SharedClock) -> Arc<ModelStatus> {
-    Arc::new(ModelStatus::new(LlmProvider::None, "", "", clock))
+pub fn disabled(context_tokens: usize, clock: SharedClock) -> Arc<ModelStatus> {
+    Arc::new(ModelStatus::new(
+        LlmProvider::None,
+        "",
+        "",
+        context_tokens,
+        clock,
+    ))
 }
 
 #[cfg(test)]
@@ -358,6 +412,7 @@ mod tests {
             provider,
             model,
             "http://127.0.0.1:1",
+            4096,
             Arc::new(crate::clock::SystemClock),
         )
     }
@@ -380,6 +435,15 @@ mod tests {
         status.call_succeeded();
         status.record_probe(Ok(json!({"data": [{"id": "/models/gemma.gguf"}]})));
         assert_eq!(status.state(), ModelState::Ready);
+    }
+
+    #[test]
+    fn a_probe_the_busy_server_does_not_answer_in_time_changes_nothing() {
+        let status = status(LlmProvider::Openai, "gemma-3-270m");
+        status.call_succeeded();
+        status.record_probe(Err(LlmError::Timeout(Duration::from_secs(5))));
+        assert_eq!(status.state(), ModelState::Ready);
+        assert!(!status.skips_calls());
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! The examples the `route` call shows before the person's message: short messages of other
 //! people, each with the whole answer as the model should write it, sent as user and
-//! assistant messages after the system message (static, so the server reuses them too).
+//! assistant messages after the system message. They are part of the one prefix every call
+//! starts with (`system_prompt`), so `route`, the most frequent call, costs only its turn
+//! whatever call came before it. A new `route` answer field goes into prompts/route.hbs, the
+//! output schema (`free_text::route_schema`) and these examples, in the grammar's key order.
 //!
 //! Why examples: a small model (Gemma 3 270M) answers in shape only when it has seen the shape,
 //! and copies the placeholders of a described format ("<your answer>") instead; an answer

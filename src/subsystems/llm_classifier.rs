@@ -1,10 +1,13 @@
 //! The LLMClassifier actor: the model layer for replies the FastPath cannot take.
 //!
-//! Owns: the model client, the prompts and the output schema (`llm::classify::Classifier`), and
-//! the cap on calls in flight (`llm.max_concurrency`).
+//! Owns: the model client, the prompts and the output schema (`llm::classify::Classifier`), the
+//! one prefix every call starts with (`llm::system_prompt`, rendered from Donna's config in
+//! force at each call, and fitted to the context the model runs with: `llm::budget`), and the
+//! cap on calls in flight (`llm.max_concurrency`).
 //! Takes: `Classify` (a reply with its task and history) and answers with the parsed
 //! classification or the error.
-//! Invariants: each call runs as its own task behind the model slots (`llm::slots`), so at most
+//! Invariants: every call's messages start with the one prefix (the turns send what a call is
+//! about, never a prompt); each call runs as its own task behind the model slots (`llm::slots`), so at most
 //! `max_concurrency` calls are in flight and a slow call never holds up this actor's mailbox
 //! (waiting turns queue for a slot, a turn's later call before any turn's first call, and
 //! FastPath turns never come here at all); every
@@ -20,6 +23,7 @@ use std::sync::Arc;
 use actors::{ActorHealth, Behaviour, CellCtx, Handled, Reply};
 
 use crate::live::Live;
+use crate::llm::budget::ContextWindow;
 use crate::llm::chat::ChatModel;
 use crate::llm::chat_prompt::{ChatContext, SummaryContext};
 use crate::llm::classify::Classifier;
@@ -32,6 +36,7 @@ use crate::llm::probe::ModelStatus;
 use crate::llm::prompts::ClassifyContext;
 use crate::llm::prompts::GateContext;
 use crate::llm::slots::{ModelSlots, Turn};
+use crate::llm::system_prompt::{Prefix, SystemPrompt, SystemSource};
 use crate::llm::LlmError;
 use crate::metrics::{CallKind, LlmMetrics};
 
@@ -94,9 +99,26 @@ pub fn journaled(message: LlmMsg) -> LlmMsg {
     }
 }
 
+/// What every call starts with: how to render it, from what, and the context it must fit.
+#[derive(Debug, Clone)]
+pub struct PrefixSource {
+    pub prompt: Arc<SystemPrompt>,
+    pub facts: SystemSource,
+    pub window: Arc<ContextWindow>,
+}
+
+impl PrefixSource {
+    /// The prefix of Donna's config in force, with the room the context leaves a call.
+    pub fn prefix(&self) -> Result<Prefix, LlmError> {
+        let messages = self.prompt.prefix(&self.facts.facts())?;
+        Ok(Prefix::new(messages, self.window.prompt_tokens()))
+    }
+}
+
 pub struct LlmClassifier {
     /// The classifier in force (replaced by a hot reload of the reply actions file).
     classifier: Live<Classifier>,
+    prefix: PrefixSource,
     free_text: Arc<FreeTextModel>,
     planner: Arc<PlannerModel>,
     chat: Arc<ChatModel>,
@@ -112,6 +134,7 @@ impl LlmClassifier {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         classifier: Live<Classifier>,
+        prefix: PrefixSource,
         free_text: Arc<FreeTextModel>,
         planner: Arc<PlannerModel>,
         chat: Arc<ChatModel>,
@@ -123,6 +146,7 @@ impl LlmClassifier {
     ) -> Self {
         Self {
             classifier,
+            prefix,
             free_text,
             planner,
             chat,
@@ -147,52 +171,75 @@ impl Behaviour for LlmClassifier {
 impl LlmClassifier {
     /// Starts the call `message` asks for, inside `journal` when a turn sent one.
     fn dispatch(&self, message: LlmMsg, journal: Option<TurnJournal>) {
+        if let LlmMsg::Journaled { journal, message } = message {
+            return self.dispatch(*message, Some(journal));
+        }
+        let prefix = match self.prefix.prefix() {
+            Ok(prefix) => prefix,
+            Err(error) => return refuse(message, error),
+        };
         match message {
-            LlmMsg::Journaled { journal, message } => self.dispatch(*message, Some(journal)),
+            LlmMsg::Journaled { .. } => {}
             LlmMsg::Classify { context, reply } => {
                 let classifier = self.classifier.get();
                 self.call(CallKind::Classify, reply, journal, async move {
-                    classifier.classify(&context).await
+                    classifier.classify(&prefix, &context).await
                 });
             }
             LlmMsg::Route { context, reply } => {
                 let model = self.free_text.clone();
                 self.call(CallKind::Route, reply, journal, async move {
-                    model.route(&context).await
+                    model.route(&prefix, &context).await
                 });
             }
             LlmMsg::ParseTask { context, reply } => {
                 let model = self.free_text.clone();
                 self.call(CallKind::ParseTask, reply, journal, async move {
-                    model.parse_task(&context).await
+                    model.parse_task(&prefix, &context).await
                 });
             }
             LlmMsg::PlanStep { context, reply } => {
                 let model = self.planner.clone();
                 self.call(CallKind::PlanStep, reply, journal, async move {
-                    model.plan_step(&context).await
+                    model.plan_step(&prefix, &context).await
                 });
             }
             LlmMsg::Chat { context, reply } => {
                 let model = self.planner.clone();
                 self.call(CallKind::Chat, reply, journal, async move {
-                    model.answer(&context).await
+                    model.answer(&prefix, &context).await
                 });
             }
             LlmMsg::Converse { context, reply } => {
                 let model = self.chat.clone();
                 self.call(CallKind::Chat, reply, journal, async move {
-                    model.converse(&context).await
+                    model.converse(&prefix, &context).await
                 });
             }
             LlmMsg::Summarize { context, reply } => {
                 let model = self.chat.clone();
                 self.call(CallKind::Summarize, reply, journal, async move {
-                    model.summarize(&context).await
+                    model.summarize(&prefix, &context).await
                 });
             }
-            LlmMsg::Gate { context, reply } => self.gate_call(*context, reply, journal),
+            LlmMsg::Gate { context, reply } => self.gate_call(prefix, *context, reply, journal),
         }
+    }
+}
+
+/// Answers `message` with `error` without calling the model (its prefix could not be built):
+/// the gate fails open, every other call fails with the error.
+fn refuse(message: LlmMsg, error: LlmError) {
+    tracing::warn!(%error, "a model call's prefix could not be built");
+    match message {
+        LlmMsg::Journaled { message, .. } => refuse(*message, error),
+        LlmMsg::Classify { reply, .. } => reply.send(Err(error)),
+        LlmMsg::Route { reply, .. } => reply.send(Err(error)),
+        LlmMsg::ParseTask { reply, .. } => reply.send(Err(error)),
+        LlmMsg::PlanStep { reply, .. } => reply.send(Err(error)),
+        LlmMsg::Chat { reply, .. } | LlmMsg::Converse { reply, .. } => reply.send(Err(error)),
+        LlmMsg::Summarize { reply, .. } => reply.send(Err(error)),
+        LlmMsg::Gate { reply, .. } => reply.send(GateDecision::FailOpen(error.to_string())),
     }
 }
 
@@ -255,6 +302,7 @@ impl LlmClassifier {
     /// Runs the reply gate behind the same cap as classifications.
     fn gate_call(
         &self,
+        prefix: Prefix,
         context: GateContext,
         reply: Reply<GateDecision>,
         journal: Option<TurnJournal>,
@@ -284,8 +332,11 @@ impl LlmClassifier {
             metrics.peak_in_flight.fetch_max(now, Ordering::AcqRel);
             metrics.calls.fetch_add(1, Ordering::Relaxed);
             let started = std::time::Instant::now();
-            let decision =
-                journal::within(journal, gate.decide(classifier.prompts(), &context)).await;
+            let decision = journal::within(
+                journal,
+                gate.decide(classifier.prompts(), &prefix, &context),
+            )
+            .await;
             metrics.in_flight.fetch_sub(1, Ordering::AcqRel);
             let outcome = match decision {
                 GateDecision::FailOpen(_) => "fail_open",

@@ -20,7 +20,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::llm::chat_prompt::{action_lines, ActionLine, ChatContext};
+use crate::llm::chat_prompt::ChatContext;
 use crate::llm::prompts::TaskFacts;
 use crate::subsystems::llm_classifier::LlmMsg;
 
@@ -148,8 +148,6 @@ impl Pipeline {
                 .to_string()
         };
         let context = ChatContext {
-            persona: chat.persona,
-            actions: self.action_lines(),
             open_tasks: remembered.open_tasks,
             pinned: remembered.pinned.map(|task| TaskFacts {
                 title: task.title,
@@ -166,19 +164,11 @@ impl Pipeline {
             now: show(now),
             timezone: tz.name().to_string(),
             budget_tokens: chat.context_budget_tokens,
-            escalation: self.escalation.is_some(),
         };
         Ok(ChatPrompt {
             context,
             session: remembered.live,
             pinned: pinned_id,
         })
-    }
-}
-
-impl Pipeline {
-    /// The chat actions as the system message lists them (the chat room's and the planner's).
-    pub(super) fn action_lines(&self) -> Vec<ActionLine> {
-        action_lines(&self.chat_actions.get())
     }
 }

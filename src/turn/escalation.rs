@@ -65,7 +65,9 @@ impl Pipeline {
                 DraftStep::Keep,
             ));
         };
-        let messages = escalation.messages(&asked).map_err(TurnError::Prompt)?;
+        let messages = escalation
+            .messages(&self.system.facts(), &asked)
+            .map_err(TurnError::Prompt)?;
         let estimate = escalation.estimate(&messages);
         let settings = &escalation.settings;
         let today = day_of(now, self.settings.default_timezone);
@@ -148,7 +150,9 @@ impl Pipeline {
                 text: texts::ESCALATION_OFF.to_string(),
             });
         };
-        let messages = escalation.messages(&context).map_err(TurnError::Prompt)?;
+        let messages = escalation
+            .messages(&self.system.facts(), &context)
+            .map_err(TurnError::Prompt)?;
         // The estimate is taken again: the session may have grown since the offer.
         let estimate = escalation.estimate(&messages);
         let (work, _) = self

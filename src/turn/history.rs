@@ -1,7 +1,7 @@
 //! The history window: the thread's last `memory.window_size` messages, read through the
 //! ThreadMemory actor and written as the prompts show them. The one place history is fetched
 //! and formatted, for every model call of a turn; with it, what the free-text calls show
-//! (`free_text_context`: the last exchanges, the time, the persona and the actions).
+//! (`free_text_context`: the last exchanges and the time).
 
 use chrono::{DateTime, Utc};
 
@@ -87,9 +87,6 @@ impl Pipeline {
     ) -> Result<FreeTextContext, TurnError> {
         let history = self.history(&inbound.thread_id, Speakers::Roles).await?;
         Ok(FreeTextContext {
-            persona: self.chat.get().persona,
-            actions: self.action_lines(),
-            escalation: self.escalation.is_some(),
             history: last_exchanges(history, self.settings.history_exchanges),
             message: text.to_string(),
             now: now.with_timezone(&self.settings.timezone).to_rfc3339(),

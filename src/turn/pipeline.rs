@@ -26,8 +26,7 @@
 //! are committed at the end in one unit of work, built in one place (`Pipeline::commit`), and
 //! published on the event bus only after that commit.
 
-use std::sync::Arc;
-use std::time::Instant;
+use std::{sync::Arc, time::Instant};
 
 use actors::ChildRef;
 use tracing::Instrument;
@@ -87,6 +86,8 @@ pub struct Pipeline {
     pub chat: crate::live::Live<crate::config::ChatConfig>,
     /// The bigger model (`escalation.*`); None when it is off.
     pub escalation: Option<Arc<crate::llm::escalation::Escalation>>,
+    /// What every model call's prefix is made of (here for the bigger model's prompt).
+    pub system: crate::llm::system_prompt::SystemSource,
     /// Closes an expired chat session with its summary (the sweeper's close).
     pub session_closer: crate::subsystems::session_closer::SessionCloser,
 }

@@ -1,7 +1,9 @@
 //! The planner room (seed 003; docs/contract.md "Free text" step 8 and "Planner"): a message `route`
 //! calls a question is answered by a bounded loop of `plan_step` calls over the read-only tools
-//! (`crate::planner`), then one `chat` call that composes the answer from what they returned:
-//! path `answer`, the tool calls in the result's `steps`.
+//! (`crate::planner`); the step that has what it needs answers (a question with no look-up is
+//! two model calls with `route`, with one look-up three). Only when the steps run out, or a
+//! step says `done` without an answer, does one more `chat` call compose the answer from what
+//! the tools returned: path `answer`, the tool calls in the result's `steps`.
 //!
 //! Invariants:
 //! - At most `planner.max_tool_calls` tool calls, hard: an unknown tool, invalid arguments or a
@@ -17,14 +19,15 @@
 //!   the tool results dropped (docs/contract.md's failure contract).
 //! - A composed answer that says `needs_escalation`, with the bigger model configured, is an
 //!   escalation offer like the chat room's (`turn::escalation`); the answer's prompt describes
-//!   the flag only then, in the voice of `chat.persona`.
+//!   the flag only then.
 
 use chrono::{DateTime, Utc};
 
 use crate::llm::journal;
-use crate::llm::planner::{PlanStep, PlannerContext};
+use crate::llm::planner::{ChatAnswer, PlanStep, PlannerContext};
 use crate::planner::{self, Observation, ToolCall, ToolEnv};
 use crate::subsystems::llm_classifier::LlmMsg;
+use actors::ChildRef;
 
 use super::apply::Work;
 use super::chat::{ChatPrompt, Talk};
@@ -55,6 +58,7 @@ impl Pipeline {
             observations: Vec::new(),
             calls_left: cap,
         };
+        let mut answered = None;
         while context.observations.len() < cap {
             context.calls_left = cap - context.observations.len();
             let asked = Box::new(context.clone());
@@ -67,8 +71,13 @@ impl Pipeline {
                 // The gathered results are dropped with the failed turn.
                 Err(answer) => return Ok(answer),
             };
-            let PlanStep::CallTool { tool, args } = step else {
-                break;
+            let (tool, args) = match step {
+                PlanStep::CallTool { tool, args } => (tool, args),
+                PlanStep::Answer(answer) => {
+                    answered = Some(answer);
+                    break;
+                }
+                PlanStep::Done => break,
             };
             let viewer = Viewer {
                 person: inbound.user_id.clone(),
@@ -82,15 +91,12 @@ impl Pipeline {
         if context.observations.len() >= cap {
             tracing::debug!(cap, "planner stopped at its tool budget");
         }
-        context.calls_left = 0;
-        let asked = Box::new(context.clone());
-        let call = |reply| LlmMsg::Chat {
-            context: asked,
-            reply,
-        };
-        let answer = match ask_model(llm, "planner chat", call).await? {
-            Ok(answer) => answer,
-            Err(answer) => return Ok(answer),
+        let answer = match answered {
+            Some(answer) => answer,
+            None => match self.compose(llm, &mut context).await? {
+                Ok(answer) => answer,
+                Err(answer) => return Ok(answer),
+            },
         };
         if answer.needs_escalation && self.escalation.is_some() {
             // The local model says the question is beyond it: offer the bigger one, asked
@@ -122,6 +128,21 @@ impl Pipeline {
             return self.chat_actions(turn, inbound, proposed, now).await;
         }
         Ok((Work::Answer(answer.reply_to_user, steps), DraftStep::Keep))
+    }
+
+    /// The answer composed from what the look-ups returned (one `chat` call).
+    async fn compose(
+        &self,
+        llm: &ChildRef<LlmMsg>,
+        context: &mut PlannerContext,
+    ) -> Result<Result<ChatAnswer, (Work, DraftStep)>, TurnError> {
+        context.calls_left = 0;
+        let asked = Box::new(context.clone());
+        let call = |reply| LlmMsg::Chat {
+            context: asked,
+            reply,
+        };
+        ask_model(llm, "planner chat", call).await
     }
 
     /// One tool call on a read connection, journaled with its whole output. A tool's own

@@ -4,7 +4,8 @@
 //! body slowly (chunked) and records how much of it went out before the client hung up.
 //! It lists its models like the real servers (Ollama `GET /api/tags`, OpenAI `GET /v1/models`):
 //! "fake-model" unless a test sets the list; those requests are counted apart, not in
-//! `requests`.
+//! `requests`. `GET /props` answers as llama.cpp's server does once a test sets a context
+//! (`set_server_context`), and 404 otherwise (llama-cpp-python, most servers).
 
 #![allow(dead_code)]
 
@@ -101,6 +102,8 @@ struct State {
     list_requests: usize,
     /// The usage every answer reports (prompt, completion tokens); None: none reported.
     usage: Option<(u64, u64)>,
+    /// The context `GET /props` reports; None: 404.
+    server_context: Option<u64>,
 }
 
 #[derive(Clone)]
@@ -226,6 +229,11 @@ impl FakeLlm {
     /// Every answer from now on reports this usage (OpenAI `usage`, Ollama eval counts).
     pub fn set_usage(&self, prompt_tokens: u64, completion_tokens: u64) {
         self.state.lock().usage = Some((prompt_tokens, completion_tokens));
+    }
+
+    /// `GET /props` reports this context from now on, as llama.cpp's server does.
+    pub fn set_server_context(&self, n_ctx: u64) {
+        self.state.lock().server_context = Some(n_ctx);
     }
 
     pub fn set_models(&self, models: &[&str]) {
@@ -371,6 +379,17 @@ async fn list_models(request: HttpRequest, state: web::Data<Arc<Mutex<State>>>) 
     }
 }
 
+/// llama.cpp's `GET /props`: the context each slot runs with.
+async fn props(state: web::Data<Arc<Mutex<State>>>) -> HttpResponse {
+    match state.lock().server_context {
+        Some(n_ctx) => HttpResponse::Ok().json(json!({
+            "default_generation_settings": { "n_ctx": n_ctx, "params": { "n_predict": -1 } },
+            "total_slots": 1,
+        })),
+        None => HttpResponse::NotFound().body("no such route"),
+    }
+}
+
 /// The body of a `Script::Stream`; dropping it (the body ended, or the client hung up) records
 /// how far it got.
 struct Streamer {
@@ -426,6 +445,7 @@ pub fn start_fake_llm_on(address: &str) -> FakeLlm {
             .route("/v1/chat/completions", web::post().to(chat))
             .route("/api/tags", web::get().to(list_models))
             .route("/v1/models", web::get().to(list_models))
+            .route("/props", web::get().to(props))
     })
     .workers(1)
     .disable_signals()

@@ -21,6 +21,7 @@ pub mod fake_calendar;
 pub mod fake_discord;
 pub mod fake_llm;
 pub mod page;
+pub mod prefix;
 pub mod process;
 pub mod swapped_words;
 

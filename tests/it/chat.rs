@@ -9,6 +9,7 @@ use crate::common;
 
 use chrono::Duration as ChronoDuration;
 use common::fake_llm::{in_role, out, start_fake_llm, FakeLlm, Script};
+use common::prefix::prefix_len;
 use common::{eventually, start_bot, Bot};
 use donna::config::{parse_yaml, Config};
 use donna::conversation::chat_sessions;
@@ -38,29 +39,24 @@ async fn chat(bot: &Bot, fake: &FakeLlm, thread: &str, text: &str, answer: &str)
     bot.say(thread, text).await
 }
 
-/// The estimated tokens of what every chat prompt holds besides the conversation: the system
-/// message (the shipped persona, actions and look-ups) and the records with the time.
+/// The estimated tokens of what every chat prompt holds besides the conversation: the prefix
+/// of every call (the shipped persona, actions and look-ups) and the records with the time.
 fn fixed_prompt_tokens() -> usize {
-    use donna::chat_actions::registry::ChatActions;
-    use donna::llm::chat_prompt::{action_lines, tokens, ChatContext, ChatPrompts};
-    let actions = ChatActions::shipped().unwrap_or_else(|e| panic!("{e}"));
-    let prompts = ChatPrompts::new().unwrap_or_else(|e| panic!("{e}"));
-    let messages = prompts
-        .messages(&ChatContext {
-            persona: donna::config::Persona::Donna,
-            actions: action_lines(&actions),
-            open_tasks: Vec::new(),
-            pinned: None,
-            summaries: Vec::new(),
-            history: Vec::new(),
-            message: String::new(),
-            now: "Mon 23 Nov 2026 10:00".into(),
-            timezone: "UTC".into(),
-            budget_tokens: 24_000,
-            escalation: false,
-        })
-        .unwrap_or_else(|e| panic!("{e}"));
-    messages.iter().map(|m| tokens(&m.content)).sum()
+    use donna::llm::chat_prompt::{ChatContext, ChatPrompts};
+    let context = ChatContext {
+        open_tasks: Vec::new(),
+        pinned: None,
+        summaries: Vec::new(),
+        history: Vec::new(),
+        message: String::new(),
+        now: "Mon 23 Nov 2026 10:00".into(),
+        timezone: "UTC".into(),
+        budget_tokens: 24_000,
+    };
+    ChatPrompts::new()
+        .and_then(|prompts| prompts.messages(&common::prefix::shipped_prefix(), &context))
+        .map(|messages| donna::llm::budget::message_tokens(&messages))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 async fn sessions(bot: &Bot, thread: &str) -> i64 {
@@ -128,9 +124,9 @@ async fn venting_gets_the_models_reply_and_the_next_prompt_holds_the_conversatio
     assert!(!in_role(&prompt, "system", "boss"), "{prompt:?}");
     // The first prompt had nothing before the message but the persona and the time.
     let opening = fake.messages_of("chat", 0);
-    assert_eq!(opening.len(), 3, "{opening:?}");
+    assert_eq!(opening.len() - prefix_len(), 2, "{opening:?}");
     assert!(
-        opening[1].1.contains("Now: ") && !opening[1].1.contains("boss"),
+        opening[prefix_len()].1.contains("Now: ") && !opening[prefix_len()].1.contains("boss"),
         "{opening:?}"
     );
     assert_eq!(sessions(&bot, &thread).await, 1, "one session for both");
@@ -246,8 +242,8 @@ async fn a_failed_summary_closes_the_session_without_one() {
     chat(&bot, &fake, &thread, "back from my walk", "Welcome back.").await;
     let prompt = fake.messages_of("chat", 1);
     assert_eq!(
-        prompt.len(),
-        3,
+        prompt.len() - prefix_len(),
+        2,
         "the persona, the time, the message: no summary, no old messages: {prompt:?}"
     );
     assert!(!anywhere(&prompt, "Summaries"), "{prompt:?}");
@@ -258,10 +254,11 @@ async fn a_tiny_budget_keeps_the_newest_messages_and_always_the_current_one() {
     let fake = start_fake_llm();
     // Room for the system message, the records with the time, and about 700 tokens more.
     let budget = fixed_prompt_tokens() + 700;
-    let bot = chat_bot(
-        &fake,
-        &format!("chat:\n  context_budget_tokens: {budget}\n"),
-    )
+    // A model context far beyond the budget: the budget is what holds the prompt back here.
+    let bot = start_bot(&format!(
+        "chat:\n  context_budget_tokens: {budget}\n{}  context_tokens: 32768\n",
+        fake.config("ollama", "10s", 2)
+    ))
     .await;
     let thread = bot.free_thread().await;
     // Four messages of about 300 tokens each: they cannot all fit.
@@ -284,10 +281,10 @@ async fn a_tiny_budget_keeps_the_newest_messages_and_always_the_current_one() {
         .map(|n| anywhere(&prompt, &format!("message {n} ")))
         .collect();
     assert!(kept.windows(2).all(|pair| pair[0] <= pair[1]), "{kept:?}");
-    // Estimated at characters / 4: the whole prompt is within the budget.
+    // As Donna estimates it: the whole prompt is within the budget.
     let total: usize = prompt
         .iter()
-        .map(|(_, content)| content.chars().count().div_ceil(4))
+        .map(|(_, content)| donna::llm::budget::tokens(content) + 5)
         .sum();
     assert!(total <= budget, "{total} > {budget}");
     // A current message bigger than the whole budget is still sent, last.
@@ -398,8 +395,8 @@ async fn a_failing_model_gives_llm_unavailable_and_stores_only_the_turns_message
     chat(&bot, &fake, &thread, "anyway, hello", "Hello!").await;
     let prompt = fake.messages_of("chat", 1);
     assert_eq!(
-        prompt.len(),
-        3,
+        prompt.len() - prefix_len(),
+        2,
         "the persona, the time, the message: {prompt:?}"
     );
     assert!(!anywhere(&prompt, "weirdest dream"), "{prompt:?}");
@@ -691,8 +688,8 @@ async fn with_summaries_off_a_session_closes_without_a_summarize_call() {
     assert_eq!(fake.count("summarize"), 0, "no summary was asked for");
     let prompt = fake.messages_of("chat", 2);
     assert_eq!(
-        prompt.len(),
-        3,
+        prompt.len() - prefix_len(),
+        2,
         "the persona, the time, the message: no summary, no old messages: {prompt:?}"
     );
     assert!(!anywhere(&prompt, "Summaries"), "{prompt:?}");
@@ -702,6 +699,6 @@ async fn with_summaries_off_a_session_closes_without_a_summarize_call() {
     assert_eq!(fake.count("summarize"), 0);
     assert_eq!(sessions(&bot, &returning).await, 3);
     let prompt = fake.messages_of("chat", 3);
-    assert_eq!(prompt.len(), 3, "{prompt:?}");
+    assert_eq!(prompt.len() - prefix_len(), 2, "{prompt:?}");
     assert!(!anywhere(&prompt, "Summaries"), "{prompt:?}");
 }

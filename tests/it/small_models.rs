@@ -68,20 +68,21 @@ async fn with_system_role_user_the_rules_travel_inside_the_first_user_message() 
         let (role, first) = &sent[0];
         assert_eq!(role, "user", "{provider}");
         assert!(
-            first.starts_with("<instructions>\nYou are Donna"),
+            first.starts_with("<instructions>\nYou are Donna") && first.contains("</instructions>"),
             "{first}"
         );
-        let rules_end = first.find("</instructions>").unwrap_or(usize::MAX);
-        let task_at = first.find("The task: \"Pay rent\"").unwrap_or(0);
+        assert!(first.contains("You can only PROPOSE actions"), "{first}");
+        // The rules come first (the prefix every call shares), the turn last.
+        let (_, turn) = sent.last().cloned().unwrap_or_default();
         assert!(
-            rules_end < task_at,
-            "{provider}: the rules come first, then the turn: {first}"
+            turn.contains("The task: \"Pay rent\"") && !turn.contains("<instructions>"),
+            "{provider}: {turn}"
         );
-        assert!(
-            first.contains("never say that you did something"),
-            "{first}"
+        assert_eq!(
+            sent.len(),
+            common::prefix::prefix_len(),
+            "{provider}: {sent:?}"
         );
-        assert_eq!(sent.len(), 1, "{provider}: {sent:?}");
     }
 
     // The default keeps the system message apart.
