@@ -236,10 +236,9 @@ impl App {
         let fast_path = spawner.fast_path(lives.matcher.clone());
         let llm_metrics = Arc::new(LlmMetrics::default());
         let (model_status, prober) = model::model_status(&config, models.as_ref(), &clock);
-        let system = lives.system_source(escalation.is_some());
         let llm = spawner.llm_classifier(
             models,
-            system.clone(),
+            lives.system_source(escalation.is_some()),
             &health,
             config.llm.max_concurrency,
             &llm_metrics,
@@ -279,7 +278,7 @@ impl App {
                 chat_actions: lives.chat_actions.clone(),
                 chat: lives.chat.clone(),
                 escalation: escalation.clone(),
-                system,
+                system: lives.system_source(escalation.is_some()),
                 session_closer,
             },
             gate_metrics.clone(),
