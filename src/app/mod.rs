@@ -190,6 +190,16 @@ pub struct ContextFigures {
     pub chat_budget_tokens: usize,
 }
 
+/// The bigger model the chat may escalate to, when the config names one.
+fn bigger_model(
+    config: &Config,
+    env: &dyn Env,
+) -> Result<Option<Arc<crate::llm::escalation::Escalation>>, StartError> {
+    Ok(crate::llm::escalation::Escalation::build(config, env)
+        .map_err(StartError::Model)?
+        .map(Arc::new))
+}
+
 impl App {
     /// Starts every actor. Must run inside an actix `System`.
     pub fn start(
@@ -201,9 +211,7 @@ impl App {
         install_crypto_provider();
         let rules = Rules::load(loaded)?;
         let models = ModelClients::build(&config, env, &rules.actions)?;
-        let escalation = crate::llm::escalation::Escalation::build(&config, env)
-            .map_err(StartError::Model)?
-            .map(Arc::new);
+        let escalation = bigger_model(&config, env)?;
         let data_dir = loaded.data_dir();
         let lock = DataDirLock::acquire(&data_dir)?;
         let database = store::prepare(&data_dir)?;
