@@ -2,7 +2,7 @@
 //!
 //! Owns: the event types (`nudge`, `message`, `task`, `thinking`), the `reset` notice, and an event's id
 //! (`<run>-<seq>`: the run is random per process, the sequence starts at 1).
-//! Invariant: the `data` of an event holds only the fields documented in README's HTTP section
+//! Invariant: the `data` of an event holds only the fields documented in docs/operations.md's HTTP section
 //! (a contract addition); a new field is an addition, a renamed one is a break.
 
 use serde::Serialize;

@@ -1,4 +1,4 @@
-//! The README as a newcomer follows it: every command it shows is one `donna` knows (with the
+//! The README (and the guides it points to) as a newcomer follows it: every command it shows is one `donna` knows (with the
 //! flags it shows), `cargo run` is always `--release`, the quick start and the HTTP session run
 //! and answer as shown, and CI runs the README's test command. A README that drifts from the
 //! binary fails here.
@@ -10,13 +10,25 @@ use serde_json::Value;
 
 const README: &str = include_str!("../../README.md");
 
+/// What a newcomer follows: the README and the two guides it points to (the commands and the
+/// HTTP examples moved there with their text, and are checked where they are).
+const DOCUMENTS: [&str; 3] = [
+    README,
+    include_str!("../../docs/guide.md"),
+    include_str!("../../docs/operations.md"),
+];
+
+fn document_lines() -> impl Iterator<Item = &'static str> {
+    DOCUMENTS.iter().flat_map(|text| text.lines())
+}
+
 /// The lines of every ```sh block, continuation lines (`\`) joined, heredoc bodies left out.
 fn shell_lines() -> Vec<String> {
     let mut lines = Vec::new();
     let mut in_block = false;
     let mut heredoc_end: Option<String> = None;
     let mut pending = String::new();
-    for raw in README.lines() {
+    for raw in document_lines() {
         let line = raw.trim();
         if line.starts_with("```") {
             in_block = line == "```sh";
@@ -165,7 +177,7 @@ fn every_command_the_readme_shows_is_one_donna_or_a_named_tool_knows() {
         }
     }
     // The commands table, too.
-    for row in README.lines().filter(|l| l.starts_with("| `donna ")) {
+    for row in document_lines().filter(|l| l.starts_with("| `donna ")) {
         let shown = row
             .trim_start_matches("| `")
             .split('`')
@@ -384,4 +396,32 @@ fn check_stream_example(port: u16, line: &str, lines: &[String]) {
         }
     }
     panic!("README `{line}`: no `{shown_event}` event arrived");
+}
+
+/// The README is a door: short, naming the contract and the guides, and telling the truth about
+/// what a fresh machine needs (the Rust version Cargo.toml asks for, a C compiler, the browser the
+/// tests drive and how to name another one).
+#[test]
+fn the_readme_is_short_and_states_the_true_prerequisites() {
+    assert!(
+        README.len() <= 12 * 1024,
+        "README.md is {} bytes; keep it under 12 KB and move the rest to docs/",
+        README.len()
+    );
+    for document in ["docs/contract.md", "docs/guide.md", "docs/operations.md"] {
+        assert!(README.contains(document), "the README never names {document}");
+    }
+    let manifest = include_str!("../../Cargo.toml");
+    let rust_version = manifest
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("rust-version = \""))
+        .and_then(|rest| rest.strip_suffix('"'))
+        .unwrap_or_else(|| panic!("Cargo.toml states no rust-version"));
+    assert!(
+        README.contains(&format!("Rust {rust_version}")),
+        "Cargo.toml asks for Rust {rust_version}; the README must say so"
+    );
+    for needed in ["C compiler", "chromium", "CHROMIUM"] {
+        assert!(README.contains(needed), "the README never mentions {needed}");
+    }
 }
