@@ -4,9 +4,11 @@
 //! Run: `cargo bench --bench turns` (from the workspace root; about 40 s).
 //!
 //! What each section measures:
-//! - **a. FastPath**: replies/s and ns/reply of `replies::analysis::analyze` (`classify`,
-//!   `plan_answer`, `is_undo`, `is_confirm_word`, as the FastPath actor calls them) over ~100
-//!   replies copied from `tests/it/fast_path_table.rs`, with the shipped `config/reply_intents.yaml`.
+//! - **a. FastPath**: replies/s and ns/reply of the message's one reading and
+//!   `replies::analysis::analyze` on it (`classify`, `plan_answer`, `is_undo`,
+//!   `is_confirm_word`, as the FastPath actor calls them), the reading alone, and `classify`
+//!   alone on a read message, over ~100 replies copied from `tests/it/fast_path_table.rs`, with
+//!   the shipped `config/reply_intents.yaml`.
 //! - **b. whole turns**: the real app (`App::start`, real SQLite in a fresh temp dir, every
 //!   actor) without HTTP. 1,000 tasks each get an open nudge thread, then "done" is submitted to
 //!   all 1,000 threads at once through `Intake::submit` (all futures in flight together, awaited
@@ -63,6 +65,7 @@ use donna::conversation::{threads, Channel};
 use donna::replies::analysis::analyze;
 use donna::replies::intents::IntentsConfig;
 use donna::replies::matcher::FastPath;
+use donna::sentence::Sentence;
 use donna::store::{self, Durability, StoreError};
 use donna::tasks::model::NewTask;
 use donna::tasks::repo;
@@ -292,38 +295,56 @@ fn fast_path_bench() {
     let intents = IntentsConfig::from_yaml_str(include_str!("../config/reply_intents.yaml"))
         .unwrap_or_else(|e| panic!("config/reply_intents.yaml: {e}"));
     let matcher = FastPath::new(&intents);
+    let read_and_analyze =
+        |reply: &str| analyze(&matcher, &Sentence::read(reply), Some("Pay rent"));
     // Warm up.
     for reply in REPLIES {
-        std::hint::black_box(analyze(&matcher, std::hint::black_box(reply)));
+        std::hint::black_box(read_and_analyze(std::hint::black_box(reply)));
     }
     let mut analyzed = 0usize;
     let started = Instant::now();
     while started.elapsed() < Duration::from_secs(2) {
         for reply in REPLIES {
-            std::hint::black_box(analyze(&matcher, std::hint::black_box(reply)));
+            std::hint::black_box(read_and_analyze(std::hint::black_box(reply)));
         }
         analyzed += REPLIES.len();
     }
     let elapsed = started.elapsed();
+    let mut read = 0usize;
+    let read_started = Instant::now();
+    while read_started.elapsed() < Duration::from_secs(1) {
+        for reply in REPLIES {
+            std::hint::black_box(Sentence::read(std::hint::black_box(reply)));
+        }
+        read += REPLIES.len();
+    }
+    let read_elapsed = read_started.elapsed();
+    let sentences: Vec<Sentence> = REPLIES.iter().map(|reply| Sentence::read(reply)).collect();
     let mut classified = 0usize;
     let classify_started = Instant::now();
     while classify_started.elapsed() < Duration::from_secs(1) {
-        for reply in REPLIES {
-            std::hint::black_box(matcher.classify(std::hint::black_box(reply)));
+        for sentence in &sentences {
+            std::hint::black_box(matcher.classify(std::hint::black_box(sentence).core_view()));
         }
-        classified += REPLIES.len();
+        classified += sentences.len();
     }
     let classify_elapsed = classify_started.elapsed();
     println!(
-        "  analyze (classify + plan_answer + is_undo + is_confirm_word), {} replies x {} passes: \
-         {:.0} replies/s, {:.0} ns/reply",
+        "  the message's one reading and the analysis (Sentence::read + analyze: classify, \
+         plan_answer, is_undo, is_confirm_word, agreement, the title's verb), {} replies x {} \
+         passes: {:.0} replies/s, {:.0} ns/reply",
         REPLIES.len(),
         analyzed / REPLIES.len(),
         rate(analyzed, elapsed),
         elapsed.as_nanos() as f64 / analyzed as f64
     );
     println!(
-        "  classify alone: {:.0} replies/s, {:.0} ns/reply",
+        "  the reading alone (Sentence::read): {:.0} replies/s, {:.0} ns/reply",
+        rate(read, read_elapsed),
+        read_elapsed.as_nanos() as f64 / read as f64
+    );
+    println!(
+        "  classify alone, on a read message: {:.0} replies/s, {:.0} ns/reply",
         rate(classified, classify_elapsed),
         classify_elapsed.as_nanos() as f64 / classified as f64
     );
@@ -537,7 +558,11 @@ fn done_turn(floor: &Floor, conn: &Connection, thread_id: &str) -> Result<(), St
     // The pipeline: context, FastPath, decision, binding.
     let turn_context = context::load(conn, &inbound, chrono_tz::UTC)
         .map_err(|e| StoreError::Transaction(format!("context: {e}")))?;
-    let analysis = analyze(&floor.matcher, &inbound.text);
+    let analysis = analyze(
+        &floor.matcher,
+        &Sentence::read(&inbound.text),
+        turn_context.task.as_ref().map(|task| task.title.as_str()),
+    );
     let (plan_step, next) = decide(&turn_context, &analysis, now);
     let Next::Intent(intent) = next else {
         return Err(StoreError::Transaction(format!(

@@ -24,6 +24,7 @@ pub mod nudges;
 pub mod people;
 pub mod planner;
 pub mod replies;
+pub mod sentence;
 pub mod service_manager;
 pub mod skipped_rows;
 pub mod store;

@@ -187,7 +187,8 @@ pub fn bind_intent(
         name: intent.action.clone(),
         params,
     };
-    let needs_plan = intent.confirm || registry.is_plan_only(&intent.action);
+    // A hedged keyword (sarcasm, someone else's report) is proposed, never run at once.
+    let needs_plan = intent.confirm || intent.hedged || registry.is_plan_only(&intent.action);
     let mut action = registry.bind(&request, context)?;
     if when_from_reply
         && action.times.get("when") == Some(&TimeReading::NotNamed)

@@ -17,7 +17,8 @@ use serde_json::{Map, Value};
 use super::handler_kind::{HandlerKind, UnknownHandler};
 use super::params::{check_value, ParamDef, CONTEXT_PARAMS};
 use crate::replies::evidence::Grounds;
-use crate::replies::grounding;
+use crate::replies::grounding::{self, Grounded};
+use crate::sentence::Sentence;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -179,33 +180,30 @@ impl ActionRegistry {
             .map(|(name, _)| name.as_str())
     }
 
-    /// Whether `reply` asks for action `name` (`replies::grounding`, by the kind of its
+    /// How plainly `reply` asks for action `name` (`replies::grounding`, by the kind of its
     /// handler): in people's words, its own evidence phrases read the same way, or (when the
     /// action accepts a time as ground) `names_a_time`. An action without evidence has none.
     /// `task_title` is the title of the task it is on (a past form of its verb reports it done).
     pub fn grounded(
         &self,
         name: &str,
-        reply: &str,
+        reply: &Sentence,
         task_title: Option<&str>,
         names_a_time: impl FnOnce() -> bool,
-    ) -> bool {
+    ) -> Grounded {
         let Some((def, handler)) = self.definition(name) else {
-            return false;
+            return Grounded::No;
         };
         let Some(evidence) = def.evidence.as_ref() else {
-            return false;
+            return Grounded::No;
         };
         let context = grounding::Context {
             task_title,
             extra: self.grounds.get(name),
         };
-        let message = grounding::Message::read(reply);
         match handler.ask() {
-            Some(ask) => {
-                grounding::asks_for(&message, ask, &context, || evidence.time && names_a_time())
-            }
-            None => false,
+            Some(ask) => grounding::judge(reply, ask, &context, || evidence.time && names_a_time()),
+            None => Grounded::No,
         }
     }
 

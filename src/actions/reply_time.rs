@@ -12,81 +12,27 @@ use serde_json::{Map, Value};
 
 use super::registry::ActionDef;
 use super::snooze_length::say_minutes;
+use crate::sentence::lexicon::courtesy;
+use crate::sentence::tokens::{self, Join};
 use crate::tasks::when::{find_when, WhenContext};
 
 /// The reason given when a reschedule reply says more than "move it" but names no time.
 pub const UNCLEAR_TIME: &str = "I couldn't tell which time you mean";
 
 /// Words that say nothing about a time in a short reschedule reply: the moving verbs, their
-/// objects and particles, politeness, fillers.
-const NAME_NO_TIME: [&str; 56] = [
-    "push",
-    "move",
-    "postpone",
-    "reschedule",
-    "delay",
-    "defer",
-    "bump",
-    "shift",
-    "put",
-    "it",
-    "this",
-    "that",
-    "task",
-    "one",
-    "please",
-    "pls",
-    "plz",
-    "thanks",
-    "thank",
-    "thx",
-    "ty",
-    "you",
-    "ok",
-    "okay",
-    "yes",
-    "yeah",
-    "sure",
-    "just",
-    "then",
-    "again",
-    "back",
-    "out",
-    "off",
-    "up",
-    "for",
-    "now",
-    "a",
-    "bit",
-    "little",
-    "the",
-    "to",
-    "can",
-    "could",
-    "would",
-    "will",
-    "i",
-    "i'll",
-    "me",
-    "we",
-    "let's",
-    "lets",
-    "let",
-    "us",
-    "hey",
-    "hi",
-    "sorry",
+/// objects and particles, fillers (and the phatic words of `sentence::lexicon::courtesy`).
+#[rustfmt::skip]
+const NAME_NO_TIME: &[&str] = &[
+    "push", "move", "postpone", "reschedule", "delay", "defer", "bump", "shift", "put", "it",
+    "this", "that", "task", "one", "you", "just", "then", "again", "back", "out", "off", "up",
+    "for", "now", "a", "bit", "little", "the", "to", "can", "could", "would", "will", "i", "i'll",
+    "me", "we", "let's", "lets", "let", "us",
 ];
 
-/// The lowercased words of `text` (letters, digits and apostrophes inside a word).
+/// The lowercased words of `text` (the one tokenizer: letters, digits and apostrophes inside a
+/// word).
 fn words(text: &str) -> Vec<String> {
-    text.to_lowercase()
-        .replace('\u{2019}', "'")
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .map(|word| word.trim_matches('\''))
-        .filter(|word| !word.is_empty())
-        .map(str::to_string)
-        .collect()
+    tokens::words(text, Join::Apostrophes)
 }
 
 /// Whether a reply that names no time says more than "move it": a word that is neither one of
@@ -94,9 +40,11 @@ fn words(text: &str) -> Vec<String> {
 /// "postpone till the audit", "push it, can't today" and "move it to the 5th" do.
 pub fn says_more_than_moving(text: &str, keyword: &str) -> bool {
     let keyword = words(keyword);
-    words(text)
-        .iter()
-        .any(|word| !keyword.contains(word) && !NAME_NO_TIME.contains(&word.as_str()))
+    words(text).iter().any(|word| {
+        !keyword.contains(word)
+            && !NAME_NO_TIME.contains(&word.as_str())
+            && !courtesy::is_phatic(word)
+    })
 }
 
 /// Fills the snooze length a reply names ("snooze 20 min": 20 minutes; "busy till 5pm": until

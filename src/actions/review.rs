@@ -4,7 +4,9 @@
 //!
 //! Invariants (pure: no I/O, the same proposal and reply always give the same review):
 //! - With evidence required, an action the reply gives no ground for (its registry `evidence`) is
-//!   dropped; an action that declares no evidence is never grounded.
+//!   dropped; an action that declares no evidence is never grounded. An action the reply asks
+//!   for only by halves (sarcasm, a suggestion, someone else's report: `Grounded::Plan`) stays:
+//!   it is proposed, like everything here.
 //! - A new title that is a placeholder ("new task", "task", the template's own words), that
 //!   repeats the thread task's title, or that shares no word with the reply, is dropped.
 //! - An action proposed twice with the same parameters is kept once.
@@ -19,12 +21,16 @@ use serde_json::Value;
 use super::bind::BoundAction;
 use super::handler_kind::HandlerKind;
 use super::registry::ActionRegistry;
+use crate::replies::grounding::Grounded;
+use crate::sentence::lexicon::questions;
+use crate::sentence::tokens::{words, Join};
+use crate::sentence::Sentence;
 
 /// What the review is told about the turn.
 #[derive(Debug, Clone, Copy)]
 pub struct ReviewInput<'a> {
-    /// The person's reply the model answered.
-    pub reply: &'a str,
+    /// The person's reply the model answered, read once.
+    pub reply: &'a Sentence,
     /// The title of the thread's task, if it has one.
     pub task_title: Option<&'a str>,
     /// `llm.require_evidence`.
@@ -85,7 +91,7 @@ pub fn review_plan(
             let grounded = registry.grounded(&action.name, input.reply, input.task_title, || {
                 *time_named.get_or_insert_with(|| names_a_time.take().is_some_and(|f| f()))
             });
-            if !grounded {
+            if grounded == Grounded::No {
                 dropped.push(Dropped::NoGround(action.name.clone()));
                 continue;
             }
@@ -180,31 +186,28 @@ fn title_problem(
 
 /// Lowercase words joined by single spaces, without punctuation or template brackets.
 fn plain_title(title: &str) -> String {
-    title
-        .to_lowercase()
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter(|word| !word.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+    words(title, Join::Apostrophes).join(" ")
 }
 
 /// Words every sentence has: sharing one of these says nothing about where a title came from.
 const FUNCTION_WORDS: &[&str] = &[
     "the", "and", "for", "with", "this", "that", "these", "those", "from", "into", "onto", "but",
     "not", "you", "your", "are", "was", "were", "has", "have", "had", "can", "all", "out", "off",
-    "its", "it's", "our", "their", "them", "they", "she", "his", "her", "him", "who", "what",
-    "when", "then", "than", "too", "also", "just", "some", "any", "task", "please",
+    "its", "it's", "our", "their", "them", "they", "she", "his", "her", "him", "then", "than",
+    "too", "also", "just", "some", "any", "task", "please",
 ];
 
 /// Whether a title has a word of three letters or more (not a function word) that is also in
 /// the reply: a title the person never said any part of is the model's invention.
-fn shares_a_word(title: &str, reply: &str) -> bool {
-    let said = plain_title(reply);
-    let said: Vec<&str> = said.split(' ').collect();
-    plain_title(title)
-        .split(' ')
-        .filter(|word| word.chars().count() >= 3 && !FUNCTION_WORDS.contains(word))
-        .any(|word| said.contains(&word))
+fn shares_a_word(title: &str, reply: &Sentence) -> bool {
+    words(title, Join::Apostrophes)
+        .iter()
+        .filter(|word| {
+            word.chars().count() >= 3
+                && !FUNCTION_WORDS.contains(&word.as_str())
+                && !questions::is_question_word(word)
+        })
+        .any(|word| reply.words().any(|said| said == word))
 }
 
 /// The first contradiction among actions on the same task.

@@ -21,6 +21,9 @@ use super::repeat_from::RepeatFrom;
 use super::rule::{from_anchor, rule_and_words};
 use super::schedule::Schedule;
 use super::stated;
+use crate::sentence::lexicon::{courtesy, negators, questions};
+use crate::sentence::tokens::{pieces, Join, Piece};
+use crate::sentence::Sentence;
 use crate::tasks::when::{find_time_of_day, time_words, unread_beside, WhenContext, WhenError};
 
 /// What a message says about a recurring reminder.
@@ -49,20 +52,11 @@ pub struct AutomationDraft {
 /// The hour used when the person names none.
 const DEFAULT_HOUR: u32 = 9;
 
-const QUESTION_WORDS: [&str; 24] = [
-    "do", "does", "did", "is", "are", "am", "was", "were", "what", "when", "where", "which", "who",
-    "why", "how", "can", "could", "would", "will", "should", "shall", "have", "has", "may",
-];
-const NEGATIONS: [&str; 11] = [
-    "don't", "dont", "not", "never", "no", "stop", "cancel", "quit", "won't", "doesn't", "didn't",
-];
 /// Words that make the message about someone (or something) rather than a request to Donna.
 const NOT_A_REQUEST: [&str; 22] = [
     "i", "i'm", "im", "we", "we're", "my", "our", "he", "she", "they", "it", "his", "her", "their",
     "you", "your", "is", "are", "was", "were", "feels", "seems",
 ];
-/// Courtesies before the command, dropped.
-const COURTESY: [&str; 6] = ["please", "donna", "hey", "hi", "ok", "okay"];
 /// What may stand between a courtesy and "remind me": "I want you to remind me ...".
 const ASKS: [&[&str]; 4] = [
     &["i", "want", "you", "to"],
@@ -71,121 +65,81 @@ const ASKS: [&[&str]; 4] = [
     &["i", "would", "like", "you", "to"],
 ];
 
+/// A word of the command: lowercased, as written, and its bytes in the message.
 #[derive(Debug, Clone)]
-struct Token {
+struct Token<'t> {
     lower: String,
-    original: String,
-    /// The bytes of `original` in the message.
+    original: &'t str,
     range: Range<usize>,
 }
 
-/// Words split on white space, the punctuation around them trimmed, with their place.
-fn tokens(text: &str) -> Vec<Token> {
-    let mut found = Vec::new();
-    let mut word_start = None;
-    for (at, c) in text
-        .char_indices()
-        .chain(std::iter::once((text.len(), ' ')))
-    {
-        match (c.is_whitespace(), word_start) {
-            (false, None) => word_start = Some(at),
-            (true, Some(from)) => {
-                word_start = None;
-                let word = text.get(from..at).unwrap_or_default();
-                let trimmed = word.trim_matches(|c: char| matches!(c, ',' | '.' | '!' | ';' | '"'));
-                let trimmed = trimmed.trim_end_matches(':');
-                if trimmed.is_empty() {
-                    continue;
-                }
-                let offset = word.find(trimmed).unwrap_or(0);
-                found.push(Token {
-                    lower: trimmed.to_lowercase().replace('’', "'"),
-                    original: trimmed.to_string(),
-                    range: from + offset..from + offset + trimmed.len(),
-                });
-            }
-            _ => {}
-        }
-    }
-    found
+fn tokens(text: &str, pieces: Vec<Piece>) -> Vec<Token<'_>> {
+    pieces
+        .into_iter()
+        .map(|piece| Token {
+            original: text.get(piece.at.clone()).unwrap_or_default(),
+            lower: piece.word,
+            range: piece.at,
+        })
+        .collect()
 }
 
-/// Reads `text` as an automation command, in `tz`, at `now`.
-pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> AutomationReading {
-    let all = tokens(text);
+/// A question word or a verb that opens a question (the polite "can you ..." too: a question is
+/// never a command here; the model may still read it).
+fn asks(word: &str, next: &str) -> bool {
+    questions::opens_question(word, next)
+}
+
+/// Reads a message as an automation command, in `tz`, at `now`.
+pub fn read(said: &Sentence, now: DateTime<Utc>, tz: Tz) -> AutomationReading {
+    let all = tokens(said.text(), said.pieces(Join::Both));
+    read_tokens(said.text(), &all, now, tz)
+}
+
+/// Reads words that are a command by construction (the model's recurrence put before "remind me
+/// to" and the title it read), through the same rules.
+pub fn read_words(text: &str, now: DateTime<Utc>, tz: Tz) -> AutomationReading {
+    let all = tokens(text, pieces(text, Join::Both));
+    read_tokens(text, &all, now, tz)
+}
+
+/// Where the command stands in a message read as a request: the words before it that only
+/// make it polite, "remind me" if said, and the schedule phrase.
+struct Request {
+    lead: usize,
+    remind: Option<usize>,
+    start: usize,
+    end: usize,
+    repeat: super::repeat::Repeat,
+    phrase_hour: Option<u32>,
+}
+
+fn read_tokens(text: &str, all: &[Token<'_>], now: DateTime<Utc>, tz: Tz) -> AutomationReading {
     let words: Vec<&str> = all.iter().map(|t| t.lower.as_str()).collect();
-    let Some(found) = find_repeat(&words) else {
-        return AutomationReading::NotAutomation;
+    let request = match request(text, &words) {
+        Ok(request) => request,
+        Err(reading) => return reading,
     };
-    let mut lead = 0;
-    while words.get(lead).is_some_and(|w| COURTESY.contains(w)) {
-        lead += 1;
-    }
-    // A question is never a command, even with a schedule in it ("hey, do I have ... every
-    // monday"); the model may still read it.
-    let is_question = text.trim_end().ends_with('?')
-        || [words.first(), words.get(lead)]
-            .into_iter()
-            .flatten()
-            .any(|w| QUESTION_WORDS.contains(w));
-    if is_question {
-        return AutomationReading::NotAutomation;
-    }
-    for ask in ASKS {
-        if words.get(lead..lead + ask.len()) == Some(ask) {
-            lead += ask.len();
-            break;
-        }
-    }
-    let remind = words
-        .iter()
-        .position(|w| *w == "remind")
-        .filter(|at| words.get(at + 1) == Some(&"me"));
-    // Everything before the command must be a courtesy, the schedule or the time: "don't
-    // remind me every monday", "my boss reminds me every monday" are not requests.
-    let command_start = remind.unwrap_or(lead);
-    if words
-        .get(lead.min(command_start)..command_start)
-        .unwrap_or_default()
-        .iter()
-        .any(|w| NEGATIONS.contains(w) || NOT_A_REQUEST.contains(w))
-    {
-        return AutomationReading::NotAutomation;
-    }
-    let (start, end, repeat, phrase_hour) = match found {
-        Found::Ask(question) => {
-            if remind.is_none() && words.get(lead) != Some(&"every") {
-                return AutomationReading::NotAutomation;
-            }
-            return AutomationReading::Unreadable(question);
-        }
-        Found::Repeat {
-            start,
-            end,
-            repeat,
-            hour,
-        } => (start, end, repeat, hour),
-    };
-    if remind.is_none() {
-        // Without "remind me" the message must start with the schedule, and what follows must
-        // be a thing to do, not a statement ("every day is a struggle", "each of us ...").
-        if start != lead {
-            return AutomationReading::NotAutomation;
-        }
-    }
     let context = WhenContext {
         now,
         timezone: tz,
         current_start: None,
         later: std::time::Duration::from_secs(3 * 3600),
     };
+    let Request {
+        lead,
+        remind,
+        start,
+        end,
+        ..
+    } = request;
     // The words the schedule, the command and the courtesies took; then the bounds'.
     let mut claimed: Vec<bool> = (0..all.len())
         .map(|i| {
             i < lead || (start..end).contains(&i) || remind.is_some_and(|r| i == r || i == r + 1)
         })
         .collect();
-    let originals: Vec<&str> = all.iter().map(|t| t.original.as_str()).collect();
+    let originals: Vec<&str> = all.iter().map(|t| t.original).collect();
     let bounds = match find_bounds(&words, &originals, &claimed, &context) {
         Ok(bounds) => bounds,
         Err(question) => return AutomationReading::Unreadable(question),
@@ -201,87 +155,23 @@ pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> AutomationReading {
         .filter(|(_, claimed)| **claimed)
         .map(|(token, _)| token.range.clone())
         .collect();
-    let time = match find_time_of_day(text, &claimed_ranges) {
+    let time = match time_of_day(text, &claimed_ranges) {
         Ok(time) => time,
-        Err(WhenError::AmbiguousHour(hour)) => {
-            return AutomationReading::Unreadable(format!(
-                "At {hour} in the morning ({hour:02}:00) or in the afternoon ({:02}:00)?",
-                hour + 12
-            ))
-        }
-        Err(WhenError::AmbiguousTime(clock)) => {
-            let (hour, minute) = clock.split_once(':').unwrap_or((clock.as_str(), "00"));
-            let hour: u32 = hour.parse().unwrap_or(0);
-            return AutomationReading::Unreadable(format!(
-                "At {clock} in the morning ({hour:02}:{minute}) or in the afternoon ({:02}:{minute})?",
-                hour + 12
-            ));
-        }
-        Err(error) => {
-            return AutomationReading::Unreadable(format!(
-                "I couldn't read the time in that ({error}). At what time should I remind you?"
-            ))
-        }
+        Err(reading) => return reading,
     };
-    let time_ranges = time.as_ref().map(|t| t.ranges.clone()).unwrap_or_default();
-    let mut everything_read = claimed_ranges.clone();
-    everything_read.extend(time_ranges.iter().cloned());
-    // Never a half-read: time words beside what was read are asked about, not left in the title.
-    if let Some(unread) = unread_beside(text, &everything_read) {
-        return AutomationReading::Unreadable(format!(
-            "I couldn't read \"{unread}\" in that. Say the schedule like 'every monday at 9 \
-             remind me to ...'."
-        ));
-    }
     let (hour, minute) = match &time {
         Some(time) => (time.time.hour(), time.time.minute()),
-        None => (phrase_hour.unwrap_or(DEFAULT_HOUR), 0),
+        None => (request.phrase_hour.unwrap_or(DEFAULT_HOUR), 0),
     };
     let zone = time.as_ref().and_then(|t| t.zone).unwrap_or(tz);
-    // The task words: what is left without the courtesy, the command, the schedule, the bounds
-    // and the time.
-    let mut rest: Vec<&Token> = all
-        .iter()
-        .zip(&claimed)
-        .filter(|(token, claimed)| {
-            !**claimed
-                && !time_ranges
-                    .iter()
-                    .any(|r| r.start < token.range.end && token.range.start < r.end)
-        })
-        .map(|(token, _)| token)
-        .collect();
-    if remind.is_some() {
-        if let Some(first) = rest.first() {
-            if matches!(first.lower.as_str(), "to" | "about" | "of") {
-                rest.remove(0);
-            }
-        }
-    } else if rest
-        .first()
-        .is_some_and(|first| NOT_A_REQUEST.contains(&first.lower.as_str()))
-        || rest
-            .first()
-            .is_some_and(|first| matches!(first.lower.as_str(), "of" | "time" | "single" | "one"))
-    {
-        return AutomationReading::NotAutomation;
-    }
-    while rest
-        .last()
-        .is_some_and(|last| COURTESY.contains(&last.lower.as_str()) || last.lower == "and")
-    {
-        rest.pop();
-    }
-    let title = capitalised(
-        &rest
-            .iter()
-            .map(|t| t.original.as_str())
-            .collect::<Vec<_>>()
-            .join(" "),
-    );
+    let time_ranges = time.map(|t| t.ranges).unwrap_or_default();
+    let title = match task_words(all, &claimed, &time_ranges, remind.is_some()) {
+        Some(title) => title,
+        None => return AutomationReading::NotAutomation,
+    };
     let today = now.with_timezone(&zone).date_naive();
     let anchor = bounds.starting.unwrap_or(today);
-    let (rrule, words_said) = rule_and_words(&repeat, hour, minute, anchor, today);
+    let (rrule, words_said) = rule_and_words(&request.repeat, hour, minute, anchor, today);
     if title.is_empty() {
         return AutomationReading::Unreadable(format!("What should I remind you of {words_said}?"));
     }
@@ -303,7 +193,7 @@ pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> AutomationReading {
         zone,
         hour,
         minute,
-        from_anchor: from_anchor(&repeat).then_some(anchor),
+        from_anchor: from_anchor(&request.repeat).then_some(anchor),
         bounds,
         today,
     };
@@ -327,6 +217,161 @@ fn drafted(
         }),
         Err(question) => AutomationReading::Unreadable(question),
     }
+}
+
+/// The message as a request for a recurring reminder: where its command and schedule stand,
+/// or what it is instead (not one, or one that asks something back).
+fn request(text: &str, words: &[&str]) -> Result<Request, AutomationReading> {
+    let Some(found) = find_repeat(words) else {
+        return Err(AutomationReading::NotAutomation);
+    };
+    let mut lead = 0;
+    while words.get(lead).is_some_and(|w| courtesy::is_phatic(w)) {
+        lead += 1;
+    }
+    // A question is never a command, even with a schedule in it ("hey, do I have ... every
+    // monday"); the model may still read it.
+    let opens_asking = |at: usize| {
+        words
+            .get(at)
+            .is_some_and(|w| asks(w, words.get(at + 1).copied().unwrap_or_default()))
+    };
+    if text.trim_end().ends_with('?') || opens_asking(0) || opens_asking(lead) {
+        return Err(AutomationReading::NotAutomation);
+    }
+    for ask in ASKS {
+        if words.get(lead..lead + ask.len()) == Some(ask) {
+            lead += ask.len();
+            break;
+        }
+    }
+    let remind = words
+        .iter()
+        .position(|w| *w == "remind")
+        .filter(|at| words.get(at + 1) == Some(&"me"));
+    // Everything before the command must be a courtesy, the schedule or the time: "don't
+    // remind me every monday", "my boss reminds me every monday" are not requests.
+    let command_start = remind.unwrap_or(lead);
+    if words
+        .get(lead.min(command_start)..command_start)
+        .unwrap_or_default()
+        .iter()
+        .any(|w| negators::refuses(w) || NOT_A_REQUEST.contains(w))
+    {
+        return Err(AutomationReading::NotAutomation);
+    }
+    let (start, end, repeat, phrase_hour) = match found {
+        Found::Ask(question) => {
+            if remind.is_none() && words.get(lead) != Some(&"every") {
+                return Err(AutomationReading::NotAutomation);
+            }
+            return Err(AutomationReading::Unreadable(question));
+        }
+        Found::Repeat {
+            start,
+            end,
+            repeat,
+            hour,
+        } => (start, end, repeat, hour),
+    };
+    // Without "remind me" the message must start with the schedule, and what follows must be a
+    // thing to do, not a statement ("every day is a struggle", "each of us ...").
+    if remind.is_none() && start != lead {
+        return Err(AutomationReading::NotAutomation);
+    }
+    Ok(Request {
+        lead,
+        remind,
+        start,
+        end,
+        repeat,
+        phrase_hour,
+    })
+}
+
+/// The time of day outside what the schedule, the command and the bounds took (`claimed`);
+/// never a half-read: time words beside what was read are asked about, not left in the title.
+fn time_of_day(
+    text: &str,
+    claimed: &[Range<usize>],
+) -> Result<Option<crate::tasks::when::TimeOfDay>, AutomationReading> {
+    let time = match find_time_of_day(text, claimed) {
+        Ok(time) => time,
+        Err(WhenError::AmbiguousHour(hour)) => {
+            return Err(AutomationReading::Unreadable(format!(
+                "At {hour} in the morning ({hour:02}:00) or in the afternoon ({:02}:00)?",
+                hour + 12
+            )))
+        }
+        Err(WhenError::AmbiguousTime(clock)) => {
+            let (hour, minute) = clock.split_once(':').unwrap_or((clock.as_str(), "00"));
+            let hour: u32 = hour.parse().unwrap_or(0);
+            return Err(AutomationReading::Unreadable(format!(
+                "At {clock} in the morning ({hour:02}:{minute}) or in the afternoon ({:02}:{minute})?",
+                hour + 12
+            )));
+        }
+        Err(error) => {
+            return Err(AutomationReading::Unreadable(format!(
+                "I couldn't read the time in that ({error}). At what time should I remind you?"
+            )))
+        }
+    };
+    let mut everything_read = claimed.to_vec();
+    everything_read.extend(time.iter().flat_map(|t| t.ranges.iter().cloned()));
+    if let Some(unread) = unread_beside(text, &everything_read) {
+        return Err(AutomationReading::Unreadable(format!(
+            "I couldn't read \"{unread}\" in that. Say the schedule like 'every monday at 9 \
+             remind me to ...'."
+        )));
+    }
+    Ok(time)
+}
+
+/// The task words: what is left without the courtesy, the command, the schedule, the bounds
+/// and the time (`claimed`, `time`), first letter capitalised; None when what is left is a
+/// statement, not a thing to do ("every day is a struggle").
+fn task_words(
+    all: &[Token<'_>],
+    claimed: &[bool],
+    time: &[Range<usize>],
+    reminded: bool,
+) -> Option<String> {
+    let mut rest: Vec<&Token<'_>> = all
+        .iter()
+        .zip(claimed)
+        .filter(|(token, claimed)| {
+            !**claimed
+                && !time
+                    .iter()
+                    .any(|r| r.start < token.range.end && token.range.start < r.end)
+        })
+        .map(|(token, _)| token)
+        .collect();
+    if reminded {
+        if rest
+            .first()
+            .is_some_and(|first| matches!(first.lower.as_str(), "to" | "about" | "of"))
+        {
+            rest.remove(0);
+        }
+    } else if rest.first().is_some_and(|first| {
+        NOT_A_REQUEST.contains(&first.lower.as_str())
+            || matches!(first.lower.as_str(), "of" | "time" | "single" | "one")
+    }) {
+        return None;
+    }
+    while rest.last().is_some_and(|last| {
+        let word = last.lower.as_str();
+        courtesy::is_please(word)
+            || courtesy::is_address(word)
+            || courtesy::is_thanks(word)
+            || word == "and"
+    }) {
+        rest.pop();
+    }
+    let words: Vec<&str> = rest.iter().map(|t| t.original).collect();
+    Some(capitalised(&words.join(" ")))
 }
 
 /// A time phrase at the start or the end of a reminder's title ("call mom tomorrow") is a

@@ -22,6 +22,9 @@ use super::repeat::{find_repeat, Found, Repeat};
 use super::rule::rule_and_words;
 use super::schedule::Schedule;
 use super::stated::said_in;
+use crate::sentence::lexicon::{courtesy, negators, questions};
+use crate::sentence::tokens::Join;
+use crate::sentence::Sentence;
 use crate::tasks::when::{find_time_of_day, WhenError};
 
 /// The hour a digest is sent when the person names none.
@@ -57,14 +60,8 @@ const LIST_WORDS: [&str; 8] = [
     "task",
     "reminders",
 ];
-/// Everything else a digest request may say.
-const ALLOWED: [&str; 46] = [
-    "please",
-    "donna",
-    "hey",
-    "hi",
-    "ok",
-    "okay",
+/// Everything else a digest request may say (besides the phatic words: "please", "hey").
+const ALLOWED: [&str; 40] = [
     "send",
     "give",
     "show",
@@ -109,27 +106,6 @@ const ALLOWED: [&str; 46] = [
 /// What may follow "i" / "i'd" in a request ("I want my agenda ..."); anything else is a report
 /// ("I get a summary every day at 8").
 const ASKING: [&str; 5] = ["want", "would", "need", "like", "love"];
-const QUESTION_WORDS: [&str; 26] = [
-    "do", "does", "did", "is", "are", "am", "was", "were", "what", "what's", "whats", "when",
-    "where", "which", "who", "why", "how", "can", "could", "would", "will", "should", "shall",
-    "have", "has", "may",
-];
-const NEGATIONS: [&str; 14] = [
-    "don't",
-    "dont",
-    "not",
-    "never",
-    "no",
-    "stop",
-    "stopping",
-    "cancel",
-    "quit",
-    "won't",
-    "doesn't",
-    "didn't",
-    "without",
-    "unsubscribe",
-];
 /// Parts of the day that mean "every day" after every/each, and whether they are afternoon.
 const DAY_PARTS: [(&str, bool); 6] = [
     ("morning", false),
@@ -140,29 +116,21 @@ const DAY_PARTS: [(&str, bool); 6] = [
     ("night", true),
 ];
 
-fn tokens(text: &str) -> Vec<String> {
-    text.split_whitespace()
-        .map(|word| {
-            word.trim_matches(|c: char| matches!(c, ',' | '.' | '!' | ';' | '"' | '?' | ':'))
-                .to_lowercase()
-                .replace('’', "'")
-        })
-        .filter(|word| !word.is_empty())
-        .collect()
-}
-
-/// Reads `text` as a digest command, in `tz`, at `now`.
-pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> DigestReading {
-    let mut words = tokens(text);
+/// Reads a message as a digest command, in `tz`, at `now`.
+pub fn read(message: &Sentence, now: DateTime<Utc>, tz: Tz) -> DigestReading {
+    let text = message.text();
+    let mut words: Vec<String> = message
+        .pieces(Join::Both)
+        .into_iter()
+        .map(|piece| piece.word)
+        .collect();
     let said = |words: &[String], list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
-    let first = words.iter().find(|w| {
-        !matches!(
-            w.as_str(),
-            "please" | "donna" | "hey" | "hi" | "ok" | "okay"
-        )
-    });
+    let first = words.iter().position(|w| !courtesy::is_phatic(w));
     let is_question = text.trim_end().ends_with('?')
-        || first.is_some_and(|w| QUESTION_WORDS.contains(&w.as_str()));
+        || first.is_some_and(|at| {
+            let next = words.get(at + 1).map(String::as_str).unwrap_or_default();
+            questions::opens_question(&words[at], next)
+        });
     let a_report = words.iter().enumerate().any(|(at, word)| {
         matches!(word.as_str(), "i" | "i'd")
             && !words
@@ -170,7 +138,7 @@ pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> DigestReading {
                 .is_some_and(|next| ASKING.contains(&next.as_str()))
     });
     let reminder = said(&words, &["remind", "reminder"]);
-    if is_question || a_report || reminder || said(&words, &NEGATIONS) {
+    if is_question || a_report || reminder || words.iter().any(|w| negators::refuses(w)) {
         return DigestReading::NotDigest;
     }
     let after_my = |at: usize| at > 0 && words[at - 1] == "my";
@@ -185,24 +153,7 @@ pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> DigestReading {
     if !has_digest_word {
         return DigestReading::NotDigest;
     }
-    // "every evening at 6": an afternoon part of the day makes a bare hour the afternoon's.
-    let afternoon = words.windows(2).any(|pair| {
-        matches!(pair[0].as_str(), "every" | "each")
-            && DAY_PARTS.iter().any(|(part, pm)| *pm && pair[1] == *part)
-    });
-    if afternoon {
-        for at in 1..words.len() {
-            let bare_hour = words[at]
-                .parse::<u32>()
-                .is_ok_and(|h| (1..=11).contains(&h));
-            let meridiem_next = words
-                .get(at + 1)
-                .is_some_and(|w| matches!(w.as_str(), "am" | "pm"));
-            if words[at - 1] == "at" && bare_hour && !meridiem_next {
-                words[at] = format!("{}pm", words[at]);
-            }
-        }
-    }
+    in_the_afternoon(&mut words);
     let refs: Vec<&str> = words.iter().map(String::as_str).collect();
     let (start, end, repeat) = match schedule_in(&refs) {
         Some(Ok(found)) => found,
@@ -213,6 +164,7 @@ pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> DigestReading {
     // the team"), before any question about the time is asked.
     let other_words = refs.iter().enumerate().any(|(at, word)| {
         let known = ALLOWED.contains(word)
+            || courtesy::is_phatic(word)
             || DIGEST_WORDS.contains(word)
             || LIST_WORDS.contains(word)
             || is_time_word(word)
@@ -263,6 +215,28 @@ fn digest_on(
             DigestReading::Unreadable(
                 "I couldn't work out when to send it. Can you say it another way?".into(),
             )
+        }
+    }
+}
+
+/// "every evening at 6": an afternoon part of the day makes a bare hour the afternoon's.
+fn in_the_afternoon(words: &mut [String]) {
+    let afternoon = words.windows(2).any(|pair| {
+        matches!(pair[0].as_str(), "every" | "each")
+            && DAY_PARTS.iter().any(|(part, pm)| *pm && pair[1] == *part)
+    });
+    if !afternoon {
+        return;
+    }
+    for at in 1..words.len() {
+        let bare_hour = words[at]
+            .parse::<u32>()
+            .is_ok_and(|h| (1..=11).contains(&h));
+        let meridiem_next = words
+            .get(at + 1)
+            .is_some_and(|w| matches!(w.as_str(), "am" | "pm"));
+        if words[at - 1] == "at" && bare_hour && !meridiem_next {
+            words[at] = format!("{}pm", words[at]);
         }
     }
 }

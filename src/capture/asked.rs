@@ -11,21 +11,11 @@
 //! the list).
 
 use super::question::Question;
+use crate::sentence::lexicon::questions;
 
-/// Openings that only make a question polite ("can you tell me ...", "remind me what ...").
+/// Openings that only make a question polite ("tell me ...", "remind me what ..."), besides the
+/// wrapper the sentence already set aside ("can you", "please", "hey donna").
 const OPENINGS: &[&[&str]] = &[
-    &["can", "you"],
-    &["could", "you"],
-    &["would", "you"],
-    &["will", "you"],
-    &["can", "u"],
-    &["please"],
-    &["pls"],
-    &["donna"],
-    &["hey"],
-    &["hi"],
-    &["ok"],
-    &["okay"],
     &["so"],
     &["quick"],
     &["question"],
@@ -41,9 +31,7 @@ const OPENINGS: &[&[&str]] = &[
 ];
 
 /// Words that may close a question without changing it.
-const CLOSINGS: &[&str] = &[
-    "please", "pls", "donna", "again", "thanks", "now", "today's",
-];
+const CLOSINGS: &[&str] = &["please", "donna", "again", "thanks", "now"];
 
 /// Which question a topic word asks, most specific first.
 const TOPICS: &[(Question, &[&str])] = &[
@@ -97,111 +85,24 @@ const TOPICS: &[(Question, &[&str])] = &[
     ),
 ];
 
-/// Everything else a question about one's tasks is made of.
+/// Everything else a question about one's tasks is made of (besides the question words and
+/// the verbs that open a question: `sentence::lexicon::questions`).
+#[rustfmt::skip]
 const GLUE: &[&str] = &[
-    "what",
-    "whats",
-    "which",
-    "is",
-    "are",
-    "am",
-    "was",
-    "were",
-    "do",
-    "does",
-    "did",
-    "have",
-    "has",
-    "got",
-    "i",
-    "im",
-    "ive",
-    "me",
-    "my",
-    "the",
-    "a",
-    "an",
-    "any",
-    "anything",
-    "there",
-    "theres",
-    "still",
-    "up",
-    "on",
-    "in",
-    "for",
-    "at",
-    "to",
-    "of",
-    "all",
-    "else",
-    "this",
-    "that",
-    "rest",
-    "things",
-    "stuff",
-    "you",
-    "need",
-    "needs",
-    "from",
-    "show",
-    "see",
-    "view",
-    "how",
-    "many",
-    "much",
-    "should",
-    "work",
-    "focus",
-    "be",
-    "doing",
-    "get",
-    "gotta",
-    "must",
-    "can",
-    "will",
-    "few",
-    "couple",
-    "soon",
-    "right",
-    "current",
-    "currently",
-    "first",
-    "lined",
-    "planned",
-    "scheduled",
-    "going",
-    "looking",
-    "look",
-    "like",
-    "day",
-    "coming",
-    "am",
-    "we",
-    "our",
-    "it",
-    "its",
-    "else",
-    "list",
-    "nothing",
-    "something",
-    "with",
-    "about",
-    "by",
-    "before",
-    "end",
-    "far",
-    "yet",
-    "so",
-    "again",
-    "left",
-    "now",
+    "got", "i", "im", "ive", "me", "my", "the", "a", "an", "any", "anything", "there", "theres",
+    "still", "up", "on", "in", "for", "at", "to", "of", "all", "else", "this", "that", "rest",
+    "things", "stuff", "you", "need", "needs", "from", "show", "see", "view", "many", "much",
+    "work", "focus", "be", "doing", "get", "gotta", "must", "few", "couple", "soon", "right",
+    "current", "currently", "first", "lined", "planned", "scheduled", "going", "looking", "look",
+    "like", "day", "coming", "we", "our", "it", "its", "list", "nothing", "something", "with",
+    "about", "by", "before", "end", "far", "yet", "so", "again", "left", "now",
 ];
 
 /// The question a message asks about the person's tasks, if it is one (see the module header).
-/// `words` are the message's words, lower case, apostrophes dropped; `asks` says whether the
-/// message reads as a question (a question mark, or a question word first).
-pub fn question(words: &[String], asks: bool) -> Option<Question> {
+/// `words` are the words of the message's core, lower case, apostrophes dropped; `asks` says
+/// whether the message reads as a question (a question mark, or a question word first);
+/// `polite`, whether a wrapper ("can you", "hey donna") opened it.
+pub fn question(words: &[String], asks: bool, polite: bool) -> Option<Question> {
     let mut rest: &[String] = words;
     while let Some(opening) = OPENINGS.iter().find(|opening| starts_with(rest, opening)) {
         rest = &rest[opening.len()..];
@@ -213,39 +114,31 @@ pub fn question(words: &[String], asks: bool) -> Option<Question> {
         rest = before;
     }
     let opens_like_a_question = rest.first().is_some_and(|first| {
-        matches!(
-            first.as_str(),
-            "what"
-                | "whats"
-                | "which"
-                | "any"
-                | "anything"
-                | "do"
-                | "have"
-                | "is"
-                | "are"
-                | "how"
-                | "show"
-                | "list"
-                | "tasks"
-                | "my"
-                | "am"
-                | "did"
-                | "where"
-        )
+        questions::is_question_word(first)
+            || questions::is_auxiliary(first)
+            || matches!(
+                first.as_str(),
+                "any" | "anything" | "show" | "list" | "tasks" | "my"
+            )
     });
-    let polite = rest.len() < words.len();
+    let polite = polite || rest.len() < words.len();
     if rest.is_empty() || (rest.len() < 2 && !polite) || !(asks || opens_like_a_question || polite)
     {
         return None;
     }
     let known = |word: &String| {
         GLUE.contains(&word.as_str())
+            || questions::is_question_word(word)
+            || questions::is_auxiliary(word)
             || TOPICS
                 .iter()
                 .any(|(_, topics)| topics.contains(&word.as_str()))
     };
     if !rest.iter().all(known) {
+        return None;
+    }
+    // "what a week", "what a day": an exclamation, not a question.
+    if matches!(rest, [what, a, ..] if what == "what" && matches!(a.as_str(), "a" | "an")) {
         return None;
     }
     let about_donna = rest.iter().any(|word| word == "you" || word == "u");

@@ -17,7 +17,11 @@
 //!
 //! Pure: no clock, no store. Tested as a table of sentences (`tests/it/escalation.rs`).
 
-use super::sentence::{squeeze, words, Word};
+use std::ops::Range;
+
+use crate::sentence::lexicon;
+use crate::sentence::tokens::{squeeze, Tokens};
+use crate::sentence::{wrapper, Sentence};
 
 /// What the person asked the bigger model.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,20 +32,9 @@ pub enum BiggerModel {
     Ask(String),
 }
 
-/// Words that open a message without meaning anything here.
-const FILLERS: [&str; 12] = [
-    "please", "pls", "plz", "donna", "hey", "hi", "ok", "okay", "so", "and", "then", "now",
-];
-
-/// Polite openers of a request ("can you ask the bigger model?").
-const OPENERS: [&[&str]; 6] = [
-    &["can", "you"],
-    &["could", "you"],
-    &["would", "you"],
-    &["will", "you"],
-    &["can", "u"],
-    &["i'd", "like", "you", "to"],
-];
+/// Words that open a message without meaning anything here, besides the wrapper the sentence
+/// already set aside ("please", "hey donna", "can you").
+const FILLERS: [&str; 4] = ["so", "and", "then", "now"];
 
 /// Verbs that hand the question to a model ("ask the bigger model", "check with a smarter AI").
 const HAND_OVER: [&[&str]; 8] = [
@@ -86,26 +79,37 @@ const REFERRING: [&str; 17] = [
 const QUESTION_OPENERS: [&str; 3] = ["about", "regarding", "on"];
 
 /// Reads a free-text message: a request for the bigger model, or None.
-pub fn read(text: &str) -> Option<BiggerModel> {
-    let all = words(text);
-    let mut at = 0;
-    loop {
-        if all
-            .get(at)
-            .is_some_and(|w| FILLERS.contains(&w.text.as_str()))
-        {
-            at += 1;
-            continue;
-        }
-        if let Some(opener) = OPENERS.iter().find(|o| starts_with(&all[at..], o)) {
-            at += opener.len();
-            continue;
-        }
-        break;
+pub fn read(said: &Sentence) -> Option<BiggerModel> {
+    let words: Vec<&str> = said.words().collect();
+    let places: Vec<Range<usize>> = (0..said.len()).map(|index| said.word_at(index)).collect();
+    read_words(said.text(), &words, &places, said.core())
+}
+
+/// Whether an earlier message, kept as text, asked for the bigger model (read by the one
+/// tokenizer and the same wrapper, not analysed again as a message).
+pub fn asked_for_it(text: &str) -> bool {
+    let read = Tokens::read(text);
+    let words: Vec<&str> = read.words().collect();
+    let core = wrapper::core(&words, &read.breaks_after_words());
+    read_words(text, &words, &read.word_places(), core).is_some()
+}
+
+/// A request for the bigger model in `words` (their `places` in `text`), from the `core`.
+fn read_words(
+    text: &str,
+    words: &[&str],
+    places: &[Range<usize>],
+    core: Range<usize>,
+) -> Option<BiggerModel> {
+    let mut at = core.start;
+    while at < core.end && FILLERS.contains(&words[at]) {
+        at += 1;
     }
-    let rest = &all[at..];
+    let rest = &words[at..core.end];
     let Some(after) = bigger_model_phrase(rest) else {
-        let think = THINK_HARDER.iter().find(|t| starts_with(rest, t))?;
+        let think = THINK_HARDER
+            .iter()
+            .find(|phrase| lexicon::starts_with(rest, phrase))?;
         return only_referring(&rest[think.len()..]).then_some(BiggerModel::Previous);
     };
     let after_words = &rest[after..];
@@ -115,50 +119,43 @@ pub fn read(text: &str) -> Option<BiggerModel> {
     let mut from = 0;
     if after_words
         .first()
-        .is_some_and(|w| QUESTION_OPENERS.contains(&w.text.as_str()))
+        .is_some_and(|word| QUESTION_OPENERS.contains(word))
         && after_words.len() > 1
     {
         from = 1;
     }
-    let start = after_words[from].range.start;
-    let question = squeeze(text[start..].trim_start_matches(|c: char| ":,-".contains(c)));
+    let start = places.get(at + after + from)?.start;
+    let question = squeeze(
+        text.get(start..)
+            .unwrap_or_default()
+            .trim_start_matches(|c: char| ":,-".contains(c)),
+    );
     (!question.is_empty()).then_some(BiggerModel::Ask(question))
 }
 
 /// "ask the bigger model", "use a smarter AI", "escalate to the big model": how many words the
 /// phrase takes at the start of `rest`.
-fn bigger_model_phrase(rest: &[Word]) -> Option<usize> {
-    let verb = HAND_OVER.iter().find(|v| starts_with(rest, v))?;
+fn bigger_model_phrase(rest: &[&str]) -> Option<usize> {
+    let verb = HAND_OVER
+        .iter()
+        .find(|verb| lexicon::starts_with(rest, verb))?;
     let mut at = verb.len();
-    if rest
-        .get(at)
-        .is_some_and(|w| ARTICLES.contains(&w.text.as_str()))
-    {
+    if rest.get(at).is_some_and(|word| ARTICLES.contains(word)) {
         at += 1;
     }
     let mut bigger = 0;
     while rest
         .get(at)
-        .is_some_and(|w| BIGGER.contains(&w.text.as_str()) || w.text == "powerful")
+        .is_some_and(|word| BIGGER.contains(word) || *word == "powerful")
     {
         at += 1;
         bigger += 1;
     }
-    let model = rest
-        .get(at)
-        .is_some_and(|w| MODELS.contains(&w.text.as_str()));
+    let model = rest.get(at).is_some_and(|word| MODELS.contains(word));
     // "ask the model" or "use the one" alone names no bigger model.
     (bigger > 0 && model).then_some(at + 1)
 }
 
-fn only_referring(words: &[Word]) -> bool {
-    words.iter().all(|w| REFERRING.contains(&w.text.as_str()))
-}
-
-fn starts_with(words: &[Word], phrase: &[&str]) -> bool {
-    words.len() >= phrase.len()
-        && words
-            .iter()
-            .zip(phrase)
-            .all(|(word, expected)| word.text == *expected)
+fn only_referring(words: &[&str]) -> bool {
+    words.iter().all(|word| REFERRING.contains(word))
 }

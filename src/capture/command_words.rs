@@ -1,53 +1,31 @@
-//! Where people put a capture command besides the start of a message: after a polite opening
-//! ("can you", "could you please", "I need you to"), behind a note prefix followed by a colon
-//! or a dash ("reminder: ...", "note to self - ..."), or around the title ("put 'buy milk' on
-//! the list"). Pure; `rules` decides what a message is.
+//! Where people put a capture command besides the start of a message: behind a note prefix
+//! followed by a colon or a dash ("reminder: ...", "note to self - ..."), or around the title
+//! ("put 'buy milk' on the list"); and the body of a command, cut from the person's own text.
+//! A polite opening ("can you", "could you please", "I need you to") is the sentence's wrapper
+//! (`crate::sentence`), already set aside. Pure; `rules` decides what a message is.
 
-use super::sentence::{squeeze, Word};
-
-/// Openings that make a command polite ("can you", "could you please", "would you mind",
-/// "I need you to"): how many words they take.
-pub fn polite_opening(all: &[Word]) -> usize {
-    const POLITE: &[&[&str]] = &[
-        &["would", "you", "mind"],
-        &["can", "you", "please"],
-        &["could", "you", "please"],
-        &["would", "you", "please"],
-        &["will", "you", "please"],
-        &["can", "you"],
-        &["could", "you"],
-        &["would", "you"],
-        &["will", "you"],
-        &["can", "u"],
-        &["could", "u"],
-        &["i", "need", "you", "to"],
-        &["i", "want", "you", "to"],
-        &["i'd", "like", "you", "to"],
-        &["id", "like", "you", "to"],
-        &["kindly"],
-    ];
-    let start = leading_fillers(all);
-    POLITE
-        .iter()
-        .find(|polite| starts_with(&all[start..], polite))
-        .map_or(0, |polite| start + polite.len())
-}
+use crate::sentence::lexicon;
+use crate::sentence::tokens::squeeze;
+use crate::sentence::Sentence;
 
 /// "put 'buy milk' on the list", "stick oat milk on my shopping list", "throw X onto the
-/// list": the words between the verb and the list.
-pub fn put_on_the_list(text: &str, rest: &[Word]) -> Option<String> {
+/// list": the words between the verb and the list. `start`: the core's first word.
+pub fn put_on_the_list(said: &Sentence, start: usize) -> Option<String> {
     const VERBS: &[&str] = &[
         "put", "stick", "throw", "pop", "chuck", "whack", "jot", "write", "get", "slap", "bung",
     ];
-    let (verb, after) = rest.split_first()?;
-    if !VERBS.contains(&verb.text.as_str()) {
+    let words = said.words_of(start..said.core().end);
+    let (verb, after) = words.split_first()?;
+    if !VERBS.contains(verb) {
         return None;
     }
     for tail in ON_THE_LIST {
-        if after.len() > tail.len() && starts_with(&after[after.len() - tail.len()..], tail) {
-            let body = &after[..after.len() - tail.len()];
-            let (first, last) = (body.first()?, body.last()?);
-            let inner = text.get(first.range.start..last.range.end)?;
+        if after.len() > tail.len()
+            && lexicon::starts_with(&after[after.len() - tail.len()..], tail)
+        {
+            let body = start + 1..start + 1 + after.len() - tail.len();
+            let (first, last) = (said.word_at(body.start), said.word_at(body.end - 1));
+            let inner = said.text().get(first.start..last.end)?;
             return Some(unquoted(inner));
         }
     }
@@ -82,8 +60,8 @@ fn unquoted(text: &str) -> String {
 }
 
 /// "reminder: call mum", "note to self - renew passport", "memo: ...", "task: ...", "nb: ...":
-/// a prefix people use for notes, followed by a colon or a dash.
-pub fn note_prefix(text: &str, rest: &[Word]) -> Option<String> {
+/// a prefix people use for notes, followed by a colon or a dash. `start`: the core's first word.
+pub fn note_prefix(said: &Sentence, start: usize) -> Option<String> {
     const PREFIXES: &[&[&str]] = &[
         &["note", "to", "self"],
         &["reminder"],
@@ -95,20 +73,20 @@ pub fn note_prefix(text: &str, rest: &[Word]) -> Option<String> {
         &["todo"],
         &["to", "do"],
     ];
-    let prefix = PREFIXES.iter().find(|prefix| starts_with(rest, prefix))?;
-    let last = rest.get(prefix.len() - 1)?;
-    let after_prefix = text.get(last.range.end..)?.trim_start();
+    let words = said.words_of(start..said.core().end);
+    let prefix = PREFIXES
+        .iter()
+        .find(|prefix| lexicon::starts_with(&words, prefix))?;
+    let last = said.word_at(start + prefix.len() - 1);
+    let after_prefix = said.text().get(last.end..)?.trim_start();
     if !after_prefix.starts_with([':', '-', '\u{2013}', '\u{2014}']) {
         return None;
     }
-    let body = rest.get(prefix.len()..)?;
-    Some(unquoted(&body_text(text, body)))
+    if start + prefix.len() >= said.core().end {
+        return Some(String::new());
+    }
+    Some(unquoted(&body_text(said, start + prefix.len())))
 }
-
-/// Words that open a message without meaning anything for the rules.
-const FILLERS: [&str; 11] = [
-    "please", "pls", "plz", "donna", "hey", "hi", "ok", "okay", "oh", "also", "and",
-];
 
 /// Trailing words that only say where the task goes ("add milk to my list").
 const LIST_TAILS: [&[&str]; 10] = [
@@ -124,40 +102,31 @@ const LIST_TAILS: [&[&str]; 10] = [
     &["on", "my", "list"],
 ];
 
-/// How many words at the start are fillers (always leaving at least one word).
-pub fn leading_fillers(all: &[Word]) -> usize {
-    let mut start = 0;
-    while start + 1 < all.len() && FILLERS.contains(&all[start].text.as_str()) {
-        start += 1;
-    }
-    start
-}
-
-pub fn starts_with(words: &[Word], command: &[&str]) -> bool {
-    words.len() >= command.len()
-        && words
-            .iter()
-            .zip(command)
-            .all(|(word, expected)| word.text == *expected)
-}
-
-/// The text from the first of `after` to the end, without a list tail ("to my list") and
-/// without a leading colon or dash.
-pub fn body_text(text: &str, after: &[Word]) -> String {
-    let Some(first) = after.first() else {
+/// The text from word `from` to the end of the core (the wrapper's last words, "thanks!",
+/// set aside), without a list tail ("to my list") and without closing punctuation.
+pub fn body_text(said: &Sentence, from: usize) -> String {
+    let core = said.core();
+    if from >= core.end {
         return String::new();
+    }
+    let text = said.text();
+    let mut end = if core.end < said.len() {
+        said.word_at(core.end).start
+    } else {
+        text.len()
     };
-    let mut end = text.len();
+    let after = said.words_of(from..core.end);
     for tail in LIST_TAILS {
         // "add to my list" is all tail: nothing to add.
         if after.len() >= tail.len() {
-            let from = after.len() - tail.len();
-            if starts_with(&after[from..], tail) {
-                end = after[from].range.start;
+            let at = after.len() - tail.len();
+            if lexicon::starts_with(&after[at..], tail) {
+                end = said.word_at(from + at).start;
                 break;
             }
         }
     }
-    let body = &text[first.range.start..end];
+    let start = said.word_at(from).start;
+    let body = text.get(start..end.max(start)).unwrap_or_default();
     squeeze(body.trim_end_matches(|c: char| c.is_whitespace() || ".!,;?".contains(c)))
 }

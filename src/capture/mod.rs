@@ -1,14 +1,15 @@
 //! Task capture (seed 001's InputParser and PreferenceApplier, for our domain): reading what a
 //! free-text message asks without a model, and everything a capture needs on its way to a task.
 //!
-//! - `sentence`: words with their place in the text; questions; negators.
 //! - `rules` (with `command_words`): capture commands anywhere people put them (polite requests, note prefixes such
-//!   as "reminder:", a title put "on the list"), "never mind"; with `asked` (the common
-//!   questions in people's words), `question` (which question) and `closings` (thanks,
-//!   goodbyes, greetings).
+//!   as "reminder:", a title put "on the list"), "never mind", a question about one task's
+//!   time; with `asked` (the common questions in people's words), `question` (which question)
+//!   and `closings` (thanks, goodbyes, praise, greetings). They read the message's one reading
+//!   (`crate::sentence`), never its text.
 //! - `bigger_model`: "ask the bigger model", "think harder about this" (escalation asked for).
 //! - `time_words` + `title`: a capture's time (deadline or start) and its title.
 //! - `duplicates`: likely duplicates among open tasks (normalised titles, Jaccard >= 0.8).
+//! - `given`: which fields a model read the person's words give (domain, priority).
 //! - `preferences`: learned domain and priority for titles like one the person corrected.
 //! - `questions`: what the common questions list, from the database.
 //! - `pages`: a list a page at a time (at most 20 items, within one message), "more" after it.
@@ -25,12 +26,12 @@ pub mod bigger_model;
 pub mod closings;
 pub mod command_words;
 pub mod duplicates;
+pub mod given;
 pub mod pages;
 pub mod preferences;
 pub mod question;
 pub mod questions;
 pub mod request;
 pub mod rules;
-pub mod sentence;
 pub mod time_words;
 pub mod title;

@@ -155,6 +155,32 @@ pub fn timing(task: &Task, ctx: &WhenContext) -> String {
     }
 }
 
+/// The answer to "when's X?" about one task: its time in the person's zone, or that it has
+/// none, or that it is closed.
+pub fn time_answer(task: &Task, ctx: &WhenContext) -> String {
+    let title = &task.title;
+    if !task.status.is_open() {
+        return format!(
+            "'{title}' is already {}.",
+            task.status.as_str().replace('_', " ")
+        );
+    }
+    match (task.deadline, task.scheduled_start) {
+        (Some(deadline), _) if deadline <= ctx.now => format!(
+            "'{title}' was due {}: it's overdue.",
+            describe_past(deadline, ctx)
+        ),
+        (Some(deadline), _) => format!("'{title}' is due {}.", describe(deadline, ctx)),
+        (None, Some(start)) if start > ctx.now => {
+            format!("'{title}' is set for {}.", describe(start, ctx))
+        }
+        (None, Some(start)) => format!("'{title}' was set for {}.", describe_past(start, ctx)),
+        (None, None) => {
+            format!("'{title}' has no time yet. Tell me one, like 'move {title} to friday 3pm'.")
+        }
+    }
+}
+
 /// A past time, as a date and time in the person's zone.
 fn describe_past(at: DateTime<Utc>, ctx: &WhenContext) -> String {
     at.with_timezone(&ctx.timezone)

@@ -11,14 +11,21 @@
 //! thanks, "never mind" and "more" (the next page of the last list) are whole-message phrases,
 //! so "is the dentist on my list?" is none of them, nor is "more milk" or "next friday".
 //!
-//! Pure: no clock, no store. Tested as tables of sentences (`tests/capture_rules.rs`).
+//! A question about one task's time ("when's the passport renewal?", "what time is the school
+//! run?") is read here too, naming the task in the person's words; "remind me about X <time>" is
+//! a capture of X.
+//!
+//! Every rule reads the message's one reading (`crate::sentence`): its core, the wrapper of
+//! phatic words set aside, so "hey donna, list my tasks please" is "list my tasks".
+//!
+//! Pure: no clock, no store. Tested as tables of sentences (`tests/it/free_text_words.rs`).
 
-use super::command_words::{
-    body_text, leading_fillers, note_prefix, polite_opening, put_on_the_list, starts_with,
-};
+use super::command_words::{body_text, note_prefix, put_on_the_list};
 pub use super::question::Question;
-use super::sentence::{is_question, squeeze, words, Word};
 use super::{asked, closings};
+use crate::sentence::lexicon::{self, courtesy, deeds, questions};
+use crate::sentence::tokens::squeeze;
+use crate::sentence::Sentence;
 
 /// What the rules make of a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,10 +44,15 @@ pub enum Reading {
     NeverMind,
     /// "more", "next", "show more", "continue": the next page of the chat's last list.
     More,
+    /// "when's the passport renewal?", "what time is the school run?": the time of the task the
+    /// words name (`reference`, as written).
+    TaskTime {
+        reference: String,
+    },
     Nothing,
 }
 
-/// Capture commands, as word sequences at the start of the message.
+/// Capture commands, as word sequences at the start of the core.
 const COMMANDS: [&[&str]; 25] = [
     &["don't", "let", "me", "forget", "to"],
     &["do", "not", "let", "me", "forget", "to"],
@@ -238,33 +250,6 @@ const MORE: [&str; 19] = [
     "show next",
 ];
 
-const GREETINGS: [&str; 12] = [
-    "hi",
-    "hello",
-    "hey",
-    "hiya",
-    "yo",
-    "good morning",
-    "good afternoon",
-    "good evening",
-    "morning",
-    "hi there",
-    "hello there",
-    "hey there",
-];
-
-const THANKS: [&str; 9] = [
-    "thanks",
-    "thank you",
-    "thx",
-    "ty",
-    "cheers",
-    "thanks a lot",
-    "thank you so much",
-    "many thanks",
-    "great thanks",
-];
-
 const NEVER_MIND: [&str; 9] = [
     "never mind",
     "nevermind",
@@ -278,15 +263,27 @@ const NEVER_MIND: [&str; 9] = [
 ];
 
 /// Reads a free-text message by the rules.
-pub fn read(text: &str) -> Reading {
-    let all = words(text);
-    let phrase = whole_phrase(&all);
-    if let Some(reading) = fixed_phrase(&phrase) {
+pub fn read(said: &Sentence) -> Reading {
+    let all: Vec<&str> = said.words().collect();
+    let core = said.core();
+    let plain_core: Vec<String> = all[core.clone()]
+        .iter()
+        .map(|word| word.replace('\'', ""))
+        .collect();
+    if let Some(reading) = fixed_phrase(&whole_phrase(&plain_core)) {
         return reading;
     }
-    let plain: Vec<String> = all.iter().map(|w| w.text.replace('\'', "")).collect();
-    let asks = is_question(text, &all);
-    if let Some(question) = asked::question(&plain, asks) {
+    let plain: Vec<String> = all.iter().map(|word| word.replace('\'', "")).collect();
+    let lead = &all[..core.start];
+    // "can you remind me to ...?", "could you please add ...": a polite request, not a question.
+    let polite = (0..lead.len())
+        .any(|at| lexicon::longest_opening(&lead[at..], courtesy::POLITE_OPENERS).is_some());
+    let first = all.iter().position(|word| !courtesy::is_phatic(word));
+    let asks = said.text().trim_end().ends_with('?')
+        || first.is_some_and(|at| {
+            questions::opens_question(all[at], all.get(at + 1).copied().unwrap_or_default())
+        });
+    if let Some(question) = asked::question(&plain_core, asks, core.start > 0) {
         return Reading::Question(question);
     }
     match closings::read(&plain) {
@@ -294,32 +291,132 @@ pub fn read(text: &str) -> Reading {
         Some(closings::Kind::Greeting) => return Reading::Greeting,
         None => {}
     }
-    // "can you remind me to ...?", "could you please add ...": a polite request, not a question.
-    let polite = polite_opening(&all);
-    if asks && polite == 0 {
+    if let Some(reference) = task_time(said, &plain_core) {
+        return Reading::TaskTime { reference };
+    }
+    if asks && !polite {
         return Reading::Nothing;
     }
-    let start = polite + leading_fillers(&all[polite..]);
-    let rest = &all[start..];
-    if let Some(body) = put_on_the_list(text, rest) {
+    let rest = &all[core.clone()];
+    if let Some(body) = put_on_the_list(said, core.start) {
         return capture_of(body);
     }
-    if let Some(body) = note_prefix(text, rest) {
+    if let Some(body) = note_prefix(said, core.start) {
         return capture_of(body);
     }
-    let Some(command) = COMMANDS.iter().find(|command| starts_with(rest, command)) else {
+    let Some(command) = COMMANDS
+        .iter()
+        .find(|command| lexicon::starts_with(rest, command))
+    else {
         return Reading::Nothing;
     };
-    let after = &rest[command.len()..];
-    // "remind me what we said", "remind me when the dentist is": a question, never a task.
-    if command == &["remind", "me"].as_slice()
-        && after
-            .first()
-            .is_some_and(|word| ASKING_WORDS.contains(&word.text.as_str()))
-    {
-        return Reading::Nothing;
+    let after = core.start + command.len();
+    // "remind me what we said", "remind me when the dentist is": a question, never a task;
+    // "remind me about the dentist at 3pm" is a capture of the dentist, at 3pm.
+    if command == &["remind", "me"].as_slice() {
+        let next = all.get(after).copied().unwrap_or_default();
+        if next == "about" && after + 1 < core.end {
+            let body = body_text(said, after + 1);
+            if !crate::tasks::when::time_words(&body).is_empty() {
+                return capture_of(with_base_verb(&body));
+            }
+            return Reading::Nothing;
+        }
+        if questions::is_question_word(next) || ASKING_WORDS.contains(&next) {
+            return Reading::Nothing;
+        }
     }
-    capture_of(body_text(text, after))
+    capture_of(body_text(said, after))
+}
+
+/// "when's the passport renewal?", "what time is the school run", "when is my haircut due":
+/// the words that name the task, as written. Not "what time is it" (no task named).
+fn task_time(said: &Sentence, plain: &[String]) -> Option<String> {
+    const OPENINGS: &[&[&str]] = &[
+        &["when", "is", "my"],
+        &["when", "is", "the"],
+        &["when", "is"],
+        &["whens", "my"],
+        &["whens", "the"],
+        &["whens"],
+        &["what", "time", "is", "my"],
+        &["what", "time", "is", "the"],
+        &["what", "time", "is"],
+        &["what", "times", "my"],
+        &["what", "times", "the"],
+        &["what", "times"],
+        &["what", "day", "is", "my"],
+        &["what", "day", "is", "the"],
+        &["what", "day", "is"],
+        &["when", "do", "i", "have", "my"],
+        &["when", "do", "i", "have", "the"],
+        &["when", "do", "i", "have"],
+    ];
+    const TAILS: &[&str] = &[
+        "due",
+        "happening",
+        "scheduled",
+        "set",
+        "for",
+        "again",
+        "on",
+        "at",
+        "planned",
+        "today",
+    ];
+    const NOT_A_TASK: &[&str] = &[
+        "it",
+        "this",
+        "that",
+        "now",
+        "today",
+        "tomorrow",
+        "tonight",
+        "there",
+        "everything",
+        "anything",
+        "something",
+        "lunch",
+        "dinner",
+    ];
+    let opening = lexicon::longest_opening(plain, OPENINGS)?;
+    let mut end = plain.len();
+    while end > opening && TAILS.contains(&plain[end - 1].as_str()) {
+        end -= 1;
+    }
+    let named = &plain[opening..end];
+    if named.is_empty() || named.iter().all(|word| NOT_A_TASK.contains(&word.as_str())) {
+        return None;
+    }
+    let core = said.core();
+    let (first, last) = (
+        said.word_at(core.start + opening),
+        said.word_at(core.start + end - 1),
+    );
+    said.text().get(first.start..last.end).map(str::to_string)
+}
+
+/// "booking the hotel" -> "book the hotel": a gerund first is said as its verb, as "remind me
+/// to book the hotel" would be.
+fn with_base_verb(body: &str) -> String {
+    let Some((first, rest)) = body.split_once(' ') else {
+        return body.to_string();
+    };
+    let lower = first.to_lowercase();
+    let Some(stem) = lower.strip_suffix("ing") else {
+        return body.to_string();
+    };
+    let candidates = crate::sentence::lemma::bases(&lower);
+    let base = candidates
+        .iter()
+        .skip(1)
+        .find(|base| deeds::is_known_verb(base))
+        .cloned()
+        .or_else(|| (stem.len() >= 3).then(|| stem.to_string()));
+    match base {
+        Some(base) => format!("{base} {rest}"),
+        None => body.to_string(),
+    }
 }
 
 /// A capture of `body`, or a command with nothing to capture.
@@ -330,26 +427,20 @@ fn capture_of(body: String) -> Reading {
     Reading::Capture { body }
 }
 
-/// Words after "remind me" that make it a question about something, not a task.
-const ASKING_WORDS: &[&str] = &[
-    "what", "what's", "whats", "when", "where", "who", "whom", "whose", "why", "how", "which",
-    "if", "whether", "about",
-];
+/// Words after "remind me" (besides the question words) that make it a question about
+/// something, not a task.
+const ASKING_WORDS: &[&str] = &["if", "whether", "about"];
 
-/// The message as one phrase for the fixed lists: its words without "donna", "please" and the
-/// like at either end, apostrophes dropped ("what's" -> "whats").
-fn whole_phrase(all: &[Word]) -> String {
-    let mut words: Vec<String> = all.iter().map(|w| w.text.replace('\'', "")).collect();
-    while words.len() > 1 && matches!(words[0].as_str(), "donna" | "please" | "so" | "ok") {
-        words.remove(0);
+/// The core as one phrase for the fixed lists (the wrapper of "donna", "please" and the like
+/// already set aside), without a leading "so" or a trailing "again", apostrophes dropped
+/// ("what's" -> "whats").
+fn whole_phrase(core: &[String]) -> String {
+    let mut words: &[String] = core;
+    while words.len() > 1 && courtesy::is_soft_phatic(&words[0]) {
+        words = &words[1..];
     }
-    while words.len() > 1
-        && matches!(
-            words.last().map(String::as_str),
-            Some("donna" | "please" | "again")
-        )
-    {
-        words.pop();
+    while words.len() > 1 && words.last().is_some_and(|last| last == "again") {
+        words = &words[..words.len() - 1];
     }
     words.join(" ")
 }
@@ -359,12 +450,6 @@ fn fixed_phrase(phrase: &str) -> Option<Reading> {
         if phrases.contains(&phrase) {
             return Some(Reading::Question(question));
         }
-    }
-    if GREETINGS.contains(&phrase) {
-        return Some(Reading::Greeting);
-    }
-    if THANKS.contains(&phrase) {
-        return Some(Reading::Thanks);
     }
     if NEVER_MIND.contains(&phrase) {
         return Some(Reading::NeverMind);
@@ -382,7 +467,9 @@ mod tests {
     #[test]
     fn a_command_keeps_the_persons_spelling() {
         assert_eq!(
-            read("Please add Call Anna about the Lease to my list."),
+            read(&Sentence::read(
+                "Please add Call Anna about the Lease to my list."
+            )),
             Reading::Capture {
                 body: "Call Anna about the Lease".into()
             }

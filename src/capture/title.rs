@@ -4,7 +4,12 @@
 
 use std::ops::Range;
 
-use super::sentence::{squeeze, words};
+use crate::sentence::tokens::{pieces, squeeze, Join, Piece};
+
+/// The words of a title being cut, with their places (the one tokenizer).
+fn words(text: &str) -> Vec<Piece> {
+    pieces(text, Join::Apostrophes)
+}
 
 /// Words that only connect the command to the task ("remind me to ...", "... about ...").
 const LEADING: [&[&str]; 9] = [
@@ -43,7 +48,7 @@ pub fn title_from(body: &str, ranges: &[Range<usize>]) -> String {
             // before it is the title's ("turn the heating on at 6pm").
             let cut_first_word = words(&body[range.start..range.end])
                 .first()
-                .map(|word| word.text.clone())
+                .map(|word| word.word.clone())
                 .unwrap_or_default();
             if !TRAILING.contains(&cut_first_word.as_str()) {
                 kept = without_trailing(&kept, &TRAILING);
@@ -69,10 +74,10 @@ fn trim_connectors(text: &str) -> String {
                 && found
                     .iter()
                     .zip(lead.iter())
-                    .all(|(word, expected)| word.text == *expected)
+                    .all(|(word, expected)| word.word == *expected)
         });
         let Some(lead) = leading else { break };
-        let cut = found[lead.len()].range.start;
+        let cut = found[lead.len()].at.start;
         text = text[cut..].to_string();
     }
     let text = without_trailing(&text, &FILLERS);
@@ -93,8 +98,8 @@ fn without_trailing(text: &str, trailing: &[&str]) -> String {
     loop {
         let found = words(&text);
         match found.last() {
-            Some(last) if found.len() > 1 && trailing.contains(&last.text.as_str()) => {
-                text = text[..last.range.start].to_string();
+            Some(last) if found.len() > 1 && trailing.contains(&last.word.as_str()) => {
+                text = text[..last.at.start].to_string();
             }
             _ => break,
         }
@@ -109,8 +114,8 @@ fn without_trailing(text: &str, trailing: &[&str]) -> String {
 /// a title names nothing, however it is capitalised.
 fn only_connectors(text: &str) -> bool {
     words(text).iter().all(|word| {
-        LEADING.iter().any(|lead| *lead == [word.text.as_str()])
-            || TRAILING.contains(&word.text.as_str())
+        LEADING.iter().any(|lead| *lead == [word.word.as_str()])
+            || TRAILING.contains(&word.word.as_str())
     })
 }
 

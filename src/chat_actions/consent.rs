@@ -7,9 +7,12 @@
 //!   their message names best and alone, `tasks::named::named_by_message`; the task the chat
 //!   is pinned to; or the one they picked when Donna asked "which one?"); a task id from the
 //!   model never settles it;
-//! - and are each asked for by the message (`replies::grounding`: not a question, not negated,
-//!   not a feeling; "how is the passport thing going?" and "don't mark it done" ask for
-//!   nothing), also in a pinned chat and after a pick;
+//! - and are each asked for by the message, plainly (`replies::grounding`, reading the
+//!   message's one reading, the same structure the keyword layer reads: a clause of the
+//!   person's own, not a question, not negated, not a wish, a condition, a habit, a suggestion,
+//!   sarcasm or a claim a later clause denies; "how is the passport thing going?", "don't mark
+//!   it done", "mum called" (for "Call mum"), "Tom paid it", "I wish the taxes were done" ask
+//!   for nothing to run now), also in a pinned chat and after a pick;
 //! - or are one `create_task` whose title stands in the message and which the message asks for
 //!   (or which the message all but is: "call the bank tomorrow").
 //!
@@ -18,9 +21,8 @@
 //! the model's answer or in tool output never count: only the person's message does.
 
 use super::registry::Safety;
-use crate::replies::grounding::{
-    asks_for, message_is_the_title, title_in_message, Ask, Context, Message,
-};
+use crate::replies::grounding::{asks_for, message_is_the_title, title_in_message, Ask, Context};
+use crate::sentence::Sentence;
 
 /// One write of the answer, as consent sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,8 +40,9 @@ pub struct WriteTarget {
 /// What the person's side of the turn holds.
 #[derive(Debug, Clone, Default)]
 pub struct Asked<'a> {
-    /// The person's own message (for a pick, the message that asked for the actions).
-    pub message: &'a str,
+    /// The person's own message, read (for a pick, the message that asked for the actions;
+    /// None when its reading is not at hand: nothing is then plainly asked).
+    pub message: Option<&'a Sentence>,
     /// The open task the message names best and alone (`tasks::named::named_by_message`).
     pub named: Option<&'a str>,
     /// The task the chat is pinned to.
@@ -65,7 +68,10 @@ pub fn consent(writes: &[WriteTarget], asked: &Asked<'_>) -> Consent {
     if asked.planner_ran || writes.iter().any(|write| write.safety != Safety::Write) {
         return Consent::Plan;
     }
-    let message = Message::read(asked.message);
+    let Some(message) = asked.message else {
+        return Consent::Plan;
+    };
+    let said: Vec<&str> = message.words().collect();
     let asks = |write: &WriteTarget, title: Option<&str>| {
         !write.asks.is_empty()
             && write.asks.iter().all(|ask| {
@@ -73,13 +79,13 @@ pub fn consent(writes: &[WriteTarget], asked: &Asked<'_>) -> Consent {
                     task_title: title,
                     extra: None,
                 };
-                asks_for(&message, *ask, &context, || asked.names_a_time)
+                asks_for(message, *ask, &context, || asked.names_a_time)
             })
     };
     if let [only] = writes {
         if let Some(title) = &only.creates {
-            let plainly = title_in_message(&message, title)
-                && (asks(only, None) || message_is_the_title(&message, title));
+            let plainly = title_in_message(&said, title)
+                && (asks(only, None) || message_is_the_title(&said, title));
             return if plainly {
                 Consent::RunNow
             } else {
@@ -132,14 +138,39 @@ mod tests {
         let move_passport = || on("t1", "Renew passport", Safety::Write, Ask::Move);
         let done_passport = || on("t1", "Renew passport", Safety::Write, Ask::Done);
         let done_rent = || on("t2", "Pay rent", Safety::Write, Ask::Done);
+        let texts = [
+            "what's due?",
+            "move the passport thing to friday",
+            "passport: friday, priority 1",
+            "how is the passport thing going?",
+            "don't mark the passport as done",
+            "ugh the passport thing is killing me",
+            "move it to friday",
+            "passport and rent are done",
+            "cancel the passport",
+            "passport friday",
+            "what do I need for this?",
+            "mark the renewal done",
+            "how's the renewal going?",
+            "I need to call the bank tomorrow",
+            "ugh, money stuff",
+            "call the bank and passport friday",
+        ];
+        let read: Vec<Sentence> = texts.iter().map(|text| Sentence::read(text)).collect();
+        let of = |text: &str| {
+            texts
+                .iter()
+                .position(|known| *known == text)
+                .map(|index| &read[index])
+        };
         let named = |message| Asked {
-            message,
+            message: of(message),
             named: Some("t1"),
             names_a_time: true,
             ..Asked::default()
         };
         let asked = |message| Asked {
-            message,
+            message: of(message),
             ..Asked::default()
         };
         let picked = ["t1".to_string()];

@@ -11,7 +11,8 @@
 //! any more"), someone else ("my sister moved to London"), travel ahead or behind ("I'll be in
 //! Berlin next week", "I was in Paris"), a capture or an event ("meeting in new york tomorrow").
 
-use crate::capture::sentence::{is_negator, is_question, words, Word};
+use crate::sentence::lexicon::{courtesy, negators};
+use crate::sentence::Sentence;
 
 /// What a sentence says about the sender's time zone.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,20 +29,16 @@ pub enum ZoneSentence {
     Nothing,
 }
 
-/// Words that may open a sentence without changing it ("please", "hey donna", "ok").
-const OPENERS: [&str; 7] = ["please", "hey", "hi", "ok", "okay", "donna", "so"];
-/// Words after the zone that say nothing about it ("I'm in Tokyo now, thanks").
-const CLOSERS: [&str; 9] = [
-    "now",
-    "please",
-    "thanks",
-    "thank",
-    "you",
-    "currently",
-    "permanently",
-    "anymore",
-    "again",
-];
+/// Words after the zone that say nothing about it ("I'm in Tokyo now, thanks"), besides the
+/// phatic ones.
+const CLOSERS: [&str; 5] = ["now", "you", "currently", "permanently", "anymore"];
+
+fn closes(word: &str) -> bool {
+    CLOSERS.contains(&word)
+        || word == "again"
+        || courtesy::is_please(word)
+        || courtesy::is_thanks(word)
+}
 /// "my time zone is wrong" is a complaint, not a zone.
 const NOT_NAMES: [&str; 10] = [
     "wrong",
@@ -69,19 +66,19 @@ fn mentions_zone(words: &[&str]) -> bool {
     (0..words.len()).any(|at| zone_word(words, at).is_some())
 }
 
-/// Reads `text`.
-pub fn read(text: &str) -> ZoneSentence {
-    let all = words(text);
-    let lower: Vec<&str> = all.iter().map(|word| word.text.as_str()).collect();
-    if lower.iter().any(|word| is_negator(word)) {
+/// Reads a message.
+pub fn read(message: &Sentence) -> ZoneSentence {
+    let text = message.text();
+    let all: Vec<&str> = message.words().collect();
+    if all.iter().any(|word| negators::is_negator(word)) {
         return ZoneSentence::Nothing;
     }
-    let start = lower
+    let start = all
         .iter()
-        .take_while(|word| OPENERS.contains(word))
+        .take_while(|word| courtesy::is_phatic(word) || courtesy::is_soft_phatic(word))
         .count();
-    let (said, lower) = (&all[start..], &lower[start..]);
-    if is_question(text, said) || text.trim_end().ends_with('?') {
+    let lower = &all[start..];
+    if message.is_question() || text.trim_end().ends_with('?') {
         let about_me = lower.contains(&"my")
             || lower.windows(2).any(|pair| pair == ["am", "i"])
             || lower.contains(&"i'm");
@@ -102,10 +99,10 @@ pub fn read(text: &str) -> ZoneSentence {
         return ZoneSentence::Ask;
     }
     if let Some(rest) = explicit(lower) {
-        return set(text, said, rest, true);
+        return set(message, start, rest, true);
     }
     if let Some(rest) = implicit(lower) {
-        return set(text, said, rest, false);
+        return set(message, start, rest, false);
     }
     ZoneSentence::Nothing
 }
@@ -188,23 +185,26 @@ fn said_as_time(words: &[&str]) -> bool {
     words
         .iter()
         .rev()
-        .find(|word| !CLOSERS.contains(word))
+        .find(|word| !closes(word))
         .is_some_and(|word| *word == "time")
 }
 
-/// The name from word `from` (of `said`) up to the first comma or semicolon after it ("I'm in
-/// London now, please update it"), without closing words.
-fn set(text: &str, said: &[Word], from: usize, explicit: bool) -> ZoneSentence {
-    let mut end = (from + 1..said.len())
-        .find(|&at| text[said[at - 1].range.end..said[at].range.start].contains([',', ';']))
-        .unwrap_or(said.len());
-    while end > from && CLOSERS.contains(&said[end - 1].text.as_str()) {
+/// The name from word `from` (after the `offset` opening words of `message`) up to the first
+/// comma or semicolon after it ("I'm in London now, please update it"), without closing words.
+fn set(message: &Sentence, offset: usize, from: usize, explicit: bool) -> ZoneSentence {
+    let text = message.text();
+    let count = message.len() - offset;
+    let at = |index: usize| message.word_at(offset + index);
+    let mut end = (from + 1..count)
+        .find(|&index| text[at(index - 1).end..at(index).start].contains([',', ';']))
+        .unwrap_or(count);
+    while end > from && closes(message.word(offset + end - 1)) {
         end -= 1;
     }
     // "...as my time zone" closes the name too.
-    let lower: Vec<&str> = said.iter().map(|word| word.text.as_str()).collect();
-    if let Some(at) = as_my_zone(&lower[..end]).filter(|&at| at > from) {
-        end = at;
+    let lower: Vec<&str> = message.words().skip(offset).collect();
+    if let Some(found) = as_my_zone(&lower[..end]).filter(|&found| found > from) {
+        end = found;
     }
     if end <= from {
         return if explicit {
@@ -213,12 +213,12 @@ fn set(text: &str, said: &[Word], from: usize, explicit: bool) -> ZoneSentence {
             ZoneSentence::Nothing
         };
     }
-    let mut start = said[from].range.start;
+    let mut start = at(from).start;
     // "+2", "-5": the sign is not part of a word.
     while start > 0 && matches!(text.as_bytes()[start - 1], b'+' | b'-') {
         start -= 1;
     }
-    let name = text[start..said[end - 1].range.end].trim().to_string();
+    let name = text[start..at(end - 1).end].trim().to_string();
     if NOT_NAMES.contains(&name.to_lowercase().as_str()) {
         return ZoneSentence::Nothing;
     }
@@ -239,7 +239,7 @@ mod tests {
             ("set Europe/Paris as my time zone", "Europe/Paris", true),
         ] {
             assert_eq!(
-                read(text),
+                read(&Sentence::read(text)),
                 ZoneSentence::Set {
                     name: name.into(),
                     explicit

@@ -1,12 +1,17 @@
-//! Everything the keyword layer can say about one reply, in one value: the intent outcome, how
-//! it answers a pending plan, whether it asks to undo, whether it holds a confirm word, whether
-//! it opens with a capture command, and how many words it has. The turn decides from this without reading the text again.
+//! Everything the keyword layer can say about one message, in one value: the intent outcome
+//! of its core (the wrapper of phatic words set aside: "ok, done thanks" reads as "done"), a
+//! report in the task's own verb ("sent" for "Send the invoice"), how the whole message answers
+//! a pending plan, whether it asks to undo, whether it holds a confirm word, whether it opens
+//! with a capture command, whether it only closes the conversation, and how many words it has.
+//! The turn decides from this without reading the text again.
 //!
-//! Invariant: pure; computing an analysis reads nothing but the compiled [`FastPath`].
+//! Invariant: pure; computing an analysis reads nothing but the message's one reading
+//! (`crate::sentence`) and the compiled [`FastPath`].
 
 use super::agreement;
 use super::matcher::{FastPath, FastPathOutcome, PlanAnswer};
-use super::words::{normalize, tokenize, Token};
+use crate::sentence::lexicon;
+use crate::sentence::Sentence;
 
 /// The first words of a capture command (docs/contract.md "Free text", step 7: "add X", "todo: X",
 /// "new task: X", "remind me ...", "don't forget to X", "every monday ..."). A message that opens
@@ -25,48 +30,52 @@ const CAPTURE_OPENERS: &[&[&str]] = &[
     &["create"],
 ];
 
-/// What the FastPath made of a reply.
+/// What the FastPath made of a message.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Analysis {
     pub outcome: FastPathOutcome,
     pub plan_answer: PlanAnswer,
     pub undo: bool,
     pub confirm_word: bool,
-    /// The reply opens with a capture command ([`CAPTURE_OPENERS`]).
+    /// The core opens with a capture command ([`CAPTURE_OPENERS`]).
     pub capture_command: bool,
-    /// Words in the reply.
+    /// Words in the message.
     pub words: usize,
-    /// The reply is nothing but agreement ("yes", "ok, go ahead", "sure thing, thanks"): a
+    /// The message is nothing but agreement ("yes", "ok, go ahead", "sure thing, thanks"): a
     /// bare confirmation. "yeah, sent it" is not: it says something ([`super::agreement`]).
     pub only_agreement: bool,
+    /// Every clause closes the conversation ("thanks, see you tomorrow", "you're the best").
+    pub closing: bool,
 }
 
-/// Everything the FastPath can say about a reply.
+/// Everything the FastPath can say about a message. `task_title`: the title of the task the
+/// message answers about, if any (its verb's past form reports it done).
 #[must_use]
-pub fn analyze(matcher: &FastPath, text: &str) -> Analysis {
-    Analysis {
-        outcome: matcher.classify(text),
-        plan_answer: matcher.plan_answer(text),
-        undo: matcher.is_undo(text),
-        confirm_word: matcher.is_confirm_word(text),
-        capture_command: opens_with_capture_command(text),
-        words: text.split_whitespace().count(),
-        only_agreement: agreement::only_agreement(matcher, text),
+pub fn analyze(matcher: &FastPath, sentence: &Sentence, task_title: Option<&str>) -> Analysis {
+    let (whole, core) = (sentence.whole(), sentence.core_view());
+    let mut outcome = matcher.classify(core);
+    if let FastPathOutcome::FallThrough(_) = outcome {
+        if let Some(report) =
+            task_title.and_then(|title| super::title_report::title_report(matcher, core, title))
+        {
+            outcome = FastPathOutcome::Match(report);
+        } else if sentence.has_wrapper() {
+            // Both fall through: say why the message as written did (a question stays one).
+            if let FastPathOutcome::FallThrough(reason) = matcher.classify(whole) {
+                outcome = FastPathOutcome::FallThrough(reason);
+            }
+        }
     }
-}
-
-/// Whether the first words of `text` are one of [`CAPTURE_OPENERS`].
-fn opens_with_capture_command(text: &str) -> bool {
-    let normalized = normalize(text);
-    let mut tokens = Vec::new();
-    tokenize(&normalized, &mut tokens);
-    let first: Vec<&str> = tokens
-        .iter()
-        .take_while(|token| token.is_word())
-        .take(2)
-        .filter_map(|token: &Token| token.word_in(&normalized))
-        .collect();
-    CAPTURE_OPENERS
-        .iter()
-        .any(|opener| first.len() >= opener.len() && first[..opener.len()] == **opener)
+    let closing = sentence.only_closes() && !matches!(outcome, FastPathOutcome::Match(_));
+    Analysis {
+        outcome,
+        plan_answer: matcher.plan_answer(whole),
+        undo: matcher.is_undo(core) || matcher.is_undo(whole),
+        confirm_word: matcher.is_confirm_word(whole),
+        capture_command: lexicon::longest_opening(&sentence.core_words(), CAPTURE_OPENERS)
+            .is_some(),
+        words: sentence.len(),
+        only_agreement: agreement::only_agreement(matcher, sentence),
+        closing,
+    }
 }

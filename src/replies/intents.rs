@@ -26,8 +26,8 @@ use std::fmt;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 
-use super::words::{keyword_words, KeywordProblem};
 use crate::config::ConfigError;
+use crate::sentence::tokens::{keyword_words, KeywordProblem};
 
 /// The multi-task signals of a file without `fast_path.multi_task_signals` (files written before
 /// the key existed): the same list as the shipped `config/reply_intents.yaml`. "all" alone is not

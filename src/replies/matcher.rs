@@ -3,8 +3,8 @@
 //! pending plan and "undo". Pure logic, no I/O; built once from [`IntentsConfig`].
 //!
 //! Invariants:
-//! - Matching is on whole words. A reply and every keyword go through the same normalization
-//!   and tokenizer ([`super::words`]); a keyword phrase matches only as consecutive
+//! - Matching is on whole words. A reply is read from its one reading (`crate::sentence`) and
+//!   every keyword goes through the same tokenizer; a keyword phrase matches only as consecutive
 //!   words. "undone" is never "done", "book it" never "ok", "notice" never "not".
 //! - Clause punctuation (`, . ; : ! ?`, ellipsis, em/en dash, line breaks) becomes a break
 //!   token: a phrase never matches across a break, and negation never reaches across one
@@ -15,24 +15,27 @@
 //!   not undo. A keyword acts once, on the thread's one task, so a reply that also asks for
 //!   something else ("push it to friday and make it urgent") or is about several tasks
 //!   ("mark everything done", "snooze them all") is never half-done by a keyword.
+//! - A keyword counts only in a clause that means it (the sentence's moods): not in a question
+//!   ("done? no way"), a wish, a condition, a habit, or a clause a later one denies ("I paid
+//!   it last month, not this month"); a report of someone else ("Tom paid it") or a sarcastic
+//!   one ("yeah right, done") is `hedged`: proposed as a plan, never run; someone else's
+//!   intention ("Tom will have it done") is no report at all.
 //! - When unsure, fall through: [`FastPathOutcome::FallThrough`], [`PlanAnswer::Neither`], not
 //!   undo. A wrong fast answer changes a task; a fall-through only costs an LLM call.
-//! - Keywords are tokenized once in [`FastPath::new`]. A call normalizes the reply once: one
-//!   token vector, one vector of keyword occurrences, and a lowercase copy only when the reply
-//!   is not already lowercase.
+//! - Keywords are tokenized once in [`FastPath::new`]; a reply is never tokenized here (it
+//!   comes read), and is scanned once per call.
 
 use std::collections::BTreeMap;
 
 use super::intents::IntentsConfig;
+use super::meaning::{meant, Meant};
 use super::phrases::{Occurrence, Phrases, Reply, Role};
-use super::words::{keyword_words, Token};
+use crate::sentence::lexicon::questions;
+use crate::sentence::tokens::{keyword_words, Token};
+use crate::sentence::View;
 
-/// A first word that makes a reply a question. Fixed rather than configured: it is grammar,
-/// not vocabulary.
-const QUESTION_WORDS: [&str; 21] = [
-    "is", "are", "did", "do", "does", "should", "can", "could", "will", "would", "what", "when",
-    "where", "why", "how", "which", "who", "shall", "have", "has", "was",
-];
+/// The action whose keywords report a task done: only the person's own report runs it.
+pub(super) const MARK_DONE: &str = "mark_done";
 
 /// What [`FastPath::classify`] made of a reply.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,6 +56,9 @@ pub struct IntentMatch {
     /// Every non-negated hit for this intent is also a confirm keyword ("yes"): the reply may
     /// be answering a plan rather than naming the intent, so the caller treats it specially.
     pub only_confirm_word: bool,
+    /// The person did not say it plainly (sarcasm, a suggestion, someone else's report: "Tom
+    /// paid it"): the action is proposed as a plan, never run at once.
+    pub hedged: bool,
 }
 
 /// Why a reply goes to the LLM instead.
@@ -73,6 +79,9 @@ pub enum FallThroughReason {
     Question,
     /// No intent survived negation ("not done yet"), or one intent is both said and negated.
     Negated,
+    /// The keyword stands in a clause that does not mean it: a wish, a condition, a habit,
+    /// a clause a later one denies, or someone else's intention ("Tom will have it done").
+    NotMeant,
     /// No keyword of any intent.
     NoKeyword,
     /// Keywords of two or more intents.
@@ -91,6 +100,7 @@ impl FallThroughReason {
             Self::TooManyClauses => "too_many_clauses",
             Self::Question => "question",
             Self::Negated => "negated",
+            Self::NotMeant => "not_meant",
             Self::NoKeyword => "no_keyword",
             Self::Ambiguous => "ambiguous",
         }
@@ -110,16 +120,16 @@ pub enum PlanAnswer {
 pub struct FastPath {
     max_length: usize,
     max_clauses: usize,
-    intents: Vec<IntentTarget>,
-    phrases: Phrases,
+    pub(super) intents: Vec<IntentTarget>,
+    pub(super) phrases: Phrases,
 }
 
 #[derive(Debug)]
-struct IntentTarget {
-    name: String,
-    action: String,
-    confirm: bool,
-    params: BTreeMap<String, serde_json::Value>,
+pub(super) struct IntentTarget {
+    pub(super) name: String,
+    pub(super) action: String,
+    pub(super) confirm: bool,
+    pub(super) params: BTreeMap<String, serde_json::Value>,
 }
 
 /// The vocabulary from one role, in config order.
@@ -208,18 +218,19 @@ impl FastPath {
 
     /// Turns a short reply to a nudge into one intent, or says why the LLM must read it.
     #[must_use]
-    pub fn classify(&self, text: &str) -> FastPathOutcome {
-        let reply = match self.simple_reply(text) {
+    pub fn classify(&self, view: View<'_>) -> FastPathOutcome {
+        let reply = match self.simple_reply(view) {
             Ok(reply) => reply,
             Err(reason) => return FastPathOutcome::FallThrough(reason),
         };
 
-        let mut matched: Option<(usize, Occurrence, bool)> = None;
+        let mut matched: Option<(usize, Occurrence, bool, bool)> = None;
         let mut matched_intents = 0;
         let mut contradicted = false;
         let mut negated_hit = false;
+        let mut unmeant: Option<FallThroughReason> = None;
         for index in 0..self.intents.len() {
-            let mut first_clean: Option<Occurrence> = None;
+            let mut first_clean: Option<(Occurrence, bool)> = None;
             let mut only_confirm_word = true;
             let mut negated = false;
             for occurrence in reply.occurrences.iter().copied() {
@@ -241,28 +252,40 @@ impl FastPath {
                     negated = true;
                     continue;
                 }
-                first_clean.get_or_insert(occurrence);
+                let reports_done = self.intents[index].action == MARK_DONE;
+                let hedged = match meant(view, occurrence.start, reports_done) {
+                    Meant::Plainly => false,
+                    Meant::Hedged => true,
+                    Meant::Question => {
+                        unmeant.get_or_insert(FallThroughReason::Question);
+                        continue;
+                    }
+                    Meant::Not => {
+                        unmeant.get_or_insert(FallThroughReason::NotMeant);
+                        continue;
+                    }
+                };
+                first_clean.get_or_insert((occurrence, hedged));
                 only_confirm_word &= also_confirm;
             }
             negated_hit |= negated;
-            if let Some(occurrence) = first_clean {
+            if let Some((occurrence, hedged)) = first_clean {
                 // "done, not finished" says and unsays the same thing: not a fast answer.
                 contradicted |= negated;
                 matched_intents += 1;
-                matched.get_or_insert((index, occurrence, only_confirm_word));
+                matched.get_or_insert((index, occurrence, only_confirm_word, hedged));
             }
         }
 
         let reason = match (matched_intents, matched) {
             (2.., _) => FallThroughReason::Ambiguous,
             _ if contradicted => FallThroughReason::Negated,
-            (_, Some((index, occurrence, only_confirm_word))) => {
-                return FastPathOutcome::Match(self.intent_match(
-                    index,
-                    occurrence,
-                    only_confirm_word,
-                ));
+            (_, Some((index, occurrence, only_confirm_word, hedged))) => {
+                let mut found = self.intent_match(index, occurrence, only_confirm_word);
+                found.hedged = hedged;
+                return FastPathOutcome::Match(found);
             }
+            (_, None) if unmeant.is_some() => unmeant.unwrap_or(FallThroughReason::NotMeant),
             (_, None) if negated_hit || self.phrases.has_negation(&reply) => {
                 FallThroughReason::Negated
             }
@@ -277,8 +300,8 @@ impl FastPath {
     /// a reply about several tasks ("yes to all of them", "cancel every one of these"): it may
     /// ask for more than the plan does, and Neither only costs the next layer a look at it.
     #[must_use]
-    pub fn plan_answer(&self, text: &str) -> PlanAnswer {
-        let Ok(reply) = self.simple_reply(text) else {
+    pub fn plan_answer(&self, view: View<'_>) -> PlanAnswer {
+        let Ok(reply) = self.simple_reply(view) else {
             return PlanAnswer::Neither;
         };
         let words = self.plan_words(&reply);
@@ -294,8 +317,8 @@ impl FastPath {
     /// Whether the reply asks to undo the last action: a non-negated undo keyword in a reply
     /// that is not a question and passes the complexity gate.
     #[must_use]
-    pub fn is_undo(&self, text: &str) -> bool {
-        let Ok(reply) = self.simple_reply(text) else {
+    pub fn is_undo(&self, view: View<'_>) -> bool {
+        let Ok(reply) = self.simple_reply(view) else {
             return false;
         };
         reply.occurrences.iter().copied().any(|occurrence| {
@@ -308,9 +331,34 @@ impl FastPath {
     /// Whether the reply contains a non-negated confirm keyword, whatever else it says. Meant
     /// to recognise a late "yes" to a plan that has expired, so no gate applies.
     #[must_use]
-    pub fn is_confirm_word(&self, text: &str) -> bool {
-        let trimmed = text.trim();
-        !trimmed.is_empty() && self.plan_words(&self.phrases.read(trimmed)).confirm
+    pub fn is_confirm_word(&self, view: View<'_>) -> bool {
+        view.tokens.iter().any(Token::is_word) && self.plan_words(&self.phrases.read(view)).confirm
+    }
+
+    /// Which of the words of `view` are part of a confirm keyword ("yes", "go ahead", "ok"),
+    /// not negated: one flag per word of the view.
+    #[must_use]
+    pub fn confirm_words(&self, view: View<'_>) -> Vec<bool> {
+        let reply = self.phrases.read(view);
+        let mut flags = vec![false; view.tokens.len()];
+        for occurrence in reply.occurrences.iter().copied() {
+            if self.phrases.role(occurrence) != Role::Confirm
+                || self
+                    .phrases
+                    .is_negated(&reply, occurrence, Role::is_confirm)
+            {
+                continue;
+            }
+            for flag in flags.iter_mut().take(occurrence.end).skip(occurrence.start) {
+                *flag = true;
+            }
+        }
+        view.tokens
+            .iter()
+            .zip(flags)
+            .filter(|(token, _)| token.is_word())
+            .map(|(_, flag)| flag)
+            .collect()
     }
 
     /// The intent a reply that names no keyword answers with when it asks for `action` in
@@ -328,12 +376,13 @@ impl FastPath {
             params: target.params.clone(),
             keyword: text.trim().to_string(),
             only_confirm_word: false,
+            hedged: false,
         })
     }
 
     /// Applies the complexity gate and the question test, in that order.
-    fn simple_reply<'a>(&self, text: &'a str) -> Result<Reply<'a>, FallThroughReason> {
-        let trimmed = text.trim();
+    pub(super) fn simple_reply<'a>(&self, view: View<'a>) -> Result<Reply<'a>, FallThroughReason> {
+        let trimmed = view.text().trim();
         if trimmed.is_empty() {
             return Err(FallThroughReason::Empty);
         }
@@ -341,7 +390,7 @@ impl FastPath {
         if trimmed.len() > self.max_length && trimmed.chars().count() > self.max_length {
             return Err(FallThroughReason::TooLong);
         }
-        let reply = self.phrases.read(trimmed);
+        let reply = self.phrases.read(view);
         let has = |role: Role| {
             reply
                 .occurrences
@@ -370,9 +419,13 @@ impl FastPath {
         let Some(first) = reply.tokens.iter().position(Token::is_word) else {
             return false;
         };
+        let second = reply.tokens[first + 1..]
+            .first()
+            .and_then(|token| token.word_in(reply.text()))
+            .unwrap_or_default();
         let starts_with_question_word = reply
             .word(first)
-            .is_some_and(|word| QUESTION_WORDS.contains(&word));
+            .is_some_and(|word| questions::opens_question(word, second));
         // "do it" and "did it" are configured keywords, not questions: a multi-word keyword
         // starting the reply overrides its question-word opening.
         starts_with_question_word
@@ -423,6 +476,7 @@ impl FastPath {
             params: target.params.clone(),
             keyword: self.phrases.keyword(occurrence).to_string(),
             only_confirm_word,
+            hedged: false,
         }
     }
 }

@@ -2,15 +2,15 @@
 //! keyword, a confirm / reject / undo word, a negator, a multi-intent or multi-task signal),
 //! indexed by its first word, and reading a reply into the phrases it contains.
 //!
-//! Invariants: a reply is tokenized once ([`super::words`]) and scanned once, whatever the
-//! vocabulary size; one text can be several phrases ("don't" is a reject keyword and a
+//! Invariants: a reply is read from its one reading (`crate::sentence`), never tokenized
+//! again, and scanned once, whatever the vocabulary size; one text can be several phrases ("don't" is a reject keyword and a
 //! negator), each its own occurrence; a longer phrase of the same family covering a shorter one
 //! wins ("not now" over "now").
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::words::{normalize, tokenize, Token};
+use crate::sentence::tokens::Token;
+use crate::sentence::View;
 
 /// The phrases, and how far back a negator reaches.
 #[derive(Debug)]
@@ -87,16 +87,21 @@ impl Occurrence {
     }
 }
 
-/// A reply after normalization: its tokens and every phrase occurrence in it.
+/// A reply (a run of a sentence's tokens) and every phrase occurrence in it.
 pub(super) struct Reply<'a> {
-    text: Cow<'a, str>,
-    pub(super) tokens: Vec<Token>,
+    text: &'a str,
+    pub(super) tokens: &'a [Token],
     pub(super) occurrences: Vec<Occurrence>,
 }
 
-impl Reply<'_> {
+impl<'a> Reply<'a> {
+    /// The normalized text the tokens index into.
+    pub(super) fn text(&self) -> &'a str {
+        self.text
+    }
+
     pub(super) fn word(&self, token: usize) -> Option<&str> {
-        self.tokens.get(token)?.word_in(&self.text)
+        self.tokens.get(token)?.word_in(self.text)
     }
 
     pub(super) fn ends_with_question_mark(&self) -> bool {
@@ -113,7 +118,7 @@ impl Reply<'_> {
     pub(super) fn clause_count(&self) -> usize {
         let mut clauses = 0;
         let mut clause_has_word = false;
-        for token in &self.tokens {
+        for token in self.tokens {
             match token {
                 Token::Word { .. } => clause_has_word = true,
                 Token::Break { comma: true, .. } if clause_has_word => {
@@ -153,14 +158,12 @@ impl Phrases {
         });
     }
 
-    /// Normalizes and tokenizes a (trimmed) reply and finds every phrase in it.
-    pub(super) fn read<'a>(&self, trimmed: &'a str) -> Reply<'a> {
-        let text = normalize(trimmed);
-        let mut tokens = Vec::with_capacity(trimmed.len() / 4 + 1);
-        tokenize(&text, &mut tokens);
+    /// Finds every phrase in a reply, read from its sentence.
+    pub(super) fn read<'a>(&self, view: View<'a>) -> Reply<'a> {
+        let (text, tokens) = (view.normalized(), view.tokens);
         let mut occurrences = Vec::new();
         for start in 0..tokens.len() {
-            let Some(first_word) = tokens[start].word_in(&text) else {
+            let Some(first_word) = tokens[start].word_in(text) else {
                 continue;
             };
             let Some(candidates) = self.by_first_word.get(first_word) else {
@@ -172,7 +175,7 @@ impl Phrases {
                 let rest_matches = words.iter().enumerate().skip(1).all(|(offset, word)| {
                     tokens
                         .get(start + offset)
-                        .and_then(|token| token.word_in(&text))
+                        .and_then(|token| token.word_in(text))
                         == Some(&**word)
                 });
                 if rest_matches {
@@ -221,7 +224,18 @@ impl Phrases {
         occurrence: Occurrence,
         consumers: fn(Role) -> bool,
     ) -> bool {
-        let mut token = occurrence.start;
+        self.negated_before(reply, occurrence.start, consumers)
+    }
+
+    /// Whether a negator stands within `negation_window` words before token `start` in its
+    /// clause (see [`Phrases::is_negated`]).
+    pub(super) fn negated_before(
+        &self,
+        reply: &Reply<'_>,
+        start: usize,
+        consumers: fn(Role) -> bool,
+    ) -> bool {
+        let mut token = start;
         let mut words_seen = 0;
         while token > 0 && words_seen < self.negation_window {
             token -= 1;
@@ -237,9 +251,7 @@ impl Phrases {
                 continue;
             }
             let negator_here = reply.occurrences.iter().any(|other| {
-                other.start == token
-                    && other.end <= occurrence.start
-                    && self.role(*other) == Role::Negator
+                other.start == token && other.end <= start && self.role(*other) == Role::Negator
             });
             if negator_here || word.ends_with("n't") {
                 return true;

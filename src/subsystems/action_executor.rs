@@ -10,6 +10,8 @@
 //! kept; context parameters come from the thread; for a keyword intent, the reply's own words
 //! fill an action's optional `when` parameter (so "push it to friday" reschedules to Friday).
 
+use std::sync::Arc;
+
 use crate::live::Live;
 
 use actors::{Behaviour, CellCtx, Handled, Reply};
@@ -20,13 +22,14 @@ use crate::actions::{
     Intent,
 };
 use crate::replies::matcher::IntentMatch;
+use crate::sentence::Sentence;
 use crate::tasks::when::find_when;
 
 /// What the review of a proposal is told besides the actions.
 #[derive(Debug, Clone)]
 pub struct ProposalFacts {
-    /// The reply the model answered.
-    pub reply: String,
+    /// The reply the model answered, read once.
+    pub reply: Arc<Sentence>,
     /// The thread task's title.
     pub task_title: Option<String>,
     /// `llm.require_evidence`.
@@ -95,7 +98,7 @@ impl ActionExecutor {
             require_evidence: facts.require_evidence,
         };
         // A usable time only: "yesterday" or "feb 30" is no ground for moving a task.
-        let names_a_time = || matches!(find_when(&facts.reply, &context.when), Ok(Some(_)));
+        let names_a_time = || matches!(find_when(facts.reply.text(), &context.when), Ok(Some(_)));
         let review = review_plan(&registry, bound, input, names_a_time);
         Proposal { invalid, review }
     }

@@ -1,23 +1,31 @@
 //! The FastPath actor: the keyword layer (config/reply_intents.yaml).
 //!
-//! Owns: the compiled matcher. Takes: `Analyze` (one reply) and answers with everything the
-//! turn needs from it at once: the intent outcome, the plan answer, undo, confirm word.
-//! A reply no keyword matched that says nothing but a time ("friday 3pm", "in 2 hours") is read
-//! here as the reschedule intent, "give me an hour" as the snooze intent ([`analyze_reply`]):
-//! the time reader sits above the keyword layer, so the two meet in this actor.
-//! Invariant: pure; no I/O, so it answers in microseconds.
+//! Owns: the compiled matcher. Takes: `Analyze` (one message's reading, `crate::sentence`, and
+//! the title of the task it answers about) and answers with everything the turn needs from it at
+//! once: the intent outcome, the plan answer, undo, confirm word, a closing.
+//! A message whose core no keyword matched that says nothing but a time ("friday 3pm", "in 2
+//! hours") is read here as the reschedule intent, "give me an hour" as the snooze intent
+//! ([`analyze_reply`]): the time reader sits above the keyword layer, so the two meet in this
+//! actor.
+//! Invariant: pure; no I/O, and the message is never read again here (its reading comes
+//! with it), so it answers in microseconds.
+
+use std::sync::Arc;
 
 use crate::live::Live;
 use actors::{Behaviour, CellCtx, Handled, Reply};
 
-use crate::replies::agreement::content_after_agreement;
 use crate::replies::analysis::{analyze, Analysis};
 use crate::replies::matcher::{FallThroughReason, FastPath, FastPathOutcome};
+use crate::sentence::lexicon;
+use crate::sentence::Sentence;
 use crate::tasks::when::names_only_a_time;
 
 pub enum FastPathMsg {
     Analyze {
-        text: String,
+        sentence: Arc<Sentence>,
+        /// The title of the task the message answers about (a nudge thread's, a nudged one's).
+        task_title: Option<String>,
         reply: Reply<Analysis>,
     },
 }
@@ -36,43 +44,33 @@ impl FastPathActor {
 /// The actions of config/reply_actions.yaml that a reply asks for without a keyword.
 const RESCHEDULE_ACTION: &str = "reschedule";
 const SNOOZE_ACTION: &str = "snooze";
-/// Asks for time, when nothing but an amount follows ("give me an hour").
-const ASKING_FOR_TIME: &str = "give me ";
 
-/// Everything the turn decides from: the keyword analysis, where a reply no keyword matched
-/// (`NoKeyword`) that says nothing but a time ("friday 3pm") reads as the reschedule intent,
-/// and "give me" with nothing but a time after it ("give me an hour") as the snooze intent
-/// ([`FastPath::answer_for_action`]). A negated, questioned or too complex reply stays what it
-/// was, and so does one with any other word ("can you give me a few hours").
+/// Everything the turn decides from: the keyword analysis of the message's core, where a core
+/// no keyword matched (`NoKeyword`) that says nothing but a time ("friday 3pm") reads as the
+/// reschedule intent, and "give me" with nothing but a time after it ("give me an hour") as the
+/// snooze intent ([`FastPath::answer_for_action`]). A negated, questioned or too complex reply
+/// stays what it was, and so does one with any other word ("can you give me a few hours").
 ///
-/// Two more readings: agreement followed by content is the content ("yeah, sent it" reads as
-/// "sent it"; the plan answer and the confirm word stay those of the whole reply), and a request
-/// to be asked again at a time ("remind me friday", "I'll do it at 6", "let's say tomorrow") is
-/// the reschedule intent when nothing but a time follows.
+/// The core is the message without its wrapper: "yeah, sent it" reads as "sent it" (the plan
+/// answer and the confirm word stay those of the whole message), and a request to be asked
+/// again at a time ("remind me friday", "I'll do it at 6", "let's say tomorrow") is the
+/// reschedule intent when nothing but a time follows.
 #[must_use]
-pub fn analyze_reply(matcher: &FastPath, text: &str) -> Analysis {
-    let mut analysis = analyze(matcher, text);
-    if let Some(content) = content_after_agreement(matcher, text) {
-        let inner = analyze_reply(matcher, &content);
-        if let FastPathOutcome::Match(intent) = &inner.outcome {
-            if !intent.only_confirm_word {
-                analysis.outcome = inner.outcome;
-                return analysis;
-            }
-        }
-        if matches!(analysis.outcome, FastPathOutcome::Match(ref intent) if intent.only_confirm_word)
-        {
-            // "yep that's sorted now": not a bare "yes", and no keyword says what it is.
-            analysis.outcome = inner.outcome;
-        }
-    }
+pub fn analyze_reply(
+    matcher: &FastPath,
+    sentence: &Sentence,
+    task_title: Option<&str>,
+) -> Analysis {
+    let mut analysis = analyze(matcher, sentence, task_title);
+    let core = sentence.core_words();
+    let core_text = sentence.core_text();
     if let FastPathOutcome::FallThrough(
         FallThroughReason::NoKeyword | FallThroughReason::MultiIntent,
     ) = analysis.outcome
     {
-        if let Some(time) = time_after_request(text) {
-            if names_only_a_time(&time) {
-                if let Some(intent) = matcher.answer_for_action(RESCHEDULE_ACTION, text) {
+        if let Some(time) = time_after_request(sentence, &core) {
+            if names_only_a_time(time) {
+                if let Some(intent) = matcher.answer_for_action(RESCHEDULE_ACTION, core_text) {
                     analysis.outcome = FastPathOutcome::Match(intent);
                     return analysis;
                 }
@@ -83,86 +81,81 @@ pub fn analyze_reply(matcher: &FastPath, text: &str) -> Analysis {
     // hour", "in an hour and a half"): a reply that is nothing but a time is still a time.
     let only_a_time_negated = analysis.outcome
         == FastPathOutcome::FallThrough(FallThroughReason::Negated)
-        && names_only_a_time(text);
+        && names_only_a_time(core_text);
     if analysis.outcome != FastPathOutcome::FallThrough(FallThroughReason::NoKeyword)
         && !only_a_time_negated
     {
         return analysis;
     }
-    let action = if names_only_a_time(text) {
+    let action = if names_only_a_time(core_text) {
         Some(RESCHEDULE_ACTION)
     } else {
-        asks_for_time(text).then_some(SNOOZE_ACTION)
+        asks_for_time(sentence, &core).then_some(SNOOZE_ACTION)
     };
-    if let Some(intent) = action.and_then(|action| matcher.answer_for_action(action, text)) {
+    if let Some(intent) = action.and_then(|action| matcher.answer_for_action(action, core_text)) {
         analysis.outcome = FastPathOutcome::Match(intent);
     }
     analysis
 }
 
 /// Openings that ask to be asked again, or say when it will be done: what follows is the time.
-const ASK_AGAIN_AT: &[&str] = &[
-    "remind me again",
-    "remind me",
-    "ask me again",
-    "ask me",
-    "ping me",
-    "nudge me",
-    "bug me",
-    "check with me",
-    "check back",
-    "try me again",
-    "try me",
-    "i'll do it",
-    "ill do it",
-    "i will do it",
-    "i'll do that",
-    "i'll get to it",
-    "i'll get it done",
-    "i can do it",
-    "let's do it",
-    "lets do it",
-    "let's do",
-    "lets do",
-    "do it",
-    "make it",
-    "let's say",
-    "lets say",
-    "how about",
-    "what about",
-    "maybe",
+const ASK_AGAIN_AT: &[&[&str]] = &[
+    &["remind", "me", "again"],
+    &["remind", "me"],
+    &["ask", "me", "again"],
+    &["ask", "me"],
+    &["ping", "me"],
+    &["nudge", "me"],
+    &["bug", "me"],
+    &["check", "with", "me"],
+    &["check", "back"],
+    &["try", "me", "again"],
+    &["try", "me"],
+    &["i'll", "do", "it"],
+    &["ill", "do", "it"],
+    &["i", "will", "do", "it"],
+    &["i'll", "do", "that"],
+    &["i'll", "get", "to", "it"],
+    &["i'll", "get", "it", "done"],
+    &["i", "can", "do", "it"],
+    &["let's", "do", "it"],
+    &["lets", "do", "it"],
+    &["let's", "do"],
+    &["lets", "do"],
+    &["do", "it"],
+    &["make", "it"],
+    &["let's", "say"],
+    &["lets", "say"],
+    &["how", "about"],
+    &["what", "about"],
+    &["maybe"],
 ];
 
-/// The words after an [`ASK_AGAIN_AT`] opening, lower-cased; None without one.
-fn time_after_request(text: &str) -> Option<String> {
-    let lower = text.trim().to_lowercase().replace('\u{2019}', "'");
-    ASK_AGAIN_AT
+/// The words after an [`ASK_AGAIN_AT`] opening of the core, as written; None without one.
+fn time_after_request<'s>(sentence: &'s Sentence, core: &[&str]) -> Option<&'s str> {
+    let opening = ASK_AGAIN_AT
         .iter()
-        .find_map(|opening| {
-            let rest = lower.strip_prefix(opening)?;
-            // A whole word: "remind me" is not "remind meat".
-            (rest.is_empty() || rest.starts_with([' ', ',']))
-                .then(|| rest.trim_matches([' ', ',']).to_string())
-        })
-        .filter(|rest| !rest.is_empty())
+        .filter(|opening| lexicon::starts_with(core, opening))
+        .map(|opening| opening.len())
+        .max()?;
+    if opening >= core.len() {
+        return None;
+    }
+    Some(sentence.core_text_from(sentence.core().start + opening))
 }
 
-/// "give me" (any case) and then nothing but a time; "a"/"an" before the unit counts as one
-/// ("give me an hour": the time reader reads "an hour" only after a moving verb).
-fn asks_for_time(text: &str) -> bool {
-    let trimmed = text.trim_start();
-    let opens = trimmed
-        .get(..ASKING_FOR_TIME.len())
-        .is_some_and(|head| head.eq_ignore_ascii_case(ASKING_FOR_TIME));
-    let Some(rest) = trimmed.get(ASKING_FOR_TIME.len()..).filter(|_| opens) else {
+/// "give me" and then nothing but a time; "a"/"an" before the unit counts as one ("give me an
+/// hour": the time reader reads "an hour" only after a moving verb).
+fn asks_for_time(sentence: &Sentence, core: &[&str]) -> bool {
+    if !lexicon::starts_with(core, &["give", "me"]) || core.len() < 3 {
         return false;
+    }
+    let from = sentence.core().start + 2;
+    let counted = if matches!(core[2], "a" | "an") && core.len() > 3 {
+        format!("1 {}", sentence.core_text_from(from + 1))
+    } else {
+        sentence.core_text_from(from).to_string()
     };
-    let rest = rest.trim_start();
-    let lower = rest.to_lowercase();
-    let counted = ["an ", "a "]
-        .iter()
-        .find_map(|article| lower.strip_prefix(article))
-        .map_or_else(|| lower.clone(), |unit| format!("1 {unit}"));
     names_only_a_time(&counted)
 }
 
@@ -171,8 +164,13 @@ impl Behaviour for FastPathActor {
 
     fn handle(&mut self, message: FastPathMsg, _ctx: &mut CellCtx<Self>) -> Handled {
         match message {
-            FastPathMsg::Analyze { text, reply } => {
-                reply.send(analyze_reply(&self.matcher.get(), &text));
+            FastPathMsg::Analyze {
+                sentence,
+                task_title,
+                reply,
+            } => {
+                let matcher = self.matcher.get();
+                reply.send(analyze_reply(&matcher, &sentence, task_title.as_deref()));
             }
         }
         Handled::Done

@@ -1,9 +1,8 @@
 //! Tasks named in words (docs/contract.md "Tasks named in chat"): a reference (an id or words of a
 //! title) resolved by Donna: exact id, then exact normalised title, then titles holding every
 //! word of the reference. Writes look among open tasks; reads among all, open ones first.
-//! Also whether a message names a task at all (`mentions`: a word of three or more letters of
-//! the title that is not a stop word), and which open tasks the person's own message names best
-//! (`named_by_message`: what consent trusts, never an id from a model). An exact title keeps
+//! Also which open tasks the person's own message names best (`named_by_message`, from the
+//! words of its one reading: what consent trusts, never an id from a model). An exact title keeps
 //! its articles: "dingo report" is not exactly "Dingo report A" when "Dingo report B" exists.
 //!
 //! Pure reads. Invariant: a task id reaches an action only through here, so words from a model
@@ -13,6 +12,7 @@ use rusqlite::Connection;
 
 use super::title_words::normalise;
 use super::{repo, Task};
+use crate::sentence::tokens::{words, Join};
 use crate::store::StoreError;
 
 /// Words that say nothing about which task is meant: they are dropped from a reference ("the
@@ -145,18 +145,20 @@ pub fn resolve(conn: &Connection, reference: &str, among: Among) -> Result<Found
 /// with it. Several when tied ("the dingo report" names both "Dingo report A" and "Dingo
 /// report B"), none when no title word is in the message. An id in the message names nothing:
 /// only words do.
-pub fn named_by_message(conn: &Connection, message: &str) -> Result<Vec<Task>, StoreError> {
+/// `said`: the message's words as titles are compared (`sentence::tokens::Join::Nothing`,
+/// from its one reading).
+pub fn named_by_message(conn: &Connection, said: &[String]) -> Result<Vec<Task>, StoreError> {
     let open: Vec<Task> = repo::list(conn, None)?
         .into_iter()
         .filter(|task| task.status.is_open())
         .collect();
-    Ok(best_named(open, message, |task| &task.title))
+    Ok(best_named(open, said, |task| &task.title))
 }
 
-/// The items whose titles `message` names best (see [`named_by_message`]).
-pub fn best_named<T>(items: Vec<T>, message: &str, title: impl Fn(&T) -> &str) -> Vec<T> {
-    let said_words: Vec<String> = plain_words(message);
-    let said = significant_words(message);
+/// The items whose titles the message's words `said_words` name best (see
+/// [`named_by_message`]).
+pub fn best_named<T>(items: Vec<T>, said_words: &[String], title: impl Fn(&T) -> &str) -> Vec<T> {
+    let said = significant(said_words);
     let score = |item: &T| {
         let whole = plain_words(title(item));
         let all_there = !whole.is_empty() && whole.iter().all(|word| said_words.contains(word));
@@ -184,21 +186,16 @@ pub fn best_named<T>(items: Vec<T>, message: &str, title: impl Fn(&T) -> &str) -
 /// Lower-case words, articles kept: "Dingo report A" is three words, so "the dingo report"
 /// does not hold all of them.
 fn plain_words(text: &str) -> Vec<String> {
-    text.to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .map(str::to_string)
-        .collect()
+    words(text, Join::Nothing)
 }
 
-/// Whether `message` names the task titled `title`: it holds a word of three or more letters
-/// of the title that is not a stop word.
-pub fn mentions(message: &str, title: &str) -> bool {
-    let said = significant_words(message);
-    significant_words(title)
+/// The significant words among `words`: without articles and stop words.
+fn significant(words: &[String]) -> Vec<String> {
+    words
         .iter()
-        .filter(|word| word.chars().count() >= 3)
-        .any(|word| said.contains(word))
+        .filter(|word| !matches!(word.as_str(), "a" | "an") && !STOP_WORDS.contains(&word.as_str()))
+        .cloned()
+        .collect()
 }
 
 #[cfg(test)]
@@ -227,7 +224,7 @@ mod tests {
             "Renew passport",
             "Pay rent",
         ];
-        let best = |message: &str| best_named(titles.clone(), message, |t| t);
+        let best = |message: &str| best_named(titles.clone(), &plain_words(message), |t| t);
         assert_eq!(
             best("mark the dingo report done"),
             vec!["Dingo report A", "Dingo report B"]
@@ -243,28 +240,5 @@ mod tests {
         );
         assert!(best("move it to friday").is_empty());
         assert!(best("tsk_123 done").is_empty());
-    }
-
-    #[test]
-    fn a_message_names_a_task_by_a_significant_word_of_its_title() {
-        let table = [
-            ("move the passport thing to friday", "Renew passport", true),
-            ("PASSPORT: push it", "Renew passport", true),
-            ("done with the rent", "Pay rent", true),
-            // Not a word of the title, or too short, or a stop word.
-            ("move it to friday", "Renew passport", false),
-            ("move the pass to friday", "Renew passport", false),
-            ("do it", "Do it", false),
-            ("that thing for you", "The thing for Mum", false),
-            ("call mum", "The thing for Mum", true),
-            ("cancel the task", "Task", false),
-        ];
-        for (message, title, expected) in table {
-            assert_eq!(
-                mentions(message, title),
-                expected,
-                "{message:?} / {title:?}"
-            );
-        }
     }
 }

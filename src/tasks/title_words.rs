@@ -7,12 +7,13 @@
 
 use std::collections::BTreeSet;
 
-/// The normalised title.
+use crate::sentence::tokens::{words, Join};
+
+/// The normalised title (the one tokenizer's words, every mark splitting them).
 pub fn normalise(title: &str) -> String {
-    title
-        .to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|word| !word.is_empty() && !matches!(*word, "a" | "an" | "the"))
+    words(title, Join::Nothing)
+        .into_iter()
+        .filter(|word| !matches!(word.as_str(), "a" | "an" | "the"))
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -85,6 +85,6 @@ impl Pipeline {
             .filter(|entry| entry.role == Role::User)
             .filter(|entry| entry.author_id.as_deref().is_none_or(|id| id == author))
             .map(|entry| entry.content)
-            .find(|text| !text.trim().is_empty() && bigger_model::read(text).is_none()))
+            .find(|text| !text.trim().is_empty() && !bigger_model::asked_for_it(text)))
     }
 }

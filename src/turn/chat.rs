@@ -32,6 +32,7 @@ use super::error::TurnError;
 use super::model_call::{ask_model, model_down};
 use super::pipeline::Pipeline;
 use super::Inbound;
+use crate::sentence::Sentence;
 
 /// How many earlier sessions' summaries a chat prompt shows (the newest ones).
 pub const SUMMARIES_SHOWN: usize = 3;
@@ -61,9 +62,10 @@ impl Pipeline {
         &self,
         turn: &TurnContext,
         inbound: &Inbound,
+        said: &Sentence,
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
-        self.converse(turn, inbound, now, Talk::Chat).await
+        self.converse(turn, inbound, said, now, Talk::Chat).await
     }
 
     /// Changing tasks in plain words: `route` said task_action; the open tasks are shown.
@@ -71,15 +73,17 @@ impl Pipeline {
         &self,
         turn: &TurnContext,
         inbound: &Inbound,
+        said: &Sentence,
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
-        self.converse(turn, inbound, now, Talk::Tasks).await
+        self.converse(turn, inbound, said, now, Talk::Tasks).await
     }
 
     async fn converse(
         &self,
         turn: &TurnContext,
         inbound: &Inbound,
+        said: &Sentence,
         now: DateTime<Utc>,
         talk: Talk,
     ) -> Result<(Work, DraftStep), TurnError> {
@@ -116,7 +120,7 @@ impl Pipeline {
                 session,
                 pinned,
             };
-            return self.chat_actions(turn, inbound, proposed, now).await;
+            return self.chat_actions(turn, said, proposed, now).await;
         }
         Ok((
             Work::Chat {

@@ -26,7 +26,9 @@ use crate::chat_actions::{self, consent, Asked, Consent, Pick, Picked, Prepared,
 use crate::conversation::drafts::DraftKind;
 use crate::conversation::participation::Viewer;
 use crate::planner::ToolEnv;
-use crate::replies::grounding::{title_shares_a_word, Ask, Message};
+use crate::replies::grounding::{title_shares_a_word, Ask};
+use crate::sentence::tokens::{words, Join};
+use crate::sentence::Sentence;
 use crate::tasks::named;
 use crate::tasks::when::{find_when, WhenContext};
 use crate::tasks::TaskSource;
@@ -39,7 +41,6 @@ use super::free_text::{ask_with, say};
 use super::pipeline::Pipeline;
 use super::result::{PlannerStep, TurnPath};
 use super::texts;
-use super::Inbound;
 
 /// A chat answer's actions and what the turn knows around them.
 #[derive(Debug, Clone)]
@@ -60,6 +61,10 @@ pub(super) struct Waiting {
     pub requests: Vec<ActionRequest>,
     pub picked: Picked,
     pub message: String,
+    /// The message's one reading, kept so that the answer to "which one?" does not read it
+    /// again (absent in a draft an older version kept: then nothing is plainly asked).
+    #[serde(default)]
+    pub reading: Option<Sentence>,
     pub planner_ran: bool,
     pub pinned: Option<String>,
     /// The request asked about, what it picks, its candidates and the question.
@@ -69,12 +74,26 @@ pub(super) struct Waiting {
     pub question: String,
 }
 
+impl Waiting {
+    /// The message's words in a view of the one tokenizer: from its reading, else its text.
+    fn words(&self, join: Join) -> Vec<String> {
+        match &self.reading {
+            Some(reading) => reading
+                .pieces(join)
+                .into_iter()
+                .map(|piece| piece.word)
+                .collect(),
+            None => words(&self.message, join),
+        }
+    }
+}
+
 impl Pipeline {
     /// The turn's work for a chat answer that proposed actions.
     pub(super) async fn chat_actions(
         &self,
         context: &TurnContext,
-        inbound: &Inbound,
+        said: &Sentence,
         proposed: Proposed,
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
@@ -106,7 +125,8 @@ impl Pipeline {
         let waiting = Waiting {
             requests,
             picked: Picked::new(),
-            message: inbound.text.clone(),
+            message: said.text().to_string(),
+            reading: Some(said.clone()),
             planner_ran,
             pinned: proposed.pinned,
             index: 0,
@@ -144,13 +164,13 @@ impl Pipeline {
             }),
         };
         let (picked, later) = (waiting.picked.clone(), self.settings.later);
-        let message = waiting.message.clone();
+        let said_words = waiting.words(Join::Nothing);
         let (prepared, named) = self
             .store
             .read(move |conn| {
                 let prepared = chat_actions::prepare(conn, &requests, &picked, &env, later)?;
                 // The task the person's own words name, alone: what consent trusts.
-                let named = match named::named_by_message(conn, &message)?.as_slice() {
+                let named = match named::named_by_message(conn, &said_words)?.as_slice() {
                     [one] => Some(one.id.clone()),
                     _ => None,
                 };
@@ -177,7 +197,7 @@ impl Pipeline {
         };
         // A new task whose title the person never said a word of is the model's invention:
         // it is neither created nor proposed.
-        let message = Message::read(&waiting.message);
+        let message = waiting.words(Join::Apostrophes);
         let (mut ready, invented): (_, Vec<String>) = {
             let mut ready = ready;
             let (kept, invented): (Vec<_>, Vec<_>) = ready
@@ -220,7 +240,7 @@ impl Pipeline {
         }));
         let picked: Vec<String> = waiting.picked.values().cloned().collect();
         let asked = Asked {
-            message: &waiting.message,
+            message: waiting.reading.as_ref(),
             named: named.as_deref(),
             pinned: waiting.pinned.as_deref(),
             picked: &picked,

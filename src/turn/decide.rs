@@ -20,8 +20,13 @@
 //!    delivered into the chat T was captured in), a FastPath intent answers it and acts on T as
 //!    in T's own thread (a bare "yes" too, by rule 2), unless the message opens with a capture
 //!    command; anything else goes to the free-text room.
-//! 5. A FastPath intent runs its action (or proposes it, for `confirm: true` intents).
-//! 6. Anything else goes to the next layer (the model).
+//! 5. A FastPath intent runs its action (or proposes it, for `confirm: true` intents and
+//!    hedged ones: sarcasm, someone else's report).
+//! 6. A closing ("thanks, that's all", "cool, see you tomorrow", "you're the best") gets a
+//!    short friendly answer, as in a free chat.
+//! 7. Anything else goes to the next layer (the model).
+
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
@@ -30,8 +35,10 @@ use crate::conversation::memory::Kind;
 use crate::conversation::plans::{Plan, PlanStatus};
 use crate::replies::analysis::Analysis;
 use crate::replies::matcher::{FastPathOutcome, IntentMatch, PlanAnswer};
+use crate::sentence::Sentence;
 
 use super::context::TurnContext;
+use super::readings::Readings;
 use super::Inbound;
 
 /// Longest reply (in words) read as a bare confirmation when no plan is waiting.
@@ -65,6 +72,8 @@ pub enum Next {
     /// In a thread bound to no task: the answer to the nudge about `TurnContext::nudged_task`
     /// delivered here; the intent acts on that task as in its own thread.
     AnswerNudge(IntentMatch),
+    /// Only a closing ("thanks, that's all", "see you tomorrow"): a friendly answer.
+    Closing,
     /// No rule above applies: the next layer's turn.
     NextLayer,
     /// A button's change to one task (`turn::decide_click`): the thread's task, or in a free
@@ -75,13 +84,22 @@ pub enum Next {
 /// What the turn made of its message.
 pub struct Decided {
     pub context: TurnContext,
-    /// The message as the rooms read it (a grouped nudge's number taken off its words).
-    pub answer: Inbound,
-    /// What the FastPath read in the words; None for a click, whose words are not read.
-    pub analysis: Option<Analysis>,
+    /// The words, read: None for a click, whose words are not read.
+    pub words: Option<Words>,
     pub plan_step: PlanStep,
     pub next: Next,
     pub now: DateTime<Utc>,
+}
+
+/// A message's words as the turn read them, once.
+pub struct Words {
+    /// The message's one reading, its core without a grouped nudge's number ("2 done").
+    pub said: Arc<Sentence>,
+    /// What the FastPath made of it.
+    pub analysis: Analysis,
+    /// The free-text rules' readings, made once for the gate, the live plan and the room
+    /// (`Next::FreeText` only).
+    pub readings: Option<Readings>,
 }
 
 /// What rule 1 makes of a message's answer to the thread's live plan.
@@ -161,6 +179,7 @@ pub fn decide(context: &TurnContext, analysis: &Analysis, now: DateTime<Utc>) ->
     match &analysis.outcome {
         FastPathOutcome::Match(intent) if intent.only_confirm_word => (plan_step, Next::NextLayer),
         FastPathOutcome::Match(intent) => (plan_step, Next::Intent(intent.clone())),
+        FastPathOutcome::FallThrough(_) if analysis.closing => (plan_step, Next::Closing),
         FastPathOutcome::FallThrough(_) => (plan_step, Next::NextLayer),
     }
 }
@@ -219,15 +238,18 @@ fn plan_gone_since_donna_spoke(context: &TurnContext, now: DateTime<Utc>) -> Opt
 /// on?" lists it instead of dropping it (every other message that is not its answer drops it:
 /// docs/contract.md "Free text" step 4), and a task's own button (the web page's Done) leaves it too:
 /// the click acts on its task, it is no new turn of the conversation.
-pub fn keep_the_live_plan(plan_step: PlanStep, next: &Next, inbound: &Inbound) -> PlanStep {
-    use crate::capture::rules::{read, Question, Reading};
+pub fn keep_the_live_plan(
+    plan_step: PlanStep,
+    next: &Next,
+    inbound: &Inbound,
+    readings: Option<&Readings>,
+) -> PlanStep {
+    use crate::capture::rules::{Question, Reading};
+    let waiting_on =
+        readings.is_some_and(|readings| readings.rules == Reading::Question(Question::WaitingOn));
     match (&plan_step, next) {
         (PlanStep::Cancel(_), _) if inbound.about_task.is_some() => PlanStep::Keep,
-        (PlanStep::Cancel(_), Next::FreeText)
-            if read(&inbound.text) == Reading::Question(Question::WaitingOn) =>
-        {
-            PlanStep::Keep
-        }
+        (PlanStep::Cancel(_), Next::FreeText) if waiting_on => PlanStep::Keep,
         _ => plan_step,
     }
 }

@@ -1,7 +1,10 @@
 //! The turn's entry: what the message is, and the decision that follows. A click enters as the
 //! intent its button stands for (`Inbound::intent`) and goes straight to `decide_click`: no
 //! words are read, whatever the keyword vocabulary says about the words it stands for. Words are
-//! read by the FastPath (after a grouped nudge's number picked its task) and go to `decide`.
+//! read once (`read_message`: the message's one reading, a grouped nudge's number set aside
+//! from its core, the FastPath's analysis of it) and go to `decide`; a message for the
+//! free-text room has its rules' readings made here too, once, for the gate, the live plan and
+//! the room.
 //!
 //! Owns: the order of reading and deciding, and the moment the turn decided (its `now`, in the
 //! journal). Sends: `Analyze` to the FastPath (words only).
@@ -9,14 +12,13 @@
 use chrono::{DateTime, Utc};
 
 use crate::llm::journal;
-use crate::subsystems::fast_path::FastPathMsg;
 
 use super::context::TurnContext;
-use super::decide::{decide, keep_the_live_plan, Decided};
+use super::decide::{decide, keep_the_live_plan, Decided, Next, Words};
 use super::decide_click::decide_click;
 use super::error::TurnError;
-use super::nudge_group;
 use super::pipeline::Pipeline;
+use super::readings::Readings;
 use super::Inbound;
 
 impl Pipeline {
@@ -32,10 +34,9 @@ impl Pipeline {
         let (plan_step, next) =
             decide_click(&context, intent, inbound.answers_plan.as_deref(), now);
         Ok(Decided {
-            plan_step: keep_the_live_plan(plan_step, &next, inbound),
+            plan_step: keep_the_live_plan(plan_step, &next, inbound, None),
             context,
-            answer: inbound.clone(),
-            analysis: None,
+            words: None,
             next,
             now,
         })
@@ -46,23 +47,19 @@ impl Pipeline {
         inbound: &Inbound,
         context: TurnContext,
     ) -> Result<Decided, TurnError> {
-        // A reply to a nudge that listed several tasks picks one by its number ("2 done").
-        let (context, text) = nudge_group::pick(context, &inbound.text);
-        let answer = Inbound {
-            text: text.clone(),
-            ..inbound.clone()
-        };
-        let analysis = self
-            .fast_path
-            .ask(|reply| FastPathMsg::Analyze { text, reply })
-            .await?;
+        let (context, said, analysis) = self.read_message(context, inbound).await?;
         let now = self.decided_now();
         let (plan_step, next) = decide(&context, &analysis, now);
+        let readings = matches!(next, Next::FreeText)
+            .then(|| Readings::of(&said, now, self.settings.timezone));
         Ok(Decided {
-            plan_step: keep_the_live_plan(plan_step, &next, inbound),
+            plan_step: keep_the_live_plan(plan_step, &next, inbound, readings.as_ref()),
             context,
-            answer,
-            analysis: Some(analysis),
+            words: Some(Words {
+                said,
+                analysis,
+                readings,
+            }),
             next,
             now,
         })

@@ -31,8 +31,8 @@ use serde_json::json;
 
 use crate::actions::automation::proposal_action;
 use crate::automations::command::{self as automation_command, AutomationReading};
+use crate::capture::given;
 use crate::capture::request::Capture;
-use crate::capture::sentence::words;
 use crate::capture::time_words::{self, CaptureTime};
 use crate::capture::title::capitalise;
 use crate::conversation::drafts::DraftKind;
@@ -53,38 +53,28 @@ use super::pipeline::Pipeline;
 use super::result::TurnPath;
 use super::texts;
 use super::Inbound;
-use crate::replies::grounding::{
-    asks_for, time_words_said, title_shares_a_word, Ask, Context, Message,
-};
-
-/// Words that show the person gave a priority themselves.
-const PRIORITY_WORDS: [&str; 7] = [
-    "priority",
-    "urgent",
-    "urgently",
-    "asap",
-    "important",
-    "critical",
-    "p1",
-];
+use crate::replies::grounding::{asks_for, time_words_said, title_shares_a_word, Ask, Context};
+use crate::sentence::tokens::Tokens;
+use crate::sentence::Sentence;
 
 impl Pipeline {
     pub(super) async fn free_model(
         &self,
         context: &TurnContext,
         inbound: &Inbound,
+        said: &Sentence,
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
-        if let Some(answer) = self.without_the_model(DraftStep::Keep) {
+        if let Some(answer) = self.without_the_model(DraftStep::Keep, Some(said)) {
             return Ok(answer);
         }
-        if self.asks_to_change_a_task(&inbound.text).await? {
+        if self.asks_to_change_a_task(said).await? {
             // The person's words already say what this is (`turn::task_change`).
-            return self.task_talk(context, inbound, now).await;
+            return self.task_talk(context, inbound, said, now).await;
         }
         let call = |context, reply| LlmMsg::Route { context, reply };
         let route = match self
-            .free_call(inbound, &inbound.text, now, DraftStep::Keep, call)
+            .free_call(inbound, said, &inbound.text, now, DraftStep::Keep, call)
             .await?
         {
             Ok(route) => route,
@@ -94,11 +84,11 @@ impl Pipeline {
         match route.intent {
             RouteIntent::Capture | RouteIntent::Automation => match route.task {
                 Some(parsed) => {
-                    self.capture_parsed(context, &inbound.text, 0, now, parsed)
+                    self.capture_parsed(context, said, &inbound.text, 0, now, parsed)
                         .await
                 }
                 None => {
-                    self.parse_and_capture(context, inbound, &inbound.text, 0, now)
+                    self.parse_and_capture(context, inbound, said, &inbound.text, 0, now)
                         .await
                 }
             },
@@ -108,43 +98,46 @@ impl Pipeline {
                     .unwrap_or_else(|| texts::CLARIFY.to_string());
                 Ok(ask(DraftKind::Clarify, &inbound.text, 1, &question))
             }
-            RouteIntent::Question => self.planner(context, inbound, now).await,
+            RouteIntent::Question => self.planner(context, inbound, said, now).await,
             RouteIntent::Chat => match route.reply {
-                Some(reply) => self.routed_chat(context, inbound, now, reply).await,
-                None => self.chat(context, inbound, now).await,
+                Some(reply) => self.routed_chat(context, inbound, said, now, reply).await,
+                None => self.chat(context, inbound, said, now).await,
             },
-            RouteIntent::TaskAction => self.task_talk(context, inbound, now).await,
+            RouteIntent::TaskAction => self.task_talk(context, inbound, said, now).await,
         }
     }
 
-    /// `parse_task` on `text` (the message, or a draft merged with its answer), validated and
-    /// captured. `questions` were asked for it already.
+    /// `parse_task` on `text` (the message, or a draft merged with its answer, the message
+    /// `said`), validated and captured. `questions` were asked for it already.
     pub(super) async fn parse_and_capture(
         &self,
         context: &TurnContext,
         inbound: &Inbound,
+        said: &Sentence,
         text: &str,
         questions: i64,
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
         let call = |context, reply| LlmMsg::ParseTask { context, reply };
         match self
-            .free_call(inbound, text, now, DraftStep::Remove, call)
+            .free_call(inbound, said, text, now, DraftStep::Remove, call)
             .await?
         {
             Ok(parsed) => {
-                self.capture_parsed(context, text, questions, now, parsed)
+                self.capture_parsed(context, said, text, questions, now, parsed)
                     .await
             }
             Err(answer) => Ok(answer),
         }
     }
 
-    /// The task the model read from `text` (`parse_task`'s answer, or `route`'s), validated
-    /// and captured. `questions` were asked for it already.
+    /// The task the model read from `text` (`parse_task`'s answer, or `route`'s: the message
+    /// `said`, or a draft merged with it), validated and captured. `questions` were asked for
+    /// it already.
     pub(super) async fn capture_parsed(
         &self,
         context: &TurnContext,
+        said: &Sentence,
         text: &str,
         questions: i64,
         now: DateTime<Utc>,
@@ -153,8 +146,8 @@ impl Pipeline {
         let title = capitalise(parsed.title.trim());
         // A closing, a feeling or small talk read as a capture with nothing in it: no "what
         // should I add?" unless the person asked to add something.
-        let message = Message::read(text);
-        if title.is_empty() && !asks_for(&message, Ask::Create, &Context::default(), || false) {
+        let message = words_read(said, text);
+        if title.is_empty() && !asks_for(said, Ask::Create, &Context::default(), || false) {
             return Ok((say(TurnPath::Chat, texts::NOT_A_TASK), DraftStep::Remove));
         }
         if title.is_empty() || parsed.confidence < self.settings.min_confidence {
@@ -175,36 +168,13 @@ impl Pipeline {
             ));
         }
         if let Some(recurrence) = &parsed.recurrence {
-            // The model copied the schedule words; Donna's own reader turns them into a rule.
-            let words = format!("{recurrence} remind me to {title}");
-            return Ok(
-                match automation_command::read(&words, now, self.settings.timezone) {
-                    AutomationReading::Draft(draft) => (
-                        Work::Propose {
-                            actions: vec![proposal_action(&draft, Some(&context.thread.id))],
-                            preamble: None,
-                            path: TurnPath::AutomationProposed,
-                            steps: Vec::new(),
-                        },
-                        DraftStep::Remove,
-                    ),
-                    AutomationReading::Unreadable(question) => {
-                        ask(DraftKind::Clarify, text, questions + 1, &question)
-                    }
-                    AutomationReading::NotAutomation => ask(
-                        DraftKind::Clarify,
-                        text,
-                        questions + 1,
-                        "How often should I remind you, e.g. 'every monday at 9'?",
-                    ),
-                },
-            );
+            return Ok(self.recurrence(context, text, questions, now, recurrence, &title));
         }
         let mut capture = Capture {
             title,
             description: parsed.description.clone(),
-            domain: given(text, &parsed, "domain"),
-            priority: given(text, &parsed, "priority").and_then(|p| p.parse().ok()),
+            domain: given::domain(&message, parsed.domain.as_deref()),
+            priority: given::priority(&message, parsed.priority),
             estimated_minutes: parsed.estimated_minutes,
             tags: parsed.tags.clone(),
             ..Capture::default()
@@ -250,18 +220,53 @@ impl Pipeline {
             .await
     }
 
+    /// A recurring reminder the model read: it copied the schedule words, and Donna's own
+    /// reader turns them into a rule, proposed; or the question about what it could not read.
+    fn recurrence(
+        &self,
+        context: &TurnContext,
+        text: &str,
+        questions: i64,
+        now: DateTime<Utc>,
+        recurrence: &str,
+        title: &str,
+    ) -> (Work, DraftStep) {
+        let words = format!("{recurrence} remind me to {title}");
+        match automation_command::read_words(&words, now, self.settings.timezone) {
+            AutomationReading::Draft(draft) => (
+                Work::Propose {
+                    actions: vec![proposal_action(&draft, Some(&context.thread.id))],
+                    preamble: None,
+                    path: TurnPath::AutomationProposed,
+                    steps: Vec::new(),
+                },
+                DraftStep::Remove,
+            ),
+            AutomationReading::Unreadable(question) => {
+                ask(DraftKind::Clarify, text, questions + 1, &question)
+            }
+            AutomationReading::NotAutomation => ask(
+                DraftKind::Clarify,
+                text,
+                questions + 1,
+                "How often should I remind you, e.g. 'every monday at 9'?",
+            ),
+        }
+    }
+
     /// One free-text model call on `text`. Err: the turn's answer when no usable reply comes
     /// (no model: `unhandled`, the draft as `no_model`; the model known away, the actor gone
     /// or the call failing: `llm_unavailable`).
     async fn free_call<T: Send + 'static>(
         &self,
         inbound: &Inbound,
+        said: &Sentence,
         text: &str,
         now: DateTime<Utc>,
         no_model: DraftStep,
         message: impl FnOnce(Box<FreeTextContext>, Reply<Result<T, LlmError>>) -> LlmMsg,
     ) -> Result<Result<T, (Work, DraftStep)>, TurnError> {
-        if let Some(answer) = self.without_the_model(no_model) {
+        if let Some(answer) = self.without_the_model(no_model, Some(said)) {
             return Ok(Err(answer));
         }
         let Some(llm) = &self.llm else {
@@ -273,20 +278,11 @@ impl Pipeline {
     }
 }
 
-/// A field the model gave that the person's own words mention; else None (a guess).
-fn given(text: &str, parsed: &ParsedTask, field: &str) -> Option<String> {
-    let said: Vec<String> = words(text).into_iter().map(|word| word.text).collect();
-    match field {
-        "domain" => parsed
-            .domain
-            .clone()
-            .filter(|domain| said.iter().any(|word| word == domain)),
-        _ => parsed
-            .priority
-            .filter(|_| {
-                said.iter()
-                    .any(|word| PRIORITY_WORDS.contains(&word.as_str()))
-            })
-            .map(|priority| priority.to_string()),
+/// The words of what the model read: the message's own reading, or a merged draft's text.
+fn words_read(said: &Sentence, text: &str) -> Vec<String> {
+    if text == said.text() {
+        said.words().map(str::to_string).collect()
+    } else {
+        Tokens::read(text).words().map(str::to_string).collect()
     }
 }

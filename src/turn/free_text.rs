@@ -10,24 +10,27 @@
 //! `bigger_model`), then the model
 //! (`free_model`), or without one an honest answer naming what works.
 //! Invariants: reached only through `decide`'s `Next::FreeText`, so a bare confirmation or
-//! "undo" never gets here; nothing here writes: the room returns the turn's work and what
+//! "undo" never gets here; the message's readings by the rules, the automation and digest
+//! commands are made once (`Readings`) from its one reading and shared with the group gate and
+//! `keep_the_live_plan`; nothing here writes: the room returns the turn's work and what
 //! happens to the draft, committed by the pipeline in one transaction.
 
 use chrono::{DateTime, Utc};
 
 use crate::actions::automation::{digest_proposal, proposal_action};
-use crate::automations::command::{self as automation_command, AutomationReading};
-use crate::automations::digest_command::{self, DigestReading};
+use crate::automations::command::AutomationReading;
+use crate::automations::digest_command::DigestReading;
 use crate::capture::bigger_model;
-use crate::capture::rules::{self, Question, Reading};
-use crate::capture::sentence::{is_question, words};
+use crate::capture::rules::{Question, Reading};
 use crate::conversation::drafts::{Draft, DraftKind, MAX_QUESTIONS};
+use crate::sentence::Sentence;
 
 use super::apply::Work;
 use super::context::TurnContext;
 use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::pipeline::Pipeline;
+use super::readings::Readings;
 use super::result::TurnPath;
 use super::texts;
 use super::Inbound;
@@ -37,13 +40,18 @@ impl Pipeline {
         &self,
         context: &TurnContext,
         inbound: &Inbound,
+        said: &Sentence,
+        readings: Option<Readings>,
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
-        let reading = rules::read(&inbound.text);
-        let automation = automation_command::read(&inbound.text, now, self.settings.timezone);
-        let digest = digest_command::read(&inbound.text, now, self.settings.timezone);
-        let is_command = !matches!(automation, AutomationReading::NotAutomation)
-            || !matches!(digest, DigestReading::NotDigest);
+        let readings = readings.unwrap_or_else(|| Readings::of(said, now, self.settings.timezone));
+        let is_command = readings.is_command();
+        let Readings {
+            rules: reading,
+            automation,
+            digest,
+            zone,
+        } = readings;
         // Only the person a question was asked of answers it; another member's message leaves
         // it alone and is handled on its own.
         let draft = context
@@ -59,13 +67,13 @@ impl Pipeline {
             }
             // A command of its own ("every monday remind me to ...", "send me my agenda every
             // day at 8") is never the answer.
-            if !is_command && answers_draft(&reading, &inbound.text) {
-                return self.answer_draft(context, inbound, draft, now).await;
+            if !is_command && answers_draft(&reading, said) {
+                return self.answer_draft(context, inbound, said, draft, now).await;
             }
         }
         let step = DraftStep::Keep;
         // "my time zone is Europe/Berlin", "I'm in Tokyo now": the sender's own zone.
-        if let Some(work) = self.timezone_sentence(inbound, now).await? {
+        if let Some(work) = self.timezone_sentence(inbound, &zone, now).await? {
             return Ok((work, step));
         }
         // "send me my agenda every day at 8am": a digest, proposed like any automation.
@@ -105,12 +113,39 @@ impl Pipeline {
             }
             Reading::More => Ok((self.next_page(context, now).await?, step)),
             Reading::Greeting => Ok((say(TurnPath::Chat, texts::GREETING), step)),
-            Reading::Thanks => Ok((say(TurnPath::Chat, texts::THANKS), step)),
+            Reading::Thanks => Ok((say(TurnPath::Chat, &texts::closing(said)), step)),
             Reading::NeverMind => Ok((say(TurnPath::Unhandled, texts::NOTHING_TO_DROP), step)),
-            Reading::Nothing => match bigger_model::read(&inbound.text) {
-                Some(asked) => self.bigger_model_asked(inbound, asked, now).await,
-                None => self.free_model(context, inbound, now).await,
+            Reading::TaskTime { reference } => match self.task_time(&reference, now).await? {
+                Some(answer) => Ok((say(TurnPath::Answer, &answer), step)),
+                None => {
+                    self.nothing_the_rules_read(context, inbound, said, now)
+                        .await
+                }
             },
+            Reading::Nothing => {
+                self.nothing_the_rules_read(context, inbound, said, now)
+                    .await
+            }
+        }
+    }
+
+    /// A message that only closes the conversation, in any room ("thanks, that's all", "cool,
+    /// see you tomorrow", "you're the best"): a short friendly answer, nothing changes.
+    pub(super) fn closing(&self, said: &Sentence) -> Work {
+        say(TurnPath::Chat, &texts::closing(said))
+    }
+
+    /// A message no rule read: a request for the bigger model, else the model.
+    async fn nothing_the_rules_read(
+        &self,
+        context: &TurnContext,
+        inbound: &Inbound,
+        said: &Sentence,
+        now: DateTime<Utc>,
+    ) -> Result<(Work, DraftStep), TurnError> {
+        match bigger_model::read(said) {
+            Some(asked) => self.bigger_model_asked(inbound, asked, now).await,
+            None => self.free_model(context, inbound, said, now).await,
         }
     }
 
@@ -119,22 +154,23 @@ impl Pipeline {
         &self,
         context: &TurnContext,
         inbound: &Inbound,
+        said: &Sentence,
         draft: &Draft,
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
         let (work, step) = match draft.kind {
             DraftKind::What => {
-                self.capture_answer(context, draft, &inbound.text, now)
+                self.capture_answer(context, draft, said.core_text(), now)
                     .await?
             }
             DraftKind::Time => {
-                self.capture_with_time_answer(context, draft, &inbound.text, now)
+                self.capture_with_time_answer(context, draft, said.core_text(), now)
                     .await?
             }
             DraftKind::WhichTask => self.answer_which(context, inbound, draft, now).await?,
             DraftKind::Clarify => {
                 let merged = format!("{}\n{}", draft.text, inbound.text);
-                self.parse_and_capture(context, inbound, &merged, draft.questions, now)
+                self.parse_and_capture(context, inbound, said, &merged, draft.questions, now)
                     .await?
             }
         };
@@ -158,8 +194,8 @@ fn propose_automation(action: crate::actions::BoundAction) -> Work {
 }
 
 /// Whether a message answers the draft: not a question, not a command of its own.
-fn answers_draft(reading: &Reading, text: &str) -> bool {
-    matches!(reading, Reading::Nothing) && !is_question(text, &words(text))
+fn answers_draft(reading: &Reading, said: &Sentence) -> bool {
+    matches!(reading, Reading::Nothing) && !said.is_question()
 }
 
 pub(super) fn say(path: TurnPath, text: &str) -> Work {

@@ -9,10 +9,8 @@
 
 use std::sync::atomic::Ordering;
 
-use chrono::{DateTime, Utc};
-
-use crate::automations::command::{self as automation_command, AutomationReading};
-use crate::capture::rules::{self, Reading};
+use crate::automations::command::AutomationReading;
+use crate::capture::rules::Reading;
 use crate::conversation::Thread;
 use crate::llm::gate::GateDecision;
 use crate::llm::prompts::GateContext;
@@ -24,6 +22,7 @@ use super::decide::Next;
 use super::error::TurnError;
 use super::history::Speakers;
 use super::pipeline::Pipeline;
+use super::readings::Readings;
 use super::receipt;
 use super::Inbound;
 
@@ -41,17 +40,18 @@ impl Pipeline {
     /// answer of the person a live proposal was made for, and a command the rules read
     /// (a capture, an automation, one of the common questions, the sender's time zone). It
     /// still takes a reply slot.
-    pub(super) fn bypasses_gate(&self, next: &Next, text: &str, now: DateTime<Utc>) -> bool {
-        match next {
-            Next::ConfirmPlan(_) | Next::RejectPlan(_) | Next::PlanReplaced(_) => true,
-            Next::FreeText => {
+    pub(super) fn bypasses_gate(&self, next: &Next, readings: Option<&Readings>) -> bool {
+        match (next, readings) {
+            (Next::ConfirmPlan(_) | Next::RejectPlan(_) | Next::PlanReplaced(_), _) => true,
+            (Next::FreeText, Some(readings)) => {
                 matches!(
-                    rules::read(text),
-                    Reading::Capture { .. } | Reading::BareCapture | Reading::Question(_)
-                ) || !matches!(
-                    automation_command::read(text, now, self.settings.timezone),
-                    AutomationReading::NotAutomation
-                ) || is_zone_command(text)
+                    readings.rules,
+                    Reading::Capture { .. }
+                        | Reading::BareCapture
+                        | Reading::Question(_)
+                        | Reading::TaskTime { .. }
+                ) || !matches!(readings.automation, AutomationReading::NotAutomation)
+                    || is_zone_command(&readings.zone)
             }
             _ => false,
         }
@@ -165,14 +165,14 @@ enum Slot {
 
 /// "my time zone is Europe/Berlin", "what's my time zone?", "I'm in Tokyo now" (a place that is
 /// a zone): a command the rules read. "I'm in a meeting" is not.
-fn is_zone_command(text: &str) -> bool {
-    use crate::people::sentence::{read, ZoneSentence};
-    match read(text) {
+fn is_zone_command(zone: &crate::people::sentence::ZoneSentence) -> bool {
+    use crate::people::sentence::ZoneSentence;
+    match zone {
         ZoneSentence::Nothing => false,
         ZoneSentence::Set {
             name,
             explicit: false,
-        } => crate::people::zones::find_place(&name).is_some(),
+        } => crate::people::zones::find_place(name).is_some(),
         _ => true,
     }
 }

@@ -19,6 +19,7 @@ use crate::actions::handlers::unusable_time;
 use crate::actions::reply_time::UNCLEAR_TIME;
 use crate::actions::{BindError, BoundIntent, Intent};
 use crate::replies::matcher::IntentMatch;
+use crate::sentence::Sentence;
 use crate::subsystems::action_executor::ExecutorMsg;
 
 use super::apply::Work;
@@ -34,10 +35,14 @@ impl Pipeline {
         &self,
         context: &TurnContext,
         inbound: &Inbound,
+        said: &Sentence,
         intent: IntentMatch,
         now: DateTime<Utc>,
     ) -> Result<Work, TurnError> {
-        let (text, bind_context) = (inbound.text.clone(), self.bind_context(context, now));
+        // The core of the reply: its wrapper ("ok,", "thanks!") and a grouped nudge's number
+        // set aside, so "ok, remind me at 7" reads its time from "remind me at 7".
+        let text = said.core_text().to_string();
+        let bind_context = self.bind_context(context, now);
         let bound = self
             .executor
             .ask(|reply| ExecutorMsg::BindIntent {
@@ -51,7 +56,7 @@ impl Pipeline {
             // In a free thread the model room has no thread task to talk about: an answer to a
             // nudge delivered there is asked about, as without a model.
             if bound.action.time_is_unclear() && self.llm.is_some() && !context.answering_nudge {
-                return self.model_layer(context, inbound, now).await;
+                return self.model_layer(context, inbound, said, now).await;
             }
         }
         Ok(answer_bound(context, bound))

@@ -1,7 +1,8 @@
 //! The list room: the common questions that list things ("list my tasks", "what's overdue",
 //! "what's due this week", "what are you waiting on?") answered a page at a time, "more" /
 //! "next" / "show more" / "continue", which shows the next page of the chat's last list, and
-//! "send me my agenda". A person is shown only what comes from chats they take part in.
+//! "send me my agenda", and "when's X?" (the time of one task, named in the person's words). A
+//! person is shown only what comes from chats they take part in.
 //!
 //! Where the cursor lives: one per chat (`conversation::list_cursors`), saved with the turn
 //! that answered the list, replaced by the next list answer (or cleared when that one fits one
@@ -36,6 +37,45 @@ pub fn whole_list_shown(total: usize) -> String {
 }
 
 impl Pipeline {
+    /// The answer to "when's X?": the time of the task `reference` names (open ones first);
+    /// None when it names no task (the message goes on to the model).
+    pub(super) async fn task_time(
+        &self,
+        reference: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, TurnError> {
+        use crate::tasks::named::{candidates, Among};
+        let wanted = reference.to_string();
+        let found = self
+            .store
+            .read(move |conn| candidates(conn, &wanted, Among::All))
+            .await?;
+        let open: Vec<_> = found.iter().filter(|task| task.status.is_open()).collect();
+        let shown = if open.is_empty() {
+            found.iter().collect()
+        } else {
+            open
+        };
+        let ctx = WhenContext {
+            now,
+            timezone: self.settings.timezone,
+            current_start: None,
+            later: self.settings.later,
+        };
+        Ok(match shown.as_slice() {
+            [] => None,
+            [one] => Some(questions::time_answer(one, &ctx)),
+            several => Some(
+                several
+                    .iter()
+                    .take(5)
+                    .map(|task| questions::time_answer(task, &ctx))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+        })
+    }
+
     /// The first page of what `question` lists; the chat's cursor follows it.
     pub(super) async fn list_answer(
         &self,

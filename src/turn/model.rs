@@ -13,11 +13,14 @@
 //! self-contradicting plan a question about what the person means (both `clarify`); without a
 //! model the reply gets an honest "I didn't catch that".
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 
 use crate::conversation::ContextType;
 use crate::llm::prompts::{ClassifyContext, TaskFacts};
 use crate::llm::LlmError;
+use crate::sentence::Sentence;
 use crate::subsystems::action_executor::{ExecutorMsg, Proposal, ProposalFacts};
 use crate::subsystems::llm_classifier::{journaled, LlmMsg};
 use crate::tasks::Task;
@@ -38,6 +41,7 @@ impl Pipeline {
         &self,
         context: &TurnContext,
         inbound: &Inbound,
+        said: &Sentence,
         now: DateTime<Utc>,
     ) -> Result<Work, TurnError> {
         let Some(task) = &context.task else {
@@ -50,7 +54,7 @@ impl Pipeline {
         let Some(llm) = &self.llm else {
             return Ok(Work::Say {
                 path: TurnPath::Unhandled,
-                text: texts::not_understood(&task.title),
+                text: texts::not_understood(said, &task.title),
             });
         };
         if self.model.skips_calls() {
@@ -101,11 +105,7 @@ impl Pipeline {
         }
         let given = GivenFields::of(&classification.actions);
         let (requests, bind_context) = (classification.actions, self.bind_context(context, now));
-        let facts = ProposalFacts {
-            reply: inbound.text.clone(),
-            task_title: Some(task.title.clone()),
-            require_evidence: self.settings.require_evidence,
-        };
+        let facts = self.proposal_facts(said, task);
         let proposal = self
             .executor
             .ask(|reply| ExecutorMsg::Propose {
@@ -145,6 +145,15 @@ impl Pipeline {
             path: TurnPath::Llm,
             steps: Vec::new(),
         })
+    }
+
+    /// What the review of a proposal is told: the reply, read once, and the task's title.
+    fn proposal_facts(&self, said: &Sentence, task: &Task) -> ProposalFacts {
+        ProposalFacts {
+            reply: Arc::new(said.clone()),
+            task_title: Some(task.title.clone()),
+            require_evidence: self.settings.require_evidence,
+        }
     }
 
     /// What the classification prompt shows: the task, why Donna asked, the time, the history

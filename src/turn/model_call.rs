@@ -7,6 +7,7 @@
 use actors::{ChildRef, Reply};
 
 use crate::llm::LlmError;
+use crate::sentence::Sentence;
 use crate::subsystems::llm_classifier::{journaled, LlmMsg};
 
 use super::apply::Work;
@@ -68,11 +69,18 @@ pub(super) fn model_down() -> (Work, DraftStep) {
 
 impl Pipeline {
     /// The answer of a free-text turn that cannot ask the model: none configured (the honest
-    /// `unhandled` list; `no_model` says what becomes of a draft) or one known to be down
-    /// (`llm_unavailable`). None when the model can be asked.
-    pub(super) fn without_the_model(&self, no_model: DraftStep) -> Option<(Work, DraftStep)> {
+    /// `unhandled` list, first naming the words Donna could not read; `no_model` says what
+    /// becomes of a draft) or one known to be down (`llm_unavailable`). None when the model can
+    /// be asked.
+    pub(super) fn without_the_model(
+        &self,
+        no_model: DraftStep,
+        said: Option<&Sentence>,
+    ) -> Option<(Work, DraftStep)> {
         if self.llm.is_none() {
-            let answer = say(TurnPath::Unhandled, &texts::free_text_no_model());
+            let unread = said.map(texts::unread).unwrap_or_default();
+            let text = format!("{unread} {}", texts::free_text_no_model());
+            let answer = say(TurnPath::Unhandled, text.trim_start());
             return Some((answer, no_model));
         }
         self.model.skips_calls().then(model_down)

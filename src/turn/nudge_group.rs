@@ -11,19 +11,23 @@
 //! Not a pick: a number that starts a time or a duration ("2 hours", "2 pm"), a number after a
 //! time word ("move it to 2"), two numbers ("1 and 3 done": one at a time, Donna asks).
 //!
-//! Pure: reads the context and the words only.
+//! Pure: reads the context and the message's reading only; a pick narrows the reading's core
+//! (the number is set aside like a wrapper), nothing is read again.
+
+use std::ops::Range;
 
 use crate::replies::analysis::Analysis;
 use crate::replies::matcher::FastPathOutcome;
+use crate::sentence::Sentence;
 
 use super::apply::Work;
 use super::context::TurnContext;
 use super::result::TurnPath;
 
 /// Words after a leading number that make it part of a time or a list, not a pick.
-const NOT_A_PICK_AFTER: [&str; 22] = [
+const NOT_A_PICK_AFTER: [&str; 21] = [
     "hour", "hours", "hr", "hrs", "h", "minute", "minutes", "min", "mins", "m", "day", "days",
-    "week", "weeks", "month", "months", "am", "pm", "and", "&", "or", "o'clock",
+    "week", "weeks", "month", "months", "am", "pm", "and", "or", "o'clock",
 ];
 
 /// Words before a trailing number that make it a time ("move it to 2", "at 3").
@@ -31,12 +35,13 @@ const TIME_WORDS: [&str; 11] = [
     "at", "to", "by", "in", "until", "till", "for", "around", "before", "after", "on",
 ];
 
-/// The context with the picked task as the nudged one, and the reply without its number.
-pub(super) fn pick(mut context: TurnContext, text: &str) -> (TurnContext, String) {
+/// The context with the picked task as the nudged one, and the reading whose core is the reply
+/// without its number.
+pub(super) fn pick(mut context: TurnContext, sentence: &Sentence) -> (TurnContext, Sentence) {
     if context.nudge_group.is_empty() || context.nudged_task.is_some() {
-        return (context, text.to_string());
+        return (context, sentence.clone());
     }
-    if let Some((number, rest)) = numbered(text) {
+    if let Some((number, rest)) = numbered(sentence) {
         let picked = context
             .nudge_group
             .iter()
@@ -44,13 +49,13 @@ pub(super) fn pick(mut context: TurnContext, text: &str) -> (TurnContext, String
             .map(|(_, task)| task.clone());
         if let Some(task) = picked {
             context.nudged_task = Some(task);
-            return (context, rest);
+            return (context, sentence.with_core(rest));
         }
     }
     if context.group_unanswered && context.nudge_group.len() == 1 {
         context.nudged_task = context.nudge_group.first().map(|(_, task)| task.clone());
     }
-    (context, text.to_string())
+    (context, sentence.clone())
 }
 
 /// Whether the reply answers the grouped nudge with a keyword but names no task of it.
@@ -80,41 +85,33 @@ pub(super) fn which_one(context: &TurnContext) -> Work {
     }
 }
 
-/// A number that opens or ends the reply ("1 done", "#2: tomorrow", "done 2"), and the rest.
-fn numbered(text: &str) -> Option<(i64, String)> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let number = |word: &str| -> Option<i64> {
-        let bare = word
-            .trim_start_matches('#')
-            .trim_end_matches([')', ':', '.', ',', '-']);
-        (!bare.is_empty() && bare.chars().all(|c| c.is_ascii_digit()))
-            .then(|| bare.parse().ok())
-            .flatten()
-    };
+/// A number that opens or ends the reply's core ("1 done", "#2: tomorrow", "done 2"), and the
+/// words of the rest.
+fn numbered(sentence: &Sentence) -> Option<(i64, Range<usize>)> {
+    let core = sentence.core();
+    let words = sentence.core_words();
+    let digits = |word: &str| !word.is_empty() && word.chars().all(|c| c.is_ascii_digit());
+    let number = |word: &str| -> Option<i64> { digits(word).then(|| word.parse().ok()).flatten() };
     let (first, rest) = words.split_first()?;
     if let Some(n) = number(first) {
-        let next = rest.first().map(|w| {
-            w.to_lowercase()
-                .trim_matches(|c: char| !c.is_alphanumeric() && c != '&' && c != '\'')
-                .to_string()
-        });
-        let joined = rest.join(" ");
-        let blocked = next
-            .as_deref()
-            .is_some_and(|next| NOT_A_PICK_AFTER.contains(&next));
-        if !blocked && !joined.trim().is_empty() {
-            return Some((n, joined));
+        let blocked = rest
+            .first()
+            .is_some_and(|next| NOT_A_PICK_AFTER.contains(next) || digits(next));
+        if !blocked && !rest.is_empty() {
+            return Some((n, core.start + 1..core.end));
         }
         return None;
     }
     let (last, before) = words.split_last()?;
     let n = number(last)?;
-    let previous = before.last().map(|w| w.to_lowercase())?;
-    let has_other_digits = before.iter().any(|w| w.chars().any(|c| c.is_ascii_digit()));
-    if TIME_WORDS.contains(&previous.as_str()) || has_other_digits {
+    let previous = before.last()?;
+    let has_other_digits = before
+        .iter()
+        .any(|word| word.chars().any(|c| c.is_ascii_digit()));
+    if TIME_WORDS.contains(previous) || has_other_digits {
         return None;
     }
-    Some((n, before.join(" ")))
+    Some((n, core.start..core.end - 1))
 }
 
 #[cfg(test)]
@@ -137,14 +134,18 @@ mod tests {
             ("2 hours later", None),
             ("2 pm", None),
             ("1 and 3 done", None),
+            ("1 & 3 done", None),
             ("move it to 2", None),
             ("at 3", None),
             ("2", None),
             ("done", None),
             ("push it 2 days to 3", None),
         ] {
-            let read = numbered(reply);
-            let read = read.as_ref().map(|(n, rest)| (*n, rest.as_str()));
+            let sentence = Sentence::read(reply);
+            let read = numbered(&sentence).map(|(n, rest)| (n, sentence.with_core(rest)));
+            let read = read
+                .as_ref()
+                .map(|(n, rest)| (*n, rest.core_text().trim_end_matches(':')));
             assert_eq!(read, expected, "{reply:?}");
         }
     }

@@ -1,8 +1,9 @@
 //! The turn pipeline: one message through docs/contract.md's "A turn", ending in one commit.
 //!
 //! Owns: the order of the steps (load the context, a message already handled, the entry: a
-//! click's intent or the FastPath analysis of words, the decision, then the group gate, which needs the decision: the answer to a
-//! proposal and a rule command are never put to it). Runs inside the thread's Conversation, so
+//! click's intent, or the message's one reading (`crate::sentence`, made in `entry` and nowhere
+//! else) and the FastPath analysis of it, the decision, then the group gate, which needs the
+//! decision: the answer to a proposal and a rule command are never put to it). Runs inside the thread's Conversation, so
 //! turns of one thread never overlap; different threads run concurrently.
 //!
 //! The rooms and their entry points (what `run_loaded` calls; other methods are helpers):
@@ -16,7 +17,8 @@
 //! - `Next::ConfirmPlan` of an escalation offer → `escalation_confirmed` (escalation.rs);
 //!   a restart that found one cut off → `escalation_interrupted`.
 //! - a keyword answering a grouped nudge without a number → `nudge_group::which_one`.
-//! - the others (confirm, reject, undo, not yours) are `Work` values built right here.
+//! - the others (confirm, reject, undo, not yours) are `Work` values (rooms.rs: `room` picks
+//!   the room for a decision, with the words read once or a click's intent).
 //!
 //! Helpers: the group gate (gate.rs), the model call and its failure answers (model_call.rs),
 //! `history`, `for_sender` (the sender's zone). Each room returns a `Work`; what a kind commits
@@ -51,7 +53,6 @@ use super::context::{self, TurnContext};
 use super::decide::{Decided, Next, PlanStep};
 use super::draft_step::DraftStep;
 use super::error::TurnError;
-use super::nudge_group;
 use super::parking;
 use super::receipt::{self, LateReceipt};
 use super::result::{TurnPath, TurnResult};
@@ -179,16 +180,15 @@ impl Pipeline {
     ) -> Result<TurnResult, TurnError> {
         let Decided {
             context,
-            answer,
-            analysis,
+            words,
             plan_step,
             next,
             now,
         } = self.enter(&inbound, context).await?;
         if self.gate_applies(&context.thread) {
             // A click is never chatter: it takes a slot but is not put to the model gate.
-            let heard = if inbound.intent.is_some() || self.bypasses_gate(&next, &inbound.text, now)
-            {
+            let readings = words.as_ref().and_then(|words| words.readings.as_ref());
+            let heard = if inbound.intent.is_some() || self.bypasses_gate(&next, readings) {
                 self.takes_reply_slot(&context, &inbound).await?
             } else {
                 self.gate_says_reply(&context, &inbound).await?
@@ -203,7 +203,6 @@ impl Pipeline {
                     .await;
             }
         }
-        let mut draft = DraftStep::Keep;
         // The answer to a nudge delivered into this free thread acts on the nudged task.
         let context = match next {
             Next::AnswerNudge(_) | Next::Clicked(_) => TurnContext {
@@ -212,44 +211,7 @@ impl Pipeline {
             },
             _ => context,
         };
-        let work = match next {
-            // A restart found this message's escalation cut off: say so, never call again.
-            _ if context.interrupted.is_some() => match &context.interrupted {
-                Some(reserved) => self.escalation_interrupted(reserved),
-                None => Work::NothingToConfirm,
-            },
-            Next::ConfirmPlan(plan) if plan.is_escalation_offer() => {
-                self.escalation_confirmed(&inbound, plan, now).await?
-            }
-            Next::ConfirmPlan(plan) => Work::ConfirmPlan(plan),
-            Next::RejectPlan(plan) => Work::RejectPlan(plan),
-            Next::PlanReplaced(plan) => Work::PlanReplaced(plan),
-            Next::PlanGone { expired } => Work::PlanGone { expired },
-            Next::NothingToConfirm => Work::NothingToConfirm,
-            Next::NotYours(_) => Work::Say {
-                path: TurnPath::Unhandled,
-                text: super::texts::NOT_YOUR_PROPOSAL.to_string(),
-            },
-            Next::Undo => Work::Undo,
-            Next::FreeText
-                if analysis
-                    .as_ref()
-                    .is_some_and(|analysis| nudge_group::asks_which(&context, analysis)) =>
-            {
-                nudge_group::which_one(&context)
-            }
-            Next::FreeText => {
-                let (work, step) = self.free_text(&context, &inbound, now).await?;
-                draft = step;
-                work
-            }
-            // `answer`: the reply without the number that picked a task of a grouped nudge.
-            Next::Intent(intent) | Next::AnswerNudge(intent) => {
-                self.intent_layer(&context, &answer, intent, now).await?
-            }
-            Next::Clicked(intent) => self.click_layer(&context, intent, now).await?,
-            Next::NextLayer => self.model_layer(&context, &inbound, now).await?,
-        };
+        let (work, draft) = self.room(&context, &inbound, words, next, now).await?;
         self.commit(inbound, &context, plan_step, work, draft).await
     }
 

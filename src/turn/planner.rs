@@ -40,12 +40,14 @@ use super::pipeline::Pipeline;
 use super::result::PlannerStep;
 use super::Inbound;
 use crate::conversation::participation::Viewer;
+use crate::sentence::Sentence;
 
 impl Pipeline {
     pub(super) async fn planner(
         &self,
         turn: &TurnContext,
         inbound: &Inbound,
+        said: &Sentence,
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
         let Some(llm) = &self.llm else {
@@ -125,7 +127,7 @@ impl Pipeline {
                 session: None,
                 pinned: None,
             };
-            return self.chat_actions(turn, inbound, proposed, now).await;
+            return self.chat_actions(turn, said, proposed, now).await;
         }
         Ok((Work::Answer(answer.reply_to_user, steps), DraftStep::Keep))
     }

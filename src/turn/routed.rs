@@ -31,6 +31,7 @@ use super::history::Speakers;
 use super::pipeline::Pipeline;
 use super::settings::chrono_duration;
 use super::Inbound;
+use crate::sentence::Sentence;
 
 impl Pipeline {
     /// `reply` (from `route`) as the chat room's answer; the chat room itself when the chat
@@ -39,6 +40,7 @@ impl Pipeline {
         &self,
         turn: &TurnContext,
         inbound: &Inbound,
+        said: &Sentence,
         now: DateTime<Utc>,
         reply: String,
     ) -> Result<(Work, DraftStep), TurnError> {
@@ -56,7 +58,7 @@ impl Pipeline {
             })
             .await?;
         if remembers_more || self.copied(inbound, &reply).await? {
-            return self.chat(turn, inbound, now).await;
+            return self.chat(turn, inbound, said, now).await;
         }
         Ok((
             Work::Chat {

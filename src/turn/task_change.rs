@@ -14,7 +14,9 @@
 //!
 //! Invariant: pure reads; nothing here changes anything or decides what runs.
 
-use crate::replies::grounding::{asks_for, Ask, Context, Message};
+use crate::replies::grounding::{asks_for, Ask, Context};
+use crate::sentence::tokens::Join;
+use crate::sentence::Sentence;
 use crate::tasks::named;
 
 use super::error::TurnError;
@@ -31,22 +33,25 @@ const CHANGES: [Ask; 6] = [
 ];
 
 impl Pipeline {
-    /// Whether `text` asks for a change to one of the open tasks it names.
-    pub(super) async fn asks_to_change_a_task(&self, text: &str) -> Result<bool, TurnError> {
-        let words = text.to_string();
+    /// Whether the message asks for a change to one of the open tasks it names.
+    pub(super) async fn asks_to_change_a_task(&self, said: &Sentence) -> Result<bool, TurnError> {
+        let words: Vec<String> = said
+            .pieces(Join::Nothing)
+            .into_iter()
+            .map(|piece| piece.word)
+            .collect();
         let named = self
             .store
             .read(move |conn| named::named_by_message(conn, &words))
             .await?;
-        let message = Message::read(text);
         Ok(named
             .iter()
-            .any(|task| asks_for_a_change(&message, &task.title)))
+            .any(|task| asks_for_a_change(said, &task.title)))
     }
 }
 
-/// Whether `message` asks, in its words, for a change to the task titled `title`.
-fn asks_for_a_change(message: &Message, title: &str) -> bool {
+/// Whether the message asks, in its words, for a change to the task titled `title`.
+fn asks_for_a_change(message: &Sentence, title: &str) -> bool {
     let context = Context {
         task_title: Some(title),
         extra: None,

@@ -11,12 +11,16 @@ pub const FREE_THREAD: &str =
     "I can't chat freely yet. Here I answer replies to my nudges about a task: \
 say 'done', 'tomorrow', 'later', 'busy' or 'undo' in a nudge thread.";
 
-/// For a reply in a nudge thread that no keyword matched and no model is there to read.
-pub fn not_understood(title: &str) -> String {
-    format!(
+/// For a reply in a nudge thread that no keyword matched and no model is there to read: the
+/// words first, then what works.
+pub fn not_understood(said: &crate::sentence::Sentence, title: &str) -> String {
+    let answer = format!(
         "I didn't catch that. For '{title}' you can say 'done', 'tomorrow' (or another time like \
          'friday 3pm'), 'later', 'busy' or 'undo'."
-    )
+    );
+    format!("{} {answer}", unread(said))
+        .trim_start()
+        .to_string()
 }
 
 /// For a reschedule reply that says more than "move it" but names no time Donna can read
@@ -172,6 +176,54 @@ pub const GREETING: &str =
 today?'.";
 
 pub const THANKS: &str = "You're welcome.";
+
+/// A goodbye ("cool, see you tomorrow", "ok bye").
+pub const GOODBYE: &str = "Talk soon! I'll nudge you when something's due.";
+
+/// Praise ("thanks, you're the best", "legend").
+pub const PRAISE: &str = "Thank you! Happy to help.";
+
+/// The answer to a message that only closes the conversation: a goodbye, praise, or thanks.
+pub fn closing(said: &crate::sentence::Sentence) -> String {
+    use crate::sentence::lexicon::closings;
+    let words: Vec<String> = said.words().map(|word| word.replace('\'', "")).collect();
+    let goodbye = words.iter().any(|word| closings::is_goodbye(word))
+        || [
+            ["see", "you"],
+            ["see", "ya"],
+            ["talk", "soon"],
+            ["take", "care"],
+        ]
+        .iter()
+        .any(|phrase| crate::sentence::lexicon::holds(&words, phrase));
+    let praise = words.iter().any(|word| closings::is_compliment(word));
+    if goodbye {
+        GOODBYE.to_string()
+    } else if praise {
+        PRAISE.to_string()
+    } else {
+        THANKS.to_string()
+    }
+}
+
+/// The words Donna could not read, named briefly (at most eight words of the core), to open an
+/// answer that says what works instead: `"blah blah":`.
+pub fn unread(said: &crate::sentence::Sentence) -> String {
+    let core = said.core();
+    let shown: Vec<&str> = (core.start..core.end.min(core.start + 8))
+        .map(|index| said.word_at(index))
+        .filter_map(|range| said.text().get(range))
+        .collect();
+    let more = if core.end > core.start + 8 {
+        " …"
+    } else {
+        ""
+    };
+    if shown.is_empty() {
+        return String::new();
+    }
+    format!("\"{}{more}\":", shown.join(" "))
+}
 
 pub const ASK_WHAT: &str = "What should I add?";
 

@@ -16,7 +16,7 @@ use chrono::{DateTime, Utc};
 use crate::actions::BindContext;
 use crate::tasks::when::WhenContext;
 
-use crate::people::sentence::{self, ZoneSentence};
+use crate::people::sentence::ZoneSentence;
 use crate::people::zones::{self, ZoneMatch};
 use crate::people::{self, repo};
 
@@ -56,10 +56,11 @@ impl Pipeline {
     pub(super) async fn timezone_sentence(
         &self,
         inbound: &Inbound,
+        zone: &ZoneSentence,
         now: DateTime<Utc>,
     ) -> Result<Option<Work>, TurnError> {
         let say = |path, text: String| Some(Work::Say { path, text });
-        Ok(match sentence::read(&inbound.text) {
+        Ok(match zone.clone() {
             ZoneSentence::Nothing => None,
             ZoneSentence::SetWithoutName => say(TurnPath::Clarify, people::WHICH_ZONE.into()),
             ZoneSentence::Ask => {

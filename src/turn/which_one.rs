@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::chat_actions;
 use crate::conversation::drafts::{Draft, DraftKind};
+use crate::sentence::tokens::{words, Join};
 use crate::tasks::named::{self, Among};
 
 use super::apply::Work;
@@ -86,11 +87,9 @@ fn by_number(answer: &str) -> Option<usize> {
     const ORDINALS: [&str; 9] = [
         "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
     ];
-    let words: Vec<String> = answer
-        .to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty() && !matches!(*w, "the" | "one" | "number" | "no"))
-        .map(str::to_string)
+    let words: Vec<String> = words(answer, Join::Nothing)
+        .into_iter()
+        .filter(|w| !matches!(w.as_str(), "the" | "one" | "number" | "no"))
         .collect();
     let [word] = words.as_slice() else {
         return None;

@@ -23,6 +23,7 @@ pub mod fake_llm;
 pub mod page;
 pub mod prefix;
 pub mod process;
+pub mod reading;
 pub mod swapped_words;
 
 /// No environment variables at all, unless a test sets some.

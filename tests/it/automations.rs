@@ -4,7 +4,7 @@
 //! running app: one task per occurrence across ticks and restarts, only the latest missed one
 //! after downtime, the HTTP list and delete, and undo of the confirmation.
 
-use crate::common;
+use crate::common::{self, reading::read_automation as read};
 
 use std::time::Duration as StdDuration;
 
@@ -13,7 +13,7 @@ use chrono_tz::Europe::Paris;
 use common::{monday_10am, start_bot, start_bot_in, Bot, TestEnv};
 use donna::actions::automation::proposal_action;
 use donna::actions::{ActionEnv, ActionRegistry};
-use donna::automations::{read, AutomationDraft, AutomationReading, AutomationsMsg, Schedule};
+use donna::automations::{AutomationDraft, AutomationReading, AutomationsMsg, Schedule};
 use donna::events::{Next, Payload, TaskChange};
 use donna::nudges::NudgeOpened;
 use donna::subsystems::nudger::NudgerMsg;

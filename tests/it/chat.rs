@@ -392,7 +392,7 @@ async fn a_failing_model_gives_llm_unavailable_and_stores_only_the_turns_message
     assert_eq!(messages.as_array().map(Vec::len), Some(2), "{messages}");
     // The next conversation starts fresh.
     bot.clock.advance(ChronoDuration::minutes(1));
-    chat(&bot, &fake, &thread, "anyway, hello", "Hello!").await;
+    chat(&bot, &fake, &thread, "anyway, how's your day", "Hello!").await;
     let prompt = fake.messages_of("chat", 1);
     assert_eq!(
         prompt.len() - prefix_len(),

@@ -8,6 +8,7 @@ use crate::decide_table::{context, fast_path, now, Situation};
 
 use donna::actions::Intent;
 use donna::replies::analysis::analyze;
+use donna::sentence::Sentence;
 use donna::turn::decide::{decide, Next, PlanStep};
 use donna::turn::decide_click::decide_click;
 use Situation::*;
@@ -40,11 +41,17 @@ fn room(next: &Next) -> String {
         Next::Undo => "undo".into(),
         Next::FreeText => "free text".into(),
         Next::NextLayer => "next layer".into(),
+        Next::Closing => "closing".into(),
     }
 }
 
 fn by_words(situation: Situation, words: &str) -> (String, bool) {
-    let (step, next) = decide(&context(situation), &analyze(fast_path(), words), now());
+    let said = Sentence::read(words);
+    let (step, next) = decide(
+        &context(situation),
+        &analyze(fast_path(), &said, None),
+        now(),
+    );
     (room(&next), matches!(step, PlanStep::Cancel(_)))
 }
 

@@ -18,6 +18,7 @@ use donna::conversation::{Channel, ContextType, Thread};
 use donna::replies::analysis::analyze;
 use donna::replies::intents::IntentsConfig;
 use donna::replies::matcher::FastPath;
+use donna::sentence::Sentence;
 use donna::tasks::{Task, TaskStatus};
 use donna::turn::context::TurnContext;
 use donna::turn::decide::{decide, Next, PlanStep};
@@ -205,6 +206,8 @@ pub(crate) enum Goes {
     /// Answers the nudge delivered into this free thread with this intent, acting on its task.
     AnswerNudge(&'static str),
     NextLayer,
+    /// Only a closing: a friendly answer, nothing changes.
+    Closing,
     FreeText,
     NothingToConfirm,
     /// A yes or no from someone the plan was not made for: told so, nothing changes.
@@ -220,7 +223,7 @@ pub(crate) enum Goes {
 
 fn check(situation: Situation, text: &str, expected: Goes, cancels_plan: bool) {
     check_with(
-        &analyze(fast_path(), text),
+        &analyze(fast_path(), &Sentence::read(text), None),
         situation,
         text,
         expected,
@@ -254,6 +257,7 @@ fn check_with(
             ),
         },
         Next::NextLayer => Goes::NextLayer,
+        Next::Closing => Goes::Closing,
         Next::FreeText => Goes::FreeText,
         Next::NothingToConfirm => Goes::NothingToConfirm,
         Next::NotYours(_) => Goes::NotYours,
@@ -501,7 +505,8 @@ fn a_nudge_delivered_into_a_free_thread_is_answered_there_by_a_keyword_and_by_no
 /// Where a message goes with the analysis the turn really uses (`analyze_reply`: a reply that is
 /// only a time reads as the reschedule intent), and whether it cancels the live plan.
 fn goes_as_read(situation: Situation, text: &str, expected: Goes, cancels_plan: bool) {
-    let analysis = donna::subsystems::fast_path::analyze_reply(fast_path(), text);
+    let analysis =
+        donna::subsystems::fast_path::analyze_reply(fast_path(), &Sentence::read(text), None);
     check_with(&analysis, situation, text, expected, cancels_plan);
 }
 

@@ -9,8 +9,9 @@ use crate::common;
 
 use chrono::{DateTime, TimeZone, Utc};
 use chrono_tz::Europe::Paris;
+use common::reading::read_digest as read;
 use common::{monday_10am, start_bot, start_bot_in, Bot, TestEnv};
-use donna::automations::digest_command::{read, DigestReading};
+use donna::automations::digest_command::DigestReading;
 use donna::subsystems::digest::{DigestMsg, DigestSent};
 use serde_json::json;
 

@@ -393,7 +393,9 @@ async fn a_planner_answer_that_needs_the_bigger_model_offers_it() {
 /// request (it goes on to the rules and the model as before).
 #[test]
 fn asking_for_the_bigger_model_in_words_is_read_and_nothing_else_is() {
-    use donna::capture::bigger_model::{read, BiggerModel};
+    use donna::capture::bigger_model::BiggerModel;
+    let read =
+        |text: &str| donna::capture::bigger_model::read(&donna::sentence::Sentence::read(text));
     let previous = Some(None);
     let ask = |q: &str| Some(Some(q.to_string()));
     let table: Vec<(&str, Option<Option<String>>)> = vec![

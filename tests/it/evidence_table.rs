@@ -1,10 +1,13 @@
 //! Evidence, as a table of sentences: which model-proposed actions a reply gives ground for,
 //! with the shipped config/reply_actions.yaml. A proposed action without ground is dropped
 //! before the plan is shown (`llm.require_evidence`), so every "no" row is an action a small
-//! model proposed that the person never asked for.
+//! model proposed that the person never asked for; a "yes" row reaches the person (as a plan:
+//! plainly asked, or asked by halves, `Grounded::Plan`).
 
 use chrono::{TimeZone, Utc};
 use donna::actions::ActionRegistry;
+use donna::replies::grounding::Grounded;
+use donna::sentence::Sentence;
 use donna::tasks::when::{find_when, WhenContext};
 
 /// Monday 2026-11-23 10:00 UTC, in UTC.
@@ -133,7 +136,8 @@ fn each_proposed_action_is_grounded_only_by_the_words_that_can_justify_it() {
     let mut wrong = Vec::new();
     for (reply, action, expected) in TABLE {
         let names_a_time = || matches!(find_when(reply, &context), Ok(Some(_)));
-        let grounded = registry.grounded(action, reply, None, names_a_time);
+        let grounded =
+            registry.grounded(action, &Sentence::read(reply), None, names_a_time) != Grounded::No;
         if grounded != *expected {
             wrong.push(format!(
                 "{reply:?} -> {action}: expected {expected}, got {grounded}"
@@ -154,5 +158,9 @@ fn every_shipped_action_declares_its_evidence() {
 fn an_action_that_declares_no_evidence_is_never_grounded() {
     let yaml = "actions:\n  mark_done:\n    description: x\n    handler: mark_done\n    params:\n      task_id: { type: string, from_context: true }\n";
     let registry = ActionRegistry::from_yaml(yaml).unwrap_or_else(|e| panic!("{e}"));
-    assert!(!registry.grounded("mark_done", "done, I paid it", None, || true));
+    let said = Sentence::read("done, I paid it");
+    assert_eq!(
+        registry.grounded("mark_done", &said, None, || true),
+        Grounded::No
+    );
 }

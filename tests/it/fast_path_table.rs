@@ -10,6 +10,7 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+use crate::common::reading::{analyze_reply, classify, is_confirm_word, is_undo, plan_answer};
 use donna::replies::intents::{
     IntentDef, IntentsConfig, IntentsError, NamedIntent, DEFAULT_MULTI_TASK_SIGNALS,
 };
@@ -88,7 +89,7 @@ impl Expected {
 
 #[track_caller]
 fn check(reply: &str, expected: impl Into<Expected>) {
-    let outcome = fast_path().classify(reply);
+    let outcome = classify(fast_path(), reply);
     match (expected.into(), &outcome) {
         (Expected::Outcome(expected), _) => {
             assert_eq!(outcome, expected, "classify({reply:?})");
@@ -121,7 +122,7 @@ fn check(reply: &str, expected: impl Into<Expected>) {
 #[track_caller]
 fn answer(reply: &str, expected: PlanAnswer) {
     assert_eq!(
-        fast_path().plan_answer(reply),
+        plan_answer(fast_path(), reply),
         expected,
         "plan_answer({reply:?})"
     );
@@ -129,13 +130,13 @@ fn answer(reply: &str, expected: PlanAnswer) {
 
 #[track_caller]
 fn undo(reply: &str, expected: bool) {
-    assert_eq!(fast_path().is_undo(reply), expected, "is_undo({reply:?})");
+    assert_eq!(is_undo(fast_path(), reply), expected, "is_undo({reply:?})");
 }
 
 #[track_caller]
 fn confirm_word(reply: &str, expected: bool) {
     assert_eq!(
-        fast_path().is_confirm_word(reply),
+        is_confirm_word(fast_path(), reply),
         expected,
         "is_confirm_word({reply:?})"
     );
@@ -545,7 +546,7 @@ fn late_confirm_words() {
 
 #[test]
 fn a_match_carries_the_intent_action_and_params() {
-    let Match(found) = fast_path().classify("snooze") else {
+    let Match(found) = classify(fast_path(), "snooze") else {
         panic!("\"snooze\" should match busy");
     };
     assert_eq!(found.intent, "busy");
@@ -558,7 +559,7 @@ fn a_match_carries_the_intent_action_and_params() {
         "    action: snooze\n    confirm: true\n    params: { minutes: 30 }",
     );
     let config = parse(&yaml).unwrap_or_else(|error| panic!("edited config refused: {error}"));
-    let Match(found) = FastPath::new(&config).classify("busy") else {
+    let Match(found) = classify(&FastPath::new(&config), "busy") else {
         panic!("\"busy\" should match busy");
     };
     assert!(found.confirm);
@@ -578,7 +579,7 @@ fn a_longer_phrase_wins_over_a_shorter_one_it_covers() {
         },
     });
     let fast_path = FastPath::new(&config);
-    let intent_of = |reply: &str| match fast_path.classify(reply) {
+    let intent_of = |reply: &str| match classify(&fast_path, reply) {
         Match(found) => found.intent,
         FallThrough(reason) => format!("{reason:?}"),
     };
@@ -672,10 +673,10 @@ fn multi_task_signals_default_to_the_shipped_list_and_can_be_replaced() {
     config.fast_path.multi_task_signals = vec!["the lot".to_owned()];
     let fast_path = FastPath::new(&config);
     assert_eq!(
-        fast_path.classify("finished the lot"),
+        classify(&fast_path, "finished the lot"),
         FallThrough(MultiTask)
     );
-    assert!(matches!(fast_path.classify("snooze them all"), Match(_)));
+    assert!(matches!(classify(&fast_path, "snooze them all"), Match(_)));
 }
 
 #[test]
@@ -804,7 +805,7 @@ fn validate_refuses_words_with_two_meanings() {
 /// keyword matched that is nothing but a time reads as the reschedule intent.
 #[track_caller]
 fn check_reply(reply: &str, expected: impl Into<Expected>) {
-    let outcome = donna::subsystems::fast_path::analyze_reply(fast_path(), reply).outcome;
+    let outcome = analyze_reply(fast_path(), reply).outcome;
     match (expected.into(), &outcome) {
         (Expected::Outcome(expected), _) => {
             assert_eq!(outcome, expected, "analyze_reply({reply:?})");
@@ -942,7 +943,6 @@ fn classify_peoples_own_words_for_done_later_and_busy() {
 /// a reply (`analyze_reply`). A bare agreement stays a bare agreement.
 #[test]
 fn agreement_then_content_is_the_content_and_remind_me_at_a_time_reschedules() {
-    use donna::subsystems::fast_path::analyze_reply;
     let outcome = |reply: &str| analyze_reply(fast_path(), reply);
     let intent_of = |reply: &str| match outcome(reply).outcome {
         Match(found) if !found.only_confirm_word => Some(found.intent),

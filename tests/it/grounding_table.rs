@@ -5,7 +5,8 @@
 //! looks like the action ("dropped it off", "took the bins out", "killing it").
 
 use chrono::{TimeZone, Utc};
-use donna::replies::grounding::{asks_for, title_in_message, Ask, Context, Message};
+use donna::replies::grounding::{asks_for, title_in_message, Ask, Context};
+use donna::sentence::Sentence;
 use donna::tasks::when::{find_when, WhenContext};
 
 fn when_context() -> WhenContext {
@@ -236,7 +237,7 @@ fn each_message_asks_for_the_actions_people_mean_and_no_other() {
     let when = when_context();
     let mut wrong = Vec::new();
     for (text, title, ask, expected) in TABLE {
-        let message = Message::read(text);
+        let message = Sentence::read(text);
         let context = Context {
             task_title: Some(title),
             extra: None,
@@ -276,7 +277,8 @@ const TITLES: &[(&str, &str, bool)] = &[
 fn a_proposed_title_must_stand_in_the_message() {
     let mut wrong = Vec::new();
     for (text, title, expected) in TITLES {
-        let got = title_in_message(&Message::read(text), title);
+        let said = Sentence::read(text);
+        let got = title_in_message(&said.words().collect::<Vec<_>>(), title);
         if got != *expected {
             wrong.push(format!(
                 "{text:?} / {title:?}: expected {expected}, got {got}"

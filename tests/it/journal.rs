@@ -62,7 +62,11 @@ async fn a_planner_turn_with_two_tool_calls_stores_every_exchange_and_tool_outpu
     fake.push_for("plan_step", done());
     fake.push_for("chat", out(json!({"reply_to_user": "Friday at 09:00."})));
     let (status, result) = bot
-        .say_with_id(&thread, "When is the dentist?", "m-dentist")
+        .say_with_id(
+            &thread,
+            "What do I need to bring to the dentist?",
+            "m-dentist",
+        )
         .await;
     assert_eq!(status, 200, "{result}");
     assert_eq!(result["path"], "answer", "{result}");
@@ -93,7 +97,7 @@ async fn a_planner_turn_with_two_tool_calls_stores_every_exchange_and_tool_outpu
         assert!(
             sent(entry)
                 .iter()
-                .any(|text| text.contains("When is the dentist?")),
+                .any(|text| text.contains("What do I need to bring to the dentist?")),
             "{entry:?}"
         );
     }

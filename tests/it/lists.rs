@@ -9,8 +9,9 @@ use crate::common;
 
 use std::collections::BTreeSet;
 
+use common::reading::read_rules as read;
 use common::{start_bot, Bot};
-use donna::capture::rules::{read, Reading};
+use donna::capture::rules::Reading;
 use serde_json::{json, Value};
 
 const PARIS: &str = "timezone: Europe/Paris\n";

@@ -43,7 +43,9 @@ async fn a_two_tool_question_quotes_the_first_result_in_the_next_step_and_in_the
     );
     fake.push_for("plan_step", done());
     fake.push_for("chat", answer("The dentist is on Friday 27 Nov at 09:00."));
-    let result = bot.say(&thread, "When is the dentist?").await;
+    let result = bot
+        .say(&thread, "What do I need to bring to the dentist?")
+        .await;
     assert_eq!(result["path"], "answer", "{result}");
     assert_eq!(result["reply"], "The dentist is on Friday 27 Nov at 09:00.");
     assert_eq!(

@@ -6,6 +6,7 @@ use donna::discord::split::{split, MAX_CHARS};
 use donna::llm::output;
 use donna::replies::intents::IntentsConfig;
 use donna::replies::matcher::{FallThroughReason, FastPath, FastPathOutcome, PlanAnswer};
+use donna::sentence::Sentence;
 use donna::tasks::when::WhenContext;
 
 /// xorshift64*: small, seeded, good enough to spread inputs.
@@ -89,12 +90,17 @@ fn the_fast_path_is_total_deterministic_and_never_acts_on_a_negated_or_questione
     let mut g = Gen(0x9E37_79B9_7F4A_7C15);
     for _ in 0..20_000 {
         let text = soup(&mut g, 12);
-        let first = fast.classify(&text);
-        assert_eq!(first, fast.classify(&text), "not deterministic: {text:?}");
+        let read = Sentence::read(&text);
+        let first = fast.classify(read.whole());
+        assert_eq!(
+            first,
+            fast.classify(Sentence::read(&text).whole()),
+            "not deterministic: {text:?}"
+        );
         let _ = (
-            fast.plan_answer(&text),
-            fast.is_undo(&text),
-            fast.is_confirm_word(&text),
+            fast.plan_answer(read.whole()),
+            fast.is_undo(read.whole()),
+            fast.is_confirm_word(read.whole()),
         );
         if text.trim_end().ends_with('?') {
             assert!(
@@ -107,14 +113,17 @@ fn the_fast_path_is_total_deterministic_and_never_acts_on_a_negated_or_questione
         for negation in ["not", "never", "haven't", "didn't"] {
             let text = format!("{negation} {keyword}");
             assert!(
-                !matches!(fast.classify(&text), FastPathOutcome::Match(_)),
+                !matches!(
+                    fast.classify(Sentence::read(&text).whole()),
+                    FastPathOutcome::Match(_)
+                ),
                 "{text:?} acted"
             );
         }
     }
     let long = "done ".repeat(20);
     assert_eq!(
-        fast.classify(&long),
+        fast.classify(Sentence::read(&long).whole()),
         FastPathOutcome::FallThrough(FallThroughReason::TooLong)
     );
 }
@@ -132,7 +141,11 @@ fn a_reply_with_both_a_confirm_and_a_reject_word_is_never_a_confirmation() {
         } else {
             format!("{b}, {a}")
         };
-        assert_ne!(fast.plan_answer(&text), PlanAnswer::Confirm, "{text:?}");
+        assert_ne!(
+            fast.plan_answer(Sentence::read(&text).whole()),
+            PlanAnswer::Confirm,
+            "{text:?}"
+        );
     }
 }
 

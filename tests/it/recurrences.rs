@@ -10,8 +10,8 @@ use crate::common;
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Europe::Paris;
-use common::monday_10am;
-use donna::automations::{read, AutomationDraft, AutomationReading};
+use common::{monday_10am, reading::read_automation as read};
+use donna::automations::{AutomationDraft, AutomationReading};
 
 fn draft(text: &str) -> AutomationDraft {
     match read(text, monday_10am(), Paris) {

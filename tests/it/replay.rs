@@ -97,7 +97,7 @@ async fn a_recorded_planner_turn_replays_without_a_model_next_to_the_running_bot
     );
     let asked = reqwest::Client::new()
         .post(format!("http://127.0.0.1:{port}/api/messages"))
-        .json(&json!({"thread_id": thread, "user_id": "owner", "text": "When is the dentist?", "message_id": "m1"}))
+        .json(&json!({"thread_id": thread, "user_id": "owner", "text": "What do I need to bring to the dentist?", "message_id": "m1"}))
         .send()
         .await
         .unwrap_or_else(|e| panic!("{e}"));

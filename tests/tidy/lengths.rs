@@ -43,7 +43,6 @@ pub const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
         154,
     ),
     ("src/turn/escalation_call.rs", "Pipeline::escalate", 141),
-    ("src/turn/free_model.rs", "Pipeline::capture_parsed", 107),
     ("src/turn/model.rs", "Pipeline::model_layer", 112),
 ];
 

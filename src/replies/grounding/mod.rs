@@ -1,31 +1,38 @@
 //! Grounding: whether a person's message asks for an action of a kind ("yeah, sent it" asks
 //! for done; "bin it" for cancel; "make the title say X" for a rename; "stick milk on the
-//! list" for a new task). One judgement for every path where a model proposes an action:
-//! a nudge reply's proposal is dropped when the reply does not ask for it, and a chat write runs
-//! at once only when the message asks for it (else it waits for a yes).
+//! list" for a new task), and whether it asks plainly enough for the action to run at once.
+//! One judgement for every path where a model proposes an action: a nudge reply's proposal is
+//! dropped when the reply does not ask for it, and a chat write runs at once only when the
+//! message plainly asks for it (else it waits for a yes).
 //!
-//! How (see ARCHITECTURE.md "Grounding"): a lexicon per kind of action in people's words
-//! (`lexicon`), matched by base forms (`lemma`: "binned" is "bin", "postponing" is
-//! "postpone"), past forms where only a report counts, and gaps inside phrasal verbs; plus, for
-//! done, any past-form deed with an object ("knocked it out", "watered the plants") and a past
-//! form of a verb of the task's own title ("called her" for "Call mum"). Read per clause
-//! (`clause`): a question asks for nothing, a negated word grounds nothing ("don't mark it
-//! done", "I haven't paid it"), an intention is not a report ("I'll send it tonight").
+//! How (see ARCHITECTURE.md "Grounding"): the message's one reading (`crate::sentence`), clause
+//! by clause, against the done / later / cancel lexicon (`sentence::lexicon::deeds`), matched by
+//! base forms (`sentence::lemma`), past forms where only a report counts, and gaps inside
+//! phrasal verbs; plus, for done, any past-form deed with an object ("knocked it out") and a
+//! past form of a verb of the task's own title ("called her" for "Call mum").
+//!
+//! The verdict ([`Grounded`]): a question, a negated word, an intention to do it later ("I'll
+//! send it tonight"), a wish, a condition, a habit or a clause a later one denies asks for
+//! nothing; a suggestion ("we could push it maybe"), sarcasm ("oh sure, it's done lol") or
+//! someone else doing the task's deed ("Tom paid it") asks for a plan; only the person's own
+//! plain clause (or the task's: "it's done") asks for the action. Someone or something else
+//! never reports the person's task done: at most a plan ("the money went out"), and nothing
+//! at all when the task's own thing is the one acting ("mum called" for "Call mum", "rent went
+//! up" for "Pay rent").
 //!
 //! Invariant (pure, no I/O): the same message, kind and context always give the same answer;
 //! the model's own words (its reply, its parameters) are never read here, except a proposed
 //! title, which must itself stand in the message.
 
-mod ask;
-mod clause;
-mod lemma;
-mod lexicon;
-
-pub use ask::Ask;
-pub use clause::Message;
+pub use crate::sentence::Ask;
 
 use super::evidence::Grounds;
-use lexicon::{Item, Phrase, BLOCKERS, INTENTION, NOT_COMPLETION, OBJECTS, STATE_BEFORE};
+use crate::sentence::clause::{self, Clause, Subject};
+use crate::sentence::lemma;
+use crate::sentence::lexicon::deeds::{self, Item, Phrase, BLOCKERS, NOT_COMPLETION};
+use crate::sentence::lexicon::moods;
+use crate::sentence::tokens::Tokens;
+use crate::sentence::Sentence;
 
 /// What else grounding may use besides the message.
 #[derive(Debug, Clone, Copy, Default)]
@@ -36,17 +43,38 @@ pub struct Context<'a> {
     pub extra: Option<&'a Grounds>,
 }
 
-/// Whether `message` asks for `ask` (see the module header). `names_a_time` is asked at most
-/// once, only for `Move` and `Snooze`, and only when no word decided it: a time the message
-/// names ("friday 3pm", "in 2 hours") asks for those two.
+/// How plainly a message asks for an action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Grounded {
+    /// It does not ask for it.
+    No,
+    /// It asks, but not plainly (a suggestion, sarcasm, someone else did it): a plan.
+    Plan,
+    /// The person's own plain request or report: it may run at once.
+    Asked,
+}
+
+/// Whether `sentence` plainly asks for `ask` ([`judge`] is [`Grounded::Asked`]).
 pub fn asks_for(
-    message: &Message,
+    sentence: &Sentence,
     ask: Ask,
     context: &Context<'_>,
     names_a_time: impl FnOnce() -> bool,
 ) -> bool {
-    if message.only_asks() {
-        return false;
+    judge(sentence, ask, context, names_a_time) == Grounded::Asked
+}
+
+/// How plainly `sentence` asks for `ask` (see the module header). `names_a_time` is asked at
+/// most once, only for `Move` and `Snooze`, and only when no word decided it: a time the
+/// message names ("friday 3pm", "in 2 hours") asks for those two.
+pub fn judge(
+    sentence: &Sentence,
+    ask: Ask,
+    context: &Context<'_>,
+    names_a_time: impl FnOnce() -> bool,
+) -> Grounded {
+    if sentence.only_asks() {
+        return Grounded::No;
     }
     // The rule file's own phrases, read exactly like the lexicon's.
     let extra: Vec<Phrase> = context
@@ -59,26 +87,91 @@ pub fn asks_for(
                 .collect()
         })
         .unwrap_or_default();
-    for clause in message.clauses.iter().filter(|clause| !clause.asks) {
-        if lexicon::phrases(ask)
+    let mut best = Grounded::No;
+    for clause in sentence.clauses().iter().filter(|clause| !clause.asks) {
+        let words = sentence.clause_words(clause);
+        let mut found: Vec<usize> = deeds::phrases(ask)
             .iter()
             .chain(&extra)
-            .any(|phrase| found_in_clause(clause, phrase, ask))
-        {
-            return true;
+            .flat_map(|phrase| found_at(&words, phrase, ask))
+            .collect();
+        if ask == Ask::Done {
+            found.extend(reports_a_title_deed(&words, context.task_title));
         }
-        if ask == Ask::Done && reports_a_deed(clause, context.task_title) {
-            return true;
+        let deed = (ask == Ask::Done && found.is_empty())
+            .then(|| reports_a_deed(&words))
+            .flatten();
+        found.extend(deed);
+        for at in found {
+            best = best.max(verdict(sentence, clause, ask, context, at));
         }
     }
-    matches!(ask, Ask::Move | Ask::Snooze) && names_a_time()
+    let hedged = sentence
+        .clauses()
+        .iter()
+        .any(|clause| clause.marks.hedged());
+    if best == Grounded::No && matches!(ask, Ask::Move | Ask::Snooze) && names_a_time() {
+        best = if hedged {
+            Grounded::Plan
+        } else {
+            Grounded::Asked
+        };
+    }
+    if best == Grounded::Asked && sentence.sarcastic() {
+        // Sarcasm turns an action into a plan, not into nothing.
+        best = Grounded::Plan;
+    }
+    best
+}
+
+/// What one clause that holds the words of `ask` (from its word `at`) says about it.
+fn verdict(
+    sentence: &Sentence,
+    clause: &Clause,
+    ask: Ask,
+    context: &Context<'_>,
+    at: usize,
+) -> Grounded {
+    let marks = clause.marks;
+    if marks.wish || marks.condition || marks.habit || marks.denied {
+        return Grounded::No;
+    }
+    let words = sentence.clause_words(clause);
+    if let Subject::Other(subject) = clause::subject_at(&words, at, clause.words.start) {
+        if words[..at.min(words.len())]
+            .iter()
+            .any(|word| moods::is_intention(word))
+        {
+            // "Tom will have it done": someone else's intention.
+            return Grounded::No;
+        }
+        // "mum called" (for "Call mum"), "rent went up" (for "Pay rent"): the task's own thing
+        // acting is no report that the person did it.
+        let about_the_title = context.task_title.is_some_and(|title| {
+            let title_words = content_words(title);
+            sentence.words_of(subject).iter().any(|word| {
+                lemma::bases(word)
+                    .iter()
+                    .any(|base| title_words.contains(base))
+            })
+        });
+        if ask == Ask::Done && about_the_title {
+            return Grounded::No;
+        }
+        // "Tom paid it": someone else did it; the person confirms.
+        return Grounded::Plan;
+    }
+    if marks.suggestion || marks.sarcasm {
+        return Grounded::Plan;
+    }
+    Grounded::Asked
 }
 
 /// Whether a proposed title stands in the message: at least half of its content words (and at
 /// least one) are words of the message, by base form ("stick oat milk on the list" holds "Buy
 /// oat milk"'s "oat" and "milk").
-pub fn title_in_message(message: &Message, title: &str) -> bool {
-    let said: Vec<Vec<String>> = message.words().map(lemma::bases).collect();
+pub fn title_in_message(said: &[&str], title: &str) -> bool {
+    let said: Vec<Vec<String>> = said.iter().map(|word| lemma::bases(word)).collect();
     let wanted = content_words(title);
     if wanted.is_empty() {
         return false;
@@ -97,15 +190,15 @@ pub fn title_in_message(message: &Message, title: &str) -> bool {
 /// Whether the message is little more than the title itself ("call the bank tomorrow" for
 /// "Call the bank"): at least half of its content words are words of the title. Typing a
 /// task is asking for it.
-pub fn message_is_the_title(message: &Message, title: &str) -> bool {
+pub fn message_is_the_title(said: &[&str], title: &str) -> bool {
     let title_words: Vec<Vec<String>> = content_words(title)
         .iter()
         .map(|w| lemma::bases(w))
         .collect();
-    let said: Vec<String> = message
-        .words()
-        .filter(|word| !content_words(word).is_empty())
-        .map(str::to_string)
+    let said: Vec<&str> = said
+        .iter()
+        .copied()
+        .filter(|word| is_content_word(word))
         .collect();
     if said.is_empty() || title_words.is_empty() {
         return false;
@@ -124,8 +217,11 @@ pub fn message_is_the_title(message: &Message, title: &str) -> bool {
 
 /// Whether a proposed title shares at least one content word with the message (by base form).
 /// A title that shares none ("what a day" -> "Wire 5000 USD to ...") is the model's invention.
-pub fn title_shares_a_word(message: &Message, title: &str) -> bool {
-    let said: Vec<Vec<String>> = message.words().map(lemma::bases).collect();
+pub fn title_shares_a_word<S: AsRef<str>>(said: &[S], title: &str) -> bool {
+    let said: Vec<Vec<String>> = said
+        .iter()
+        .map(|word| lemma::bases(word.as_ref()))
+        .collect();
     content_words(title).iter().any(|word| {
         let bases = lemma::bases(word);
         said.iter()
@@ -137,26 +233,29 @@ pub fn title_shares_a_word(message: &Message, title: &str) -> bool {
 /// their words other than a preposition or an article is a word of the message ("5" counts, so
 /// "at 5" is said by "call mom at 5"). Time words the message holds none of are the model's
 /// invention (a small model fills `when` in), and a time read wrong is worse than none.
-pub fn time_words_said(message: &Message, when: &str) -> bool {
+pub fn time_words_said<S: AsRef<str>>(said: &[S], when: &str) -> bool {
     const GLUE: &[&str] = &["at", "on", "in", "by", "the", "a", "an", "of", "to", "for"];
-    let said: Vec<&str> = message.words().collect();
-    Message::read(when)
+    Tokens::read(when)
         .words()
         .filter(|word| !GLUE.contains(word))
-        .any(|word| said.contains(&word))
+        .any(|word| said.iter().any(|said| said.as_ref() == word))
 }
 
 /// Words of a text that say what it is about: not articles, pronouns or small words.
 fn content_words(text: &str) -> Vec<String> {
+    Tokens::read(text)
+        .words()
+        .filter(|word| is_content_word(word))
+        .map(str::to_string)
+        .collect()
+}
+
+fn is_content_word(word: &str) -> bool {
     const SMALL: &[&str] = &[
         "a", "an", "the", "to", "of", "for", "on", "in", "at", "by", "and", "or", "my", "your",
         "our", "it", "is", "be", "with", "from", "up", "me", "i", "new", "task",
     ];
-    Message::read(text)
-        .words()
-        .filter(|word| !SMALL.contains(word) && word.chars().count() >= 2)
-        .map(str::to_string)
-        .collect()
+    !SMALL.contains(&word) && word.chars().count() >= 2
 }
 
 /// Whether `word` matches `item` (a word or one of its bases; a past form for `Past`).
@@ -170,12 +269,12 @@ fn matches_item(word: &str, item: &Item) -> bool {
 }
 
 /// Whether `phrase` matches `words` from `start`; returns where the match ends.
-fn match_at(words: &[String], start: usize, phrase: &[Item]) -> Option<usize> {
+fn match_at(words: &[&str], start: usize, phrase: &[Item]) -> Option<usize> {
     let Some((first, rest)) = phrase.split_first() else {
         return Some(start);
     };
     if *first == Item::Gap {
-        return (0..=lexicon::GAP)
+        return (0..=deeds::GAP)
             .filter(|skip| start + skip <= words.len())
             .find_map(|skip| match_at(words, start + skip, rest));
     }
@@ -187,81 +286,98 @@ fn match_at(words: &[String], start: usize, phrase: &[Item]) -> Option<usize> {
     }
 }
 
-fn found_in_clause(clause: &clause::Clause, phrase: &Phrase, ask: Ask) -> bool {
-    let reads_as_written =
-        matches!(phrase.first(), Some(Item::Word(word)) if clause::is_negator(word));
-    (0..clause.words.len()).any(|start| {
-        if match_at(&clause.words, start, phrase).is_none() {
-            return false;
-        }
-        if !reads_as_written && clause.negated_at(start) {
-            return false;
-        }
-        if blocked(clause, start, ask) {
-            return false;
-        }
-        ask != Ask::Done || !intended_before(clause, start)
-    })
+/// Where `phrase` stands in the clause's `words`, meant: not negated, not blocked, and for
+/// done not after an intention.
+fn found_at(words: &[&str], phrase: &Phrase, ask: Ask) -> Vec<usize> {
+    let reads_as_written = matches!(phrase.first(), Some(Item::Word(word))
+        if crate::sentence::lexicon::negators::negates(word));
+    (0..words.len())
+        .filter(|&start| {
+            if match_at(words, start, phrase).is_none() {
+                return false;
+            }
+            if !reads_as_written && clause::negated_at(words, start) {
+                return false;
+            }
+            if blocked(words, start, ask) {
+                return false;
+            }
+            ask != Ask::Done || !intended_before(words, start)
+        })
+        .collect()
 }
 
 /// Whether a phrase that looks like this ask but is not starts at `start`.
-fn blocked(clause: &clause::Clause, start: usize, ask: Ask) -> bool {
+fn blocked(words: &[&str], start: usize, ask: Ask) -> bool {
     BLOCKERS
         .iter()
         .filter(|(kind, _)| *kind == ask)
-        .any(|(_, blocker)| match_at(&clause.words, start, &lexicon::compile(blocker)).is_some())
-        || (ask == Ask::Done && venting_before(clause, start))
+        .any(|(_, blocker)| match_at(words, start, &deeds::compile(blocker)).is_some())
+        || (ask == Ask::Done && venting_before(words, start))
 }
 
 /// "I'm so done", "sick and done": a feeling, not a report.
-fn venting_before(clause: &clause::Clause, start: usize) -> bool {
+fn venting_before(words: &[&str], start: usize) -> bool {
     start > 0
         && matches!(
-            clause.words.get(start - 1).map(String::as_str),
+            words.get(start - 1).copied(),
             Some("so" | "sick" | "fed" | "tired" | "soo" | "sooo")
         )
 }
 
-/// Whether an intention ("I'll", "going to", "should") stands before `start` in the clause.
-fn intended_before(clause: &clause::Clause, start: usize) -> bool {
-    clause.words[..start.min(clause.words.len())]
+/// Whether an intention ("I'll", "going to", "should") stands before `start` in the clause,
+/// after the words that only make a request polite ("can you mark it done" is a request).
+fn intended_before(words: &[&str], start: usize) -> bool {
+    let from = clause::courtesy_opening(words).min(start);
+    words[from..start.min(words.len())]
         .iter()
-        .any(|word| INTENTION.contains(&word.as_str()) || word.ends_with("'ll"))
+        .any(|word| moods::is_intention(word))
 }
 
 /// Done by a deed in the past: a past form with an object ("knocked it out", "cleaned the
 /// kitchen") or standing alone ("sent!"), not a feeling or a state ("I'm so stressed"), not a
-/// move, a cancel or a failure; or a past form of a verb of the task's own title.
-fn reports_a_deed(clause: &clause::Clause, task_title: Option<&str>) -> bool {
-    let title_words: Vec<String> = task_title.map(content_words).unwrap_or_default();
-    clause.words.iter().enumerate().any(|(index, word)| {
-        if !lemma::is_past(word) || clause.negated_at(index) || intended_before(clause, index) {
+/// move, a cancel or a failure. Where it stands.
+fn reports_a_deed(words: &[&str]) -> Option<usize> {
+    words.iter().enumerate().position(|(index, word)| {
+        if !lemma::is_past(word)
+            || clause::negated_at(words, index)
+            || intended_before(words, index)
+        {
             return false;
         }
         let bases = lemma::bases(word);
-        let of_the_title = bases.iter().any(|base| title_words.contains(base));
-        if of_the_title {
-            return true;
-        }
         if bases
             .iter()
             .any(|base| NOT_COMPLETION.contains(&base.as_str()))
         {
             return false;
         }
-        let before = index
-            .checked_sub(1)
-            .and_then(|at| clause.words.get(at))
-            .map(String::as_str);
-        if before.is_some_and(|before| STATE_BEFORE.contains(&before)) {
+        let before = index.checked_sub(1).and_then(|at| words.get(at)).copied();
+        if before.is_some_and(|before| deeds::STATE_BEFORE.contains(&before)) {
             return false;
         }
-        let after = clause.words.get(index + 1).map(String::as_str);
-        match after {
-            Some(after) => OBJECTS.contains(&after),
+        match words.get(index + 1).copied() {
+            Some(after) => deeds::OBJECTS.contains(&after),
             // "sent", "yep, emailed": the clause is the deed.
             None => index <= 2,
         }
+    })
+}
+
+/// A past form of a verb of the task's own title ("called her" for "Call mum"): where it
+/// stands.
+fn reports_a_title_deed(words: &[&str], task_title: Option<&str>) -> Option<usize> {
+    let title_words: Vec<String> = task_title.map(content_words).unwrap_or_default();
+    if title_words.is_empty() {
+        return None;
+    }
+    words.iter().enumerate().position(|(index, word)| {
+        lemma::is_past(word)
+            && !clause::negated_at(words, index)
+            && !intended_before(words, index)
+            && lemma::bases(word)
+                .iter()
+                .any(|base| title_words.contains(base))
     })
 }
 

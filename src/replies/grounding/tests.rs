@@ -1,10 +1,22 @@
 //! The invariants of grounding on a few sentences; the tables of people's sentences per kind
-//! are in tests/it/grounding_table.rs.
+//! are in tests/it/grounding_table.rs and tests/it/consent_kinds.rs.
 
 use super::*;
 
 fn asks(text: &str, ask: Ask) -> bool {
-    asks_for(&Message::read(text), ask, &Context::default(), || false)
+    asks_for(&Sentence::read(text), ask, &Context::default(), || false)
+}
+
+fn words(text: &str) -> Vec<String> {
+    Tokens::read(text).words().map(str::to_string).collect()
+}
+
+fn said(text: &str) -> Vec<String> {
+    words(text)
+}
+
+fn view(words: &[String]) -> Vec<&str> {
+    words.iter().map(String::as_str).collect()
 }
 
 #[test]
@@ -14,14 +26,40 @@ fn a_question_a_negation_or_an_intention_asks_for_nothing() {
     assert!(!asks("don't mark it as done", Ask::Done));
     assert!(!asks("I'll send it tonight", Ask::Done));
     assert!(!asks("I haven't sent it", Ask::Done));
+    assert!(asks("can you mark call mum as done", Ask::Done));
+}
+
+#[test]
+fn someone_elses_deed_is_a_plan_and_the_tasks_own_thing_acting_is_nothing() {
+    let judged = |text: &str, title: &str| {
+        let context = Context {
+            task_title: Some(title),
+            extra: None,
+        };
+        judge(&Sentence::read(text), Ask::Done, &context, || false)
+    };
+    assert_eq!(judged("Tom paid it", "Pay rent"), Grounded::Plan);
+    assert_eq!(judged("mum called, she says hi", "Call mum"), Grounded::No);
+    assert_eq!(judged("rent went up again ugh", "Pay rent"), Grounded::No);
+    assert_eq!(
+        judged("oh sure, it's totally done lol", "Pay rent"),
+        Grounded::Plan
+    );
+    assert_eq!(judged("paid it", "Pay rent"), Grounded::Asked);
+    assert_eq!(
+        judged("I wish the taxes were done", "Do the taxes"),
+        Grounded::No
+    );
 }
 
 #[test]
 fn a_time_counts_only_for_moving_and_snoozing_and_never_in_a_question() {
-    let message = Message::read("friday 3pm");
-    assert!(asks_for(&message, Ask::Move, &Context::default(), || true));
-    assert!(!asks_for(&message, Ask::Done, &Context::default(), || true));
-    let question = Message::read("is it due friday 3pm?");
+    let sentence = Sentence::read("friday 3pm");
+    assert!(asks_for(&sentence, Ask::Move, &Context::default(), || true));
+    assert!(!asks_for(&sentence, Ask::Done, &Context::default(), || {
+        true
+    }));
+    let question = Sentence::read("is it due friday 3pm?");
     assert!(!asks_for(&question, Ask::Move, &Context::default(), || {
         true
     }));
@@ -33,21 +71,21 @@ fn a_past_form_of_the_titles_own_verb_reports_it_done() {
         task_title: Some("Water the plants"),
         extra: None,
     };
-    let message = Message::read("watered them this morning");
-    assert!(asks_for(&message, Ask::Done, &context, || false));
-    let message = Message::read("I'll water them later");
-    assert!(!asks_for(&message, Ask::Done, &context, || false));
+    let sentence = Sentence::read("watered them this morning");
+    assert!(asks_for(&sentence, Ask::Done, &context, || false));
+    let sentence = Sentence::read("I'll water them later");
+    assert!(!asks_for(&sentence, Ask::Done, &context, || false));
 }
 
 #[test]
 fn a_title_stands_in_the_message_when_half_its_words_do() {
-    let message = Message::read("stick oat milk on the list");
-    assert!(title_in_message(&message, "Buy oat milk"));
-    assert!(!title_in_message(&message, "Wire 5000 USD to an account"));
+    let message = said("stick oat milk on the list");
+    assert!(title_in_message(&view(&message), "Buy oat milk"));
     assert!(!title_in_message(
-        &Message::read("what a day"),
-        "Wire money"
+        &view(&message),
+        "Wire 5000 USD to an account"
     ));
+    assert!(!title_in_message(&view(&said("what a day")), "Wire money"));
 }
 
 #[test]
@@ -76,10 +114,10 @@ fn time_words_count_only_when_the_message_holds_them() {
         ("buy a present for Sam", "at the", false),
         ("book the flights", "", false),
     ];
-    for (message, when, said) in table {
+    for (message, when, expected) in table {
         assert_eq!(
-            time_words_said(&Message::read(message), when),
-            said,
+            time_words_said(&view(&said(message)), when),
+            expected,
             "{message:?} / {when:?}"
         );
     }

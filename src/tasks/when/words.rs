@@ -1,5 +1,6 @@
-//! The words of a time: the tokenizer (lowercased words with the bytes they came from) and the
-//! vocabulary it is matched against (weekdays, months, numbers, ordinals, am/pm, units, counts).
+//! The words of a time: lowercased words with the bytes they came from (the one tokenizer's
+//! time view) and the vocabulary they are matched against (weekdays, months, numbers, ordinals,
+//! am/pm, units, counts).
 //!
 //! # Invariants
 //! - A token's range covers whole characters of the original text, even where lowercasing
@@ -8,6 +9,8 @@
 
 use chrono::Weekday;
 use std::ops::Range;
+
+use crate::sentence::tokens::{pieces, Join};
 
 const MONTH_NAMES: [&str; 12] = [
     "January",
@@ -31,51 +34,19 @@ pub(super) struct Token {
     pub(super) range: Range<usize>,
 }
 
-/// Lowercased words. ':', '-', '.', '/' and '_' stay inside a word so "17:30", "2026-12-03",
-/// "5.30pm", "3/12" and "america/new_york" arrive whole (numeric dates so that they are read or
-/// asked about whole, never as "3" and "12"); a ',' between two digits too ("1,5 hours"). A sign
-/// right before a digit at the start of a word stays ("-5", "+02:00"; a Unicode minus becomes
-/// '-'), so a negative amount is never read as a positive one.
-/// Each character is lowercased on its own and keeps the bytes of the character it came from,
-/// so a word whose lowercase is longer or shorter ("İ") still maps back to whole characters.
+/// The words of a time, from the one tokenizer's time view (`sentence::tokens`, `Join::TimeMarks`):
+/// ':', '-', '.', '/' and '_' stay inside a word so "17:30", "2026-12-03", "5.30pm", "3/12" and
+/// "america/new_york" arrive whole (numeric dates so that they are read or asked about whole,
+/// never as "3" and "12"); a ',' between two digits too ("1,5 hours"). A sign right before a
+/// digit at the start of a word stays ("-5", "+02:00"; a Unicode minus becomes '-'), so a
+/// negative amount is never read as a positive one; an apostrophe splits ("can't" -> "can",
+/// "t").
 pub(super) fn tokenize(text: &str) -> Vec<Token> {
-    let inner = |c: char| matches!(c, ':' | '-' | '.' | '/' | '_' | '+');
-    let sign = |c: char| matches!(c, '-' | '+');
-    let mut lowered: Vec<(char, Range<usize>)> = text
-        .char_indices()
-        .flat_map(|(at, c)| {
-            let range = at..at + c.len_utf8();
-            let c = if c == '\u{2212}' { '-' } else { c };
-            c.to_lowercase().map(move |lower| (lower, range.clone()))
-        })
-        .collect();
-    // A decimal comma ("1,5") is part of the number: read as a decimal point.
-    for at in 1..lowered.len().saturating_sub(1) {
-        let between_digits = lowered[at].0 == ','
-            && lowered[at - 1].0.is_ascii_digit()
-            && lowered[at + 1].0.is_ascii_digit();
-        if between_digits {
-            lowered[at].0 = '.';
-        }
-    }
-    let separator = |c: char| !(c.is_alphanumeric() || inner(c));
-    lowered
-        .split(|(c, _)| separator(*c))
-        .filter_map(|chars| {
-            let mut start = chars.iter().position(|(c, _)| !inner(*c))?;
-            let end = chars.iter().rposition(|(c, _)| !inner(*c))?;
-            // "-5", "+2": a sign that starts the word and is followed by a digit stays.
-            if let (Some(before), Some((first, _))) = (start.checked_sub(1), chars.get(start)) {
-                if chars.get(before).is_some_and(|(c, _)| sign(*c)) && first.is_ascii_digit() {
-                    start = before;
-                }
-            }
-            let chars = chars.get(start..=end)?;
-            let (first, last) = (chars.first()?, chars.last()?);
-            Some(Token {
-                word: chars.iter().map(|(c, _)| *c).collect(),
-                range: first.1.start..last.1.end,
-            })
+    pieces(text, Join::TimeMarks)
+        .into_iter()
+        .map(|piece| Token {
+            word: piece.word,
+            range: piece.at,
         })
         .collect()
 }

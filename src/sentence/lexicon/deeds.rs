@@ -1,4 +1,5 @@
-//! What a message may say to ask for each kind of action, in people's words: phrases of base
+//! The done / later / cancel lexicon: what a message may say to ask for each kind of change to
+//! a task, in people's words: phrases of base
 //! forms (matched by every conjugation), past forms where only a report counts ("sent it" is
 //! done, "I'll send it" is not), and gaps for the words people put inside a phrasal verb
 //! ("knocked IT out", "called THE TRIP off").
@@ -8,11 +9,11 @@
 //! form ("=forget it" is not "forgot it"); `*` matches up to [`GAP`] words.
 //!
 //! Invariant (pure): the lists are data; how they are matched (negation, questions, intention)
-//! is `super::asks_for`'s business, not theirs.
+//! is `replies::grounding`'s business, not theirs.
 
 use std::sync::OnceLock;
 
-use super::ask::Ask;
+use crate::sentence::Ask;
 
 /// Most words a `*` in a phrase stands for.
 pub const GAP: usize = 3;
@@ -150,6 +151,38 @@ pub fn phrases(ask: Ask) -> &'static [Phrase] {
     all.get(index).map(Vec::as_slice).unwrap_or_default()
 }
 
+/// Verbs people open an order with besides the deeds of [`DONE`] ("mark it done", "push the
+/// dentist", "bin it", "tell Anna").
+#[rustfmt::skip]
+const ORDERS: &[&str] = &[
+    "mark", "set", "tick", "cross", "check", "close", "finish", "complete", "tell", "let", "give",
+    "get", "take", "go", "put", "make", "do", "start", "stop", "keep", "leave", "ask", "ping",
+    "move", "push", "postpone", "reschedule", "delay", "shift", "bump", "defer", "switch",
+    "change", "swap", "cancel", "drop", "delete", "remove", "scrap", "abandon", "bin", "ditch",
+    "trash", "nuke", "kill", "axe", "toss", "erase", "discard", "snooze", "mute", "pause",
+    "rename", "retitle", "reword", "rephrase", "add", "remind", "capture", "create", "jot", "note",
+    "stick", "throw", "pop", "list", "show", "remember", "forget",
+];
+
+/// Whether `word` is the base form of a verb the lexicon knows (its phrases' first words, the
+/// verbs people open an order with): "booking" is said as "book", "mark it done" is an order.
+pub fn is_known_verb(word: &str) -> bool {
+    use std::collections::HashSet;
+    static KNOWN: OnceLock<HashSet<String>> = OnceLock::new();
+    KNOWN
+        .get_or_init(|| {
+            let mut known: HashSet<String> = ORDERS.iter().map(|verb| verb.to_string()).collect();
+            for phrase in DONE {
+                let first = phrase.split(' ').next().unwrap_or_default();
+                if let Some(base) = first.strip_suffix('+') {
+                    known.insert(base.to_string());
+                }
+            }
+            known
+        })
+        .contains(word)
+}
+
 /// Past forms that do not report the task done ("I moved it", "forgot", "I was stressed").
 #[rustfmt::skip]
 pub const NOT_COMPLETION: &[&str] = &[
@@ -174,15 +207,6 @@ pub const STATE_BEFORE: &[&str] = &[
     "be", "been", "being", "feel", "feeling", "felt", "so", "very", "really", "too", "pretty",
     "quite", "super", "get", "got", "getting", "seem", "seems", "look", "looks", "kinda", "kind",
     "bit", "totally", "extremely",
-];
-
-/// Words that make a clause an intention, not a report ("I'll send it", "going to pay").
-#[rustfmt::skip]
-pub const INTENTION: &[&str] = &[
-    "will", "i'll", "ill", "we'll", "gonna", "going", "about", "plan", "planning", "want", "wanna",
-    "need", "needs", "should", "must", "might", "may", "could", "would", "hope", "hoping", "try",
-    "trying", "intend", "let's", "lets", "soon", "tomorrow", "tonight", "later", "can", "shall",
-    "if", "unless", "whether",
 ];
 
 /// Phrases that look like an ask but are not ("dropped it off" is no cancel, "killing it" is

@@ -1,0 +1,42 @@
+//! What the free-text rules make of a message (docs/contract.md "Free text", step 7): the
+//! capture rules and common questions, an automation or a digest command, a time-zone
+//! sentence. Read once per turn from the message's one reading (`crate::sentence`), before the
+//! group gate, and shared by the gate (a rule command skips it), `decide::keep_the_live_plan`
+//! ("what are you waiting on?" keeps the live proposal) and the free-text room.
+//!
+//! Invariant: pure; each reader runs once per turn.
+
+use chrono::{DateTime, Utc};
+
+use crate::automations::command::{self as automation_command, AutomationReading};
+use crate::automations::digest_command::{self, DigestReading};
+use crate::capture::rules::{self, Reading};
+use crate::people::sentence::ZoneSentence;
+use crate::sentence::Sentence;
+
+/// What the free-text rules make of a message, read once per turn from its one reading.
+#[derive(Debug, Clone)]
+pub struct Readings {
+    pub rules: Reading,
+    pub automation: AutomationReading,
+    pub digest: DigestReading,
+    /// What it says about the sender's time zone.
+    pub zone: ZoneSentence,
+}
+
+impl Readings {
+    pub fn of(said: &Sentence, now: DateTime<Utc>, timezone: chrono_tz::Tz) -> Self {
+        Self {
+            rules: rules::read(said),
+            automation: automation_command::read(said, now, timezone),
+            digest: digest_command::read(said, now, timezone),
+            zone: crate::people::sentence::read(said),
+        }
+    }
+
+    /// Whether the message is a command of its own (an automation or a digest).
+    pub fn is_command(&self) -> bool {
+        !matches!(self.automation, AutomationReading::NotAutomation)
+            || !matches!(self.digest, DigestReading::NotDigest)
+    }
+}
