@@ -192,9 +192,9 @@ fn plain_title(title: &str) -> String {
 /// Words every sentence has: sharing one of these says nothing about where a title came from.
 const FUNCTION_WORDS: &[&str] = &[
     "the", "and", "for", "with", "this", "that", "these", "those", "from", "into", "onto", "but",
-    "not", "you", "your", "are", "was", "were", "has", "have", "had", "can", "all", "out", "off",
-    "its", "it's", "our", "their", "them", "they", "she", "his", "her", "him", "then", "than",
-    "too", "also", "just", "some", "any", "task", "please",
+    "not", "you", "your", "all", "out", "off", "its", "it's", "our", "their", "them", "they",
+    "she", "his", "her", "him", "then", "than", "too", "also", "just", "some", "any", "task",
+    "please",
 ];
 
 /// Whether a title has a word of three letters or more (not a function word) that is also in
@@ -206,6 +206,7 @@ fn shares_a_word(title: &str, reply: &Sentence) -> bool {
             word.chars().count() >= 3
                 && !FUNCTION_WORDS.contains(&word.as_str())
                 && !questions::is_question_word(word)
+                && !questions::is_auxiliary(word)
         })
         .any(|word| reply.words().any(|said| said == word))
 }

@@ -21,7 +21,7 @@ use super::repeat_from::RepeatFrom;
 use super::rule::{from_anchor, rule_and_words};
 use super::schedule::Schedule;
 use super::stated;
-use crate::sentence::lexicon::{courtesy, negators, questions};
+use crate::sentence::lexicon::{self, courtesy, negators, questions};
 use crate::sentence::tokens::{pieces, Join, Piece};
 use crate::sentence::Sentence;
 use crate::tasks::when::{find_time_of_day, time_words, unread_beside, WhenContext, WhenError};
@@ -56,13 +56,6 @@ const DEFAULT_HOUR: u32 = 9;
 const NOT_A_REQUEST: [&str; 22] = [
     "i", "i'm", "im", "we", "we're", "my", "our", "he", "she", "they", "it", "his", "her", "their",
     "you", "your", "is", "are", "was", "were", "feels", "seems",
-];
-/// What may stand between a courtesy and "remind me": "I want you to remind me ...".
-const ASKS: [&[&str]; 4] = [
-    &["i", "want", "you", "to"],
-    &["i", "need", "you", "to"],
-    &["i'd", "like", "you", "to"],
-    &["i", "would", "like", "you", "to"],
 ];
 
 /// A word of the command: lowercased, as written, and its bytes in the message.
@@ -239,12 +232,9 @@ fn request(text: &str, words: &[&str]) -> Result<Request, AutomationReading> {
     if text.trim_end().ends_with('?') || opens_asking(0) || opens_asking(lead) {
         return Err(AutomationReading::NotAutomation);
     }
-    for ask in ASKS {
-        if words.get(lead..lead + ask.len()) == Some(ask) {
-            lead += ask.len();
-            break;
-        }
-    }
+    // What may stand between a courtesy and "remind me": "I want you to remind me ...".
+    lead += lexicon::longest_opening(&words[lead.min(words.len())..], courtesy::POLITE_OPENERS)
+        .unwrap_or(0);
     let remind = words
         .iter()
         .position(|w| *w == "remind")

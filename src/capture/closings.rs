@@ -20,13 +20,12 @@ pub enum Kind {
 #[rustfmt::skip]
 const GLUE: &[&str] = &[
     "you", "youre", "your", "so", "much", "a", "lot", "lots", "again", "good", "that", "thats",
-    "all", "for", "now", "it", "is", "nothing", "else", "no", "more", "i", "im", "am", "we",
-    "were", "done", "set", "see", "ya", "take", "care", "have", "day", "mate", "helps", "helped",
-    "help", "got", "understood", "noted", "will", "do", "sounds", "then", "catch", "speak", "talk",
-    "soon", "today", "tonight", "tomorrow", "very", "really", "there", "the", "guys", "dear",
-    "one", "my", "friend", "are", "doing", "going", "up", "back", "to", "too", "u", "and", "thatll",
-    "the", "week", "weekend", "nice", "great", "job", "work", "rock", "absolute", "real", "such",
-    "an", "as", "always", "ever", "rocks",
+    "all", "for", "now", "it", "nothing", "else", "no", "more", "i", "im", "we", "done", "set",
+    "see", "ya", "take", "care", "day", "mate", "helps", "helped", "help", "got", "understood",
+    "noted", "sounds", "then", "catch", "speak", "talk", "soon", "today", "tonight", "tomorrow",
+    "very", "really", "there", "the", "guys", "dear", "one", "my", "friend", "doing", "going",
+    "up", "back", "to", "too", "u", "and", "thatll", "week", "weekend", "nice", "great", "job",
+    "work", "rock", "absolute", "real", "such", "an", "as", "always", "ever", "rocks",
 ];
 
 /// Whether `words` (lower case, apostrophes dropped) are a thanks, a goodbye, praise or a
@@ -43,6 +42,7 @@ pub fn read(words: &[String]) -> Option<Kind> {
             || closings::is_compliment(word)
             || moods::LAUGHTER.contains(&word)
             || questions::is_question_word(word)
+            || questions::is_auxiliary(word)
             || GLUE.contains(&word)
     };
     if !words.iter().all(known) {
@@ -52,6 +52,7 @@ pub fn read(words: &[String]) -> Option<Kind> {
         courtesy::is_thanks(word) || closings::is_goodbye(word) || closings::is_compliment(word)
     }) || closings::CLOSING_PHRASES
         .iter()
+        .chain(closings::GOODBYE_PHRASES)
         .any(|phrase| lexicon::holds(words, phrase));
     if closes {
         return Some(Kind::Thanks);

@@ -23,6 +23,7 @@
 use super::command_words::{body_text, note_prefix, put_on_the_list};
 pub use super::question::Question;
 use super::{asked, closings};
+use crate::sentence::lexicon::commands::{CAPTURE_COMMANDS, NEVER_MIND};
 use crate::sentence::lexicon::{self, courtesy, deeds, questions};
 use crate::sentence::tokens::squeeze;
 use crate::sentence::Sentence;
@@ -51,35 +52,6 @@ pub enum Reading {
     },
     Nothing,
 }
-
-/// Capture commands, as word sequences at the start of the core.
-const COMMANDS: [&[&str]; 25] = [
-    &["don't", "let", "me", "forget", "to"],
-    &["do", "not", "let", "me", "forget", "to"],
-    &["don't", "forget", "to"],
-    &["dont", "forget", "to"],
-    &["do", "not", "forget", "to"],
-    &["don't", "forget"],
-    &["dont", "forget"],
-    &["remind", "me"],
-    &["add", "a", "task", "to"],
-    &["add", "a", "task"],
-    &["add", "task"],
-    &["add", "a", "reminder", "to"],
-    &["add", "a", "reminder"],
-    &["add"],
-    &["todo"],
-    &["new", "task"],
-    &["new", "todo"],
-    &["new", "reminder"],
-    &["create", "a", "task"],
-    &["create", "task"],
-    &["remember", "to"],
-    &["note", "to", "self"],
-    &["jot", "down"],
-    &["write", "down"],
-    &["note", "down"],
-];
 
 /// A capture body that names nothing to capture.
 const EMPTY_BODIES: [&str; 14] = [
@@ -250,18 +222,6 @@ const MORE: [&str; 19] = [
     "show next",
 ];
 
-const NEVER_MIND: [&str; 9] = [
-    "never mind",
-    "nevermind",
-    "nvm",
-    "cancel",
-    "cancel that",
-    "forget it",
-    "forget about it",
-    "stop",
-    "drop it",
-];
-
 /// Reads a free-text message by the rules.
 pub fn read(said: &Sentence) -> Reading {
     let all: Vec<&str> = said.words().collect();
@@ -304,7 +264,7 @@ pub fn read(said: &Sentence) -> Reading {
     if let Some(body) = note_prefix(said, core.start) {
         return capture_of(body);
     }
-    let Some(command) = COMMANDS
+    let Some(command) = CAPTURE_COMMANDS
         .iter()
         .find(|command| lexicon::starts_with(rest, command))
     else {

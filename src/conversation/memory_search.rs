@@ -12,6 +12,7 @@ use rusqlite::{params, Connection};
 
 use super::memory::Role;
 use super::participation::Viewer;
+use crate::sentence::tokens::{words, Join};
 use crate::store::time::from_db;
 use crate::store::StoreError;
 
@@ -30,11 +31,10 @@ pub struct MemoryHit {
 /// The FTS5 query for `text`: its words, each quoted, any of them (bm25 ranks messages with
 /// more and rarer words first). None when the text has no word.
 pub fn fts_query(text: &str) -> Option<String> {
-    let terms: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|word| !word.is_empty())
+    let terms: Vec<String> = words(text, Join::Nothing)
+        .into_iter()
         .take(MAX_QUERY_WORDS)
-        .map(|word| format!("\"{}\"", word.to_lowercase()))
+        .map(|word| format!("\"{word}\""))
         .collect();
     (!terms.is_empty()).then(|| terms.join(" OR "))
 }

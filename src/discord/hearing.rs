@@ -6,6 +6,8 @@
 //! that mention her or reply to one of her messages (Discord's reply: a `message_reference` to a
 //! message she wrote). DMs are 1:1 chats; guild channels and threads are group chats.
 
+use crate::sentence::tokens::squeeze;
+
 /// The facts about one MESSAGE_CREATE that decide whether Donna hears it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Facts {
@@ -52,12 +54,11 @@ pub fn hear(facts: &Facts, donna_id: u64, allowed: &[u64], ignore_bots: bool) ->
 
 /// The message text without mentions of Donna ("<@1000> done" -> "done").
 pub fn strip_mentions(content: &str, donna_id: u64) -> String {
-    content
-        .replace(&format!("<@{donna_id}>"), " ")
-        .replace(&format!("<@!{donna_id}>"), " ")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    squeeze(
+        &content
+            .replace(&format!("<@{donna_id}>"), " ")
+            .replace(&format!("<@!{donna_id}>"), " "),
+    )
 }
 
 #[cfg(test)]

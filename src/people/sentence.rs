@@ -39,16 +39,13 @@ fn closes(word: &str) -> bool {
         || courtesy::is_please(word)
         || courtesy::is_thanks(word)
 }
-/// "my time zone is wrong" is a complaint, not a zone.
-const NOT_NAMES: [&str; 10] = [
+/// "my time zone is wrong" is a complaint, not a zone (nor is agreement: "fine", "ok").
+const NOT_NAMES: [&str; 7] = [
     "wrong",
     "off",
     "incorrect",
     "right",
     "correct",
-    "fine",
-    "ok",
-    "okay",
     "confusing",
     "broken",
 ];
@@ -219,7 +216,8 @@ fn set(message: &Sentence, offset: usize, from: usize, explicit: bool) -> ZoneSe
         start -= 1;
     }
     let name = text[start..at(end - 1).end].trim().to_string();
-    if NOT_NAMES.contains(&name.to_lowercase().as_str()) {
+    let lower = name.to_lowercase();
+    if NOT_NAMES.contains(&lower.as_str()) || courtesy::is_agreement(&lower) {
         return ZoneSentence::Nothing;
     }
     ZoneSentence::Set { name, explicit }

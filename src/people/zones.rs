@@ -6,13 +6,17 @@
 //! distance to a zone's city or whole name) and `complete` (names for Discord's autocomplete).
 //! Invariants: pure (no clock, no config); every zone returned is one chrono-tz knows; a name
 //! longer than [`MAX_NAME_CHARS`] is no zone and gets no search (each search is linear in the
-//! name and runs over every zone: its cost is bounded before it starts); an
-//! abbreviation means the place people mean by it ("EST" is New York's time, with its summer
-//! time, not the fixed UTC-5 zone IANA also calls EST).
+//! name and runs over every zone: its cost is bounded before it starts); an abbreviation means
+//! the place people mean by it, read in the one zone table (`tasks::when::abbreviation`: "EST"
+//! is New York's time, with its summer time, not the fixed UTC-5 zone IANA also calls EST; "CET"
+//! and "CEST" are Berlin's; "IST" is asked about).
 
 use std::str::FromStr;
 
 use chrono_tz::{Tz, TZ_VARIANTS};
+
+use crate::sentence::tokens::squeeze;
+use crate::tasks::when::{abbreviation, Abbreviation};
 
 /// The longest name looked up, in characters (IANA's longest is 32: "America/Argentina/ComodRivadavia").
 pub const MAX_NAME_CHARS: usize = 64;
@@ -44,37 +48,6 @@ const REGIONS: [&str; 10] = [
     "Europe",
     "Indian",
     "Pacific",
-];
-
-/// Abbreviations and words people use for a zone, to the zone they mean.
-const ABBREVIATIONS: [(&str, &str); 27] = [
-    ("utc", "UTC"),
-    ("gmt", "UTC"),
-    ("z", "UTC"),
-    ("zulu", "UTC"),
-    ("et", "America/New_York"),
-    ("est", "America/New_York"),
-    ("edt", "America/New_York"),
-    ("eastern", "America/New_York"),
-    ("ct", "America/Chicago"),
-    ("cst", "America/Chicago"),
-    ("cdt", "America/Chicago"),
-    ("central", "America/Chicago"),
-    ("mt", "America/Denver"),
-    ("mst", "America/Denver"),
-    ("mdt", "America/Denver"),
-    ("mountain", "America/Denver"),
-    ("pt", "America/Los_Angeles"),
-    ("pst", "America/Los_Angeles"),
-    ("pdt", "America/Los_Angeles"),
-    ("pacific", "America/Los_Angeles"),
-    ("cest", "CET"),
-    ("bst", "Europe/London"),
-    ("jst", "Asia/Tokyo"),
-    ("aest", "Australia/Sydney"),
-    ("aedt", "Australia/Sydney"),
-    ("hst", "Pacific/Honolulu"),
-    ("akst", "America/Anchorage"),
 ];
 
 /// Big cities and countries with one zone that no IANA name spells.
@@ -129,11 +102,7 @@ const PLACES: [(&str, &str); 46] = [
 
 /// Lower case, `_` and `-` as spaces, spaces collapsed: "New_York" and "new york" meet.
 fn key(text: &str) -> String {
-    text.to_lowercase()
-        .replace(['_', '-'], " ")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    squeeze(&text.to_lowercase().replace(['_', '-'], " "))
 }
 
 /// The city part of a zone name: "America/Argentina/Buenos_Aires" -> "buenos aires".
@@ -208,8 +177,15 @@ pub fn find(name: &str) -> ZoneMatch {
             .find(|(word, _)| *word == wanted)
             .and_then(|(_, name)| zone(name))
     };
-    if let Some(tz) = named(&ABBREVIATIONS) {
-        return ZoneMatch::Found(tz);
+    // The one zone table ("EST" is New York's clock; "IST" could be three zones).
+    match abbreviation(&wanted) {
+        Some(Abbreviation::Zone(tz)) => return ZoneMatch::Found(tz),
+        Some(Abbreviation::Ambiguous(zones)) => {
+            return ZoneMatch::Unknown {
+                suggestions: zones.to_vec(),
+            }
+        }
+        None => {}
     }
     // A country we know the zone of before IANA's old alias for it ("Japan": Asia/Tokyo).
     let exact = TZ_VARIANTS.iter().find(|tz| key(tz.name()) == wanted);
@@ -377,7 +353,8 @@ mod tests {
             ("London.", "Europe/London"),
             ("Buenos Aires", "America/Argentina/Buenos_Aires"),
             ("Port-au-Prince", "America/Port-au-Prince"),
-            ("CET", "CET"),
+            ("CET", "Europe/Berlin"),
+            ("CEST", "Europe/Berlin"),
             ("PST", "America/Los_Angeles"),
             ("EST", "America/New_York"),
             ("UTC", "UTC"),

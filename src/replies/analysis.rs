@@ -10,25 +10,22 @@
 
 use super::agreement;
 use super::matcher::{FastPath, FastPathOutcome, PlanAnswer};
-use crate::sentence::lexicon;
+use crate::sentence::lexicon::{self, commands::CAPTURE_COMMANDS};
 use crate::sentence::Sentence;
 
-/// The first words of a capture command (docs/contract.md "Free text", step 7: "add X", "todo: X",
-/// "new task: X", "remind me ...", "don't forget to X", "every monday ..."). A message that opens
-/// with one asks for a new task, so it never answers a nudge delivered into a free chat, even
-/// when a keyword in it ("add milk tomorrow") would read as one.
-const CAPTURE_OPENERS: &[&[&str]] = &[
-    &["add"],
-    &["todo"],
-    &["to", "do"],
-    &["new", "task"],
-    &["new", "todo"],
-    &["remind"],
-    &["don't", "forget"],
-    &["dont", "forget"],
-    &["every"],
-    &["create"],
-];
+/// First words that open a capture besides the capture commands
+/// (`sentence::lexicon::commands::CAPTURE_COMMANDS`): a schedule ("every monday ..."), and a
+/// command's first word said alone ("remind", "create", "to do").
+const OTHER_OPENERS: &[&[&str]] = &[&["every"], &["remind"], &["create"], &["to", "do"]];
+
+/// Whether the core opens with a capture command (docs/contract.md "Free text", step 7: "add
+/// X", "todo: X", "new task: X", "remind me ...", "don't forget to X", "every monday ..."). A
+/// message that opens with one asks for a new task, so it never answers a nudge delivered into
+/// a free chat, even when a keyword in it ("add milk tomorrow") would read as one.
+fn opens_a_capture(core: &[&str]) -> bool {
+    lexicon::longest_opening(core, &CAPTURE_COMMANDS).is_some()
+        || lexicon::longest_opening(core, OTHER_OPENERS).is_some()
+}
 
 /// What the FastPath made of a message.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,7 +34,7 @@ pub struct Analysis {
     pub plan_answer: PlanAnswer,
     pub undo: bool,
     pub confirm_word: bool,
-    /// The core opens with a capture command ([`CAPTURE_OPENERS`]).
+    /// The core opens with a capture command ([`opens_a_capture`]).
     pub capture_command: bool,
     /// Words in the message.
     pub words: usize,
@@ -72,8 +69,7 @@ pub fn analyze(matcher: &FastPath, sentence: &Sentence, task_title: Option<&str>
         plan_answer: matcher.plan_answer(whole),
         undo: matcher.is_undo(core) || matcher.is_undo(whole),
         confirm_word: matcher.is_confirm_word(whole),
-        capture_command: lexicon::longest_opening(&sentence.core_words(), CAPTURE_OPENERS)
-            .is_some(),
+        capture_command: opens_a_capture(&sentence.core_words()),
         words: sentence.len(),
         only_agreement: agreement::only_agreement(matcher, sentence),
         closing,

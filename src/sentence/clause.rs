@@ -135,10 +135,9 @@ fn holds_any(words: &[&str], phrases: &[&[&str]]) -> bool {
 /// "we could push it to friday maybe", "perhaps we should": a suggestion, hedged. "maybe
 /// tomorrow" (a time offered as the answer) is not one.
 fn suggests(words: &[&str]) -> bool {
-    let hedge = |word: &&str| matches!(*word, "maybe" | "perhaps" | "possibly");
+    let hedge = |word: &&str| moods::HEDGES.contains(word);
     let strong = moods::SUGGESTIONS
         .iter()
-        .filter(|phrase| phrase.len() > 1 || !matches!(phrase[0], "maybe" | "perhaps" | "possibly"))
         .any(|phrase| lexicon::holds(words, phrase));
     let modal = words
         .iter()
@@ -170,6 +169,7 @@ fn closes(words: &[&str]) -> bool {
         closings::is_goodbye(word) || courtesy::is_thanks(word) || closings::is_compliment(word)
     }) || closings::CLOSING_PHRASES
         .iter()
+        .chain(closings::GOODBYE_PHRASES)
         .any(|phrase| lexicon::holds(&plain, phrase));
     closing_word && !words.iter().any(|word| lemma::is_past(word))
 }
@@ -210,9 +210,7 @@ fn asks(words: &[&str], question_mark: bool) -> bool {
     }
     if questions::is_question_word(first) {
         // "what's left", "when is it due"; not "when I'm back I'll do it".
-        let contracted =
-            first.contains('\'') || matches!(first, "whats" | "hows" | "whens" | "wheres");
-        return contracted || questions::is_auxiliary(second);
+        return questions::is_contracted(first) || questions::is_auxiliary(second);
     }
     let subject = moods::is_subject(second)
         || matches!(
@@ -244,10 +242,10 @@ pub fn is_request(words: &[&str]) -> bool {
     if modal && matches!(word(1), "you" | "u" | "ya" | "we") {
         return true;
     }
-    matches!(
-        (word(0), word(1)),
-        ("how", "about") | ("what", "about") | ("why", "not") | ("mind", _)
-    )
+    word(0) == "mind"
+        || moods::OFFERS
+            .iter()
+            .any(|offer| lexicon::starts_with(words, offer))
 }
 
 /// Who the part of a clause a word at `at` stands in is about: from the last conjunction
@@ -320,10 +318,7 @@ fn is_verb_at(words: &[&str], at: usize) -> bool {
 /// "is paid", "'s been transferred", "got sent", "are done": a passive report.
 fn passive_at(words: &[&str], verb: usize) -> bool {
     let word = words[verb];
-    let be = matches!(
-        word,
-        "is" | "are" | "was" | "were" | "been" | "got" | "gets" | "has" | "have"
-    ) || word.ends_with("'s");
+    let be = moods::PASSIVE_HELPERS.contains(&word) || word.ends_with("'s");
     be && words[verb + 1..]
         .iter()
         .take(3)
@@ -347,13 +342,11 @@ pub fn denies(words: &[&str]) -> bool {
     let opens_with_not = matches!(words.first(), Some(&"not")) && words.len() >= 2 && about_this;
     let names_a_deed = words.iter().skip(1).any(|word| lemma::is_past(word))
         || words.iter().any(|word| matches!(*word, "now" | "yet"));
+    // "the form isn't", "the other one hasn't": a subject and a negated verb alone.
     let elliptic = words.len() >= 2
         && words.len() <= 4
         && words.last().is_some_and(|word| {
-            matches!(
-                *word,
-                "isn't" | "aren't" | "hasn't" | "haven't" | "wasn't" | "isnt" | "arent" | "hasnt"
-            )
+            negators::is_negator(word) && word.ends_with('t') && *word != "not"
         });
     (opens_with_not && !names_a_deed) || elliptic
 }

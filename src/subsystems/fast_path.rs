@@ -17,7 +17,7 @@ use actors::{Behaviour, CellCtx, Handled, Reply};
 
 use crate::replies::analysis::{analyze, Analysis};
 use crate::replies::matcher::{FallThroughReason, FastPath, FastPathOutcome};
-use crate::sentence::lexicon;
+use crate::sentence::lexicon::{self, commands::ASK_AGAIN_AT};
 use crate::sentence::Sentence;
 use crate::tasks::when::names_only_a_time;
 
@@ -97,39 +97,6 @@ pub fn analyze_reply(
     }
     analysis
 }
-
-/// Openings that ask to be asked again, or say when it will be done: what follows is the time.
-const ASK_AGAIN_AT: &[&[&str]] = &[
-    &["remind", "me", "again"],
-    &["remind", "me"],
-    &["ask", "me", "again"],
-    &["ask", "me"],
-    &["ping", "me"],
-    &["nudge", "me"],
-    &["bug", "me"],
-    &["check", "with", "me"],
-    &["check", "back"],
-    &["try", "me", "again"],
-    &["try", "me"],
-    &["i'll", "do", "it"],
-    &["ill", "do", "it"],
-    &["i", "will", "do", "it"],
-    &["i'll", "do", "that"],
-    &["i'll", "get", "to", "it"],
-    &["i'll", "get", "it", "done"],
-    &["i", "can", "do", "it"],
-    &["let's", "do", "it"],
-    &["lets", "do", "it"],
-    &["let's", "do"],
-    &["lets", "do"],
-    &["do", "it"],
-    &["make", "it"],
-    &["let's", "say"],
-    &["lets", "say"],
-    &["how", "about"],
-    &["what", "about"],
-    &["maybe"],
-];
 
 /// The words after an [`ASK_AGAIN_AT`] opening of the core, as written; None without one.
 fn time_after_request<'s>(sentence: &'s Sentence, core: &[&str]) -> Option<&'s str> {

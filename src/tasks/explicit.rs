@@ -10,6 +10,8 @@
 //! Pure: reads only the words it is given (those the time reader used), so it does not depend
 //! on how the reader resolves them. Tested as a table of phrases below.
 
+use crate::sentence::tokens::{words, Join};
+
 /// Words of an hour-or-minute span ("in 2 hours", "an hour from now").
 const SPAN_UNITS: [&str; 10] = [
     "hour", "hours", "hr", "hrs", "h", "minute", "minutes", "min", "mins", "m",
@@ -19,8 +21,8 @@ const SPAN_UNITS: [&str; 10] = [
 const NAMED_TIMES: [&str; 3] = ["noon", "midday", "midnight"];
 
 /// Whether `words` (the words a time was read from) name the moment themselves.
-pub fn names_the_moment(words: &str) -> bool {
-    let lower = words.to_lowercase();
+pub fn names_the_moment(said: &str) -> bool {
+    let lower = said.to_lowercase();
     let chars: Vec<char> = lower.chars().collect();
     // "23:00", "5:30pm", "2026-12-03T14:00": a colon between digits.
     if chars.windows(3).any(|w| {
@@ -28,11 +30,9 @@ pub fn names_the_moment(words: &str) -> bool {
     }) {
         return true;
     }
-    let tokens: Vec<&str> = lower
-        .split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '\''))
-        .map(|t| t.trim_matches('.'))
-        .filter(|t| !t.is_empty())
-        .collect();
+    // The one tokenizer's command view: "o'clock", "5.30pm" and "a.m" stay whole.
+    let owned = words(&lower, Join::Both);
+    let tokens: Vec<&str> = owned.iter().map(String::as_str).collect();
     let is_number = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit());
     for (index, token) in tokens.iter().enumerate() {
         let next = tokens.get(index + 1).copied().unwrap_or_default();

@@ -16,6 +16,7 @@ use super::error::TurnError;
 use super::receipt;
 use crate::conversation::inbox::{self, Failed, Inbound, MAX_TRIES};
 use crate::metrics::TurnMetrics;
+use crate::sentence::tokens::{pieces, Join};
 use crate::store::Store;
 
 /// The reason as it is logged and stored: the error's own words, with every word of the
@@ -23,8 +24,9 @@ use crate::store::Store;
 /// text it choked on; the text stays in its row, never in the log).
 pub fn reason_without_text(reason: &str, text: &str) -> String {
     let mut reason = reason.replace(text.trim(), "(the message)");
-    let mut words: Vec<&str> = text
-        .split(|c: char| !c.is_alphanumeric())
+    let mut words: Vec<&str> = pieces(text, Join::Nothing)
+        .into_iter()
+        .filter_map(|piece| text.get(piece.at))
         .filter(|word| word.chars().count() >= 4)
         .collect();
     // Longest first, so a word inside a longer one is not replaced half.

@@ -188,14 +188,9 @@ pub fn closing(said: &crate::sentence::Sentence) -> String {
     use crate::sentence::lexicon::closings;
     let words: Vec<String> = said.words().map(|word| word.replace('\'', "")).collect();
     let goodbye = words.iter().any(|word| closings::is_goodbye(word))
-        || [
-            ["see", "you"],
-            ["see", "ya"],
-            ["talk", "soon"],
-            ["take", "care"],
-        ]
-        .iter()
-        .any(|phrase| crate::sentence::lexicon::holds(&words, phrase));
+        || closings::GOODBYE_PHRASES
+            .iter()
+            .any(|phrase| crate::sentence::lexicon::holds(&words, phrase));
     let praise = words.iter().any(|word| closings::is_compliment(word));
     if goodbye {
         GOODBYE.to_string()

@@ -33,7 +33,7 @@ async fn sentences_that_set_a_time_zone_set_it_and_say_the_time_there() {
         ),
         ("set my timezone to New York", "America/New_York", "05:00"),
         ("Set my time zone to Tokyo please", "Asia/Tokyo", "19:00"),
-        ("timezone CET", "CET", "11:00"),
+        ("timezone CET", "Europe/Berlin", "11:00"),
         ("timezone: UTC+2", "Etc/GMT-2", "12:00"),
         (
             "change the time zone to Sydney",

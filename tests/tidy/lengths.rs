@@ -100,7 +100,7 @@ impl Lengths {
 }
 
 /// `#[test]`, or `#[cfg(test)]` (any `cfg` whose tokens name `test`).
-fn is_test_code(attributes: &[syn::Attribute]) -> bool {
+pub fn is_test_code(attributes: &[syn::Attribute]) -> bool {
     attributes.iter().any(|attribute| {
         let path = attribute.path();
         if path.is_ident("test") {

@@ -15,6 +15,8 @@
 //!   only shrink).
 //! - `invariants`: every test ARCHITECTURE.md names as the guard of an invariant exists.
 //! - `documents`: every document the tree names is in the repository; nothing points outside.
+//! - `reading`: one tokenizer, one definition of each list of words, one zone table, and one
+//!   place where a turn analyses its message.
 
 mod cycles;
 mod documents;
@@ -22,6 +24,7 @@ mod graph;
 mod invariants;
 mod layers;
 mod lengths;
+mod reading;
 mod rules;
 mod sleeps;
 mod source;
@@ -250,5 +253,28 @@ fn every_document_named_is_in_the_repository() {
         "name a document that is in the repository (the contract is docs/contract.md), or \
          bring the document into it; never point outside the clone.",
         &documents::check_document_references(&files, &existing),
+    );
+}
+
+#[test]
+fn one_tokenizer_one_list_of_each_kind_one_zone_table() {
+    let files = rust_files(&["src"]);
+    assert_none(
+        "tokenizers",
+        "read people's words through `sentence::tokens` (a view of the one tokenizer), or \
+         name the file in `reading::tokenizers::NOT_WORDS` if its text is not people's words.",
+        &reading::check_tokenizers(&files),
+    );
+    assert_none(
+        "word lists",
+        "ask the list's function in `sentence::lexicon` (or the zone table's \
+         `tasks::when::abbreviation`) instead of copying its words.",
+        &reading::check_word_lists(&files),
+    );
+    assert_none(
+        "one analysis",
+        "take the turn's reading (`&Sentence`) as a parameter; only \
+         `turn::message_reading` analyses the message.",
+        &reading::check_one_analysis(&files),
     );
 }

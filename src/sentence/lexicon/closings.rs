@@ -30,6 +30,12 @@ pub const CLOSING_PHRASES: &[&[&str]] = &[
     &["im", "done"],
     &["all", "set"],
     &["no", "more"],
+    &["that", "will", "do"],
+    &["thatll", "do"],
+];
+
+/// Phrases that say goodbye ("see you tomorrow", "talk soon", "have a good one").
+pub const GOODBYE_PHRASES: &[&[&str]] = &[
     &["see", "you"],
     &["see", "ya"],
     &["see", "u"],
@@ -41,8 +47,6 @@ pub const CLOSING_PHRASES: &[&[&str]] = &[
     &["have", "a", "good"],
     &["have", "a", "nice"],
     &["have", "a", "great"],
-    &["that", "will", "do"],
-    &["thatll", "do"],
 ];
 
 /// Words of praise for Donna ("you're the best", "legend", "you rock").

@@ -2,8 +2,9 @@
 //! open a question (`questions`), negators (`negators`), the person's phatic words (greetings,
 //! thanks, apologies, interjections, agreement, polite openers: `courtesy`), closings and
 //! compliments (`closings`), the markers of a clause's mood (wishes, conditions, habits,
-//! suggestions, sarcasm, intentions, subjects: `moods`), and the words that ask for each kind of
-//! change to a task (the done / later / cancel lexicon: `deeds`).
+//! suggestions, sarcasm, intentions, subjects: `moods`), the words that ask for each kind of
+//! change to a task (the done / later / cancel lexicon: `deeds`), and commands in people's
+//! words (capture commands, "never mind", "remind me at ...": `commands`).
 //!
 //! A new list: a `pub const` in the file of its family (or a new file here for a new family),
 //! named for what its words do, with a function that says whether a word is one of them; readers
@@ -13,6 +14,7 @@
 //! Invariant (pure): the lists are data; how a reader uses them is the reader's business.
 
 pub mod closings;
+pub mod commands;
 pub mod courtesy;
 pub mod deeds;
 pub mod moods;

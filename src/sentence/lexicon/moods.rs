@@ -178,10 +178,20 @@ pub const SUGGESTIONS: &[&[&str]] = &[
     &["could", "always"],
     &["we", "might"],
     &["might", "as", "well"],
-    &["perhaps"],
-    &["possibly"],
     &["what", "if"],
-    &["maybe"],
+];
+
+/// Hedges: a suggestion when they close a clause or stand with a modal ("push it maybe",
+/// "maybe we should move it"), an answer on their own ("maybe tomorrow").
+pub const HEDGES: &[&str] = &["maybe", "perhaps", "possibly"];
+
+/// A suggestion put as a question ("how about friday?", "why not monday?"): a request.
+pub const OFFERS: &[&[&str]] = &[&["how", "about"], &["what", "about"], &["why", "not"]];
+
+/// The verbs of a passive report ("the rent is paid", "it got sent", "the money's been
+/// transferred").
+pub const PASSIVE_HELPERS: &[&str] = &[
+    "is", "are", "was", "were", "been", "got", "gets", "has", "have",
 ];
 
 /// Sarcasm at the start of a claim ("oh sure, it's done", "yeah right").

@@ -50,6 +50,11 @@ pub fn is_question_word(word: &str) -> bool {
     QUESTION_WORDS.contains(&word)
 }
 
+/// Whether `word` is a question word with its verb in it ("what's", "whats", "how's").
+pub fn is_contracted(word: &str) -> bool {
+    is_question_word(word) && (word.contains('\'') || (word.ends_with('s') && word != "whose"))
+}
+
 /// Whether `word` is a verb that opens a question before its subject.
 pub fn is_auxiliary(word: &str) -> bool {
     AUXILIARIES.contains(&word)

@@ -146,6 +146,7 @@ pub use error::WhenError;
 pub use past::find_past;
 pub use spans::{TimeAnchor, WhenSpan};
 pub use words::{month_number, weekday_name, weekday_word};
+pub use zones::{abbreviation, Abbreviation};
 
 use calendar::ensure_ahead;
 use parts::Part;

@@ -14,17 +14,15 @@
 use chrono::{DateTime, Datelike, Days, Months, NaiveDate, NaiveTime, TimeZone, Utc, Weekday};
 
 use super::{WhenContext, WhenError};
+use crate::sentence::tokens::{words, Join};
 
 /// Longest look back: ten years.
 const MAX_DAYS_BACK: u64 = 3_660;
 
 /// A time at or before `ctx.now` that `text` names, or None when it names no past time.
 pub fn find_past(text: &str, ctx: &WhenContext) -> Result<Option<DateTime<Utc>>, WhenError> {
-    let lower = text.to_lowercase();
-    let words: Vec<&str> = lower
-        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
-        .filter(|word| !word.is_empty())
-        .collect();
+    let owned = words(text, Join::TimeMarks);
+    let words: Vec<&str> = owned.iter().map(String::as_str).collect();
     let words = match words.first() {
         Some(&("since" | "from" | "after")) => &words[1..],
         _ => &words[..],

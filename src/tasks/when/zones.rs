@@ -24,10 +24,13 @@ use super::error::WhenError;
 use super::parts::Part;
 use super::words::{is_digits, saturating_number, Token};
 
-/// Abbreviations and region words, and the zone whose clock they mean.
-const NAMED: [(&str, &str); 37] = [
+/// Abbreviations and region words, and the zone whose clock they mean: the one zone table,
+/// read by the time reader ("3pm PST") and by a person setting their zone ("timezone CET").
+const NAMED: [(&str, &str); 39] = [
     ("utc", "UTC"),
     ("gmt", "UTC"),
+    ("z", "UTC"),
+    ("zulu", "UTC"),
     ("et", "America/New_York"),
     ("est", "America/New_York"),
     ("edt", "America/New_York"),
@@ -65,16 +68,42 @@ const NAMED: [(&str, &str); 37] = [
     ("nzdt", "Pacific/Auckland"),
 ];
 
-/// Abbreviations several zones use: what they could mean and a name to answer with.
-const AMBIGUOUS: [(&str, &str, &str); 3] = [
+/// Abbreviations several zones use: what they could mean and the zones they could be (the
+/// first is the example to answer with).
+const AMBIGUOUS: [(&str, &str, &[&str]); 3] = [
     (
         "ist",
         "India, Israel or Irish Standard Time",
-        "Asia/Kolkata",
+        &["Asia/Kolkata", "Asia/Jerusalem", "Europe/Dublin"],
     ),
-    ("ast", "Atlantic or Arabia Standard Time", "America/Halifax"),
-    ("sst", "Samoa or Singapore Standard Time", "Asia/Singapore"),
+    (
+        "ast",
+        "Atlantic or Arabia Standard Time",
+        &["America/Halifax", "Asia/Riyadh"],
+    ),
+    (
+        "sst",
+        "Samoa or Singapore Standard Time",
+        &["Asia/Singapore", "Pacific/Pago_Pago"],
+    ),
 ];
+
+/// What an abbreviation or a region word names in the one zone table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Abbreviation {
+    Zone(Tz),
+    /// Several zones use it ("IST"): these, never a guess.
+    Ambiguous(&'static [&'static str]),
+}
+
+/// What `word` (lower case) names in the zone table, if anything.
+pub fn abbreviation(word: &str) -> Option<Abbreviation> {
+    if let Some((_, _, zones)) = AMBIGUOUS.iter().find(|(abbr, _, _)| *abbr == word) {
+        return Some(Abbreviation::Ambiguous(zones));
+    }
+    let (_, name) = NAMED.iter().find(|(abbr, _)| *abbr == word)?;
+    zone(name).map(Abbreviation::Zone)
+}
 
 /// Half-hour offsets and the zone that keeps each all year.
 const ODD_OFFSETS: [(i32, &str); 8] = [
@@ -141,7 +170,8 @@ fn named(tokens: &[Token], i: usize) -> Option<(usize, Part)> {
         }
     }
     let first = word(tokens, i);
-    if let Some((_, could_be, example)) = AMBIGUOUS.iter().find(|(abbr, _, _)| *abbr == first) {
+    if let Some((_, could_be, zones)) = AMBIGUOUS.iter().find(|(abbr, _, _)| *abbr == first) {
+        let example = zones.first().copied().unwrap_or("UTC");
         let written = tokens
             .get(i)
             .map_or(String::new(), |t| t.word.to_uppercase());

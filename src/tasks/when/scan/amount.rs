@@ -10,6 +10,7 @@
 //!   "what a day" and "I'll do it one day" name no time; digits need nothing ("snooze 20 min").
 
 use super::cursor::{Match, Words};
+use crate::sentence::lexicon::{courtesy, moods};
 use crate::tasks::when::error::WhenError;
 use crate::tasks::when::parts::{Day, Part, Span};
 use crate::tasks::when::words::{count_at, decimal, unit_word, Unit};
@@ -336,16 +337,30 @@ fn missing_unit(w: &Words, i: usize) -> Option<Match> {
 
 /// Words that may follow an amount written with digits and nothing before it ("snooze 20 min
 /// please", "20 min then"): anything else makes it describe a thing ("8 hours of sleep").
-const AFTER_AN_AMOUNT: [&str; 18] = [
-    "at", "on", "to", "and", "then", "please", "pls", "plz", "ok", "okay", "thanks", "from",
-    "later", "or", "if", "so", "is", "instead",
+const AFTER_AN_AMOUNT: [&str; 12] = [
+    "at", "on", "to", "and", "then", "from", "later", "or", "if", "so", "is", "instead",
 ];
+
+/// Whether `word` may follow an amount ([`AFTER_AN_AMOUNT`], or a phatic word: "please", "ok",
+/// "thanks").
+fn after_an_amount(word: &str) -> bool {
+    AFTER_AN_AMOUNT.contains(&word)
+        || courtesy::is_please(word)
+        || courtesy::is_agreement(word)
+        || courtesy::is_thanks(word)
+}
 
 /// Words before an amount written with digits that leave it an amount from now ("ok 20 min",
 /// "maybe 2 hours", "then 30 mins").
-const BEFORE_A_BARE_AMOUNT: [&str; 9] = [
-    "ok", "okay", "then", "maybe", "just", "yes", "yeah", "sure", "perhaps",
-];
+const BEFORE_A_BARE_AMOUNT: [&str; 2] = ["then", "just"];
+
+/// Whether `word` before an amount leaves it an amount from now ([`BEFORE_A_BARE_AMOUNT`],
+/// agreement, a hedge: "ok 20 min", "maybe 2 hours").
+fn before_a_bare_amount(word: &str) -> bool {
+    BEFORE_A_BARE_AMOUNT.contains(&word)
+        || courtesy::is_agreement(word)
+        || moods::HEDGES.contains(&word)
+}
 
 /// Verbs that move a task or put it off by an amount of time: "postpone a week", "push it two
 /// days", "give me an hour", "snooze for an hour", "busy for a day", "put it off a day".
@@ -415,7 +430,7 @@ pub(super) fn duration(w: &Words, i: usize) -> Option<Match> {
         len += 1;
     }
     let next_word = w.at(i + len);
-    let more = more && (next_word.is_empty() || AFTER_AN_AMOUNT.contains(&next_word));
+    let more = more && (next_word.is_empty() || after_an_amount(next_word));
     let introduced_as_time =
         more || from_now || moves_by(w, i) || matches!(introduced, "in" | "by" | "within");
     // "walk the dog for 30 minutes", "study for 2 hours tonight": how long the task takes,
@@ -430,11 +445,8 @@ pub(super) fn duration(w: &Words, i: usize) -> Option<Match> {
     // describes a thing or a task's length. Digits with nothing before them ("20 min", "ok,
     // 2 hours") are an amount from now.
     let next = w.at(i + len);
-    let stands_alone =
-        i == 0 || w.punctuation_after(i - 1) || BEFORE_A_BARE_AMOUNT.contains(&introduced);
-    if !introduced_as_time
-        && !(stands_alone && (next.is_empty() || AFTER_AN_AMOUNT.contains(&next)))
-    {
+    let stands_alone = i == 0 || w.punctuation_after(i - 1) || before_a_bare_amount(introduced);
+    if !introduced_as_time && !(stands_alone && (next.is_empty() || after_an_amount(next))) {
         return None;
     }
     let part = match span {

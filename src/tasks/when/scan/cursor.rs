@@ -68,23 +68,8 @@ impl Words<'_> {
             && weekday_word(next).is_none()
             && month_word(next).is_none()
             && !looks_like_zone(next)
-            && !matches!(
-                next,
-                "morning"
-                    | "afternoon"
-                    | "evening"
-                    | "night"
-                    | "pacific"
-                    | "eastern"
-                    | "central"
-                    | "mountain"
-                    | "utc"
-                    | "gmt"
-                    | "et"
-                    | "pt"
-                    | "ct"
-                    | "mt"
-            )
+            && crate::tasks::when::abbreviation(next).is_none()
+            && !matches!(next, "morning" | "afternoon" | "evening" | "night")
     }
 
     pub(super) fn at(&self, i: usize) -> &str {
