@@ -60,6 +60,7 @@ pub async fn metrics(app: web::Data<App>) -> HttpResponse {
         llm: app.llm_metrics.clone(),
         nudges: app.nudge_metrics.clone(),
         skipped: app.skipped_rows.clone(),
+        message_analyses: crate::sentence::analyses_total(),
     };
     match render(scrape) {
         Ok(page) => HttpResponse::Ok().content_type(CONTENT_TYPE).body(page),

@@ -73,6 +73,9 @@ pub struct Scrape {
     pub nudges: Arc<NudgeMetrics>,
     /// Rows the scheduled ticks went past.
     pub skipped: Arc<SkippedRows>,
+    /// Messages this process analysed (`sentence::analyses_total`): one per turn that read
+    /// its message.
+    pub message_analyses: u64,
 }
 
 /// Encodes the page.
@@ -170,6 +173,34 @@ impl Scrape {
             }
         }
         Ok(())
+    }
+
+    /// The counts kept for every turn: its store writes, its one reading, its errors and the parked.
+    fn encode_turn_totals(&self, encoder: &mut DescriptorEncoder) -> fmt::Result {
+        counter(
+            encoder,
+            "donna_turn_store_writes",
+            "Store writes made for messages: the inbox row written at intake and each turn's own writes (background work not counted).",
+            self.turns.store_writes.load(Ordering::Relaxed),
+        )?;
+        counter(
+            encoder,
+            "donna_message_analyses",
+            "Messages analysed: each turn reads its message once, so this equals the turns that read one (a duplicate message id returns its first result unread).",
+            self.message_analyses,
+        )?;
+        counter(
+            encoder,
+            "donna_turn_errors",
+            "Turns that failed with an internal error (store, actor down).",
+            self.turns.errors.load(Ordering::Relaxed),
+        )?;
+        gauge(
+            encoder,
+            "donna_parked_messages",
+            "Messages set aside after their turn failed every try; never run again.",
+            self.turns.parked.load(Ordering::Relaxed) as f64,
+        )
     }
 
     fn encode_turns(&self, encoder: &mut DescriptorEncoder) -> fmt::Result {
@@ -328,24 +359,7 @@ impl Collector for Scrape {
             "Messages that reached no actor (its mailbox had closed).",
             self.dead_letters,
         )?;
-        counter(
-            encoder,
-            "donna_turn_store_writes",
-            "Store writes made for messages: the inbox row written at intake and each turn's own writes (background work not counted).",
-            self.turns.store_writes.load(Ordering::Relaxed),
-        )?;
-        counter(
-            encoder,
-            "donna_turn_errors",
-            "Turns that failed with an internal error (store, actor down).",
-            self.turns.errors.load(Ordering::Relaxed),
-        )?;
-        gauge(
-            encoder,
-            "donna_parked_messages",
-            "Messages set aside after their turn failed every try; never run again.",
-            self.turns.parked.load(Ordering::Relaxed) as f64,
-        )?;
+        self.encode_turn_totals(encoder)?;
         self.encode_turns(encoder)?;
         self.encode_gate(encoder)?;
         self.encode_llm(encoder)?;

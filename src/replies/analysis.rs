@@ -9,7 +9,7 @@
 //! (`crate::sentence`) and the compiled [`FastPath`].
 
 use super::agreement;
-use super::matcher::{FastPath, FastPathOutcome, PlanAnswer};
+use super::matcher::{FallThroughReason, FastPath, FastPathOutcome, PlanAnswer, MARK_DONE};
 use crate::sentence::lexicon::{self, commands::CAPTURE_COMMANDS};
 use crate::sentence::Sentence;
 
@@ -60,6 +60,15 @@ pub fn analyze(matcher: &FastPath, sentence: &Sentence, task_title: Option<&str>
             // Both fall through: say why the message as written did (a question stays one).
             if let FastPathOutcome::FallThrough(reason) = matcher.classify(whole) {
                 outcome = FastPathOutcome::FallThrough(reason);
+            }
+        }
+    }
+    // "cool, see you tomorrow", "talk to you later": a goodbye, whatever time word it holds.
+    let goodbye = sentence.only_closes() && sentence.says_goodbye();
+    if goodbye {
+        if let FastPathOutcome::Match(intent) = &outcome {
+            if intent.action != MARK_DONE {
+                outcome = FastPathOutcome::FallThrough(FallThroughReason::NoKeyword);
             }
         }
     }

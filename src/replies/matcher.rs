@@ -35,7 +35,7 @@ use crate::sentence::tokens::{keyword_words, Token};
 use crate::sentence::View;
 
 /// The action whose keywords report a task done: only the person's own report runs it.
-pub(super) const MARK_DONE: &str = "mark_done";
+pub const MARK_DONE: &str = "mark_done";
 
 /// What [`FastPath::classify`] made of a reply.
 #[derive(Debug, Clone, PartialEq)]

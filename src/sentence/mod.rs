@@ -319,13 +319,34 @@ impl Sentence {
         self.clauses.iter().any(|clause| clause.marks.sarcasm)
     }
 
-    /// Whether every clause closes the conversation ("thanks, see you tomorrow").
+    /// Whether the message only closes the conversation: some clause closes it and every
+    /// other clause is phatic ("cool, see you tomorrow", "thanks, you're the best").
     pub fn only_closes(&self) -> bool {
-        !self.clauses.is_empty()
+        let phatic = |clause: &Clause| {
+            self.clause_words(clause).iter().all(|word| {
+                lexicon::courtesy::is_phatic(word) || lexicon::courtesy::is_soft_phatic(word)
+            })
+        };
+        self.clauses
+            .iter()
+            .any(|clause| clause.mood == Mood::Closing)
             && self
                 .clauses
                 .iter()
-                .all(|clause| clause.mood == Mood::Closing)
+                .all(|clause| clause.mood == Mood::Closing || phatic(clause))
+    }
+
+    /// Whether it says goodbye ("bye", "see you tomorrow", "talk to you later"); "later" alone
+    /// is an answer ("remind me later"), not a goodbye.
+    pub fn says_goodbye(&self) -> bool {
+        use lexicon::closings;
+        let words: Vec<String> = self.words().map(|word| word.replace('\'', "")).collect();
+        words
+            .iter()
+            .any(|word| closings::is_goodbye(word) && !matches!(word.as_str(), "later" | "laters"))
+            || closings::GOODBYE_PHRASES
+                .iter()
+                .any(|phrase| lexicon::holds(&words, phrase))
     }
 
     /// The titles the message quotes, as written (without the quotes).

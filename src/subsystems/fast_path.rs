@@ -62,6 +62,10 @@ pub fn analyze_reply(
     task_title: Option<&str>,
 ) -> Analysis {
     let mut analysis = analyze(matcher, sentence, task_title);
+    if analysis.closing {
+        // "cool, see you tomorrow" says goodbye: no time in it is an answer.
+        return analysis;
+    }
     let core = sentence.core_words();
     let core_text = sentence.core_text();
     if let FastPathOutcome::FallThrough(

@@ -44,11 +44,22 @@ impl Pipeline {
         reference: &str,
         now: DateTime<Utc>,
     ) -> Result<Option<String>, TurnError> {
-        use crate::tasks::named::{candidates, Among};
+        use crate::sentence::tokens::{words, Join};
+        use crate::tasks::named::{best_named, candidates, Among};
         let wanted = reference.to_string();
         let found = self
             .store
-            .read(move |conn| candidates(conn, &wanted, Among::All))
+            .read(move |conn| {
+                let named = candidates(conn, &wanted, Among::All)?;
+                if !named.is_empty() {
+                    return Ok(named);
+                }
+                // "the passport renewal" for "Renew passport": the title its words name best.
+                let all = crate::tasks::repo::list(conn, None)?;
+                Ok(best_named(all, &words(&wanted, Join::Nothing), |task| {
+                    &task.title
+                }))
+            })
             .await?;
         let open: Vec<_> = found.iter().filter(|task| task.status.is_open()).collect();
         let shown = if open.is_empty() {

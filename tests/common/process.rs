@@ -161,6 +161,22 @@ pub fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Option
     Some((status, serde_json::from_str(body).unwrap_or(Value::Null)))
 }
 
+/// A GET whose body is text (the /metrics page); None on any transport failure.
+pub fn get_text(port: u16, path: &str) -> Option<String> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .ok()?;
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).ok()?;
+    response.split("\r\n\r\n").nth(1).map(str::to_string)
+}
+
 pub fn health(port: u16) -> Option<(u16, Value)> {
     http(port, "GET", "/health", None)
 }

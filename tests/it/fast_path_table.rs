@@ -640,7 +640,7 @@ fn the_shipped_config_is_valid_and_keeps_intent_order() {
         .iter()
         .map(|intent| intent.name.as_str())
         .collect();
-    assert_eq!(names, ["mark_done", "reschedule", "busy"]);
+    assert_eq!(names, ["mark_done", "reschedule", "busy", "cancel"]);
     assert_eq!(config.fast_path.max_length, 60);
 }
 

@@ -56,6 +56,7 @@ mod model_probe;
 mod nudger;
 mod nudges_here;
 mod one_call;
+mod one_reading;
 mod operations;
 mod own_quiet_hours;
 mod parked;

@@ -6,7 +6,7 @@ use crate::common;
 use std::time::Duration as StdDuration;
 
 use chrono::Duration;
-use common::{eventually, start_bot_in, TestEnv};
+use common::{eventually, start_bot, start_bot_in, TestEnv};
 
 const FAST_SCHEDULES: &str = "memory:\n  prune_interval: 50ms\nplans:\n  sweep_interval: 50ms\n";
 
@@ -75,17 +75,8 @@ async fn the_retention_prune_deletes_old_messages_but_keeps_the_thread_and_its_t
 
 #[actix_rt::test]
 async fn the_expiry_sweep_marks_old_plans_expired() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    std::fs::write(
-        dir.path().join("actions_intents.yaml"),
-        include_str!("../../config/reply_intents.yaml").replace(
-            "intents:\n",
-            "intents:\n  drop:\n    keywords: [\"drop it\"]\n    action: cancel_task\n",
-        ),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let extra = format!("{FAST_SCHEDULES}intents_file: actions_intents.yaml\n");
-    let bot = start_bot_in(dir, &extra, TestEnv(Vec::new())).await;
+    // The shipped intents propose cancel_task for "drop it" (cancel is plan-only).
+    let bot = start_bot(FAST_SCHEDULES).await;
     let (_, thread) = bot.nudged_task("Old project").await;
     let proposed = bot.say(&thread, "drop it").await;
     let plan_id = proposed["pending_plan_id"]

@@ -43,6 +43,8 @@ pub const GOODBYE_PHRASES: &[&[&str]] = &[
     &["talk", "later"],
     &["speak", "soon"],
     &["catch", "you"],
+    &["talk", "to", "you"],
+    &["speak", "to", "you"],
     &["take", "care"],
     &["have", "a", "good"],
     &["have", "a", "nice"],
