@@ -24,11 +24,15 @@ fn is_filler(word: &str) -> bool {
 }
 
 /// Whether the reply is nothing but agreement ("yes", "ok, go ahead", "sure thing, thanks").
-pub fn only_agreement(matcher: &FastPath, sentence: &Sentence) -> bool {
+/// `confirm_word`: whether it holds a confirm keyword ([`FastPath::is_confirm_word`]).
+pub fn only_agreement(matcher: &FastPath, sentence: &Sentence, confirm_word: bool) -> bool {
+    if sentence.is_empty() || !confirm_word {
+        return false;
+    }
     let confirm = matcher.confirm_words(sentence.whole());
     let marks = sentence
         .words()
         .zip(&confirm)
         .all(|(word, confirm)| *confirm || is_filler(word));
-    !sentence.is_empty() && marks && matcher.is_confirm_word(sentence.whole())
+    marks
 }

@@ -64,7 +64,8 @@ pub fn analyze(matcher: &FastPath, sentence: &Sentence, task_title: Option<&str>
         }
     }
     // "cool, see you tomorrow", "talk to you later": a goodbye, whatever time word it holds.
-    let goodbye = sentence.only_closes() && sentence.says_goodbye();
+    let only_closes = sentence.only_closes();
+    let goodbye = only_closes && sentence.says_goodbye();
     if goodbye {
         if let FastPathOutcome::Match(intent) = &outcome {
             if intent.action != MARK_DONE {
@@ -72,15 +73,16 @@ pub fn analyze(matcher: &FastPath, sentence: &Sentence, task_title: Option<&str>
             }
         }
     }
-    let closing = sentence.only_closes() && !matches!(outcome, FastPathOutcome::Match(_));
+    let closing = only_closes && !matches!(outcome, FastPathOutcome::Match(_));
+    let confirm_word = matcher.is_confirm_word(whole);
     Analysis {
         outcome,
         plan_answer: matcher.plan_answer(whole),
-        undo: matcher.is_undo(core) || matcher.is_undo(whole),
-        confirm_word: matcher.is_confirm_word(whole),
+        undo: matcher.is_undo(core) || (sentence.has_wrapper() && matcher.is_undo(whole)),
+        confirm_word,
         capture_command: opens_a_capture(&sentence.core_words()),
         words: sentence.len(),
-        only_agreement: agreement::only_agreement(matcher, sentence),
+        only_agreement: agreement::only_agreement(matcher, sentence, confirm_word),
         closing,
     }
 }

@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 
+use crate::sentence::lexicon::Words;
 use crate::sentence::tokens::Token;
 use crate::sentence::View;
 
@@ -17,7 +18,7 @@ use crate::sentence::View;
 pub(super) struct Phrases {
     phrases: Vec<Phrase>,
     /// Phrase indexes by first word, so a reply is scanned once whatever the vocabulary size.
-    by_first_word: HashMap<Box<str>, Vec<usize>>,
+    by_first_word: HashMap<Box<str>, Vec<usize>, Words>,
     negation_window: usize,
 }
 
@@ -136,7 +137,7 @@ impl Phrases {
     pub(super) fn new(negation_window: usize) -> Self {
         Self {
             phrases: Vec::new(),
-            by_first_word: HashMap::new(),
+            by_first_word: HashMap::default(),
             negation_window,
         }
     }

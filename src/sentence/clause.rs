@@ -17,6 +17,7 @@
 //! - A clause opening with "not" and naming no deed ("not this month", "not this one"), or a
 //!   subject and a negated verb alone ("the form isn't"), denies the clause before it.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use super::lemma;
@@ -164,7 +165,7 @@ fn sarcastic(words: &[&str]) -> bool {
 /// Whether every word closes a conversation (a goodbye, thanks, "that's all", praise).
 fn closes(words: &[&str]) -> bool {
     use lexicon::closings;
-    let plain: Vec<String> = words.iter().map(|word| word.replace('\'', "")).collect();
+    let plain: Vec<Cow<str>> = words.iter().map(|word| without_apostrophes(word)).collect();
     let closing_word = plain.iter().any(|word| {
         closings::is_goodbye(word) || courtesy::is_thanks(word) || closings::is_compliment(word)
     }) || closings::CLOSING_PHRASES
@@ -172,6 +173,15 @@ fn closes(words: &[&str]) -> bool {
         .chain(closings::GOODBYE_PHRASES)
         .any(|phrase| lexicon::holds(&plain, phrase));
     closing_word && !words.iter().any(|word| lemma::is_past(word))
+}
+
+/// `word` without its apostrophes ("that's" -> "thats"), copied only when it has one.
+pub fn without_apostrophes(word: &str) -> Cow<'_, str> {
+    if word.contains('\'') {
+        Cow::Owned(word.replace('\'', ""))
+    } else {
+        Cow::Borrowed(word)
+    }
 }
 
 /// An intention of the person or someone else ("I'll send it", "going to pay", "Tom will").

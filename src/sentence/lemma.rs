@@ -5,6 +5,11 @@
 //! Invariant (pure): `bases(word)` always holds the word itself; a base is only ever a guess
 //! that a lexicon entry confirms: nothing here decides on its own that a word is a verb.
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::lexicon::Words;
+
 /// Irregular past forms and participles, with their base.
 #[rustfmt::skip]
 const IRREGULAR: &[(&str, &str)] = &[
@@ -38,6 +43,15 @@ const IRREGULAR: &[(&str, &str)] = &[
     ("swung", "swing"), ("binned", "bin"), ("axed", "axe"),
 ];
 
+/// The irregular forms by form (a form has one base).
+fn irregular(word: &str) -> Option<&'static str> {
+    static BY_FORM: OnceLock<HashMap<&'static str, &'static str, Words>> = OnceLock::new();
+    BY_FORM
+        .get_or_init(|| IRREGULAR.iter().copied().collect())
+        .get(word)
+        .copied()
+}
+
 /// The base forms `word` may have, itself first.
 pub fn bases(word: &str) -> Vec<String> {
     let mut found = vec![word.to_string()];
@@ -46,10 +60,8 @@ pub fn bases(word: &str) -> Vec<String> {
             found.push(base);
         }
     };
-    for (form, base) in IRREGULAR {
-        if *form == word {
-            add(base.to_string());
-        }
+    if let Some(base) = irregular(word) {
+        add(base.to_string());
     }
     for (suffix, replacements) in [
         ("ied", &["y"][..]),
@@ -83,13 +95,10 @@ pub fn bases(word: &str) -> Vec<String> {
 /// Whether `word` is a past form (a report that something happened): an irregular past or a
 /// regular "-ed" form.
 pub fn is_past(word: &str) -> bool {
-    if IRREGULAR
-        .iter()
-        .any(|(form, base)| *form == word && form != base)
-    {
-        return true;
+    if word.len() >= 4 && word.ends_with("ed") {
+        return !NOT_PAST.contains(&word);
     }
-    word.len() >= 4 && word.ends_with("ed") && !NOT_PAST.contains(&word)
+    irregular(word).is_some_and(|base| base != word)
 }
 
 /// Words that end in "ed" without being past forms.

@@ -340,10 +340,10 @@ impl Sentence {
     /// is an answer ("remind me later"), not a goodbye.
     pub fn says_goodbye(&self) -> bool {
         use lexicon::closings;
-        let words: Vec<String> = self.words().map(|word| word.replace('\'', "")).collect();
+        let words: Vec<_> = self.words().map(clause::without_apostrophes).collect();
         words
             .iter()
-            .any(|word| closings::is_goodbye(word) && !matches!(word.as_str(), "later" | "laters"))
+            .any(|word| closings::is_goodbye(word) && !matches!(&**word, "later" | "laters"))
             || closings::GOODBYE_PHRASES
                 .iter()
                 .any(|phrase| lexicon::holds(&words, phrase))

@@ -9,6 +9,9 @@ use std::ops::Range;
 
 /// The byte ranges of the quoted titles in `text`, in order.
 pub fn titles(text: &str) -> Vec<Range<usize>> {
+    if !text.contains(|c: char| closing_of(c).is_some()) {
+        return Vec::new();
+    }
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut found = Vec::new();
     let mut at = 0;

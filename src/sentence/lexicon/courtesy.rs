@@ -2,6 +2,8 @@
 //! "sorry,", "ugh", "thanks!", "could you ..."). A sentence sets them aside at either end
 //! (`sentence::wrapper`), so a reader sees the same core with or without them.
 
+use super::WordSet;
+
 /// Greetings.
 pub const GREETINGS: &[&str] = &[
     "hi",
@@ -160,15 +162,20 @@ pub fn is_address(word: &str) -> bool {
     ADDRESS.contains(&word)
 }
 
+/// Every word phatic wherever it stands at either end of a message.
+static PHATIC: WordSet = WordSet::new(&[
+    GREETINGS,
+    THANKS,
+    PLEASE,
+    APOLOGIES,
+    INTERJECTIONS,
+    AGREEMENT,
+    ADDRESS,
+]);
+
 /// Whether `word` is phatic wherever it stands at either end of a message.
 pub fn is_phatic(word: &str) -> bool {
-    is_greeting(word)
-        || is_thanks(word)
-        || is_please(word)
-        || is_apology(word)
-        || is_interjection(word)
-        || is_agreement(word)
-        || is_address(word)
+    PHATIC.contains(word)
 }
 
 /// Whether `word` is phatic before a comma or another phatic word ("well, ...", "oh ok").

@@ -168,10 +168,11 @@ const ORDERS: &[&str] = &[
 /// verbs people open an order with): "booking" is said as "book", "mark it done" is an order.
 pub fn is_known_verb(word: &str) -> bool {
     use std::collections::HashSet;
-    static KNOWN: OnceLock<HashSet<String>> = OnceLock::new();
+    static KNOWN: OnceLock<HashSet<String, super::Words>> = OnceLock::new();
     KNOWN
         .get_or_init(|| {
-            let mut known: HashSet<String> = ORDERS.iter().map(|verb| verb.to_string()).collect();
+            let mut known: HashSet<String, super::Words> =
+                ORDERS.iter().map(|verb| verb.to_string()).collect();
             for phrase in DONE {
                 let first = phrase.split(' ').next().unwrap_or_default();
                 if let Some(base) = first.strip_suffix('+') {
