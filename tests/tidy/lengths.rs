@@ -26,7 +26,6 @@ pub const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/actions/describe.rs", "describe", 119),
     ("src/app/mod.rs", "App::start", 153),
     ("src/automations/bounds.rs", "find_bounds", 113),
-    ("src/automations/command.rs", "read", 199),
     ("src/automations/rule.rs", "rule_and_words", 110),
     (
         "src/discord/gateway/nudge_threads.rs",
