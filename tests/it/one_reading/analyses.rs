@@ -1,7 +1,8 @@
 //! "A message is analysed once per turn" (ARCHITECTURE.md, Invariants): the real binary's
 //! /metrics counts the analyses (`donna_message_analyses_total`, a counter of this process) and
 //! the turns (`donna_turn_duration_seconds_count`, per path); after turns of every room they are
-//! equal. A child process, so no other test's turns count.
+//! equal. A click (the web page's Done) is a turn that reads no words: it is never analysed.
+//! A child process, so no other test's turns count.
 
 use serde_json::json;
 
@@ -65,4 +66,25 @@ fn a_message_is_analysed_once_per_turn() {
     let turns = sum_of(&page, "donna_turn_duration_seconds_count");
     assert_eq!(turns, said.len() as u64, "{page}");
     assert_eq!(analyses, turns, "one analysis per turn:\n{page}");
+    // A click enters as its intent: a turn, and the task done, with no words analysed.
+    let plants = create_task(port, "Water the plants");
+    let click = json!({ "task_id": plants, "intent": "done" });
+    let answer = http(port, "POST", "/api/web/act", Some(&click));
+    assert!(matches!(answer, Some((200, _))), "web Done: {answer:?}");
+    let task = http(port, "GET", &format!("/api/tasks/{plants}"), None);
+    assert!(
+        matches!(&task, Some((200, task)) if task["status"] == "done"),
+        "the click marks its task done: {task:?}"
+    );
+    let page = process::get_text(port, "/metrics").unwrap_or_default();
+    assert_eq!(
+        sum_of(&page, "donna_turn_duration_seconds_count"),
+        said.len() as u64 + 1,
+        "{page}"
+    );
+    assert_eq!(
+        sum_of(&page, "donna_message_analyses_total"),
+        said.len() as u64,
+        "a click is never analysed as words:\n{page}"
+    );
 }
