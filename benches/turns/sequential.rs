@@ -102,13 +102,19 @@ pub fn in_process() -> Sequential {
     })
 }
 
+/// The app's own HTTP server, running on loopback: its handle and its address.
+pub fn serve(app: &Arc<App>) -> (actix_web::dev::ServerHandle, std::net::SocketAddr) {
+    let (server, address) =
+        donna::http::serve(app.clone()).unwrap_or_else(|e| panic!("serve: {e}"));
+    let handle = server.handle();
+    actix_rt::spawn(server);
+    (handle, address)
+}
+
 /// One "done" at a time as `POST /api/messages` to the app's own HTTP server.
 pub fn over_http() -> Sequential {
     with_app("http:\n  bind: 127.0.0.1:0\n", |app| async move {
-        let (server, address) =
-            donna::http::serve(app.clone()).unwrap_or_else(|e| panic!("serve: {e}"));
-        let handle = server.handle();
-        actix_rt::spawn(server);
+        let (handle, address) = serve(&app);
         let client = reqwest::Client::new();
         let url = format!("http://{address}/api/messages");
         let threads = nudge_threads(&app, SEQUENTIAL_TURNS + WARM_UP, 0).await;
