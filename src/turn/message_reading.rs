@@ -2,8 +2,11 @@
 //! nowhere else in a turn (`crate::sentence`); a grouped nudge's number is set aside from its
 //! core (`nudge_group::pick`), and the keyword layer (the FastPath actor) analyses the reading.
 //!
+//! Called by `entry` for typed words only: a click enters as its intent and is never read.
+//!
 //! Invariant: a turn analyses its message once (/metrics `donna_message_analyses_total` equals
-//! the turns: `tests/it/one_reading.rs`: `a_message_is_analysed_once_per_turn`).
+//! the turns of typed words, none for a click: `tests/it/one_reading/analyses.rs`:
+//! `a_message_is_analysed_once_per_turn`).
 
 use std::sync::Arc;
 
