@@ -409,7 +409,10 @@ fn the_readme_is_short_and_states_the_true_prerequisites() {
         README.len()
     );
     for document in ["docs/contract.md", "docs/guide.md", "docs/operations.md"] {
-        assert!(README.contains(document), "the README never names {document}");
+        assert!(
+            README.contains(document),
+            "the README never names {document}"
+        );
     }
     let manifest = include_str!("../../Cargo.toml");
     let rust_version = manifest
@@ -422,6 +425,9 @@ fn the_readme_is_short_and_states_the_true_prerequisites() {
         "Cargo.toml asks for Rust {rust_version}; the README must say so"
     );
     for needed in ["C compiler", "chromium", "CHROMIUM"] {
-        assert!(README.contains(needed), "the README never mentions {needed}");
+        assert!(
+            README.contains(needed),
+            "the README never mentions {needed}"
+        );
     }
 }
