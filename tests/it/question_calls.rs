@@ -3,7 +3,8 @@
 //! two calls (`route`, `plan_step`) and one with one look-up three. What a person notices on a
 //! local model: an answer in two or three calls' time, not four. The composed answer's own
 //! call is made only when the steps ran out or a step said `done` without an answer, and what
-//! the answer proposes after a look-up still waits for a yes.
+//! the answer proposes after a look-up still waits for a yes. A question about one task's time
+//! ("when is the dentist again?") is answered from the task by the rules: no call at all.
 
 use crate::common;
 
@@ -45,6 +46,28 @@ async fn a_question_the_step_can_answer_at_once_is_two_model_calls() {
 }
 
 #[actix_rt::test]
+async fn a_question_about_one_tasks_time_is_answered_from_the_task_with_no_model_call() {
+    let fake = start_fake_llm();
+    let bot = bot(&fake).await;
+    bot.task(json!({"title": "Dentist appointment", "deadline": "2026-11-27T09:00:00Z"}))
+        .await;
+    let thread = bot.free_thread().await;
+    for text in [
+        "when is the dentist again?",
+        "what time is my dentist appointment?",
+    ] {
+        let (result, calls) = calls_for(&bot, &fake, &thread, text).await;
+        assert_eq!(result["path"], "answer", "{text:?}: {result}");
+        let reply = result["reply"].as_str().unwrap_or_default();
+        assert!(
+            reply.contains("Dentist appointment") && reply.contains("Friday 27 Nov at 09:00"),
+            "{text:?}: {result}"
+        );
+        assert!(calls.is_empty(), "{text:?}: no model call, got {calls:?}");
+    }
+}
+
+#[actix_rt::test]
 async fn a_question_with_one_look_up_is_three_model_calls_and_answers_from_it() {
     let fake = start_fake_llm();
     let bot = bot(&fake).await;
@@ -54,7 +77,15 @@ async fn a_question_with_one_look_up_is_three_model_calls_and_answers_from_it() 
     fake.push_for("route", question());
     fake.push_for("plan_step", call("get_task", json!({"task": "dentist"})));
     fake.push_for("plan_step", answers("Friday 27 Nov at 09:00.", json!([])));
-    let (result, calls) = calls_for(&bot, &fake, &thread, "when is the dentist again?").await;
+    // A question about the task's time alone is answered from the task with no call at all
+    // (below); this one needs the task looked up.
+    let (result, calls) = calls_for(
+        &bot,
+        &fake,
+        &thread,
+        "anything I should know about the dentist?",
+    )
+    .await;
     assert_eq!(result["path"], "answer", "{result}");
     assert_eq!(result["reply"], "Friday 27 Nov at 09:00.");
     assert_eq!(
