@@ -111,6 +111,28 @@ pub fn serve(app: &Arc<App>) -> (actix_web::dev::ServerHandle, std::net::SocketA
     (handle, address)
 }
 
+/// "done" to `thread_id` as `POST /api/messages` at `url`: the status and the body.
+pub async fn post_done(client: &reqwest::Client, url: &str, thread_id: &str) -> (u16, Vec<u8>) {
+    let body = json!({ "thread_id": thread_id, "user_id": "owner", "text": "done" });
+    let response = client
+        .post(url)
+        .json(&body)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("POST /api/messages: {e}"));
+    let status = response.status().as_u16();
+    let bytes = response.bytes().await.unwrap_or_default();
+    (status, bytes.to_vec())
+}
+
+/// Panics unless the answer to a "done" says the FastPath marked its task done.
+pub fn marked_done((status, bytes): (u16, Vec<u8>)) {
+    let result: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    if status != 200 || result["path"] != "fast" {
+        panic!("a \"done\" over HTTP did not mark its task done: {status} {result}");
+    }
+}
+
 /// One "done" at a time as `POST /api/messages` to the app's own HTTP server.
 pub fn over_http() -> Sequential {
     with_app("http:\n  bind: 127.0.0.1:0\n", |app| async move {
@@ -124,21 +146,10 @@ pub fn over_http() -> Sequential {
             if index == WARM_UP {
                 started = Instant::now();
             }
-            let body = json!({ "thread_id": thread_id, "user_id": "owner", "text": "done" });
             let submitted = Instant::now();
-            let response = client
-                .post(&url)
-                .json(&body)
-                .send()
-                .await
-                .unwrap_or_else(|e| panic!("POST /api/messages: {e}"));
-            let status = response.status().as_u16();
-            let bytes = response.bytes().await.unwrap_or_default();
+            let answer = post_done(&client, &url, &thread_id).await;
             let took = submitted.elapsed();
-            let result: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-            if status != 200 || result["path"] != "fast" {
-                panic!("a \"done\" over HTTP did not mark its task done: {status} {result}");
-            }
+            marked_done(answer);
             if index >= WARM_UP {
                 latencies.push(took);
             }
