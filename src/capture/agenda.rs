@@ -11,6 +11,8 @@
 //! Invariant: read-only; an empty agenda is `None`, so a digest with nothing to say sends
 //! nothing.
 
+use std::collections::HashSet;
+
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use rusqlite::Connection;
@@ -20,6 +22,7 @@ use super::questions::{self, first_sentence, time_left, timing};
 use crate::conversation::participation::{visible_threads, Viewer};
 use crate::conversation::plans;
 use crate::store::StoreError;
+use crate::tasks::open::{self, Window};
 use crate::tasks::when::WhenContext;
 use crate::tasks::Task;
 
@@ -40,18 +43,12 @@ pub fn compose(
 ) -> Result<Option<String>, StoreError> {
     let (person, here) = (viewer.person.as_str(), Some(viewer.here.as_str()));
     let visible = visible_threads(conn, viewer)?;
-    let open = questions::open_tasks(conn, Some(&visible))?;
-    let overdue = questions::overdue(open.clone(), now);
+    let overdue = open::tasks(conn, Some(&visible), Window::Overdue(now), None)?;
     let (from, to) = questions::whole_day(now, timezone);
-    let today: Vec<Task> = open
+    let late: HashSet<&str> = overdue.iter().map(|task| task.id.as_str()).collect();
+    let today: Vec<Task> = open::tasks(conn, Some(&visible), Window::Between { from, to }, None)?
         .into_iter()
-        .filter(|task| !overdue.iter().any(|late| late.id == task.id))
-        .filter(|task| {
-            [task.deadline, task.scheduled_start]
-                .into_iter()
-                .flatten()
-                .any(|at| at >= from && at < to)
-        })
+        .filter(|task| !late.contains(task.id.as_str()))
         .collect();
     let waiting = plans::live_proposals_for(conn, person, now)?;
     if overdue.is_empty() && today.is_empty() && waiting.is_empty() {

@@ -18,6 +18,7 @@ use crate::conversation::list_cursors::ListItem;
 use crate::conversation::participation::{may_see, visible_threads, Viewer};
 use crate::conversation::{drafts, plans};
 use crate::store::StoreError;
+use crate::tasks::open::{self, Window};
 use crate::tasks::when::{describe, WhenContext};
 use crate::tasks::{repo, Task};
 
@@ -37,7 +38,8 @@ pub enum Listed {
 
 /// What `question`, asked by `viewer` in their chat (None: asked outside any chat, e.g. a
 /// Discord slash command, which answers the owner privately), lists. A person is shown only
-/// tasks, proposals and questions from chats they take part in (`participation`).
+/// tasks, proposals and questions from chats they take part in (`participation`). SQLite finds
+/// only those tasks, and only in the window asked about (`tasks::open`).
 pub fn list(
     conn: &Connection,
     question: Question,
@@ -48,74 +50,43 @@ pub fn list(
     let visible = viewer
         .map(|viewer| visible_threads(conn, viewer))
         .transpose()?;
-    if question == Question::WaitingOn {
-        return waiting_on(conn, viewer, visible.as_ref(), now);
-    }
-    let open = open_tasks(conn, visible.as_ref())?;
-    let (tasks, heading, none): (Vec<Task>, &str, &str) = match question {
-        Question::ListTasks => (open, "Your open tasks", "You have no open tasks."),
-        Question::Overdue => (overdue(open, now), "Overdue", "Nothing is overdue."),
-        Question::DueToday | Question::DueTomorrow | Question::DueThisWeek => {
-            let (heading, none) = match question {
-                Question::DueToday => ("Due today", "Nothing is due today."),
-                Question::DueTomorrow => ("Due tomorrow", "Nothing is due tomorrow."),
-                _ => ("Due this week", "Nothing is due this week."),
-            };
-            (due_within(open, question, now, timezone), heading, none)
-        }
-        Question::WaitingOn | Question::Agenda => (Vec::new(), "", ""),
+    let (window, heading, none) = match question {
+        Question::WaitingOn => return waiting_on(conn, viewer, visible.as_ref(), now),
+        // The agenda is a message of its own (`agenda`), not a list.
+        Question::Agenda => return Ok(Listed::Nothing(String::new())),
+        Question::ListTasks => (Window::Any, "Your open tasks", "You have no open tasks."),
+        Question::Overdue => (Window::Overdue(now), "Overdue", "Nothing is overdue."),
+        Question::DueToday => (
+            due_window(question, now, timezone),
+            "Due today",
+            "Nothing is due today.",
+        ),
+        Question::DueTomorrow => (
+            due_window(question, now, timezone),
+            "Due tomorrow",
+            "Nothing is due tomorrow.",
+        ),
+        Question::DueThisWeek => (
+            due_window(question, now, timezone),
+            "Due this week",
+            "Nothing is due this week.",
+        ),
     };
-    if tasks.is_empty() {
+    let ids = open::ids(conn, visible.as_ref(), window)?;
+    if ids.is_empty() {
         return Ok(Listed::Nothing(none.to_string()));
     }
     Ok(Listed::Items {
         heading: heading.to_string(),
-        items: tasks
-            .into_iter()
-            .map(|task| ListItem::Task(task.id))
-            .collect(),
+        items: ids.into_iter().map(ListItem::Task).collect(),
     })
 }
 
-/// Every open task someone taking part in `visible` may see (None: all of them): soonest
-/// first; tasks without a time last, oldest first.
-pub fn open_tasks(
-    conn: &Connection,
-    visible: Option<&BTreeSet<String>>,
-) -> Result<Vec<Task>, StoreError> {
-    let mut open: Vec<Task> = repo::list(conn, None)?
-        .into_iter()
-        .filter(|task| task.status.is_open())
-        .filter(|task| visible.is_none_or(|v| may_see(v, task.origin_thread_id.as_deref())))
-        .collect();
-    open.sort_by_key(|task| (when_of(task).is_none(), when_of(task), task.created_at));
-    Ok(open)
-}
-
-/// The tasks of `open` whose deadline has passed at `now`.
-pub fn overdue(open: Vec<Task>, now: DateTime<Utc>) -> Vec<Task> {
-    open.into_iter()
-        .filter(|task| task.is_overdue(now))
-        .collect()
-}
-
-/// The tasks of `open` due on the day (or week) `question` is about: their deadline or
-/// scheduled start falls in it (from now on, for today and this week).
-pub fn due_within(
-    open: Vec<Task>,
-    question: Question,
-    now: DateTime<Utc>,
-    timezone: Tz,
-) -> Vec<Task> {
+/// The day (or week) `question` is about: tasks whose deadline or scheduled start falls in it
+/// (from now on, for today and this week).
+fn due_window(question: Question, now: DateTime<Utc>, timezone: Tz) -> Window {
     let (from, to) = day_window(question, now, timezone);
-    open.into_iter()
-        .filter(|task| {
-            [task.deadline, task.scheduled_start]
-                .into_iter()
-                .flatten()
-                .any(|at| at >= from && at < to)
-        })
-        .collect()
+    Window::Between { from, to }
 }
 
 /// "Heading (N):" and one numbered line per task with its time, at most [`MAX_LISTED`].
@@ -133,13 +104,6 @@ pub fn listing(heading: &str, tasks: &[Task], ctx: &WhenContext) -> String {
         lines.push(format!("...and {} more.", tasks.len() - MAX_LISTED));
     }
     lines.join("\n")
-}
-
-fn when_of(task: &Task) -> Option<DateTime<Utc>> {
-    match (task.deadline, task.scheduled_start) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
 }
 
 /// " (due Friday 27 Nov at 09:00)", " (overdue since ...)" or " (Friday 27 Nov at 09:00)".

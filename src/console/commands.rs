@@ -21,7 +21,8 @@ use crate::app::App;
 use crate::conversation::{memory, threads, Channel};
 use crate::nudges::{self, NudgeError};
 use crate::store::StoreError;
-use crate::tasks::{repo, Task};
+use crate::tasks::open::{self, Window};
+use crate::tasks::Task;
 use crate::turn::intake::Incoming;
 use crate::turn::result::{TurnPath, TurnResult};
 
@@ -56,10 +57,7 @@ pub struct Console {
 
 /// The open tasks as numbered: oldest first.
 fn open_tasks(conn: &rusqlite::Connection) -> Result<Vec<Task>, StoreError> {
-    let mut open: Vec<Task> = repo::list(conn, None)?
-        .into_iter()
-        .filter(|task| task.status.is_open())
-        .collect();
+    let mut open: Vec<Task> = open::tasks(conn, None, Window::Any, None)?;
     open.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
     Ok(open)
 }

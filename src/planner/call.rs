@@ -1,12 +1,15 @@
 //! One tool call and what it returns: the call as the model asked for it, the time and zone it
 //! reads against, the observation the next prompt quotes, and why a call gave no result.
 
+use std::collections::BTreeSet;
+
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::conversation::participation::{may_see, visible_threads, Viewer};
+use crate::conversation::participation::{visible_threads, Viewer};
 use crate::store::StoreError;
+use crate::tasks::open::{self, Window};
 use crate::tasks::{repo, Task};
 
 /// What a tool reads against: the turn's time, the person's zone, and who asks where (a tool
@@ -20,18 +23,27 @@ pub struct ToolEnv {
 }
 
 impl ToolEnv {
+    /// The chats whose tasks the asker may see (None: every chat): those they take part in
+    /// (`conversation::participation`).
+    pub fn visible_chats(
+        &self,
+        conn: &rusqlite::Connection,
+    ) -> Result<Option<BTreeSet<String>>, StoreError> {
+        self.viewer
+            .as_ref()
+            .map(|viewer| visible_threads(conn, viewer))
+            .transpose()
+    }
+
     /// The tasks the asker may see, newest first: those captured in chats they take part in,
-    /// or not in a chat at all (`conversation::participation`).
+    /// or not in a chat at all; SQLite leaves out the others.
     pub fn visible_tasks(&self, conn: &rusqlite::Connection) -> Result<Vec<Task>, StoreError> {
-        let all = repo::list(conn, None)?;
-        let Some(viewer) = &self.viewer else {
-            return Ok(all);
-        };
-        let visible = visible_threads(conn, viewer)?;
-        Ok(all
-            .into_iter()
-            .filter(|task| may_see(&visible, task.origin_thread_id.as_deref()))
-            .collect())
+        repo::seen_in(conn, self.visible_chats(conn)?.as_ref())
+    }
+
+    /// The open ones of [`Self::visible_tasks`], soonest first (`tasks::open`).
+    pub fn open_tasks(&self, conn: &rusqlite::Connection) -> Result<Vec<Task>, StoreError> {
+        open::tasks(conn, self.visible_chats(conn)?.as_ref(), Window::Any, None)
     }
 }
 

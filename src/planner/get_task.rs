@@ -8,6 +8,7 @@ use serde_json::{json, Map, Value};
 
 use super::call::{ToolEnv, ToolError};
 use super::shown;
+use crate::conversation::participation::may_see;
 use crate::tasks::named::{self, Among};
 use crate::tasks::Task;
 
@@ -37,10 +38,14 @@ pub fn run(
     env: &ToolEnv,
 ) -> Result<Value, ToolError> {
     let reference = args.get("task").and_then(Value::as_str).unwrap_or("");
-    let visible: Vec<String> = env.visible_tasks(conn)?.into_iter().map(|t| t.id).collect();
+    let visible = env.visible_chats(conn)?;
     let found: Vec<Task> = resolve(conn, reference)?
         .into_iter()
-        .filter(|task| visible.contains(&task.id))
+        .filter(|task| {
+            visible
+                .as_ref()
+                .is_none_or(|visible| may_see(visible, task.origin_thread_id.as_deref()))
+        })
         .collect();
     Ok(match found.as_slice() {
         [] => json!({ "found": 0, "note": "no task matches" }),

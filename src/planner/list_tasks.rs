@@ -46,8 +46,14 @@ pub fn matching(
         .transpose()?;
     let status = text("status").unwrap_or("open");
     let overdue = args.get("overdue").and_then(Value::as_bool);
-    let mut tasks: Vec<_> = env
-        .visible_tasks(conn)?
+    // The open ones (the default) are all SQLite reads; other statuses read every task the
+    // asker may see.
+    let candidates = if status == "open" {
+        env.open_tasks(conn)?
+    } else {
+        env.visible_tasks(conn)?
+    };
+    let mut tasks: Vec<_> = candidates
         .into_iter()
         .filter(|task| match status {
             "open" => task.status.is_open(),

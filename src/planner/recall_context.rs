@@ -51,7 +51,12 @@ pub fn run(
             .collect();
         return Ok(json!({ "aspect": aspect, "automations": listed }));
     }
-    let all = env.visible_tasks(conn)?;
+    // Only the completed view reads closed tasks; the others read the open ones alone.
+    let all = if aspect == "completed" {
+        env.visible_tasks(conn)?
+    } else {
+        env.open_tasks(conn)?
+    };
     let open = || all.iter().filter(|task| task.status.is_open());
     let late = |task: &&Task| task.deadline.is_some_and(|at| at <= env.now);
     let mut tasks: Vec<&Task> = match aspect {

@@ -1,8 +1,10 @@
 //! Tasks named in words (docs/contract.md "Tasks named in chat"): a reference (an id or words of a
 //! title) resolved by Donna: exact id, then exact normalised title, then titles holding every
 //! word of the reference. Writes look among open tasks; reads among all, open ones first.
-//! Also which open tasks the person's own message names best (`named_by_message`, from the
-//! words of its one reading: what consent trusts, never an id from a model). An exact title keeps
+//! Also whether a message names a task at all (`mentions`: a word of three or more letters of
+//! the title that is not a stop word), and which open tasks the person's own message names best
+//! (`named_by_message`, from the words of its one reading: what consent trusts, never an id
+//! from a model). An exact title keeps
 //! its articles: "dingo report" is not exactly "Dingo report A" when "Dingo report B" exists.
 //!
 //! Pure reads. Invariant: a task id reaches an action only through here, so words from a model
@@ -10,8 +12,8 @@
 
 use rusqlite::Connection;
 
-use super::title_words::normalise;
-use super::{repo, Task};
+use super::title_words::{distinct_words, normalise};
+use super::{repo, title_index, Task};
 use crate::sentence::tokens::{words, Join};
 use crate::store::StoreError;
 
@@ -64,18 +66,85 @@ pub fn candidates(
             Vec::new()
         });
     }
-    let mut all: Vec<Task> = repo::list(conn, None)?
-        .into_iter()
-        .filter(|task| usable(task))
-        .collect();
-    // Open first (stable: newest first within each).
-    all.sort_by_key(|task| !task.status.is_open());
+    let found = match among {
+        Among::Open => open_holding(conn, reference)?,
+        Among::All => {
+            let mut all = open_holding(conn, reference)?;
+            all.extend(closed_holding(conn, reference)?);
+            all
+        }
+    };
     Ok(named_among(
-        all,
+        found,
         reference,
         |task| &task.id,
         |task| &task.title,
     ))
+}
+
+/// The words a task's title must all hold to be named by `reference` (by its exact title or
+/// by every significant word): its significant words, or, with none, every word (then only an
+/// exact title can match). Empty: nothing can be named.
+fn words_to_hold(reference: &str) -> Vec<String> {
+    let significant = significant_words(reference);
+    if significant.is_empty() {
+        distinct_words(reference).into_iter().collect()
+    } else {
+        significant
+    }
+}
+
+/// The open tasks whose titles hold every word `reference` needs (the word index of open
+/// titles finds them), newest first: every open task the rules can name, and few others.
+fn open_holding(conn: &Connection, reference: &str) -> Result<Vec<Task>, StoreError> {
+    let ids = title_index::holding_all(conn, &words_to_hold(reference))?;
+    newest_first(conn, ids, |task| task.status.is_open())
+}
+
+/// The closed tasks whose titles hold every word `reference` needs, newest first. Closed
+/// titles have no word index: SQLite keeps the titles holding the longest word in lower case
+/// (and every title with letters beyond ASCII, which SQLite does not lower-case), and each is
+/// checked here as the index would.
+fn closed_holding(conn: &Connection, reference: &str) -> Result<Vec<Task>, StoreError> {
+    let words = words_to_hold(reference);
+    let Some(longest) = words.iter().max_by_key(|word| word.len()) else {
+        return Ok(Vec::new());
+    };
+    let probe = if longest.is_ascii() {
+        longest.as_str()
+    } else {
+        ""
+    };
+    let ids: Vec<String> = repo::closed_titles_holding(conn, probe)?
+        .into_iter()
+        .filter(|(_, title)| {
+            let held = distinct_words(title);
+            words.iter().all(|word| held.contains(word))
+        })
+        .map(|(id, _)| id)
+        .collect();
+    newest_first(conn, ids, |task| !task.status.is_open())
+}
+
+/// The tasks `ids` that pass `keep`, newest first (then by id), as the list of every task is
+/// ordered.
+fn newest_first(
+    conn: &Connection,
+    ids: Vec<String>,
+    keep: impl Fn(&Task) -> bool,
+) -> Result<Vec<Task>, StoreError> {
+    let mut tasks = Vec::with_capacity(ids.len());
+    for id in ids {
+        if let Some(task) = repo::get(conn, &id)?.filter(|task| keep(task)) {
+            tasks.push(task);
+        }
+    }
+    tasks.sort_by(|a, b| {
+        b.created_at
+            .cmp(&a.created_at)
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    Ok(tasks)
 }
 
 /// The items `reference` names, by the first rule that finds any: exact id, exact normalised
@@ -148,10 +217,15 @@ pub fn resolve(conn: &Connection, reference: &str, among: Among) -> Result<Found
 /// `said`: the message's words as titles are compared (`sentence::tokens::Join::Nothing`,
 /// from its one reading).
 pub fn named_by_message(conn: &Connection, said: &[String]) -> Result<Vec<Task>, StoreError> {
-    let open: Vec<Task> = repo::list(conn, None)?
+    // Only a title sharing a significant word of three letters or more can be named: the word
+    // index of open titles (its words normalised as titles are) finds those.
+    let probe: Vec<String> = significant_words(&said.join(" "))
         .into_iter()
-        .filter(|task| task.status.is_open())
+        .filter(|word| word.chars().count() >= 3)
         .collect();
+    let open = newest_first(conn, title_index::holding_any(conn, &probe)?, |task| {
+        task.status.is_open()
+    })?;
     Ok(best_named(open, said, |task| &task.title))
 }
 
@@ -197,6 +271,15 @@ fn significant(words: &[String]) -> Vec<String> {
         .cloned()
         .collect()
 }
+/// Whether `message` names the task titled `title`: it holds a word of three or more letters
+/// of the title that is not a stop word.
+pub fn mentions(message: &str, title: &str) -> bool {
+    let said = significant_words(message);
+    significant_words(title)
+        .iter()
+        .filter(|word| word.chars().count() >= 3)
+        .any(|word| said.contains(word))
+}
 
 #[cfg(test)]
 mod tests {
@@ -240,5 +323,151 @@ mod tests {
         );
         assert!(best("move it to friday").is_empty());
         assert!(best("tsk_123 done").is_empty());
+    }
+
+    #[test]
+    fn a_message_names_a_task_by_a_significant_word_of_its_title() {
+        let table = [
+            ("move the passport thing to friday", "Renew passport", true),
+            ("PASSPORT: push it", "Renew passport", true),
+            ("done with the rent", "Pay rent", true),
+            // Not a word of the title, or too short, or a stop word.
+            ("move it to friday", "Renew passport", false),
+            ("move the pass to friday", "Renew passport", false),
+            ("do it", "Do it", false),
+            ("that thing for you", "The thing for Mum", false),
+            ("call mum", "The thing for Mum", true),
+            ("cancel the task", "Task", false),
+        ];
+        for (message, title, expected) in table {
+            assert_eq!(
+                mentions(message, title),
+                expected,
+                "{message:?} / {title:?}"
+            );
+        }
+    }
+
+    /// What naming read before the word index: every task, open first, newest first.
+    fn by_reading_every_task(conn: &Connection, reference: &str, among: Among) -> Vec<String> {
+        let usable = |task: &Task| among == Among::All || task.status.is_open();
+        if let Some(task) = repo::get(conn, reference.trim()).unwrap_or_else(|e| panic!("{e}")) {
+            return if usable(&task) {
+                vec![task.id]
+            } else {
+                Vec::new()
+            };
+        }
+        let mut all: Vec<Task> = repo::list(conn, None)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .into_iter()
+            .filter(|task| usable(task))
+            .collect();
+        all.sort_by_key(|task| !task.status.is_open());
+        named_among(all, reference, |t| &t.id, |t| &t.title)
+            .into_iter()
+            .map(|task| task.id)
+            .collect()
+    }
+
+    #[test]
+    fn the_word_index_names_the_tasks_reading_every_task_named() {
+        use crate::store::migrations::migrated_in_memory;
+        use crate::tasks::{NewTask, TaskStatus};
+        use chrono::{Duration, TimeZone, Utc};
+
+        let conn = migrated_in_memory();
+        let now = Utc
+            .with_ymd_and_hms(2026, 11, 30, 10, 0, 0)
+            .single()
+            .unwrap_or_default();
+        let titles = [
+            "Dingo report A",
+            "Dingo report B",
+            "The passport",
+            "Renew passport",
+            "Pay rent",
+            "Pay the rent",
+            "It",
+            "Call Mum about the trip",
+            "ÉCOLE forms for Zoë",
+            "Kelvin \u{212A}ettle fix",
+            "!!!",
+            "renew PASSPORT photos",
+        ];
+        for (n, title) in titles.iter().enumerate() {
+            for closed in [false, true] {
+                let id = format!("tsk_{n:02}{}", u8::from(closed));
+                let at = now - Duration::minutes(n as i64 % 4);
+                repo::insert(&conn, &id, &NewTask::titled(*title), at)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                if closed && n % 3 != 2 {
+                    let to = [TaskStatus::Done, TaskStatus::Cancelled][n % 2];
+                    repo::set_status(&conn, &id, to, now).unwrap_or_else(|e| panic!("{e}"));
+                }
+            }
+        }
+        let references = [
+            "dingo report",
+            "Dingo report A",
+            "the passport",
+            "passport",
+            "PASSPORT",
+            "rent",
+            "pay the rent",
+            "it",
+            "the",
+            "call mum",
+            "the trip thing",
+            "école",
+            "zoë forms",
+            "\u{212A}ettle",
+            "kettle",
+            "!!!",
+            "",
+            "tsk_041",
+            "tsk_051",
+            "nothing like this",
+        ];
+        let mut named_some = 0;
+        for reference in references {
+            for among in [Among::Open, Among::All] {
+                let found: Vec<String> = candidates(&conn, reference, among)
+                    .unwrap_or_else(|e| panic!("{e}"))
+                    .into_iter()
+                    .map(|task| task.id)
+                    .collect();
+                let expected = by_reading_every_task(&conn, reference, among);
+                assert_eq!(found, expected, "{reference:?} among {among:?}");
+                named_some += usize::from(!found.is_empty());
+            }
+        }
+        // Most references name something (closed ones too, and by the Kelvin sign's "k").
+        assert!(named_some >= 25, "{named_some}");
+        let kettle = candidates(&conn, "kettle", Among::All).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(kettle.len(), 2, "{kettle:?}");
+        for message in [
+            "mark the dingo report done",
+            "passport and rent are done",
+            "move it to friday",
+            "called mum about the trip",
+            "the école forms are in",
+        ] {
+            let found: Vec<String> = named_by_message(&conn, message)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .into_iter()
+                .map(|task| task.id)
+                .collect();
+            let open: Vec<Task> = repo::list(&conn, None)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .into_iter()
+                .filter(|task| task.status.is_open())
+                .collect();
+            let expected: Vec<String> = best_named(open, message, |task| &task.title)
+                .into_iter()
+                .map(|task| task.id)
+                .collect();
+            assert_eq!(found, expected, "{message:?}");
+        }
     }
 }

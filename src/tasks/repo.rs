@@ -13,13 +13,13 @@ use super::title_index;
 use crate::store::time::{from_db, opt_from_db, to_db};
 use crate::store::StoreError;
 
-const COLUMNS: &str =
+pub(super) const COLUMNS: &str =
     "id, title, description, domain, priority, status, estimated_duration_minutes, \
     deadline, scheduled_start, completed_at, snoozed_until, reschedule_count, nudge_count, \
     unanswered_nudges, last_nudged_at, created_at, updated_at, source, tags_json, \
     applied_preferences_json, origin_thread_id, automation_id, occurrence_at, created_by";
 
-fn from_row(row: &Row<'_>) -> Result<Task, StoreError> {
+pub(super) fn from_row(row: &Row<'_>) -> Result<Task, StoreError> {
     let status: String = row.get(5)?;
     Ok(Task {
         id: row.get(0)?,
@@ -141,6 +141,49 @@ pub fn list(conn: &Connection, status: Option<TaskStatus>) -> Result<Vec<Task>, 
         }
     }
     Ok(tasks)
+}
+
+/// Every task someone taking part in the chats `visible` may see (None: every task), newest
+/// first: those captured in one of the chats, or in none (`tasks::open` says the same of open
+/// tasks). SQLite leaves out the others.
+pub fn seen_in(
+    conn: &Connection,
+    visible: Option<&std::collections::BTreeSet<String>>,
+) -> Result<Vec<Task>, StoreError> {
+    let Some(visible) = visible else {
+        return list(conn, None);
+    };
+    let chats = serde_json::to_string(visible)
+        .map_err(|source| StoreError::json("the visible chats", source))?;
+    let mut statement = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM task WHERE origin_thread_id IS NULL \
+         OR origin_thread_id IN (SELECT value FROM json_each(?1)) ORDER BY created_at DESC, id"
+    ))?;
+    let mut rows = statement.query([chats])?;
+    let mut tasks = Vec::new();
+    while let Some(row) = rows.next()? {
+        tasks.push(from_row(row)?);
+    }
+    Ok(tasks)
+}
+
+/// (id, title) of the done and cancelled tasks whose title, lower-cased, holds `text`, and of
+/// every one whose title has characters beyond ASCII (SQLite lower-cases ASCII only, so those
+/// are left to the caller): a narrowing of the closed tasks before the caller's own check.
+pub fn closed_titles_holding(
+    conn: &Connection,
+    text: &str,
+) -> Result<Vec<(String, String)>, StoreError> {
+    let rows = conn
+        .prepare_cached(
+            "SELECT id, title FROM task WHERE status IN ('done', 'cancelled') \
+             AND (instr(lower(title), ?1) > 0 OR length(title) != length(CAST(title AS BLOB)))",
+        )?
+        .query_map([text.to_ascii_lowercase()], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok(rows)
 }
 
 /// Why a task could not be changed.
@@ -316,9 +359,13 @@ pub fn nudge_candidate_ids(
     conn: &Connection,
     now: DateTime<Utc>,
 ) -> Result<Vec<String>, StoreError> {
+    // One search per index (open deadlines, open starts): the planner takes no partial index
+    // for one arm of an OR.
     let mut statement = conn.prepare_cached(
-        "SELECT id FROM task WHERE status NOT IN ('done', 'cancelled') \
-         AND ((deadline IS NOT NULL AND deadline <= ?1) OR (scheduled_start IS NOT NULL AND scheduled_start <= ?1)) \
+        "SELECT id FROM task WHERE id IN (\
+         SELECT id FROM task WHERE status NOT IN ('done', 'cancelled') AND deadline <= ?1 \
+         UNION ALL \
+         SELECT id FROM task WHERE status NOT IN ('done', 'cancelled') AND scheduled_start <= ?1) \
          ORDER BY COALESCE(deadline, scheduled_start), id",
     )?;
     let ids = statement

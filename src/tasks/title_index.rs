@@ -130,6 +130,53 @@ fn words_of(conn: &Connection, task_id: &str) -> Result<Vec<String>, StoreError>
         .collect::<Result<_, _>>()?)
 }
 
+/// Ids of the indexed (open) tasks whose title holds one of `words` (normalised words, as
+/// `title_words` makes them). Unordered, each once.
+pub fn holding_any(conn: &Connection, words: &[String]) -> Result<Vec<String>, StoreError> {
+    let mut found = BTreeSet::new();
+    let mut statement =
+        conn.prepare_cached("SELECT task_id FROM open_title_word WHERE word = ?1")?;
+    for word in words {
+        for task_id in statement.query_map([word], |row| row.get::<_, String>(0))? {
+            found.insert(task_id?);
+        }
+    }
+    Ok(found.into_iter().collect())
+}
+
+/// Ids of the indexed (open) tasks whose title holds every one of `words` (none when `words`
+/// is empty): the postings of the rarest word, each checked for the others. Unordered.
+pub fn holding_all(conn: &Connection, words: &[String]) -> Result<Vec<String>, StoreError> {
+    let wanted: BTreeSet<&String> = words.iter().collect();
+    let mut count = conn.prepare_cached(
+        "SELECT coalesce(sum(tasks), 0) FROM open_title_word_count WHERE word = ?1",
+    )?;
+    let mut rarest: Option<(i64, &String)> = None;
+    for word in &wanted {
+        let tasks: i64 = count.query_row([word], |row| row.get(0))?;
+        if rarest.is_none_or(|(fewest, _)| tasks < fewest) {
+            rarest = Some((tasks, word));
+        }
+    }
+    let Some((_, rarest)) = rarest else {
+        return Ok(Vec::new());
+    };
+    let others =
+        serde_json::to_string(&wanted).map_err(|source| StoreError::json("title words", source))?;
+    let mut holds_all = conn.prepare_cached(
+        "SELECT count(DISTINCT word) FROM open_title_word \
+         WHERE task_id = ?1 AND word IN (SELECT value FROM json_each(?2))",
+    )?;
+    let mut found = BTreeSet::new();
+    for task_id in holding_any(conn, std::slice::from_ref(rarest))? {
+        let held: i64 = holds_all.query_row(params![task_id, others], |row| row.get(0))?;
+        if usize::try_from(held).is_ok_and(|held| held == wanted.len()) {
+            found.insert(task_id);
+        }
+    }
+    Ok(found.into_iter().collect())
+}
+
 /// Makes the index hold exactly the open tasks' titles: fills in open tasks it lacks (a
 /// database from before migration 0009) and drops tasks that are no longer open. Returns how
 /// many tasks it changed. Runs at startup, in one transaction.

@@ -20,6 +20,7 @@ use crate::conversation::memory::Role;
 use crate::conversation::pins;
 use crate::llm::chat_prompt::ChatLine;
 use crate::store::StoreError;
+use crate::tasks::open::{self, Window};
 use crate::tasks::repo;
 use crate::tasks::when::WhenContext;
 
@@ -123,22 +124,16 @@ impl Pipeline {
     }
 }
 
-/// The open tasks, soonest first, one line each: "Pay rent (due Friday 27 Nov at 09:00)".
+/// The first open tasks, soonest first, one line each: "Pay rent (due Friday 27 Nov at
+/// 09:00)". SQLite keeps only those it returns (`tasks::open`).
 fn open_task_lines(
     conn: &rusqlite::Connection,
     when: &WhenContext,
 ) -> Result<Vec<String>, StoreError> {
-    let mut open: Vec<_> = repo::list(conn, None)?
-        .into_iter()
-        .filter(|task| task.status.is_open())
-        .collect();
-    open.sort_by_key(|task| {
-        let due = task.deadline.or(task.scheduled_start);
-        (due.is_none(), due, task.created_at)
-    });
-    Ok(open
-        .iter()
-        .take(OPEN_TASKS_SHOWN)
-        .map(|task| format!("{}{}", task.title, timing(task, when)))
-        .collect())
+    Ok(
+        open::tasks(conn, None, Window::Any, Some(OPEN_TASKS_SHOWN))?
+            .iter()
+            .map(|task| format!("{}{}", task.title, timing(task, when)))
+            .collect(),
+    )
 }
