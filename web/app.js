@@ -21,6 +21,7 @@ const state = {
   changing: new Set(),  // the tasks whose Change panel is open, by id
   asking: new Map(),    // task id -> the cancel proposal the page asks about in its row
   rows: new Map(),      // task id -> its row, kept while its Change panel is open
+  taskPages: 1,   // pages of open tasks shown
 };
 
 const byId = (id) => document.getElementById(id);
@@ -33,8 +34,9 @@ class Refused extends Error {
   }
 }
 
-// One API call. Writes always send JSON (the server requires it of the page's writes).
-async function api(method, path, body) {
+// One API call: the answer's JSON and the next page's URL (a list's `Link: <URL>; rel="next"`).
+// Writes always send JSON (the server requires it of the page's writes).
+async function call(method, path, body) {
   const init = { method, headers: {}, credentials: 'same-origin' };
   if (method !== 'GET') {
     init.headers['Content-Type'] = 'application/json';
@@ -56,7 +58,12 @@ async function api(method, path, body) {
     const reason = data && data.error ? data.error : response.statusText;
     throw new Refused(response.status, reason);
   }
-  return data;
+  const link = /<([^>]*)>\s*;\s*rel="next"/.exec(response.headers.get('Link') || '');
+  return { data, next: link ? link[1] : null };
+}
+
+async function api(method, path, body) {
+  return (await call(method, path, body)).data;
 }
 
 function setStatus(text) {
@@ -423,8 +430,23 @@ function taskRow(task) {
   return li;
 }
 
-function showTasks(tasks) {
-  const open = tasks.filter((t) => t.status !== 'done' && t.status !== 'cancelled');
+// The open tasks come a page at a time (newest first): the page shows as many pages as the
+// person asked for with "Show more tasks", reloaded whole on every refresh, sorted by time.
+const TASK_PAGE = 100;
+
+async function loadOpenTasks() {
+  let open = [];
+  let next = `/api/tasks?status=open&limit=${TASK_PAGE}`;
+  for (let page = 0; page < state.taskPages && next; page += 1) {
+    const answer = await call('GET', next);
+    open = open.concat(answer.data);
+    next = answer.next;
+  }
+  return { open, more: !!next };
+}
+
+function showTasks({ open, more }) {
+  byId('more-tasks').hidden = !more;
   const when = (t) => t.scheduled_start || t.deadline || '';
   open.sort((a, b) => (when(a) && when(b) ? Date.parse(when(a)) - Date.parse(when(b))
     : when(a) ? -1 : when(b) ? 1 : 0));
@@ -497,8 +519,8 @@ function showAutomations(automations) {
 
 async function refresh() {
   try {
-    const [tasks, proposals, automations] = await Promise.all(
-      ['/api/tasks', '/api/proposals', '/api/automations'].map((path) => api('GET', path)));
+    const [tasks, proposals, automations] = await Promise.all([loadOpenTasks(),
+      ...['/api/proposals', '/api/automations'].map((path) => api('GET', path))]);
     // Drawn together, so nothing moves under the pointer between two lists' answers; proposals
     // first: a task's row asks about its cancel proposal only while it is live.
     showProposals(proposals);
@@ -635,6 +657,10 @@ document.addEventListener('DOMContentLoaded', () => {
   byId('composer').addEventListener('submit', sendMessage);
   byId('zone-form').addEventListener('submit', setZone);
   byId('undo').addEventListener('click', undoLastChange);
+  byId('more-tasks').addEventListener('click', () => {
+    state.taskPages += 1;
+    scheduleRefresh();
+  });
   // Proposals lapse without an event: look again now and then.
   setInterval(() => { if (state.events) scheduleRefresh(); }, 60000);
   start();

@@ -15,6 +15,7 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::repeat_from::RepeatFrom;
 use super::schedule::Schedule;
+use crate::store::page::{self, Ask, Page, Rows};
 use crate::store::time::{from_db, opt_from_db, to_db};
 use crate::store::StoreError;
 use crate::tasks::{repo as tasks, Task};
@@ -201,6 +202,17 @@ pub fn list(conn: &Connection) -> Result<Vec<Automation>, StoreError> {
         all.push(from_row(row)?);
     }
     Ok(all)
+}
+
+/// A page of the automations not stopped, newest first (`store::page`).
+pub fn page(conn: &Connection, ask: &Ask) -> Result<Page<Automation>, StoreError> {
+    let rows = Rows {
+        table: "automation",
+        columns: COLUMNS,
+        filter: "stopped_at IS NULL",
+        params: Vec::new(),
+    };
+    page::read(conn, &rows, ask, from_row)
 }
 
 /// Removes an automation; false when there was none. The tasks it already made stay.

@@ -6,10 +6,12 @@
 //! has marked it expired yet.
 
 use chrono::{DateTime, Utc};
+use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
 
 use crate::actions::BoundAction;
+use crate::store::page::{self, Ask, Page, Rows};
 use crate::store::time::{from_db, opt_from_db, to_db};
 use crate::store::StoreError;
 
@@ -235,6 +237,30 @@ pub fn live_proposals_for(
         .into_iter()
         .filter(|proposal| proposal.requester_id.as_deref() == Some(requester))
         .collect())
+}
+
+/// A page of the proposals live at `now` (as [`live_proposals`]), newest first
+/// (`store::page`).
+pub fn live_page(
+    conn: &Connection,
+    now: DateTime<Utc>,
+    ask: &Ask,
+) -> Result<Page<LiveProposal>, StoreError> {
+    let rows = Rows {
+        table: "plan",
+        columns: "id, thread_id, reply_text, expires_at, requester_id",
+        filter: "status = 'pending' AND expires_at > ?1",
+        params: vec![SqlValue::Text(to_db(now))],
+    };
+    page::read(conn, &rows, ask, |row| {
+        Ok(LiveProposal {
+            id: row.get(0)?,
+            thread_id: row.get(1)?,
+            text: row.get(2)?,
+            expires_at: from_db(&row.get::<_, String>(3)?)?,
+            requester_id: row.get(4)?,
+        })
+    })
 }
 
 /// A proposal still waiting for its yes or no.

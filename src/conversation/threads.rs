@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
 
+use crate::store::page::{self, Ask, Page, Rows};
 use crate::store::time::{from_db, to_db};
 use crate::store::StoreError;
 
@@ -119,6 +120,17 @@ pub fn list(conn: &Connection) -> Result<Vec<Thread>, StoreError> {
         threads.push(from_row(row)?);
     }
     Ok(threads)
+}
+
+/// A page of every thread, newest first (`store::page`).
+pub fn page(conn: &Connection, ask: &Ask) -> Result<Page<Thread>, StoreError> {
+    let rows = Rows {
+        table: "thread",
+        columns: COLUMNS,
+        filter: "1",
+        params: Vec::new(),
+    };
+    page::read(conn, &rows, ask, from_row)
 }
 
 pub fn insert(conn: &Connection, thread: &Thread) -> Result<(), StoreError> {

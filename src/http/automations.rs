@@ -7,7 +7,7 @@
 //! a created one is checked whole (title, zone, rule, first run, what it repeats from) before
 //! anything is written.
 
-use actix_web::{delete, get, post, web, HttpResponse};
+use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -22,7 +22,9 @@ use crate::tasks::fields::{check_domain, check_priority, clean_title};
 
 use super::error::ApiError;
 use super::json::{parse_time, show};
+use super::paging::{self, PageQuery};
 use super::people::{checked_user, iana};
+use crate::store::page::Page;
 
 /// An automation as the API shows it.
 #[derive(Debug, Serialize, ToSchema)]
@@ -84,44 +86,65 @@ impl AutomationView {
     }
 }
 
-/// Every automation not stopped, each with where it stands when it repeats from completion.
-fn listed(
+/// Where `automation` stands when it repeats from completion (None when it repeats from its
+/// schedule).
+fn progress_of(
     conn: &rusqlite::Connection,
-) -> Result<Vec<(Automation, Option<Progress>)>, crate::store::StoreError> {
-    let mut listed = Vec::new();
-    for automation in repo::list(conn)? {
-        let progress = match automation.repeat_from {
-            RepeatFrom::Completion => Some(runner::progress(conn, &automation)?),
-            RepeatFrom::Schedule => None,
-        };
-        listed.push((automation, progress));
-    }
-    Ok(listed)
+    automation: &Automation,
+) -> Result<Option<Progress>, crate::store::StoreError> {
+    Ok(match automation.repeat_from {
+        RepeatFrom::Completion => Some(runner::progress(conn, automation)?),
+        RepeatFrom::Schedule => None,
+    })
 }
 
 #[utoipa::path(
     tag = "automations",
+    params(PageQuery),
     responses(
-        (status = 200, description = "Every automation, oldest first", body = [AutomationView]),
+        (status = 200, description = "A page of the automations not stopped, newest first, then by id", body = [AutomationView],
+            headers(
+                ("X-Total-Count" = u64, description = "How many the whole list holds"),
+                ("Link" = String, description = "`<URL>; rel=\"next\"`: the next page, when more follow"),
+            )),
+        (status = 400, description = "Invalid parameters (a bad limit or cursor)"),
         (status = 401, description = "Missing or wrong bearer token"),
         (status = 503, description = "Shutting down"),
     )
 )]
 #[get("/automations")]
-pub async fn list(app: web::Data<App>) -> Result<HttpResponse, ApiError> {
+pub async fn list(
+    app: web::Data<App>,
+    request: HttpRequest,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let ask = paging::asked("automations", query.limit(), query.cursor())?;
     let now = app.clock.now();
     // The next runs are searched where the rows are read, on the blocking pool: a search is
     // bounded, but never on the HTTP worker that answers the probes.
-    let views: Vec<AutomationView> = app
+    let page = app
         .store
         .read(move |conn| {
-            Ok(listed(conn)?
-                .into_iter()
-                .map(|(automation, progress)| AutomationView::new(automation, progress, now))
-                .collect())
+            let page = repo::page(conn, &ask)?;
+            let mut items = Vec::with_capacity(page.items.len());
+            for automation in page.items {
+                let progress = progress_of(conn, &automation)?;
+                items.push(AutomationView::new(automation, progress, now));
+            }
+            Ok(Page {
+                items,
+                next: page.next,
+                total: page.total,
+            })
         })
         .await?;
-    Ok(HttpResponse::Ok().json(views))
+    Ok(paging::answer(
+        &request,
+        "automations",
+        &query.filters(),
+        page,
+        |view: AutomationView| view,
+    ))
 }
 
 /// A recurring reminder a client asks for.

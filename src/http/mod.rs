@@ -27,6 +27,7 @@ mod json;
 mod metrics;
 mod openapi;
 mod page;
+mod paging;
 mod people;
 mod people_calendars;
 mod probes;

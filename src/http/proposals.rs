@@ -1,10 +1,10 @@
-//! `GET /api/proposals`: the proposals still waiting for a yes or no, in every chat, oldest
-//! first, with who may answer each (read-only; an answer is a message in the proposal's chat,
+//! `GET /api/proposals`: the proposals still waiting for a yes or no, in every chat, newest
+//! first, a page at a time (`paging`), with who may answer each (read-only; an answer is a message in the proposal's chat,
 //! or the web page's Yes / No, `web_chat`).
 //! Invariant: lists only live proposals (pending and not past their expiry at the request's
 //! `now`, whether or not the sweep has marked them expired yet).
 
-use actix_web::{get, web, HttpResponse};
+use actix_web::{get, web, HttpRequest, HttpResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -13,6 +13,7 @@ use crate::conversation::plans;
 
 use super::error::ApiError;
 use super::json::show;
+use super::paging::{self, PageQuery};
 
 /// A proposal as the API shows it.
 #[derive(Debug, Serialize, ToSchema)]
@@ -32,28 +33,41 @@ pub struct ProposalView {
 
 #[utoipa::path(
     tag = "threads",
+    params(PageQuery),
     responses(
-        (status = 200, description = "Every live proposal, oldest first", body = [ProposalView]),
+        (status = 200, description = "A page of the live proposals, newest first, then by id", body = [ProposalView],
+            headers(
+                ("X-Total-Count" = u64, description = "How many the whole list holds"),
+                ("Link" = String, description = "`<URL>; rel=\"next\"`: the next page, when more follow"),
+            )),
+        (status = 400, description = "Invalid parameters (a bad limit or cursor)"),
         (status = 401, description = "Missing or wrong bearer token"),
         (status = 503, description = "Shutting down"),
     )
 )]
 #[get("/proposals")]
-pub async fn list(app: web::Data<App>) -> Result<HttpResponse, ApiError> {
+pub async fn list(
+    app: web::Data<App>,
+    request: HttpRequest,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let ask = paging::asked("proposals", query.limit(), query.cursor())?;
     let (now, tz) = (app.clock.now(), app.config.timezone.zone());
-    let live = app
+    let page = app
         .store
-        .read(move |conn| plans::live_proposals(conn, now))
+        .read(move |conn| plans::live_page(conn, now, &ask))
         .await?;
-    let views: Vec<ProposalView> = live
-        .into_iter()
-        .map(|proposal| ProposalView {
+    Ok(paging::answer(
+        &request,
+        "proposals",
+        &query.filters(),
+        page,
+        |proposal| ProposalView {
             id: proposal.id,
             thread_id: proposal.thread_id,
             text: proposal.text,
             requester_id: proposal.requester_id,
             expires_at: show(proposal.expires_at, tz),
-        })
-        .collect();
-    Ok(HttpResponse::Ok().json(views))
+        },
+    ))
 }

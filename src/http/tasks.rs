@@ -3,7 +3,7 @@
 //! `scheduled_start` or `deadline` set here is an exact instant the client chose: it is recorded
 //! as explicit (`tasks::nudge_marks`), so its nudge fires at that time even in quiet hours.
 
-use actix_web::{get, patch, post, web, HttpResponse};
+use actix_web::{get, patch, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -13,11 +13,13 @@ use crate::tasks::fields::{
     check_description, check_domain, check_estimate, check_priority, clean_title,
 };
 use crate::tasks::model::NewTask;
+use crate::tasks::repo::Shown;
 use crate::tasks::{nudge_marks, repo};
 use crate::tasks::{Task, TaskStatus};
 
 use super::error::ApiError;
 use super::json::{nullable, parse_time, show, show_opt};
+use super::paging;
 
 /// A task as the API shows it.
 #[derive(Debug, Serialize, ToSchema)]
@@ -164,16 +166,24 @@ pub async fn create(
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
-    /// Only tasks in this status.
+    /// Only tasks in this status, or `open` for every status but done and cancelled.
     status: Option<String>,
+    /// At most this many tasks (1 to 1000; 1000 without it).
+    limit: Option<String>,
+    /// Where the page starts: the `cursor` of the `Link` header of the page before.
+    cursor: Option<String>,
 }
 
 #[utoipa::path(
     tag = "tasks",
     params(ListQuery),
     responses(
-        (status = 200, description = "Every task (open first)", body = [TaskView]),
-        (status = 400, description = "Invalid body or parameters"),
+        (status = 200, description = "A page of the tasks, newest first, then by id", body = [TaskView],
+            headers(
+                ("X-Total-Count" = u64, description = "How many tasks the whole list holds"),
+                ("Link" = String, description = "`<URL>; rel=\"next\"`: the next page (same filters), when more tasks follow"),
+            )),
+        (status = 400, description = "Invalid body or parameters (a bad status, limit or cursor)"),
         (status = 401, description = "Missing or wrong bearer token"),
         (status = 503, description = "Shutting down"),
     )
@@ -181,28 +191,37 @@ pub struct ListQuery {
 #[get("/tasks")]
 pub async fn list(
     app: web::Data<App>,
+    request: HttpRequest,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let status = query
-        .status
-        .as_deref()
-        .map(str::parse::<TaskStatus>)
-        .transpose()
-        .map_err(ApiError::bad_request)?;
+    let query = query.into_inner();
+    let shown = match query.status.as_deref() {
+        None => Shown::Every,
+        Some("open") => Shown::Open,
+        Some(status) => Shown::Status(status.parse().map_err(ApiError::bad_request)?),
+    };
+    let ask = paging::asked("tasks", query.limit.as_deref(), query.cursor.as_deref())?;
     let (tz, now) = (app.config.timezone.zone(), app.clock.now());
-    let views = app
+    let page = app
         .store
         .read(move |conn| {
-            repo::list(conn, status)?
-                .into_iter()
-                .map(|task| {
-                    let thread = repo::open_thread_id(conn, &task.id)?;
-                    Ok(TaskView::new(task, thread, tz, now))
-                })
-                .collect::<Result<Vec<_>, _>>()
+            let page = repo::page(conn, shown, &ask)?;
+            let mut threads = Vec::with_capacity(page.items.len());
+            for task in &page.items {
+                threads.push(repo::open_thread_id(conn, &task.id)?);
+            }
+            Ok((page, threads))
         })
-        .await?;
-    Ok(HttpResponse::Ok().json(views))
+        .await;
+    let (page, threads) = page?;
+    let mut threads = threads.into_iter();
+    let filters: Vec<(&str, &str)> = [("status", &query.status), ("limit", &query.limit)]
+        .into_iter()
+        .filter_map(|(name, value)| Some((name, value.as_deref()?)))
+        .collect();
+    Ok(paging::answer(&request, "tasks", &filters, page, |task| {
+        TaskView::new(task, threads.next().flatten(), tz, now)
+    }))
 }
 
 #[utoipa::path(

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use actix_web::{get, post, web, HttpResponse};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -18,6 +18,7 @@ use crate::turn::intake::Incoming;
 
 use super::error::ApiError;
 use super::json::show;
+use super::paging::{self, PageQuery};
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -262,23 +263,36 @@ fn thread_view(
 
 #[utoipa::path(
     tag = "threads",
+    params(PageQuery),
     responses(
-        (status = 200, description = "Every thread", body = [ThreadView]),
+        (status = 200, description = "A page of the threads, newest first, then by id", body = [ThreadView],
+            headers(
+                ("X-Total-Count" = u64, description = "How many the whole list holds"),
+                ("Link" = String, description = "`<URL>; rel=\"next\"`: the next page, when more follow"),
+            )),
+        (status = 400, description = "Invalid parameters (a bad limit or cursor)"),
         (status = 401, description = "Missing or wrong bearer token"),
         (status = 503, description = "Shutting down"),
     )
 )]
 #[get("/threads")]
-pub async fn list_threads(app: web::Data<App>) -> Result<HttpResponse, ApiError> {
+pub async fn list_threads(
+    app: web::Data<App>,
+    request: HttpRequest,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let ask = paging::asked("threads", query.limit(), query.cursor())?;
     let tz = app.config.timezone.zone();
-    let (all, pins) = app
+    let (page, pins) = app
         .store
-        .read(|conn| Ok((threads::list(conn)?, pins::all(conn)?)))
+        .read(move |conn| Ok((threads::page(conn, &ask)?, pins::all(conn)?)))
         .await?;
-    Ok(HttpResponse::Ok().json(
-        all.into_iter()
-            .map(|t| thread_view(t, &pins, tz))
-            .collect::<Vec<_>>(),
+    Ok(paging::answer(
+        &request,
+        "threads",
+        &query.filters(),
+        page,
+        |thread| thread_view(thread, &pins, tz),
     ))
 }
 

@@ -2,8 +2,8 @@
 //!
 //! Owns: opening connections (WAL, synchronous=FULL, foreign keys, busy timeout), migrations, the
 //! data-dir lock, the single writer actor, the read pool, `backup` (a consistent copy while
-//! Donna runs), `write_count` (the writes made for one message, counted apart from the rest)
-//! and `query_plan` (which tables a statement reads whole, for the tests that keep reads on
+//! Donna runs), `write_count` (the writes made for one message, counted apart from the rest),
+//! `page` (a page of a list, newest first, by a keyset) and `query_plan` (which tables a statement reads whole, for the tests that keep reads on
 //! indexes).
 //! Invariants:
 //! - A damaged database (one that fails `PRAGMA quick_check`) or an emptied one (0 bytes, no WAL)
@@ -22,6 +22,7 @@ mod error;
 mod isolated;
 mod lock;
 pub mod migrations;
+pub mod page;
 pub mod query_plan;
 mod read_pool;
 pub mod time;

@@ -5,11 +5,13 @@
 //! `restore` (undo) is the one deliberate exception and writes a saved snapshot back whole.
 
 use chrono::{DateTime, Utc};
+use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::model::{NewTask, Task, TaskSource};
 use super::status::{TaskStatus, TransitionError};
 use super::title_index;
+use crate::store::page::{self, Ask, Page, Rows};
 use crate::store::time::{from_db, opt_from_db, to_db};
 use crate::store::StoreError;
 
@@ -184,6 +186,35 @@ pub fn closed_titles_holding(
         })?
         .collect::<Result<_, _>>()?;
     Ok(rows)
+}
+
+/// Which tasks a list shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    Every,
+    /// Those of one status.
+    Status(TaskStatus),
+    /// Those not done or cancelled.
+    Open,
+}
+
+/// A page of the tasks `shown`, newest first (`store::page`).
+pub fn page(conn: &Connection, shown: Shown, ask: &Ask) -> Result<Page<Task>, StoreError> {
+    let (filter, params) = match shown {
+        Shown::Every => ("1", Vec::new()),
+        Shown::Status(status) => (
+            "status = ?1",
+            vec![SqlValue::Text(status.as_str().to_string())],
+        ),
+        Shown::Open => ("status NOT IN ('done', 'cancelled')", Vec::new()),
+    };
+    let rows = Rows {
+        table: "task",
+        columns: COLUMNS,
+        filter,
+        params,
+    };
+    page::read(conn, &rows, ask, from_row)
 }
 
 /// Why a task could not be changed.
