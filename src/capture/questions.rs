@@ -4,7 +4,8 @@
 //!
 //! Days are the person's days (`timezone`); "this week" runs to the end of Sunday. A task is due
 //! on a day when its deadline or its scheduled start falls in it; overdue when its deadline has
-//! passed. Only open tasks count. Read-only.
+//! passed. Only open tasks count. A list of tasks holds at most [`MAX_REMEMBERED`], the
+//! soonest, and then its heading says how many there are in all. Read-only.
 
 use chrono::{DateTime, Datelike, Days, NaiveTime, TimeZone, Utc};
 use std::collections::BTreeSet;
@@ -24,6 +25,11 @@ use crate::tasks::{repo, Task};
 
 /// Most tasks listed in one answer.
 pub const MAX_LISTED: usize = 20;
+
+/// Most tasks a list of tasks remembers to page through (the soonest ones; the heading says
+/// how many there are in all): as many as one page of the HTTP API, so a list costs the same
+/// whatever the store holds.
+pub const MAX_REMEMBERED: usize = crate::store::page::MAX_PAGE;
 
 /// What a common question lists: its items (paged by `pages`), or the sentence for none.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,12 +78,20 @@ pub fn list(
             "Nothing is due this week.",
         ),
     };
-    let ids = open::ids(conn, visible.as_ref(), window)?;
+    let mut ids = open::ids(conn, visible.as_ref(), window, Some(MAX_REMEMBERED + 1))?;
     if ids.is_empty() {
         return Ok(Listed::Nothing(none.to_string()));
     }
+    let heading = if ids.len() > MAX_REMEMBERED {
+        // The list is the soonest ones; the heading says how many there are in all.
+        ids.truncate(MAX_REMEMBERED);
+        let total = open::count(conn, visible.as_ref(), window)?;
+        format!("{heading}, the soonest {MAX_REMEMBERED} of {total}")
+    } else {
+        heading.to_string()
+    };
     Ok(Listed::Items {
-        heading: heading.to_string(),
+        heading,
         items: ids.into_iter().map(ListItem::Task).collect(),
     })
 }

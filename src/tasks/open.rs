@@ -64,13 +64,15 @@ pub fn tasks(
     Ok(tasks)
 }
 
-/// The ids of [`tasks`], in its order (what a list remembers to show a page at a time).
+/// The ids of [`tasks`], in its order, at most `limit` of them (what a list remembers to show
+/// a page at a time).
 pub fn ids(
     conn: &Connection,
     visible: Option<&BTreeSet<String>>,
     window: Window,
+    limit: Option<usize>,
 ) -> Result<Vec<String>, StoreError> {
-    let (sql, params) = select("id", visible, window, None)?;
+    let (sql, params) = select("id", visible, window, limit)?;
     let ids = conn
         .prepare_cached(&sql)?
         .query_map(rusqlite::params_from_iter(params), |row| row.get(0))?
@@ -288,7 +290,7 @@ mod tests {
                     .map(|task| task.id)
                     .collect();
                 assert_eq!(listed, expected, "{window:?} {visible:?}");
-                let ids = ids(&conn, visible, window).unwrap_or_else(|e| panic!("{e}"));
+                let ids = ids(&conn, visible, window, None).unwrap_or_else(|e| panic!("{e}"));
                 assert_eq!(ids, expected, "{window:?} {visible:?}");
                 let counted = count(&conn, visible, window).unwrap_or_else(|e| panic!("{e}"));
                 assert_eq!(counted, expected.len(), "{window:?} {visible:?}");

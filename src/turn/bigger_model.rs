@@ -54,7 +54,7 @@ impl Pipeline {
         let ChatPrompt {
             context, session, ..
         } = self
-            .chat_prompt(&inbound.thread_id, &question, now, Talk::Chat)
+            .chat_prompt(inbound, &question, now, Talk::Chat)
             .await?;
         // The offer carries the question as the message the bigger model answers.
         let on_behalf = Inbound {

@@ -20,6 +20,7 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::conversation::participation::Viewer;
 use crate::llm::chat_prompt::ChatContext;
 use crate::llm::prompts::TaskFacts;
 use crate::subsystems::llm_classifier::LlmMsg;
@@ -94,9 +95,7 @@ impl Pipeline {
             context,
             session,
             pinned,
-        } = self
-            .chat_prompt(&inbound.thread_id, &inbound.text, now, talk)
-            .await?;
+        } = self.chat_prompt(inbound, &inbound.text, now, talk).await?;
         self.thinking.notify(inbound);
         let asked = context.clone();
         let call = |reply| LlmMsg::Converse {
@@ -131,19 +130,24 @@ impl Pipeline {
         ))
     }
 
-    /// The chat prompt's context for `message` in `thread_id` (the persona in force, the
-    /// session, the pinned task, summaries, the actions; the open tasks for task talk), the
-    /// live session and the pinned task's id. Also what the bigger model is asked with.
+    /// The chat prompt's context for `message` in `inbound`'s chat (the persona in force, the
+    /// session, the pinned task, summaries, the actions; for task talk, the open tasks its
+    /// author may see), the live session and the pinned task's id. Also what the bigger model
+    /// is asked with.
     pub(super) async fn chat_prompt(
         &self,
-        thread_id: &str,
+        inbound: &Inbound,
         message: &str,
         now: DateTime<Utc>,
         talk: Talk,
     ) -> Result<ChatPrompt, TurnError> {
         // The chat config in force when the turn started (a reload meanwhile waits its turn).
         let chat = self.chat.get();
-        let remembered = self.remembered_now(thread_id, now, talk, &chat).await?;
+        let asker = Viewer {
+            person: inbound.user_id.clone(),
+            here: inbound.thread_id.clone(),
+        };
+        let remembered = self.remembered_now(&asker, now, talk, &chat).await?;
         let pinned_id = remembered.pinned.as_ref().map(|task| task.id.clone());
         let tz = self.settings.timezone;
         let show = |at: DateTime<Utc>| {

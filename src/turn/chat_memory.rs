@@ -1,6 +1,7 @@
 //! What the chat room remembers for a prompt (seed 002): the live session's newest messages
 //! (bounded by the budget), the pinned task, the summaries of earlier sessions and, for task
-//! talk, the open tasks, in one read.
+//! talk, the open tasks the asker may see (`participation`: never a task from a chat they do
+//! not take part in), in one read.
 //!
 //! A returning person: when the thread's latest session expired (past `chat.session_ttl`) but
 //! the sweeper has not closed it yet (it runs every `memory.prune_interval`), the turn closes it
@@ -17,6 +18,7 @@ use crate::capture::questions::timing;
 use crate::config::ChatConfig;
 use crate::conversation::chat_sessions;
 use crate::conversation::memory::Role;
+use crate::conversation::participation::{visible_threads, Viewer};
 use crate::conversation::pins;
 use crate::llm::chat_prompt::ChatLine;
 use crate::store::StoreError;
@@ -45,30 +47,31 @@ impl Pipeline {
     /// What the prompt remembers at `now`, after closing an expired session (see the header).
     pub(super) async fn remembered_now(
         &self,
-        thread_id: &str,
+        asker: &Viewer,
         now: DateTime<Utc>,
         talk: Talk,
         chat: &ChatConfig,
     ) -> Result<Remembered, TurnError> {
-        let remembered = self.remembered(thread_id, now, talk, chat).await?;
+        let remembered = self.remembered(asker, now, talk, chat).await?;
         let Some(expired) = remembered.expired else {
             return Ok(remembered);
         };
         self.session_closer.close_if_idle(expired, now).await?;
-        self.remembered(thread_id, now, talk, chat).await
+        self.remembered(asker, now, talk, chat).await
     }
 
     /// The live session's messages (bounded by the budget), the pinned task and the summaries
-    /// of earlier sessions, in one read.
+    /// of earlier sessions in the asker's chat, in one read.
     async fn remembered(
         &self,
-        thread_id: &str,
+        asker: &Viewer,
         now: DateTime<Utc>,
         talk: Talk,
         chat: &ChatConfig,
     ) -> Result<Remembered, TurnError> {
         let when = self.capture_when(now);
-        let thread_id = thread_id.to_string();
+        let asker = asker.clone();
+        let thread_id = asker.here.clone();
         let ttl = chrono_duration(chat.session_ttl.get());
         // Characters are at least tokens: no more text than this can fit the budget.
         let max_chars = chat.context_budget_tokens.saturating_mul(4);
@@ -103,7 +106,7 @@ impl Pipeline {
                 )?;
                 let open_tasks = match talk {
                     Talk::Chat => Vec::new(),
-                    Talk::Tasks => open_task_lines(conn, &when)?,
+                    Talk::Tasks => open_task_lines(conn, &asker, &when)?,
                 };
                 Ok(Remembered {
                     open_tasks,
@@ -124,14 +127,17 @@ impl Pipeline {
     }
 }
 
-/// The first open tasks, soonest first, one line each: "Pay rent (due Friday 27 Nov at
+/// The first open tasks `asker` may see (`participation`: those of the chats they take part
+/// in, and those of no chat), soonest first, one line each: "Pay rent (due Friday 27 Nov at
 /// 09:00)". SQLite keeps only those it returns (`tasks::open`).
 fn open_task_lines(
     conn: &rusqlite::Connection,
+    asker: &Viewer,
     when: &WhenContext,
 ) -> Result<Vec<String>, StoreError> {
+    let visible = visible_threads(conn, asker)?;
     Ok(
-        open::tasks(conn, None, Window::Any, Some(OPEN_TASKS_SHOWN))?
+        open::tasks(conn, Some(&visible), Window::Any, Some(OPEN_TASKS_SHOWN))?
             .iter()
             .map(|task| format!("{}{}", task.title, timing(task, when)))
             .collect(),

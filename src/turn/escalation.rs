@@ -141,9 +141,7 @@ impl Pipeline {
             .to_string();
         let ChatPrompt {
             context, session, ..
-        } = self
-            .chat_prompt(&inbound.thread_id, &message, now, Talk::Chat)
-            .await?;
+        } = self.chat_prompt(inbound, &message, now, Talk::Chat).await?;
         let Some(escalation) = &self.escalation else {
             return Ok(Work::Say {
                 path: TurnPath::Unhandled,

@@ -104,7 +104,7 @@ impl Pipeline {
             // The local model says the question is beyond it: offer the bigger one, asked
             // with the chat's prompt for this question (its look-ups stay here).
             let ChatPrompt { context, .. } = self
-                .chat_prompt(&inbound.thread_id, &inbound.text, now, Talk::Chat)
+                .chat_prompt(inbound, &inbound.text, now, Talk::Chat)
                 .await?;
             return self
                 .offer_escalation(inbound, answer, context, None, now)
