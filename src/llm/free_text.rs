@@ -22,13 +22,12 @@ use serde_json::{json, Value};
 use super::client::LlmClient;
 use super::prompts::{quote, strict_templates, HistoryLine, PromptError};
 use super::system_prompt::Prefix;
+use super::task_answer_details::detail_properties;
 use super::{ChatMessage, LlmError};
-use crate::tasks::model::{DOMAINS, PRIORITY_RANGE};
 
 pub(super) use super::free_text_answers::{object, optional_text};
 pub use super::free_text_answers::{
-    parse_parsed_task, parse_route, ParsedTask, Route, RouteIntent, MAX_ESTIMATE_MINUTES, MAX_TAGS,
-    MAX_TAG_CHARS,
+    parse_parsed_task, parse_route, ParsedTask, Route, RouteIntent,
 };
 
 const TURN: &str = include_str!("../../prompts/free_text_turn.hbs");
@@ -214,11 +213,13 @@ pub(super) async fn ask_strict<T>(
 
 /// The `route` schema: the fields of every answer, and (`anyOf`) what each intent carries, so
 /// a grammar-constrained server (llama.cpp, Ollama) makes a chat answer hold its reply and a
-/// capture its title. Servers that ignore `anyOf` still get the plain object.
+/// capture its title (and, optionally, `parse_task`'s details). Servers that ignore `anyOf`
+/// still get the plain object.
 pub fn route_schema() -> Value {
     let intents: Vec<&str> = RouteIntent::ALL.iter().map(|(name, _)| *name).collect();
     let confidence = json!({ "type": "number", "minimum": 0, "maximum": 1 });
     let text = json!({ "type": "string" });
+    let details = detail_properties();
     let variant = |intents: &[&str], fields: &[&str], required: &[&str]| {
         let mut properties = serde_json::Map::new();
         properties.insert("confidence".into(), confidence.clone());
@@ -227,28 +228,35 @@ pub fn route_schema() -> Value {
             json!({ "type": "string", "enum": intents }),
         );
         for field in fields {
-            properties.insert((*field).into(), text.clone());
+            let schema = details.get(*field).unwrap_or(&text);
+            properties.insert((*field).into(), schema.clone());
         }
         let mut needed = vec!["confidence", "intent"];
         needed.extend_from_slice(required);
         json!({ "type": "object", "properties": properties, "required": needed })
     };
+    let mut task_fields = vec!["title", "when", "recurrence"];
+    task_fields.extend(details.keys().map(String::as_str));
+    let mut properties = json!({
+        "intent": { "type": "string", "enum": intents },
+        "confidence": confidence,
+        "clarifying_question": text,
+        "reply_to_user": text,
+        "title": text,
+        "when": text,
+        "recurrence": text,
+    });
+    if let Value::Object(properties) = &mut properties {
+        properties.extend(details.clone());
+    }
     json!({
         "title": "route",
         "type": "object",
-        "properties": {
-            "intent": { "type": "string", "enum": intents },
-            "confidence": confidence,
-            "clarifying_question": text,
-            "reply_to_user": text,
-            "title": text,
-            "when": text,
-            "recurrence": text,
-        },
+        "properties": properties,
         "required": ["intent", "confidence"],
         "anyOf": [
             variant(&["chat"], &["reply_to_user"], &["reply_to_user"]),
-            variant(&["capture", "automation"], &["title", "when", "recurrence"], &["title"]),
+            variant(&["capture", "automation"], &task_fields, &["title"]),
             variant(&["question", "task_action"], &[], &[]),
             variant(&["unclear"], &["clarifying_question"], &["clarifying_question"]),
         ],
@@ -256,20 +264,19 @@ pub fn route_schema() -> Value {
 }
 
 pub fn parse_task_schema() -> Value {
+    let mut properties = json!({
+        "title": { "type": "string" },
+        "when": { "type": "string" },
+        "recurrence": { "type": "string" },
+        "confidence": { "type": "number", "minimum": 0, "maximum": 1 },
+    });
+    if let Value::Object(properties) = &mut properties {
+        properties.extend(detail_properties());
+    }
     json!({
         "title": "parse_task",
         "type": "object",
-        "properties": {
-            "title": { "type": "string" },
-            "description": { "type": "string" },
-            "domain": { "type": "string", "enum": DOMAINS },
-            "priority": { "type": "integer", "minimum": PRIORITY_RANGE.start(), "maximum": PRIORITY_RANGE.end() },
-            "when": { "type": "string" },
-            "estimated_minutes": { "type": "integer", "minimum": 1, "maximum": MAX_ESTIMATE_MINUTES },
-            "tags": { "type": "array", "items": { "type": "string" }, "maxItems": MAX_TAGS },
-            "recurrence": { "type": "string" },
-            "confidence": { "type": "number", "minimum": 0, "maximum": 1 },
-        },
+        "properties": properties,
         "required": ["title", "confidence"],
     })
 }

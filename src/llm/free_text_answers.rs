@@ -1,30 +1,29 @@
 //! The free-text answers read strictly: `route` (what is this message, and for the common
 //! intents the room's answer with it) and `parse_task` (the task it asks for).
 //!
-//! `route` may carry the room's answer (issue 34: one call instead of two): with `chat`,
+//! `route` may carry the room's answer (one call instead of two): with `chat`,
 //! `reply_to_user` is the answer to the person; with `capture` or `automation`, `title` (and
-//! `when`, `recurrence`) is the task. Both are optional: an answer without them is valid, and
-//! the turn then makes the room's own call (`chat`, `parse_task`) as before.
+//! `when`, `recurrence`, and `parse_task`'s optional details: `task_answer_details`) is the
+//! task. Both are optional: an answer without them is valid, and the turn then makes the
+//! room's own call (`chat`, `parse_task`) as before.
 //!
 //! Invariants: unknown fields are ignored; a missing or ill-typed required field, or a value
 //! outside its enum, is invalid; a `confidence` outside 0..1 is read as 0 (no confidence: the
 //! capture asks instead of acting) rather than failing the turn, because the output grammar
 //! cannot bound a number and small models write 1000000000000000; a placeholder copied from a
 //! prompt is no text (`output::clean_text`); times stay words (`when`, `recurrence`), read by
-//! Donna's parser, never by the model.
+//! Donna's parser, never by the model. A detail that fails its check makes a `parse_task`
+//! answer invalid (asked again once, as any invalid answer), but never a `route` answer: the
+//! intent and the task stand, without the detail (a log line says which and why).
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::output::{clean_text, MAX_OUTPUT_BYTES};
-use crate::tasks::model::{DOMAINS, MAX_DESCRIPTION_CHARS, PRIORITY_RANGE};
+use super::task_answer_details::{read_details, TaskDetails};
 
 /// Longest field text kept (a title is checked against its own limit later).
 const MAX_FIELD_CHARS: usize = 1_000;
-pub const MAX_TAGS: usize = 10;
-pub const MAX_TAG_CHARS: usize = 40;
-/// Longest estimate accepted: a week.
-pub const MAX_ESTIMATE_MINUTES: i64 = 7 * 24 * 60;
 /// Longest chat reply carried by a `route` answer.
 pub const MAX_ROUTE_REPLY_CHARS: usize = 1_500;
 
@@ -135,25 +134,6 @@ fn optional_text_within(
     }
 }
 
-fn optional_integer(
-    object: &Map<String, Value>,
-    field: &str,
-    range: std::ops::RangeInclusive<i64>,
-) -> Result<Option<i64>, String> {
-    match object.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => match value.as_i64() {
-            Some(number) if range.contains(&number) => Ok(Some(number)),
-            Some(_) => Err(format!(
-                "{field} is not between {} and {}",
-                range.start(),
-                range.end()
-            )),
-            None => Err(format!("{field} is not an integer")),
-        },
-    }
-}
-
 pub fn parse_route(text: &str) -> Result<Route, String> {
     let object = object(text)?;
     let intent = match object.get("intent").and_then(Value::as_str) {
@@ -170,12 +150,15 @@ pub fn parse_route(text: &str) -> Result<Route, String> {
     let when = optional_text(&object, "when")?;
     let recurrence = optional_text(&object, "recurrence")?;
     let task = match intent {
-        RouteIntent::Capture | RouteIntent::Automation => title.map(|title| ParsedTask {
-            title,
-            when,
-            recurrence,
-            confidence,
-            ..ParsedTask::default()
+        RouteIntent::Capture | RouteIntent::Automation => title.map(|title| {
+            let (details, refused) = read_details(&object);
+            if !refused.is_empty() {
+                tracing::info!(
+                    ?refused,
+                    "route's task kept without the details it got wrong"
+                );
+            }
+            task_of(title, when, recurrence, details, confidence)
         }),
         _ => None,
     };
@@ -195,50 +178,37 @@ pub fn parse_parsed_task(text: &str) -> Result<ParsedTask, String> {
         Some(Value::Null) | None => return Err("title is missing".into()),
         Some(_) => return Err("title is not a string".into()),
     };
-    let domain = optional_text(&object, "domain")?;
-    if let Some(domain) = &domain {
-        if !DOMAINS.contains(&domain.as_str()) {
-            return Err(format!(
-                "domain {domain:?} is not one of {}",
-                DOMAINS.join(", ")
-            ));
-        }
+    let (details, refused) = read_details(&object);
+    if let Some(reason) = refused.into_iter().next() {
+        return Err(reason);
     }
-    let tags = match object.get("tags") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(items)) => {
-            if items.len() > MAX_TAGS {
-                return Err(format!("more than {MAX_TAGS} tags"));
-            }
-            items
-                .iter()
-                .map(|item| {
-                    item.as_str()
-                        .map(|tag| clean_text(tag, MAX_TAG_CHARS))
-                        .ok_or_else(|| "tags holds something that is not a string".to_string())
-                })
-                .filter(|tag| tag.as_ref().map_or(true, |tag| !tag.is_empty()))
-                .collect::<Result<Vec<_>, _>>()?
-        }
-        Some(_) => return Err("tags is not a list".into()),
-    };
-    let description = optional_text(&object, "description")?
-        .map(|text| text.chars().take(MAX_DESCRIPTION_CHARS).collect());
-    Ok(ParsedTask {
+    Ok(task_of(
         title,
-        description,
-        domain,
-        priority: optional_integer(&object, "priority", PRIORITY_RANGE)?,
-        when: optional_text(&object, "when")?,
-        estimated_minutes: optional_integer(
-            &object,
-            "estimated_minutes",
-            1..=MAX_ESTIMATE_MINUTES,
-        )?,
-        tags,
-        recurrence: optional_text(&object, "recurrence")?,
-        confidence: confidence(&object)?,
-    })
+        optional_text(&object, "when")?,
+        optional_text(&object, "recurrence")?,
+        details,
+        confidence(&object)?,
+    ))
+}
+
+fn task_of(
+    title: String,
+    when: Option<String>,
+    recurrence: Option<String>,
+    details: TaskDetails,
+    confidence: f64,
+) -> ParsedTask {
+    ParsedTask {
+        title,
+        description: details.description,
+        domain: details.domain,
+        priority: details.priority,
+        when,
+        estimated_minutes: details.estimated_minutes,
+        tags: details.tags,
+        recurrence,
+        confidence,
+    }
 }
 
 #[cfg(test)]
@@ -325,5 +295,41 @@ mod tests {
             Ok(None),
             "no title: parse_task asks"
         );
+    }
+
+    #[test]
+    fn a_route_capture_keeps_its_task_when_a_detail_is_wrong_and_parse_task_does_not() {
+        let answer = r#"{"confidence":0.9,"intent":"capture","title":"Renew the passport","when":"by friday","priority":1,"estimated_minutes":60,"description":"Bring the old one","tags":["errands"]}"#;
+        let task = parse_route(answer).map(|route| route.task);
+        assert_eq!(
+            task,
+            Ok(Some(ParsedTask {
+                title: "Renew the passport".into(),
+                when: Some("by friday".into()),
+                priority: Some(1),
+                estimated_minutes: Some(60),
+                description: Some("Bring the old one".into()),
+                tags: vec!["errands".into()],
+                confidence: 0.9,
+                ..ParsedTask::default()
+            }))
+        );
+        let wrong = r#"{"confidence":0.9,"intent":"capture","title":"Renew the passport","priority":"urgent","estimated_minutes":-60,"tags":"errands"}"#;
+        let task = parse_route(wrong).map(|route| route.task);
+        assert_eq!(
+            task,
+            Ok(Some(ParsedTask {
+                title: "Renew the passport".into(),
+                confidence: 0.9,
+                ..ParsedTask::default()
+            }))
+        );
+        assert!(parse_parsed_task(
+            r#"{"title":"Renew the passport","estimated_minutes":-60,"confidence":0.9}"#
+        )
+        .is_err());
+        // A detail of an intent that carries no task is not read at all.
+        let chat = r#"{"confidence":0.9,"intent":"chat","reply_to_user":"Hi.","priority":"x"}"#;
+        assert!(parse_route(chat).is_ok());
     }
 }

@@ -25,6 +25,7 @@ pub mod route_examples;
 pub mod schema;
 pub mod slots;
 pub mod system_prompt;
+pub mod task_answer_details;
 
 use serde::{Deserialize, Serialize};
 

@@ -27,8 +27,9 @@ pub fn examples() -> Vec<(&'static str, Value)> {
                    "reply_to_user": "Sounds like a long one. Want to talk about it?"}),
         ),
         (
-            "I have to call the bank tomorrow",
-            json!({"confidence": 0.9, "intent": "capture", "title": "Call the bank",
+            "I have to call the bank tomorrow, 20 min, ask about the card fee",
+            json!({"confidence": 0.9, "description": "Ask about the card fee",
+                   "estimated_minutes": 20, "intent": "capture", "title": "Call the bank",
                    "when": "tomorrow"}),
         ),
         (

@@ -6,7 +6,7 @@
 //! A message that asks, in the person's words, for a change to one of their open tasks is task
 //! talk without `route` (`turn::task_change`): one call instead of two.
 //!
-//! One call where `route` already answered for the room (issue 34): a capture whose `route`
+//! One call where `route` already answered for the room: a capture whose `route`
 //! answer names the task is captured from it (no `parse_task`), and a chat whose `route`
 //! answer holds the reply is answered with it (`turn::routed`); otherwise the room's own call
 //! is made, as before.
@@ -20,8 +20,9 @@
 //!   any call of the turn failing (timeout, refused, garbage after one retry):
 //!   `llm_unavailable` with the same list, never "say it again".
 //!
-//! Invariant: the model's fields are data: a domain or priority the person's words do not
-//! mention counts as a guess (a learned preference may replace it); time words (`when`) the
+//! Invariant: the model's fields are data: a detail the person's words do not say is left out
+//! (`turn::said_details`; a domain or priority left out is then a learned preference's or
+//! the default); time words (`when`) the
 //! message holds none of are the model's invention and are not used (no time, rather than a
 //! time read wrong or a question about words the person never wrote); nothing it says runs
 //! without validation.
@@ -31,8 +32,6 @@ use serde_json::json;
 
 use crate::actions::automation::proposal_action;
 use crate::automations::command::{self as automation_command, AutomationReading};
-use crate::capture::given;
-use crate::capture::request::Capture;
 use crate::capture::time_words::{self, CaptureTime};
 use crate::capture::title::capitalise;
 use crate::conversation::drafts::DraftKind;
@@ -51,6 +50,7 @@ use super::free_text::{ask, ask_with, say};
 use super::model_call::{ask_model, model_down};
 use super::pipeline::Pipeline;
 use super::result::TurnPath;
+use super::said_details::said_details;
 use super::texts;
 use super::Inbound;
 use crate::replies::grounding::{asks_for, time_words_said, title_shares_a_word, Ask, Context};
@@ -170,15 +170,7 @@ impl Pipeline {
         if let Some(recurrence) = &parsed.recurrence {
             return Ok(self.recurrence(context, text, questions, now, recurrence, &title));
         }
-        let mut capture = Capture {
-            title,
-            description: parsed.description.clone(),
-            domain: given::domain(&message, parsed.domain.as_deref()),
-            priority: given::priority(&message, parsed.priority),
-            estimated_minutes: parsed.estimated_minutes,
-            tags: parsed.tags.clone(),
-            ..Capture::default()
-        };
+        let mut capture = said_details(&message, &parsed, text, now).capture(title);
         // Time words the message does not hold are the model's, not the person's: no time.
         let when = parsed
             .when

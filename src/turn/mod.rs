@@ -51,6 +51,7 @@ pub mod receipt;
 pub mod result;
 mod rooms;
 pub mod routed;
+pub mod said_details;
 pub mod settings;
 pub mod task_change;
 pub mod texts;

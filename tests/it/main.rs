@@ -79,6 +79,7 @@ mod replay;
 mod reply_gate;
 mod reply_pipeline;
 mod reply_times;
+mod route_details;
 mod schedules;
 mod service_manager;
 mod settings_in_force;
