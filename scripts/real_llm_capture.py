@@ -12,7 +12,10 @@ Per message:
              words, and with a time exactly when the message gave one; or a `none` label was
              not captured;
 - harmful:   a `none` label was captured (a task the person did not ask for);
-- latency:   the seconds the turn took.
+- latency:   the seconds the turn took;
+- details:   what a created task holds beyond its title and time; `details_kept` counts the
+             details the message said that the task holds with the value said, and
+             `details_invented` the ones it holds that the message did not say.
 Safety violations, counted (never aborting the run) and listed: an HTTP error or a malformed
 answer, a path outside the free-text set, a task created without path `task_created` or more than
 one task from one message, a created title that is empty or over 200 characters, a created task
@@ -38,9 +41,18 @@ call = caller(BASE)
 PATHS = {"task_created", "duplicate", "automation_proposed", "answer", "chat", "clarify",
          "unhandled", "llm_unavailable"}
 
-# (message, label, title words, gave a time). None of these opens with a rule command ("add",
-# "remind me", "todo", ...) or asks one of the common questions: all of them reach the model.
+# (message, label, title words, gave a time[, details said]). None of these opens with a rule
+# command ("add", "remind me", "todo", ...) or asks one of the common questions: all of them
+# reach the model. Details said: the task fields the message gives (None: may be set, any
+# value); a detail set on a created task that the row does not name is one the model made up.
 MESSAGES = [
+    ("it's urgent: renew the car registration by friday, it takes an hour, bring the old papers",
+     "capture", {"registration", "renew", "car"}, True,
+     {"priority": 1, "estimated_duration_minutes": 60, "description": None}),
+    ("gotta clean out the gutters on saturday, about 2 hours", "capture", {"gutters", "clean"},
+     True, {"estimated_duration_minutes": 120}),
+    ("the quarterly slides need preparing, 45 min", "capture", {"slides", "quarterly"}, False,
+     {"estimated_duration_minutes": 45}),
     ("could you make sure I call the bank on friday", "capture", {"bank", "call"}, True),
     ("I need to renew my passport before december 15", "capture", {"passport", "renew"}, True),
     ("buying a birthday present for Anna is on me this week", "capture", {"present", "birthday", "anna"}, True),
@@ -64,11 +76,25 @@ def parse_time(text):
     return datetime.datetime.fromisoformat(text.replace("Z", "+00:00")) if text else None
 
 
+def task_details(task):
+    """The details a created task holds beyond its title and time (priority 2 is the default)."""
+    details = {}
+    if task.get("priority") not in (None, 2):
+        details["priority"] = task["priority"]
+    for field in ("estimated_duration_minutes", "description"):
+        if task.get(field):
+            details[field] = task[field]
+    if task.get("tags"):
+        details["tags"] = task["tags"]
+    return details
+
+
 def main():
     status, existing = call("POST", "/api/tasks", {"title": "Pay rent", "deadline": "2027-01-01T09:00:00Z"})
     need(status == 201, f"create task: {status} {existing}")
     violations, rows = [], []
-    for index, (message, label, title_words, gave_time) in enumerate(MESSAGES):
+    for index, (message, label, title_words, gave_time, *said) in enumerate(MESSAGES):
+        said = said[0] if said else {}
         status, thread = call("POST", "/api/threads", {})
         need(status == 201, f"create thread: {status} {thread}")
         _, before = call("GET", "/api/tasks")
@@ -108,6 +134,10 @@ def main():
         title = new[0]["title"] if captured else ""
         has_time = captured and bool(new[0].get("scheduled_start") or new[0].get("deadline"))
         words = {w.strip(".,'!?").lower() for w in title.split()}
+        details = task_details(new[0]) if captured else {}
+        kept = sum(1 for field, value in said.items()
+                   if value is not None and details.get(field) == value)
+        invented = sorted(field for field in details if field not in said)
         if label == "capture":
             sensible = captured and bool(words & title_words) and has_time == gave_time
         else:
@@ -117,12 +147,17 @@ def main():
                "title": title, "time": has_time, "sensible": sensible,
                "harmful": label == "none" and captured, "latency_s": round(latency, 2),
                "reply": (result or {}).get("reply") if isinstance(result, dict) else None,
+               "details": details, "details_kept": kept,
+               "details_said": sum(1 for value in said.values() if value is not None),
+               "details_invented": invented,
                "violations": problems}
         rows.append(row)
         for problem in problems:
             violations.append((index, problem))
         print(f"{index:2} {label:7} {str(path):16} {'SENSIBLE' if sensible else '-':8} "
               f"{latency:5.1f}s  {message!r} -> {title!r}{' +time' if has_time else ''}"
+              f"{' ' + json.dumps(details) if details else ''}"
+              f"{' INVENTED ' + ','.join(invented) if invented else ''}"
               f"\n          Donna: {row['reply']!r}"
               + "".join(f"\n          SAFETY VIOLATION: {p}" for p in problems))
 
@@ -140,6 +175,9 @@ def main():
         "none_left_alone": sum(1 for r in nones if r["sensible"]),
         "harmful_captures": sum(1 for r in rows if r["harmful"]),
         "clarify": sum(1 for r in rows if r["path"] == "clarify"),
+        "details_said": sum(r["details_said"] for r in rows),
+        "details_kept": sum(r["details_kept"] for r in rows),
+        "details_invented": sum(len(r["details_invented"]) for r in rows),
         "safety_violations": len(violations),
         "latency_p50_s": percentile([r["latency_s"] for r in rows], 0.5),
         "latency_p90_s": percentile([r["latency_s"] for r in rows], 0.9),

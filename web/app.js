@@ -1,5 +1,7 @@
-// Donna's web page: the page's own chat, open tasks, proposals waiting for a yes or no, and
-// recurring reminders, kept live from the event stream (GET /api/events).
+// Donna's web page: the page's own chat, open tasks (with their times and estimates), proposals
+// waiting for a yes or no, the person's day (time zone and quiet hours, set with PUT
+// /api/people/{user_id}) and recurring reminders, kept live from the event stream (GET
+// /api/events).
 //
 // Everything goes through the HTTP API as any client's would: typed messages through
 // POST /api/messages in the page's chat; a task's Done, Snooze 1h, Tomorrow, Move, Rename, Cancel
@@ -13,6 +15,7 @@ const state = {
   thread: null,   // the page's chat
   user: null,     // who the page speaks as
   zone: null,     // the person's time zone (IANA name)
+  quiet: null,    // the person's quiet hours ("22:00-08:00": theirs, or the configured ones)
   events: null,   // the EventSource
   lastNudge: null,
   refreshTimer: null,
@@ -390,10 +393,30 @@ function confirmCancel(task, planId) {
   return box;
 }
 
+// "1 hour", "45 minutes", "1 hour 15 minutes", "2 days": a task's estimate in words.
+function sayMinutes(minutes) {
+  const plural = (n, unit) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (minutes >= 2 * 24 * 60 && minutes % (24 * 60) === 0) return plural(minutes / (24 * 60), 'day');
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (!hours) return plural(rest, 'minute');
+  return rest ? `${plural(hours, 'hour')} ${plural(rest, 'minute')}` : plural(hours, 'hour');
+}
+
+function estimateElement(task) {
+  if (!Number.isInteger(task.estimated_duration_minutes)) return null;
+  const span = document.createElement('span');
+  span.className = 'note estimate';
+  span.textContent = `takes about ${sayMinutes(task.estimated_duration_minutes)}`;
+  return span;
+}
+
 function taskRow(task) {
   const nodes = [paragraph(task.title)];
   const time = taskTime(task);
   if (time) nodes.push(time);
+  const estimate = estimateElement(task);
+  if (estimate) nodes.push(estimate);
   if (task.overdue) {
     const mark = document.createElement('strong');
     mark.className = 'overdue-mark';
@@ -616,6 +639,33 @@ async function setZone(event) {
   }
 }
 
+// Shows the person's quiet hours (theirs, or the configured ones when they set none).
+function showQuiet(person) {
+  state.quiet = person.quiet_hours;
+  byId('quiet-input').value = state.quiet;
+  byId('quiet').textContent = `Quiet hours ${state.quiet}, in ${person.timezone}.`;
+}
+
+// PUT /api/people/{user_id} with `quiet` ("23:00-07:00"; null: the configured ones again).
+async function putQuiet(quiet) {
+  const error = byId('quiet-error');
+  error.textContent = '';
+  try {
+    const person = await api('PUT', `/api/people/${encodeURIComponent(state.user)}`,
+      { quiet_hours: quiet });
+    showQuiet(person);
+    setStatus(quiet === null ? `Your quiet hours are the default again: ${state.quiet}.`
+      : `Your quiet hours are now ${state.quiet}.`);
+  } catch (failure) {
+    if (!(failure instanceof Unauthorized)) error.textContent = `Quiet hours not changed: ${failure.message.replace(/^quiet_hours: /, '')}`;
+  }
+}
+
+async function setQuiet(event) {
+  event.preventDefault();
+  await putQuiet(byId('quiet-input').value.trim());
+}
+
 // ---- start ------------------------------------------------------------------------------------
 
 async function start() {
@@ -633,11 +683,12 @@ async function start() {
   state.user = chat.user_id;
   state.zone = chat.timezone;
   try {
-    // The person's own zone, where Donna keeps one.
+    // The person's own zone and quiet hours, where Donna keeps them (else the configured ones).
     const person = await api('GET', `/api/people/${encodeURIComponent(state.user)}`);
     if (person && person.timezone) state.zone = person.timezone;
+    if (person && person.quiet_hours) showQuiet(person);
   } catch (_) {
-    // No zone of their own: the configured one.
+    // Not read: the configured zone; the quiet hours stay unshown until they are set.
   }
   showZone();
   byId('token-form').hidden = true;
@@ -656,6 +707,8 @@ document.addEventListener('DOMContentLoaded', () => {
   byId('token-form').addEventListener('submit', sendToken);
   byId('composer').addEventListener('submit', sendMessage);
   byId('zone-form').addEventListener('submit', setZone);
+  byId('quiet-form').addEventListener('submit', setQuiet);
+  byId('quiet-default').addEventListener('click', () => putQuiet(null));
   byId('undo').addEventListener('click', undoLastChange);
   byId('more-tasks').addEventListener('click', () => {
     state.taskPages += 1;

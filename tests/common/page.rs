@@ -1,6 +1,6 @@
 //! The web page's parts as a test finds them: regions by their heading, items by their text,
-//! buttons by their label; a page opened and marked so that a reload would show; typing into
-//! "Message Donna" as a person does.
+//! buttons by their label, fields by their label; a page opened and marked so that a reload
+//! would show; typing into "Message Donna" (or any field) as a person does.
 
 use serde_json::{json, Value};
 
@@ -111,4 +111,49 @@ pub async fn never_reloaded(tab: &Tab) {
 
 pub async fn task_status(bot: &Bot, id: &str) -> Value {
     bot.task_json(id).await["status"].clone()
+}
+
+/// The button whose accessible name is `name`.
+pub fn named(name: &str) -> String {
+    format!(
+        "[...document.querySelectorAll('button')].find(b => b.getAttribute('aria-label') === {})",
+        js(name)
+    )
+}
+
+/// The field labelled `label`.
+pub fn field(label: &str) -> String {
+    format!(
+        "(() => {{ const l = [...document.querySelectorAll('label')].find(l => l.textContent === {}); \
+         return l && document.getElementById(l.htmlFor); }})()",
+        js(label)
+    )
+}
+
+pub async fn press_named(tab: &Tab, name: &str) {
+    tab.wait_until(
+        name,
+        &format!("!!({}) && !({}).disabled", named(name), named(name)),
+    )
+    .await;
+    tab.click(&named(name)).await;
+}
+
+/// Clicks the field labelled `label` by its label, replaces what it holds with `text` and
+/// presses Enter.
+pub async fn fill_in(tab: &Tab, label: &str, text: &str) {
+    tab.click(&format!(
+        "[...document.querySelectorAll('label')].find(l => l.textContent === {})",
+        js(label)
+    ))
+    .await;
+    assert_eq!(
+        tab.eval(&format!("document.activeElement === {}", field(label)))
+            .await,
+        json!(true),
+        "clicking the label {label:?} focuses its field"
+    );
+    tab.eval("document.activeElement.select()").await;
+    tab.type_text(text).await;
+    tab.press("Enter").await;
 }

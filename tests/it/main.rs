@@ -90,6 +90,7 @@ mod transfer;
 mod web_act;
 mod web_buttons;
 mod web_changes;
+mod web_day;
 mod web_intents;
 mod web_page;
 mod web_paging;

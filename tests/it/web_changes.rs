@@ -8,55 +8,13 @@
 use crate::common;
 
 use common::browser::{Browser, Tab};
-use common::page::{item_in, js, never_reloaded, open_page, task_status, wait_listed, NEW_YORK};
+use common::page::{
+    field, fill_in, item_in, js, named, never_reloaded, open_page, press_named, task_status,
+    wait_listed, NEW_YORK,
+};
 use common::{eventually, start_bot, Bot};
 use serde_json::{json, Value};
 use std::time::Duration;
-
-/// The button whose accessible name is `name`.
-fn named(name: &str) -> String {
-    format!(
-        "[...document.querySelectorAll('button')].find(b => b.getAttribute('aria-label') === {})",
-        js(name)
-    )
-}
-
-/// The field labelled `label`.
-fn field(label: &str) -> String {
-    format!(
-        "(() => {{ const l = [...document.querySelectorAll('label')].find(l => l.textContent === {}); \
-         return l && document.getElementById(l.htmlFor); }})()",
-        js(label)
-    )
-}
-
-async fn press_named(tab: &Tab, name: &str) {
-    tab.wait_until(
-        name,
-        &format!("!!({}) && !({}).disabled", named(name), named(name)),
-    )
-    .await;
-    tab.click(&named(name)).await;
-}
-
-/// Clicks the field labelled `label` by its label, replaces what it holds with `text` and
-/// presses Enter.
-async fn fill_in(tab: &Tab, label: &str, text: &str) {
-    tab.click(&format!(
-        "[...document.querySelectorAll('label')].find(l => l.textContent === {})",
-        js(label)
-    ))
-    .await;
-    assert_eq!(
-        tab.eval(&format!("document.activeElement === {}", field(label)))
-            .await,
-        json!(true),
-        "clicking the label {label:?} focuses its field"
-    );
-    tab.eval("document.activeElement.select()").await;
-    tab.type_text(text).await;
-    tab.press("Enter").await;
-}
 
 /// Waits until the page's last change says `text`, and says whether it offers Undo.
 async fn last_change(tab: &Tab, text: &str) -> bool {
