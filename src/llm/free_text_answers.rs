@@ -20,7 +20,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::output::{clean_text, MAX_OUTPUT_BYTES};
-use super::task_answer_details::{read_details, TaskDetails};
+use super::task_answer_details::{read_details, text_within, TaskDetails};
 
 /// Longest field text kept (a title is checked against its own limit later).
 const MAX_FIELD_CHARS: usize = 1_000;
@@ -116,22 +116,7 @@ pub(super) fn optional_text(
     object: &Map<String, Value>,
     field: &str,
 ) -> Result<Option<String>, String> {
-    optional_text_within(object, field, MAX_FIELD_CHARS)
-}
-
-fn optional_text_within(
-    object: &Map<String, Value>,
-    field: &str,
-    limit: usize,
-) -> Result<Option<String>, String> {
-    match object.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => {
-            let text = clean_text(text, limit);
-            Ok((!text.is_empty()).then_some(text))
-        }
-        Some(_) => Err(format!("{field} is not a string")),
-    }
+    text_within(object, field, MAX_FIELD_CHARS)
 }
 
 pub fn parse_route(text: &str) -> Result<Route, String> {
@@ -145,7 +130,7 @@ pub fn parse_route(text: &str) -> Result<Route, String> {
         None => return Err("intent is missing or not a string".into()),
     };
     let confidence = confidence(&object)?;
-    let reply = optional_text_within(&object, "reply_to_user", MAX_ROUTE_REPLY_CHARS)?;
+    let reply = text_within(&object, "reply_to_user", MAX_ROUTE_REPLY_CHARS)?;
     let title = optional_text(&object, "title")?;
     let when = optional_text(&object, "when")?;
     let recurrence = optional_text(&object, "recurrence")?;

@@ -33,13 +33,13 @@ pub fn read_details(object: &Map<String, Value>) -> (TaskDetails, Vec<String>) {
     let mut refused = Vec::new();
     let description = keep(
         &mut refused,
-        text(object, "description", MAX_DESCRIPTION_CHARS + 1).and_then(|text| {
+        text_within(object, "description", MAX_DESCRIPTION_CHARS + 1).and_then(|text| {
             check_description(text.as_deref()).map_err(|e| format!("description: {e}"))
         }),
     );
     let domain = keep(
         &mut refused,
-        text(object, "domain", 40).and_then(|domain| match domain {
+        text_within(object, "domain", 40).and_then(|domain| match domain {
             Some(domain) => check_domain(&domain)
                 .map(|()| Some(domain))
                 .map_err(|e| e.to_string()),
@@ -99,9 +99,14 @@ pub fn detail_properties() -> Map<String, Value> {
     }
 }
 
-/// A text detail, cleaned of control characters and placeholders, at most `limit` characters
-/// (one more than a check allows lets the check refuse it rather than cut it).
-fn text(object: &Map<String, Value>, field: &str, limit: usize) -> Result<Option<String>, String> {
+/// An optional text field of a model's answer, cleaned of control characters and placeholders,
+/// at most `limit` characters: absent, null or blank is None; another type is refused. (For a
+/// detail, one character more than its check allows lets the check refuse it, not cut it.)
+pub(super) fn text_within(
+    object: &Map<String, Value>,
+    field: &str,
+    limit: usize,
+) -> Result<Option<String>, String> {
     match object.get(field) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) => {

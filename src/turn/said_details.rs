@@ -75,7 +75,7 @@ pub fn said_details(
     now: DateTime<Utc>,
 ) -> SaidDetails {
     let all_said = |detail: &str| Tokens::read(detail).words().all(|w| word_said(said, w));
-    SaidDetails {
+    let kept = SaidDetails {
         domain: given::domain(said, parsed.domain.as_deref()),
         priority: given::priority(said, parsed.priority),
         estimated_minutes: parsed
@@ -88,6 +88,37 @@ pub fn said_details(
             .filter(|tag| all_said(tag))
             .cloned()
             .collect(),
+    };
+    log_left_out(parsed, &kept);
+    kept
+}
+
+/// A log line naming the details the model gave that the message does not say.
+fn log_left_out(parsed: &ParsedTask, kept: &SaidDetails) {
+    let left_out: Vec<&str> = [
+        ("domain", parsed.domain.is_some() && kept.domain.is_none()),
+        (
+            "priority",
+            parsed.priority.is_some() && kept.priority.is_none(),
+        ),
+        (
+            "estimated_minutes",
+            parsed.estimated_minutes.is_some() && kept.estimated_minutes.is_none(),
+        ),
+        (
+            "description",
+            parsed.description.is_some() && kept.description.is_none(),
+        ),
+        ("tags", parsed.tags.len() > kept.tags.len()),
+    ]
+    .into_iter()
+    .filter_map(|(field, left)| left.then_some(field))
+    .collect();
+    if !left_out.is_empty() {
+        tracing::info!(
+            ?left_out,
+            "left out details of the task the message does not say"
+        );
     }
 }
 

@@ -226,12 +226,22 @@ fn held(task: &Value) -> (i64, Option<i64>, Option<String>, Vec<String>, String,
 }
 
 async fn check(rows: Vec<Row>) {
+    check_reading(rows.into_iter().map(|row| (row, None)).collect()).await;
+}
+
+/// Each row with, where `route` names no task, `parse_task`'s answer (its one call).
+async fn check_reading(rows: Vec<(Row, Option<Value>)>) {
     let fake = start_fake_llm();
     let bot = start_bot(&fake.config("ollama", "10s", 2)).await;
-    for (turn, (text, route, expected)) in rows.into_iter().enumerate() {
+    let mut parsed = 0;
+    for (turn, ((text, route, expected), parse_task)) in rows.into_iter().enumerate() {
         let thread = bot.free_thread().await;
         let (_, before) = bot.get("/api/tasks").await;
         fake.push_for("route", out(route));
+        if let Some(answer) = parse_task {
+            fake.push_for("parse_task", out(answer));
+            parsed += 1;
+        }
         // A question's planner ends at once; a chat's reply came with `route`.
         fake.push_for(
             "plan_step",
@@ -243,7 +253,11 @@ async fn check(rows: Vec<Row>) {
             turn + 1,
             "{text}: the model read it: {result}"
         );
-        assert_eq!(fake.count("parse_task"), 0, "{text}: one call for the task");
+        assert_eq!(
+            fake.count("parse_task"),
+            parsed,
+            "{text}: parse_task only where route named no task"
+        );
         fake.clear_for("plan_step");
         let (_, after) = bot.get("/api/tasks").await;
         let made: Vec<&Value> = after
@@ -297,4 +311,38 @@ async fn details_the_person_never_said_are_left_out() {
 #[actix_rt::test]
 async fn details_on_a_message_that_is_no_task_create_nothing() {
     check(not_tasks()).await;
+}
+
+#[actix_rt::test]
+async fn parse_task_s_details_are_held_to_the_same_words() {
+    let unnamed = || json!({"intent": "capture", "confidence": 0.9});
+    check_reading(vec![
+        (
+            (
+                "so the boiler wants servicing, it's a 90 min job, important",
+                unnamed(),
+                Some((
+                    "Service the boiler",
+                    (1, Some(90), None, vec![], "personal", false),
+                )),
+            ),
+            Some(
+                json!({"title": "Service the boiler", "confidence": 0.9, "priority": 1,
+                        "estimated_minutes": 90}),
+            ),
+        ),
+        (
+            (
+                "oh and the hedge could do with a trim",
+                unnamed(),
+                Some(("Trim the hedge", (2, None, None, vec![], "personal", false))),
+            ),
+            Some(
+                json!({"title": "Trim the hedge", "confidence": 0.9, "priority": 1,
+                        "estimated_minutes": 45, "description": "Use the electric trimmer",
+                        "tags": ["garden"]}),
+            ),
+        ),
+    ])
+    .await;
 }
