@@ -134,10 +134,7 @@ fn word_said(said: &[String], word: &str) -> bool {
 
 /// The lengths of time `text` says, in minutes, each as Donna's time reader reads it.
 fn lengths_said(text: &str, now: DateTime<Utc>) -> Vec<i64> {
-    let tokens: Vec<String> = Tokens::read(text)
-        .words()
-        .map(str::to_lowercase)
-        .collect();
+    let tokens: Vec<String> = Tokens::read(text).words().map(str::to_lowercase).collect();
     let at = |index: Option<usize>| index.and_then(|i| tokens.get(i)).map(String::as_str);
     let context = WhenContext {
         now,
