@@ -288,6 +288,7 @@ impl App {
                 escalation: escalation.clone(),
                 system: lives.system_source(escalation.is_some()),
                 session_closer,
+                calendars: spawner.calendar_book.clone(),
             },
             gate_metrics.clone(),
             metrics.clone(),

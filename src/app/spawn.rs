@@ -46,6 +46,9 @@ pub struct Spawner<'a> {
     capacity: usize,
     /// The rows the scheduled ticks (Nudger, automations, digests) go past, for /metrics.
     pub skipped: Arc<SkippedRows>,
+    /// Every calendar Donna reads, as the Calendars actor keeps it: read by the turns (the
+    /// planner's `calendar_events`) and the digests, written by the actor.
+    pub calendar_book: Arc<crate::calendar::book::CalendarBook>,
 }
 
 impl<'a> Spawner<'a> {
@@ -60,6 +63,7 @@ impl<'a> Spawner<'a> {
             },
             capacity: runtime.actor_queue,
             skipped: Arc::default(),
+            calendar_book: Arc::default(),
         }
     }
 
@@ -279,7 +283,7 @@ impl<'a> Spawner<'a> {
         store: &Store,
         clock: &SharedClock,
     ) -> Result<CalendarParts, crate::calendar::fetch::FetchError> {
-        let book = Arc::new(crate::calendar::book::CalendarBook::default());
+        let book = self.calendar_book.clone();
         let refresher = crate::calendar::refresh::Refresher::new(
             loaded,
             default_zone,

@@ -50,6 +50,8 @@ pub struct TurnActors {
     pub system: crate::llm::system_prompt::SystemSource,
     /// Closes an expired chat session (shared with the sweeper).
     pub session_closer: crate::subsystems::session_closer::SessionCloser,
+    /// The calendars Donna reads (the planner's `calendar_events`).
+    pub calendars: Arc<crate::calendar::book::CalendarBook>,
 }
 
 /// What a turn reads from the config.
@@ -105,6 +107,7 @@ pub fn start_conversations(
         escalation: actors.escalation,
         system: actors.system,
         session_closer: actors.session_closer,
+        calendars: actors.calendars,
     });
     let runtime = &config.runtime;
     let router = KeyedRouter::new(

@@ -13,13 +13,13 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
-use chrono_tz::Tz;
 use parking_lot::RwLock;
 
 use super::fetch::Validators;
 use super::free_slots::{self, Hours, Slot};
 use super::sources::Source;
 use super::CalendarEvent;
+use crate::people::WorkDay;
 
 /// One source as known now.
 #[derive(Debug, Clone)]
@@ -37,7 +37,7 @@ pub struct Entry {
     pub validators: Option<Validators>,
     /// The start of the window, and the person's zone, the events were expanded for.
     pub expanded_from: Option<DateTime<Utc>>,
-    pub expanded_in: Option<Tz>,
+    pub expanded_in: Option<chrono_tz::Tz>,
     pub next_due: DateTime<Utc>,
 }
 
@@ -103,18 +103,22 @@ impl CalendarBook {
         found
     }
 
-    /// `user_id`'s free slots in [from, to) of at least `least`, inside `hours` (read in
-    /// `zone`), between their busy events.
+    /// `user_id`'s free slots in [from, to) of at least `least`, between their busy events,
+    /// inside their working hours and outside their quiet hours, read in their zone (`day`:
+    /// theirs, else the config's, `people::work_day_of`).
     pub fn free_slots_of(
         &self,
         user_id: &str,
         (from, to): (DateTime<Utc>, DateTime<Utc>),
         least: Duration,
-        hours: &Hours,
-        zone: Tz,
+        day: &WorkDay,
     ) -> Vec<Slot> {
         let busy = self.events_of(user_id, from, to);
-        free_slots::free_slots(&busy, (from, to), least, hours, zone)
+        let hours = Hours {
+            working: day.working_hours,
+            quiet: day.day.quiet_hours,
+        };
+        free_slots::free_slots(&busy, (from, to), least, &hours, day.day.zone)
     }
 
     /// Every source's state, by person and name.

@@ -49,6 +49,12 @@ impl WorkingHours {
     }
 }
 
+impl std::fmt::Display for WorkingHours {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 impl<'de> Deserialize<'de> for WorkingHours {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;

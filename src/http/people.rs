@@ -1,12 +1,13 @@
 //! `/api/people/{user_id}`: a person's own day and calendars. GET answers the zone their times
-//! are read and shown in and the quiet hours their nudges are held in (the config's `timezone`
-//! and `nudges.quiet_hours` when they never set their own) and their calendars
+//! are read and shown in, the quiet hours their nudges are held in, the working hours a slot
+//! Donna proposes lies in (the config's `timezone`, `nudges.quiet_hours` and
+//! `scheduling.working_hours` when they never set their own) and their calendars
 //! (`people_calendars`: addresses cut to scheme and host); PUT sets any of them, and a null
-//! `quiet_hours` gives them back the default.
+//! `quiet_hours` or `working_hours` gives them back the default.
 //! A person is the id they write with: the `user_id` of `POST /api/messages`, a Discord user
 //! id, `console`.
-//! Invariants: only an IANA name chrono-tz knows is stored, and only quiet hours written like
-//! "23:00-07:00"; a request with anything wrong is refused (an unknown zone with the nearest
+//! Invariants: only an IANA name chrono-tz knows is stored, and only quiet and working hours
+//! written like "23:00-07:00" (working hours never empty); a request with anything wrong is refused (an unknown zone with the nearest
 //! names) and changes nothing.
 
 use std::str::FromStr;
@@ -17,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::app::App;
-use crate::config::QuietHours;
+use crate::config::{QuietHours, WorkingHours};
 use crate::people::{self, repo, zones, OwnDay};
 use crate::subsystems::calendars::CalendarsMsg;
 
@@ -36,6 +37,9 @@ pub struct PersonView {
     /// Local times in `timezone` when no nudge is sent but at a time they stated.
     #[schema(example = "22:00-08:00")]
     pub quiet_hours: String,
+    /// Local times in `timezone` a slot Donna proposes for a task lies in.
+    #[schema(example = "09:00-18:00")]
+    pub working_hours: String,
     /// The person's own calendars, each address cut to its scheme and host.
     pub calendars: Vec<CalendarShown>,
 }
@@ -52,6 +56,11 @@ pub struct PersonUpdate {
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<String>, example = "23:00-07:00")]
     pub quiet_hours: Option<Option<String>>,
+    /// "09:00-18:00" (local times in the person's zone; it may wrap midnight, never empty), or
+    /// null for the config's `scheduling.working_hours`.
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>, example = "09:00-18:00")]
+    pub working_hours: Option<Option<String>>,
     /// The person's own calendars (the whole list: `[]` removes them).
     pub calendars: Option<Vec<CalendarUpdate>>,
 }
@@ -123,29 +132,37 @@ fn defaults(app: &App) -> OwnDay {
 /// The person as GET and PUT show them.
 async fn view(app: &App, user_id: String) -> Result<PersonView, ApiError> {
     let (who, defaults) = (user_id.clone(), defaults(app));
-    let (day, calendars) = app
+    let working = app.config.scheduling.working_hours;
+    let (work, calendars) = app
         .store
         .read(move |conn| {
-            let day = people::day_of(conn, Some(&who), defaults)?;
-            Ok((day, crate::calendar::repo::of_person(conn, &who)?))
+            let work = people::work_day_of(conn, &who, defaults, working)?;
+            Ok((work, crate::calendar::repo::of_person(conn, &who)?))
         })
         .await?;
+    let day = work.day;
     Ok(PersonView {
         user_id,
         timezone: day.zone.name().to_string(),
         quiet_hours: day.quiet_hours.to_string(),
+        working_hours: work.working_hours.to_string(),
         calendars: people_calendars::shown(calendars),
     })
 }
 
-/// Quiet hours as the API takes them: set, null (the default again), or left alone.
-fn quiet_hours(asked: Option<Option<String>>) -> Result<Option<Option<QuietHours>>, ApiError> {
+/// Hours (quiet or working) as the API takes them: set, null (the default again), or left
+/// alone; hours that do not read are refused with the field named.
+fn hours<T, E: std::fmt::Display>(
+    field: &str,
+    asked: Option<Option<String>>,
+    parse: impl Fn(&str) -> Result<T, E>,
+) -> Result<Option<Option<T>>, ApiError> {
     match asked {
         None => Ok(None),
         Some(None) => Ok(Some(None)),
-        Some(Some(text)) => QuietHours::parse(&text)
+        Some(Some(text)) => parse(&text)
             .map(|hours| Some(Some(hours)))
-            .map_err(|error| ApiError::BadRequest(format!("quiet_hours: {error}"))),
+            .map_err(|error| ApiError::BadRequest(format!("{field}: {error}"))),
     }
 }
 
@@ -154,8 +171,8 @@ fn quiet_hours(asked: Option<Option<String>>) -> Result<Option<Option<QuietHours
     params(("user_id" = String, Path, description = "The id the person writes with")),
     request_body = PersonUpdate,
     responses(
-        (status = 200, description = "Set: the person's times are read and shown in the zone from now on, their nudges held in their quiet hours, and their calendars read", body = PersonView),
-        (status = 400, description = "An unknown zone (the error names the nearest ones), quiet hours not like \"23:00-07:00\", a calendar that is not an http(s) URL, bad JSON or a bad id"),
+        (status = 200, description = "Set: the person's times are read and shown in the zone from now on, their nudges held in their quiet hours, slots proposed inside their working hours, and their calendars read", body = PersonView),
+        (status = 400, description = "An unknown zone (the error names the nearest ones), quiet or working hours not like \"23:00-07:00\", a calendar that is not an http(s) URL, bad JSON or a bad id"),
         (status = 401, description = "Missing or wrong bearer token"),
         (status = 503, description = "Shutting down"),
     )
@@ -173,7 +190,8 @@ pub async fn put(
         Some(name) => Some(iana(name).await?),
         None => None,
     };
-    let quiet = quiet_hours(body.quiet_hours)?;
+    let quiet = hours("quiet_hours", body.quiet_hours, QuietHours::parse)?;
+    let working = hours("working_hours", body.working_hours, WorkingHours::parse)?;
     let calendars = body
         .calendars
         .as_deref()
@@ -187,6 +205,9 @@ pub async fn put(
             }
             if let Some(quiet) = quiet {
                 repo::set_quiet_hours(conn, &who, quiet, now)?;
+            }
+            if let Some(working) = working {
+                repo::set_working_hours(conn, &who, working, now)?;
             }
             if let Some(calendars) = calendars {
                 crate::calendar::repo::replace_personal(conn, &who, &calendars, now)?;

@@ -6,6 +6,8 @@
 //! whatever the config's zone. Where a person would say their own quiet hours in words ("quiet
 //! hours 23:00 to 7:00"), the turn sets them with `repo::set_quiet_hours`, as
 //! `PUT /api/people/{user_id}` does.
+//! `WorkDay` adds the working hours a slot Donna proposes lies in (theirs, else
+//! `scheduling.working_hours`), read in the same zone.
 //! Invariants: nothing here reads the clock or the config (the defaults come in); a person
 //! who set nothing has exactly the defaults.
 
@@ -15,7 +17,7 @@ use chrono_tz::Tz;
 use rusqlite::Connection;
 
 use super::repo;
-use crate::config::QuietHours;
+use crate::config::{QuietHours, WorkingHours};
 use crate::store::StoreError;
 
 /// The zone and quiet hours a person's nudges are held in.
@@ -41,6 +43,30 @@ pub fn day_of(
             quiet_hours: person.quiet_hours.unwrap_or(defaults.quiet_hours),
         },
         None => defaults,
+    })
+}
+
+/// A person's day as a slot for them is found in: their own day and their working hours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorkDay {
+    pub day: OwnDay,
+    pub working_hours: WorkingHours,
+}
+
+/// `user_id`'s work day: their own day (`day_of`) and their working hours, else `working` (the
+/// config's `scheduling.working_hours`).
+pub fn work_day_of(
+    conn: &Connection,
+    user_id: &str,
+    defaults: OwnDay,
+    working: WorkingHours,
+) -> Result<WorkDay, StoreError> {
+    let working_hours = repo::get(conn, user_id)?
+        .and_then(|person| person.working_hours)
+        .unwrap_or(working);
+    Ok(WorkDay {
+        day: day_of(conn, Some(user_id), defaults)?,
+        working_hours,
     })
 }
 

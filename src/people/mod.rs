@@ -21,7 +21,7 @@ use chrono_tz::Tz;
 use rusqlite::Connection;
 
 use crate::store::StoreError;
-pub use day::{day_of, Days, OwnDay};
+pub use day::{day_of, work_day_of, Days, OwnDay, WorkDay};
 pub use person::Person;
 
 /// The zone `user_id`'s times are read and shown in: theirs, else `default` (the config's).

@@ -1,8 +1,8 @@
 //! The `person` table: one row per person who set a time zone or quiet hours (migration 0016;
-//! quiet hours and a zone that may be left to the default in 0022).
+//! quiet hours and a zone that may be left to the default in 0022; working hours in 0024).
 //!
-//! Invariant: a stored zone and stored quiet hours always parse (only a `Tz` and a
-//! `QuietHours` are written); a row that does not is reported as corrupt, never guessed.
+//! Invariant: a stored zone, stored quiet hours and stored working hours always parse (only a
+//! `Tz`, a `QuietHours` and a `WorkingHours` are written); a row that does not is reported as corrupt, never guessed.
 
 use std::str::FromStr;
 
@@ -11,11 +11,11 @@ use chrono_tz::Tz;
 use rusqlite::{params, Connection, Row};
 
 use super::person::Person;
-use crate::config::QuietHours;
+use crate::config::{QuietHours, WorkingHours};
 use crate::store::time::{from_db, to_db};
 use crate::store::StoreError;
 
-const COLUMNS: &str = "user_id, timezone, quiet_hours, updated_at";
+const COLUMNS: &str = "user_id, timezone, quiet_hours, working_hours, updated_at";
 
 /// Column `index` (`column` by name) read with `parse`; a value that does not parse is corrupt.
 fn parsed<T, E>(
@@ -37,7 +37,8 @@ fn from_row(row: &Row<'_>) -> Result<Person, StoreError> {
         user_id: row.get(0)?,
         timezone: parsed(row, 1, "timezone", Tz::from_str)?,
         quiet_hours: parsed(row, 2, "quiet_hours", QuietHours::parse)?,
-        updated_at: from_db(&row.get::<_, String>(3)?)?,
+        working_hours: parsed(row, 3, "working_hours", WorkingHours::parse)?,
+        updated_at: from_db(&row.get::<_, String>(4)?)?,
     })
 }
 
@@ -99,17 +100,40 @@ pub fn set_quiet_hours(
     Ok(())
 }
 
+/// Sets `user_id`'s working hours, or gives them back the default (None); the rest stays.
+pub fn set_working_hours(
+    conn: &Connection,
+    user_id: &str,
+    working_hours: Option<WorkingHours>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO person (user_id, working_hours, updated_at) VALUES (?1, ?2, ?3) \
+         ON CONFLICT (user_id) DO UPDATE SET working_hours = excluded.working_hours, \
+         updated_at = excluded.updated_at",
+    )?
+    .execute(params![
+        user_id,
+        working_hours.map(|hours| hours.to_string()),
+        to_db(now)
+    ])?;
+    Ok(())
+}
+
 /// Writes `person` as it is (an import: its own `updated_at`).
 pub fn put(conn: &Connection, person: &Person) -> Result<(), StoreError> {
     conn.prepare_cached(
-        "INSERT INTO person (user_id, timezone, quiet_hours, updated_at) VALUES (?1, ?2, ?3, ?4) \
+        "INSERT INTO person (user_id, timezone, quiet_hours, working_hours, updated_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5) \
          ON CONFLICT (user_id) DO UPDATE SET timezone = excluded.timezone, \
-         quiet_hours = excluded.quiet_hours, updated_at = excluded.updated_at",
+         quiet_hours = excluded.quiet_hours, working_hours = excluded.working_hours, \
+         updated_at = excluded.updated_at",
     )?
     .execute(params![
         person.user_id,
         person.timezone.map(|zone| zone.name()),
         person.quiet_hours.map(|hours| hours.to_string()),
+        person.working_hours.map(|hours| hours.to_string()),
         to_db(person.updated_at)
     ])?;
     Ok(())

@@ -20,6 +20,8 @@ pub struct ToolEnv {
     pub timezone: chrono_tz::Tz,
     /// None: every chat (tests and tools outside a turn).
     pub viewer: Option<Viewer>,
+    /// The calendars Donna reads (None: none, e.g. a tool run outside the app).
+    pub calendars: Option<std::sync::Arc<crate::calendar::book::CalendarBook>>,
 }
 
 impl ToolEnv {

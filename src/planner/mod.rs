@@ -1,6 +1,6 @@
 //! The planner's tools (seed 003, docs/contract.md "Planner"): read-only look-ups the model may ask
 //! for while answering a question: `list_tasks`, `get_task`, `search_memory`,
-//! `recall_context`. Each has a JSON schema for its arguments (`registry`), and a call is
+//! `recall_context`, `calendar_events` (the asker's own calendar, in their own chat only). Each has a JSON schema for its arguments (`registry`), and a call is
 //! validated against it (`args`) before it runs; what it returns is an [`Observation`], text
 //! the next prompt quotes as data.
 //!
@@ -10,6 +10,7 @@
 //! tool and a tool that fails, and each counts as a call (the turn's cap is in `turn::planner`).
 
 pub mod args;
+pub mod calendar_events;
 pub mod call;
 pub mod get_task;
 pub mod list_tasks;

@@ -6,7 +6,7 @@ use rusqlite::Connection;
 use serde_json::{Map, Value};
 
 use super::call::{Observation, ToolCall, ToolEnv, ToolError};
-use super::{args, get_task, list_tasks, recall_context, search_memory};
+use super::{args, calendar_events, get_task, list_tasks, recall_context, search_memory};
 
 type RunFn = fn(&Connection, &Map<String, Value>, &ToolEnv) -> Result<Value, ToolError>;
 
@@ -18,7 +18,7 @@ pub struct Tool {
     run: RunFn,
 }
 
-pub static TOOLS: [Tool; 4] = [
+pub static TOOLS: [Tool; 5] = [
     Tool {
         name: "list_tasks",
         description: "the person's tasks, filtered: status (a task status, \"open\" by default, or \"any\"), domain, due_before / due_after (time words as the person said them, past or future, or RFC 3339), overdue, limit",
@@ -42,6 +42,12 @@ pub static TOOLS: [Tool; 4] = [
         description: "a summary view: aspect today (due or starting today), deadlines (ahead), overdue, completed (last 7 days) or automations (recurring reminders)",
         schema: recall_context::schema,
         run: recall_context::run,
+    },
+    Tool {
+        name: "calendar_events",
+        description: "the person's own calendar events (shown only in their own chat, never in a group): day (time words as the person said them: that whole day), or from / to (time words or RFC 3339, at most 31 days; none: today), limit",
+        schema: calendar_events::schema,
+        run: calendar_events::run,
     },
 ];
 

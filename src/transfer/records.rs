@@ -1,5 +1,5 @@
 //! The records of an export file beside its tasks: automations, learned preferences, people
-//! and chats, as stored, with the fields added within `version` 1 (`people[].quiet_hours`,
+//! and chats, as stored, with the fields added within `version` 1 (`people[].quiet_hours` and `working_hours`,
 //! `automations[].time_stated` and `repeat_from`) defaulting as a file from before them reads.
 //! Each converts from the stored value, and back (`automation`, `person`, `thread`) with the
 //! field that cannot be stored named; `document::read` checks them as every door does.
@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::automations::repo::AutomationKind;
 use crate::automations::{stated, Automation, RepeatFrom, Schedule};
-use crate::config::QuietHours;
+use crate::config::{QuietHours, WorkingHours};
 use crate::conversation::{Channel, Thread};
 use crate::people::Person;
 
@@ -68,6 +68,9 @@ pub struct PersonRecord {
     /// "23:00-07:00", read in the person's zone.
     #[serde(default)]
     pub quiet_hours: Option<String>,
+    /// "09:00-18:00", read in the person's zone.
+    #[serde(default)]
+    pub working_hours: Option<String>,
     pub updated_at: DateTime<Utc>,
 }
 
@@ -150,6 +153,7 @@ impl From<&Person> for PersonRecord {
             user_id: person.user_id.clone(),
             timezone: person.timezone.map(|zone| zone.name().to_string()),
             quiet_hours: person.quiet_hours.map(|hours| hours.to_string()),
+            working_hours: person.working_hours.map(|hours| hours.to_string()),
             updated_at: person.updated_at,
         }
     }
@@ -172,6 +176,12 @@ impl PersonRecord {
                 .map(QuietHours::parse)
                 .transpose()
                 .map_err(|error| ("quiet_hours", error.to_string()))?,
+            working_hours: self
+                .working_hours
+                .as_deref()
+                .map(WorkingHours::parse)
+                .transpose()
+                .map_err(|error| ("working_hours", error))?,
             updated_at: self.updated_at,
         })
     }

@@ -158,6 +158,7 @@ impl Pipeline {
         let env = ToolEnv {
             now,
             timezone: self.settings.timezone,
+            calendars: Some(self.calendars.clone()),
             viewer: Some(Viewer {
                 person: context.author_id.clone(),
                 here: context.thread.id.clone(),

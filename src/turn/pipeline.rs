@@ -91,6 +91,8 @@ pub struct Pipeline {
     pub system: crate::llm::system_prompt::SystemSource,
     /// Closes an expired chat session with its summary (the sweeper's close).
     pub session_closer: crate::subsystems::session_closer::SessionCloser,
+    /// The calendars Donna reads (a person's own events, for the planner's `calendar_events`).
+    pub calendars: Arc<crate::calendar::book::CalendarBook>,
 }
 
 impl Pipeline {

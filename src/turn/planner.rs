@@ -168,6 +168,7 @@ impl Pipeline {
                     now,
                     timezone: self.settings.timezone,
                     viewer: Some(viewer.clone()),
+                    calendars: Some(self.calendars.clone()),
                 };
                 self.store
                     .read(move |conn| Ok(planner::run(conn, &call, &env)))

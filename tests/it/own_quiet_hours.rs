@@ -93,7 +93,7 @@ async fn a_person_sets_their_own_quiet_hours_and_null_gives_back_the_default() {
     assert_eq!(status, 200, "{owl}");
     assert_eq!(
         owl,
-        json!({"user_id": "owl", "timezone": "UTC", "quiet_hours": "01:00-11:00", "calendars": []})
+        json!({"user_id": "owl", "timezone": "UTC", "quiet_hours": "01:00-11:00", "working_hours": "09:00-18:00", "calendars": []})
     );
     assert_eq!(person(&bot, "owl").await["quiet_hours"], "01:00-11:00");
     assert_eq!(person(&bot, "lark").await["quiet_hours"], "22:00-08:00");
@@ -110,7 +110,7 @@ async fn a_person_sets_their_own_quiet_hours_and_null_gives_back_the_default() {
     }
     assert_eq!(
         person(&bot, "owl").await,
-        json!({"user_id": "owl", "timezone": "UTC", "quiet_hours": "01:00-11:00", "calendars": []})
+        json!({"user_id": "owl", "timezone": "UTC", "quiet_hours": "01:00-11:00", "working_hours": "09:00-18:00", "calendars": []})
     );
     // Tuesday 09:00 (Donna's time for "tomorrow") is quiet for the owl, not for the lark.
     let fish = captured_by(&bot, "owl", "remind me tomorrow to feed the fish").await;

@@ -311,7 +311,7 @@ async fn people_are_read_and_set_over_http_and_an_unknown_zone_is_refused_with_s
     assert_eq!(status, 200);
     assert_eq!(
         person,
-        json!({"user_id": "owner", "timezone": "Europe/Paris", "quiet_hours": "22:00-08:00", "calendars": []})
+        json!({"user_id": "owner", "timezone": "Europe/Paris", "quiet_hours": "22:00-08:00", "working_hours": "09:00-18:00", "calendars": []})
     );
     let put = |body: Value| {
         let bot = &bot;
@@ -334,7 +334,7 @@ async fn people_are_read_and_set_over_http_and_an_unknown_zone_is_refused_with_s
     assert_eq!(status, 200, "{person}");
     assert_eq!(
         person,
-        json!({"user_id": "owner", "timezone": "America/New_York", "quiet_hours": "22:00-08:00", "calendars": []})
+        json!({"user_id": "owner", "timezone": "America/New_York", "quiet_hours": "22:00-08:00", "working_hours": "09:00-18:00", "calendars": []})
     );
     assert_eq!(zone_of(&bot, "owner").await, "America/New_York");
     let (status, person) = put(json!({"timezone": "asia/tokyo"})).await;

@@ -447,6 +447,7 @@ async fn a_tool_call_writes_nothing() {
         now: common::monday_10am(),
         timezone: chrono_tz::UTC,
         viewer: None,
+        calendars: None,
     };
     let calls = [
         (
@@ -461,6 +462,7 @@ async fn a_tool_call_writes_nothing() {
         ("recall_context", json!({"aspect": "overdue"})),
         ("recall_context", json!({"aspect": "completed"})),
         ("recall_context", json!({"aspect": "automations"})),
+        ("calendar_events", json!({"day": "friday"})),
     ];
     for (tool, args) in calls {
         let call = donna::planner::ToolCall {

@@ -110,7 +110,9 @@ fn fill(port: u16) {
         port,
         "PUT",
         "/api/people/friend",
-        Some(&json!({"timezone": "Asia/Tokyo", "quiet_hours": "23:30-06:30"})),
+        Some(
+            &json!({"timezone": "Asia/Tokyo", "quiet_hours": "23:30-06:30", "working_hours": "10:00-16:00"}),
+        ),
     );
     assert!(matches!(put, Some((200, _))), "{put:?}");
 }
@@ -191,7 +193,7 @@ fn an_export_taken_while_donna_runs_imports_into_an_empty_data_dir_as_the_same_d
     );
     let friend = http(imported.port, "GET", "/api/people/friend", None);
     assert!(
-        matches!(&friend, Some((200, p)) if p["quiet_hours"] == "23:30-06:30"),
+        matches!(&friend, Some((200, p)) if p["quiet_hours"] == "23:30-06:30" && p["working_hours"] == "10:00-16:00"),
         "{friend:?}"
     );
     assert_eq!(terminate(&mut imported.child), Some(0));
@@ -282,6 +284,15 @@ fn a_newer_version_or_a_malformed_file_exits_2_naming_the_problem_and_changes_no
                 bad.to_string()
             },
             "people[0].quiet_hours",
+        ),
+        (
+            "empty working hours",
+            {
+                let mut bad = valid.clone();
+                bad["people"][0]["working_hours"] = json!("09:00-09:00");
+                bad.to_string()
+            },
+            "people[0].working_hours",
         ),
         (
             "missing list",

@@ -9,6 +9,7 @@ mod addresses;
 mod fetching;
 mod logs;
 mod reading;
+mod tool;
 
 use donna::calendar::book::SourceStatus;
 use donna::subsystems::calendars::CalendarsMsg;
