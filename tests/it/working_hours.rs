@@ -99,7 +99,7 @@ async fn free_slots_lie_inside_the_person_s_own_working_hours_and_outside_their_
     let day = bot
         .app
         .store
-        .read(move |conn| Ok(people::work_day_of(conn, "owner", defaults, working)?))
+        .read(move |conn| people::work_day_of(conn, "owner", defaults, working))
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     let window = (utc(24, 0), utc(25, 0));
