@@ -261,14 +261,19 @@ impl<'a> Spawner<'a> {
             zone: config.timezone.zone(),
             quiet_hours: config.nudges.quiet_hours,
         };
+        let offers = crate::calendar::placing_offer::OfferRules {
+            book: self.calendar_book.clone(),
+            working_hours: config.scheduling.working_hours,
+            answer_time: chrono::Duration::from_std(config.plans.expiry.get())
+                .unwrap_or(chrono::Duration::hours(1)),
+        };
         self.spawn(ChildSpec::new("digests", move || {
             Ok(DigestRunner::new(
-                store.clone(),
-                clock.clone(),
+                (store.clone(), clock.clone()),
                 interval,
                 events.clone(),
                 skipped.clone(),
-                defaults,
+                (defaults, offers.clone()),
             ))
         }))
     }

@@ -18,10 +18,13 @@ mod event;
 pub mod fetch;
 pub mod free_slots;
 mod ics;
+pub mod placing;
+pub mod placing_offer;
 pub mod read;
 pub mod refresh;
 pub mod repo;
 pub mod sources;
+pub mod today;
 mod vtimezone;
 
 pub use event::CalendarEvent;

@@ -1,5 +1,6 @@
 //! The calendar tables' SQL (migration 0020): each person's own calendars (`person_calendar`)
-//! and the last good copy of every calendar (`calendar_copy`).
+//! and the last good copy of every calendar (`calendar_copy`); and (migration 0024) the slots
+//! proposed for deadline tasks (`task_placing`), each with the plan whose answer it waits for.
 //!
 //! Invariants: a person's list is replaced whole, in one write; a copy is stored with its
 //! validators in one statement, so a conditional request never goes out for a copy Donna does
@@ -126,4 +127,70 @@ pub fn copy_keys(conn: &Connection) -> Result<Vec<String>, StoreError> {
     let mut statement = conn.prepare_cached("SELECT source_key FROM calendar_copy")?;
     let rows = statement.query_map([], |row| row.get(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// A slot proposed for a task (`placing`), and what became of its plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Proposed {
+    pub plan_id: String,
+    pub task_id: String,
+    pub slot_start: DateTime<Utc>,
+    pub slot_end: DateTime<Utc>,
+    /// The plan's status ("pending", "confirmed", "rejected", "expired", "cancelled").
+    pub plan_status: String,
+    pub plan_expires_at: DateTime<Utc>,
+}
+
+/// Records that `plan_id` proposes [start, end) for `task_id`.
+pub fn keep_placing(
+    conn: &Connection,
+    plan_id: &str,
+    task_id: &str,
+    (start, end): (DateTime<Utc>, DateTime<Utc>),
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO task_placing (plan_id, task_id, slot_start, slot_end, proposed_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![
+        plan_id,
+        task_id,
+        to_db(start),
+        to_db(end),
+        to_db(now)
+    ])?;
+    Ok(())
+}
+
+/// Every slot proposed for `task_id`, oldest first, with its plan's status.
+pub fn placing_of(conn: &Connection, task_id: &str) -> Result<Vec<Proposed>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT p.plan_id, p.task_id, p.slot_start, p.slot_end, plan.status, plan.expires_at \
+         FROM task_placing p JOIN plan ON plan.id = p.plan_id \
+         WHERE p.task_id = ?1 ORDER BY p.proposed_at, p.rowid",
+    )?;
+    let rows = statement.query_map([task_id], |row| {
+        Ok((
+            row.get::<_, String>(0)?,
+            row.get::<_, String>(1)?,
+            row.get::<_, String>(2)?,
+            row.get::<_, String>(3)?,
+            row.get::<_, String>(4)?,
+            row.get::<_, String>(5)?,
+        ))
+    })?;
+    let mut proposed = Vec::new();
+    for row in rows {
+        let (plan_id, task_id, start, end, plan_status, expires) = row?;
+        proposed.push(Proposed {
+            plan_id,
+            task_id,
+            slot_start: from_db(&start)?,
+            slot_end: from_db(&end)?,
+            plan_status,
+            plan_expires_at: from_db(&expires)?,
+        });
+    }
+    Ok(proposed)
 }

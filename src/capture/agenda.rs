@@ -1,5 +1,5 @@
-//! A person's agenda: what is overdue, what is due today, and which proposals wait for their
-//! answer, as one message. The daily digest sends it (`subsystems::digest`); "send me my agenda"
+//! A person's agenda: their calendar's events today (when the caller may show them), what is
+//! overdue, what is due today, and which proposals wait for their answer, as one message. The daily digest sends it (`subsystems::digest`); "send me my agenda"
 //! asks for it once, now.
 //!
 //! Owns: choosing the items (open tasks only; due today = a deadline or scheduled start on
@@ -33,13 +33,16 @@ pub const PER_SECTION: usize = 5;
 pub const NOTHING_TODAY: &str =
     "Nothing is overdue or due today, and I'm not waiting on you for anything.";
 
-/// The agenda of `viewer` (the person, in the chat it is shown in) at `now` in `timezone`;
-/// None when all three sections are empty. Only tasks from chats the person takes part in.
+/// The agenda of `viewer` (the person, in the chat it is shown in) at `now` in `timezone`, with
+/// today's `events` of their calendar as (time, title) (`calendar::today`; none where they
+/// may not be shown); None when every section is empty. Only tasks from chats the person takes
+/// part in.
 pub fn compose(
     conn: &Connection,
     viewer: &Viewer,
     now: DateTime<Utc>,
     timezone: Tz,
+    events: &[(String, String)],
 ) -> Result<Option<String>, StoreError> {
     let (person, here) = (viewer.person.as_str(), Some(viewer.here.as_str()));
     let visible = visible_threads(conn, viewer)?;
@@ -51,7 +54,7 @@ pub fn compose(
         .filter(|task| !late.contains(task.id.as_str()))
         .collect();
     let waiting = plans::live_proposals_for(conn, person, now)?;
-    if overdue.is_empty() && today.is_empty() && waiting.is_empty() {
+    if events.is_empty() && overdue.is_empty() && today.is_empty() && waiting.is_empty() {
         return Ok(None);
     }
     let ctx = WhenContext {
@@ -62,6 +65,7 @@ pub fn compose(
     };
     let date = now.with_timezone(&timezone).format("%A %-d %b");
     let mut parts = vec![Part::Fixed(format!("Your agenda for {date}:"))];
+    events_section(&mut parts, events);
     tasks_section(&mut parts, "Overdue", &overdue, "what's overdue", &ctx);
     tasks_section(&mut parts, "Due today", &today, "what's due today", &ctx);
     if !waiting.is_empty() {
@@ -87,6 +91,21 @@ pub fn compose(
         more(&mut parts, waiting.len(), "what are you waiting on?");
     }
     Ok(Some(fit(parts, MAX_PAGE_CHARS)))
+}
+
+fn events_section(parts: &mut Vec<Part>, events: &[(String, String)]) {
+    if events.is_empty() {
+        return;
+    }
+    parts.push(Part::Fixed(format!("On your calendar ({}):", events.len())));
+    for (when, title) in events.iter().take(PER_SECTION) {
+        parts.push(Part::Line {
+            prefix: format!("- {when} "),
+            title: title.clone(),
+            suffix: String::new(),
+        });
+    }
+    more(parts, events.len(), "what's on my calendar today?");
 }
 
 fn tasks_section(

@@ -6,8 +6,10 @@
 //! Rules: for each digest, the latest occurrence in (`last_occurrence_at`, or its creation when
 //! it never fired, up to now] is due (after downtime only that one; the ones before it are
 //! passed over, as for reminders); its message is the agenda of the person who asked for it
-//! (`capture::agenda`: overdue, due today, waiting for their answer), read at the tick, sent to
-//! the chat it was made in (memory and outbox: the Discord delivery rounds send it, a local
+//! (`capture::agenda`: today's events of their own calendars, overdue, due today, waiting for
+//! their answer), read at the tick, and, below it, at most one slot offered for one of their
+//! deadline tasks (`calendar::placing_offer`: a plan they answer with yes or no); the events
+//! and the offer only in a chat that is not a group. It is sent to the chat it was made in (memory and outbox: the Discord delivery rounds send it, a local
 //! chat shows it at once). An empty agenda sends nothing. A digest whose chat is closed or gone
 //! sends nothing either (logged). A digest at a time Donna picked (08:00 when none was said)
 //! waits, unsent and unmarked, while its person's quiet hours last (their own, read in their
@@ -33,6 +35,8 @@ use rusqlite::Connection;
 use crate::automations::due::{Due, DueSearch};
 use crate::automations::repo::{self, Automation, AutomationKind};
 use crate::automations::runner::{still_as_read, tick_of};
+use crate::calendar::placing_offer::{self, OfferRules};
+use crate::calendar::today;
 use crate::capture::agenda;
 use crate::clock::SharedClock;
 use crate::conversation::memory::{self, Kind, Role};
@@ -71,16 +75,17 @@ pub struct DigestRunner {
     search: Arc<Mutex<DueSearch>>,
     /// The config's zone and quiet hours: the day of a person who set neither.
     defaults: OwnDay,
+    /// The calendars read, and how a slot is offered.
+    offers: OfferRules,
 }
 
 impl DigestRunner {
     pub fn new(
-        store: Store,
-        clock: SharedClock,
+        (store, clock): (Store, SharedClock),
         interval: Duration,
         events: EventBus,
         skipped: Arc<SkippedRows>,
-        defaults: OwnDay,
+        (defaults, offers): (OwnDay, OfferRules),
     ) -> Self {
         Self {
             store,
@@ -90,6 +95,7 @@ impl DigestRunner {
             skipped,
             search: Arc::default(),
             defaults,
+            offers,
         }
     }
 }
@@ -115,11 +121,11 @@ pub fn send(
     due: &[Due],
     now: DateTime<Utc>,
     skipped: &SkippedRows,
-    defaults: OwnDay,
+    (defaults, offers): (OwnDay, &OfferRules),
 ) -> Result<Vec<DigestSent>, StoreError> {
     let mut sent = Vec::new();
     for due in due {
-        match isolated(conn, |conn| send_one(conn, due, now, defaults))? {
+        match isolated(conn, |conn| send_one(conn, due, now, (defaults, offers)))? {
             Ok(one) => sent.extend(one),
             Err(why) => skipped.report(Runner::Digests, &due.automation.id, &why),
         }
@@ -131,7 +137,7 @@ fn send_one(
     conn: &Connection,
     due: &Due,
     now: DateTime<Utc>,
-    defaults: OwnDay,
+    (defaults, offers): (OwnDay, &OfferRules),
 ) -> Result<Option<DigestSent>, StoreError> {
     if !still_as_read(conn, due)? || held(conn, &due.automation, now, defaults)? {
         return Ok(None);
@@ -142,13 +148,7 @@ fn send_one(
         None => None,
     };
     let text = match &chat {
-        Some(thread) => {
-            let viewer = Viewer {
-                person: digest.for_user_id.clone().unwrap_or_default(),
-                here: thread.id.clone(),
-            };
-            agenda::compose(conn, &viewer, now, digest.schedule.timezone)?
-        }
+        Some(thread) => message(conn, digest, thread, (now, defaults), offers)?,
         None => {
             tracing::warn!(automation = %digest.id, "the digest's chat is closed or gone; nothing sent");
             None
@@ -176,6 +176,35 @@ fn send_one(
     }))
 }
 
+/// The digest's message in `chat`: the agenda, and an offered slot below it; None when both
+/// are empty. A person's events and free time only in a chat that is not a group.
+fn message(
+    conn: &Connection,
+    digest: &Automation,
+    chat: &threads::Thread,
+    (now, defaults): (DateTime<Utc>, OwnDay),
+    offers: &OfferRules,
+) -> Result<Option<String>, StoreError> {
+    let person = digest.for_user_id.clone().unwrap_or_default();
+    let zone = digest.schedule.timezone;
+    let own = !chat.is_group && !person.is_empty();
+    let events = match own {
+        true => today::lines(&offers.book, &person, now, zone),
+        false => Vec::new(),
+    };
+    let viewer = Viewer {
+        person: person.clone(),
+        here: chat.id.clone(),
+    };
+    let agenda = agenda::compose(conn, &viewer, now, zone, &events)?;
+    let offer = match own {
+        true => placing_offer::offer(conn, chat, &person, (now, defaults), offers)?,
+        false => None,
+    };
+    let parts: Vec<String> = agenda.into_iter().chain(offer).collect();
+    Ok((!parts.is_empty()).then(|| parts.join("\n\n")))
+}
+
 impl Behaviour for DigestRunner {
     type Msg = DigestMsg;
 
@@ -192,10 +221,11 @@ impl Behaviour for DigestRunner {
             self.skipped.clone(),
             self.defaults,
         );
+        let offers = self.offers.clone();
         let sent = async move {
             let kind = (AutomationKind::Digest, Runner::Digests);
             let write = move |conn: &Connection, due: &[Due], now, skipped: &SkippedRows| {
-                send(conn, due, now, skipped, defaults)
+                send(conn, due, now, skipped, (defaults, &offers))
             };
             tick_of(&store, &search, skipped, kind, now, write).await
         };

@@ -167,9 +167,14 @@ impl Pipeline {
         now: DateTime<Utc>,
     ) -> Result<Work, TurnError> {
         let (timezone, viewer) = (self.settings.timezone, viewer(context));
+        // A person's events only in a chat of their own.
+        let events = match context.thread.is_group {
+            true => Vec::new(),
+            false => crate::calendar::today::lines(&self.calendars, &viewer.person, now, timezone),
+        };
         let text = self
             .store
-            .read(move |conn| agenda::compose(conn, &viewer, now, timezone))
+            .read(move |conn| agenda::compose(conn, &viewer, now, timezone, &events))
             .await?
             .unwrap_or_else(|| agenda::NOTHING_TODAY.to_string());
         Ok(Work::Say {

@@ -6,6 +6,7 @@
 //! addresses; `logs`: the real binary's log of a failing calendar; `addresses`: a person's own URLs and the private-address guard, redirects.
 
 mod addresses;
+mod digest;
 mod fetching;
 mod logs;
 mod reading;
