@@ -84,6 +84,14 @@ pub fn launch(config_file: Option<&Path>) -> Result<Arc<App>, LaunchError> {
 
 /// The config as it will run: the machine's zone put in force when the file names none (said
 /// in the log), validated, its warnings logged.
+/// The database in `data_dir`, migrated and its title index repaired (said in the log).
+fn prepared_database(data_dir: &Path) -> Result<std::path::PathBuf, StartError> {
+    let database = store::prepare(data_dir)?;
+    repair_title_index(&database)?;
+    tracing::info!(path = %database.display(), "database ready");
+    Ok(database)
+}
+
 fn checked_config(loaded: &LoadedConfig, env: &dyn Env) -> Result<Config, StartError> {
     let mut config = loaded.config.clone();
     config.settle_zone(env, Path::new(LOCALTIME));
@@ -214,9 +222,7 @@ impl App {
         let escalation = bigger_model(&config, env)?;
         let data_dir = loaded.data_dir();
         let lock = DataDirLock::acquire(&data_dir)?;
-        let database = store::prepare(&data_dir)?;
-        repair_title_index(&database)?;
-        tracing::info!(path = %database.display(), "database ready");
+        let database = prepared_database(&data_dir)?;
         let health = HealthRegistry::new();
         let supervisor = Supervisor::new(health.clone());
         let spawner = Spawner::new(&supervisor, &config.runtime);

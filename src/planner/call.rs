@@ -25,6 +25,16 @@ pub struct ToolEnv {
 }
 
 impl ToolEnv {
+    /// The tools' view at `now` in `timezone` for `viewer`, with no calendar.
+    pub fn new(now: DateTime<Utc>, timezone: chrono_tz::Tz, viewer: Option<Viewer>) -> Self {
+        Self {
+            now,
+            timezone,
+            viewer,
+            calendars: None,
+        }
+    }
+
     /// The chats whose tasks the asker may see (None: every chat): those they take part in
     /// (`conversation::participation`).
     pub fn visible_chats(

@@ -155,15 +155,12 @@ impl Pipeline {
             .iter()
             .filter_map(|request| chat_actions.check_request(request).ok())
             .collect();
-        let env = ToolEnv {
-            now,
-            timezone: self.settings.timezone,
-            calendars: Some(self.calendars.clone()),
-            viewer: Some(Viewer {
-                person: context.author_id.clone(),
-                here: context.thread.id.clone(),
-            }),
+        let viewer = Viewer {
+            person: context.author_id.clone(),
+            here: context.thread.id.clone(),
         };
+        // The chat's read actions list tasks; a calendar is the planner's alone.
+        let env = ToolEnv::new(now, self.settings.timezone, Some(viewer));
         let (picked, later) = (waiting.picked.clone(), self.settings.later);
         let said_words = waiting.words(Join::Nothing);
         let (prepared, named) = self

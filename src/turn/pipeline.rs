@@ -53,11 +53,11 @@ use super::context::{self, TurnContext};
 use super::decide::{Decided, Next, PlanStep};
 use super::draft_step::DraftStep;
 use super::error::TurnError;
-use super::parking;
 use super::receipt::{self, LateReceipt};
 use super::result::{TurnPath, TurnResult};
 use super::settings::{chrono_duration, TurnSettings};
 use super::Inbound;
+use super::{nudge_group, parking};
 
 /// Handles to everything a turn talks to. Shared by all conversations.
 #[derive(Debug, Clone)]
@@ -91,7 +91,7 @@ pub struct Pipeline {
     pub system: crate::llm::system_prompt::SystemSource,
     /// Closes an expired chat session with its summary (the sweeper's close).
     pub session_closer: crate::subsystems::session_closer::SessionCloser,
-    /// The calendars Donna reads (a person's own events, for the planner's `calendar_events`).
+    /// The calendars Donna reads: a person's own events (the planner's `calendar_events`).
     pub calendars: Arc<crate::calendar::book::CalendarBook>,
 }
 
