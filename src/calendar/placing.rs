@@ -97,3 +97,30 @@ pub fn step(placing: &Placing) -> BoundAction {
         times: [("when".to_string(), TimeReading::At(start))].into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn a_slot_starts_on_the_quarter_hour_at_or_after_the_free_time() {
+        let at = |h, m, s| {
+            Utc.with_ymd_and_hms(2026, 11, 24, h, m, s)
+                .single()
+                .unwrap_or_default()
+        };
+        // (free from, slot start)
+        let table = [
+            (at(9, 0, 0), at(9, 0, 0)),
+            (at(9, 0, 1), at(9, 15, 0)),
+            (at(9, 7, 0), at(9, 15, 0)),
+            (at(9, 45, 0), at(9, 45, 0)),
+            (at(9, 59, 59), at(10, 0, 0)),
+            (at(23, 50, 0), at(0, 0, 0) + Duration::days(1)),
+        ];
+        for (free, start) in table {
+            assert_eq!(on_a_quarter_hour(free), start, "{free}");
+        }
+    }
+}

@@ -87,17 +87,8 @@ pub fn set_quiet_hours(
     quiet_hours: Option<QuietHours>,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    conn.prepare_cached(
-        "INSERT INTO person (user_id, quiet_hours, updated_at) VALUES (?1, ?2, ?3) \
-         ON CONFLICT (user_id) DO UPDATE SET quiet_hours = excluded.quiet_hours, \
-         updated_at = excluded.updated_at",
-    )?
-    .execute(params![
-        user_id,
-        quiet_hours.map(|hours| hours.to_string()),
-        to_db(now)
-    ])?;
-    Ok(())
+    let text = quiet_hours.map(|hours| hours.to_string());
+    set_hours(conn, (user_id, "quiet_hours"), text, now)
 }
 
 /// Sets `user_id`'s working hours, or gives them back the default (None); the rest stays.
@@ -107,16 +98,23 @@ pub fn set_working_hours(
     working_hours: Option<WorkingHours>,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    conn.prepare_cached(
-        "INSERT INTO person (user_id, working_hours, updated_at) VALUES (?1, ?2, ?3) \
-         ON CONFLICT (user_id) DO UPDATE SET working_hours = excluded.working_hours, \
-         updated_at = excluded.updated_at",
-    )?
-    .execute(params![
-        user_id,
-        working_hours.map(|hours| hours.to_string()),
-        to_db(now)
-    ])?;
+    let text = working_hours.map(|hours| hours.to_string());
+    set_hours(conn, (user_id, "working_hours"), text, now)
+}
+
+/// Sets one hours column of `user_id`'s row (a column name of this file, never from outside).
+fn set_hours(
+    conn: &Connection,
+    (user_id, column): (&str, &'static str),
+    hours: Option<String>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    conn.prepare_cached(&format!(
+        "INSERT INTO person (user_id, {column}, updated_at) VALUES (?1, ?2, ?3) \
+         ON CONFLICT (user_id) DO UPDATE SET {column} = excluded.{column}, \
+         updated_at = excluded.updated_at"
+    ))?
+    .execute(params![user_id, hours, to_db(now)])?;
     Ok(())
 }
 

@@ -254,6 +254,26 @@ impl Bot {
             .unwrap_or_else(|e| panic!("{e}"))
     }
 
+    /// The digest runner's tick now: what each due digest did.
+    pub async fn digest_tick(&self) -> Vec<donna::subsystems::digest::DigestSent> {
+        self.app
+            .digests
+            .ask(|reply| donna::subsystems::digest::DigestMsg::Tick { reply: Some(reply) })
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// `PUT /api/people/{user}` with `body` (status, answer).
+    pub async fn put_person(&self, user: &str, body: Value) -> (u16, Value) {
+        self.request(
+            reqwest::Method::PUT,
+            &format!("/api/people/{user}"),
+            Some(body),
+        )
+        .await
+    }
+
     /// The titles of the tasks `nudges` are about, sorted.
     pub async fn titles_of(&self, nudges: &[donna::nudges::NudgeOpened]) -> Vec<String> {
         let mut titles = Vec::new();

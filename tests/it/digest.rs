@@ -12,7 +12,6 @@ use chrono_tz::Europe::Paris;
 use common::reading::read_digest as read;
 use common::{monday_10am, start_bot, start_bot_in, Bot, TestEnv};
 use donna::automations::digest_command::DigestReading;
-use donna::subsystems::digest::{DigestMsg, DigestSent};
 use serde_json::json;
 
 const PARIS: &str = "timezone: Europe/Paris\n";
@@ -21,15 +20,6 @@ fn utc(y: i32, mo: u32, d: u32, h: u32, mi: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(y, mo, d, h, mi, 0)
         .single()
         .unwrap_or_else(|| panic!("bad test time"))
-}
-
-async fn tick(bot: &Bot) -> Vec<DigestSent> {
-    bot.app
-        .digests
-        .ask(|reply| DigestMsg::Tick { reply: Some(reply) })
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Donna's messages in `thread`, oldest first.
@@ -251,7 +241,7 @@ async fn the_digest_sends_one_message_a_day_nothing_when_empty_and_never_twice_a
         .await;
     bot.task(json!({ "title": "Call the plumber", "scheduled_start": "2026-11-26T08:00:00Z" }))
         .await;
-    assert!(tick(&bot).await.is_empty(), "nothing before 08:00");
+    assert!(bot.digest_tick().await.is_empty(), "nothing before 08:00");
 
     // Day 1, Tuesday 24 Nov at 08:00 in Paris (07:00 UTC): a proposal waits for a yes.
     bot.clock.set(utc(2026, 11, 24, 6, 50));
@@ -263,7 +253,7 @@ async fn the_digest_sends_one_message_a_day_nothing_when_empty_and_never_twice_a
     );
     let before = donna_said(&bot, &chat).await.len();
     bot.clock.set(utc(2026, 11, 24, 7, 0));
-    let sent = tick(&bot).await;
+    let sent = bot.digest_tick().await;
     assert_eq!(sent.len(), 1, "{sent:?}");
     let text = sent[0].text.clone().unwrap_or_default();
     assert_eq!(
@@ -279,12 +269,18 @@ async fn the_digest_sends_one_message_a_day_nothing_when_empty_and_never_twice_a
     let said = donna_said(&bot, &chat).await;
     assert_eq!(said.len(), before + 1, "one message: {said:?}");
     assert_eq!(said.last(), Some(&text));
-    assert!(tick(&bot).await.is_empty(), "a second tick sends nothing");
+    assert!(
+        bot.digest_tick().await.is_empty(),
+        "a second tick sends nothing"
+    );
 
     // A restart the same morning sends nothing again.
     let bot = restart(bot).await;
     bot.clock.set(utc(2026, 11, 24, 7, 30));
-    assert!(tick(&bot).await.is_empty(), "not again after a restart");
+    assert!(
+        bot.digest_tick().await.is_empty(),
+        "not again after a restart"
+    );
     assert_eq!(donna_said(&bot, &chat).await.len(), before + 1);
 
     // Day 2: everything done and the proposal expired: nothing is sent, the day still counts.
@@ -295,11 +291,11 @@ async fn the_digest_sends_one_message_a_day_nothing_when_empty_and_never_twice_a
         assert_eq!(status, 200, "{body}");
     }
     bot.clock.set(utc(2026, 11, 25, 7, 1));
-    let sent = tick(&bot).await;
+    let sent = bot.digest_tick().await;
     assert_eq!(sent.len(), 1, "{sent:?}");
     assert_eq!(sent[0].occurrence_at, utc(2026, 11, 25, 7, 0));
     assert_eq!(sent[0].text, None, "an empty agenda sends nothing");
     assert_eq!(donna_said(&bot, &chat).await.len(), before + 1);
-    assert!(tick(&bot).await.is_empty());
+    assert!(bot.digest_tick().await.is_empty());
     bot.stop().await;
 }

@@ -40,15 +40,6 @@ async fn captured_by(bot: &Bot, user: &str, sentence: &str) -> String {
         .to_string()
 }
 
-async fn put_person(bot: &Bot, user: &str, body: Value) -> (u16, Value) {
-    bot.request(
-        reqwest::Method::PUT,
-        &format!("/api/people/{user}"),
-        Some(body),
-    )
-    .await
-}
-
 async fn person(bot: &Bot, user: &str) -> Value {
     let (status, person) = bot.get(&format!("/api/people/{user}")).await;
     assert_eq!(status, 200, "{person}");
@@ -59,7 +50,7 @@ async fn person(bot: &Bot, user: &str) -> Value {
 async fn quiet_hours_are_read_in_the_zone_of_the_person_a_nudge_is_for() {
     let bot = start_bot(DEFAULT_QUIET).await;
     for (user, zone) in [("nyc", "America/New_York"), ("tokyo", "Asia/Tokyo")] {
-        let (status, body) = put_person(&bot, user, json!({ "timezone": zone })).await;
+        let (status, body) = bot.put_person(user, json!({ "timezone": zone })).await;
         assert_eq!(status, 200, "{body}");
     }
     // Tuesday 18:00 in New York is 23:00 UTC; Tuesday 09:00 in Tokyo is 00:00 UTC.
@@ -89,7 +80,9 @@ async fn quiet_hours_are_read_in_the_zone_of_the_person_a_nudge_is_for() {
 #[actix_rt::test]
 async fn a_person_sets_their_own_quiet_hours_and_null_gives_back_the_default() {
     let bot = start_bot(DEFAULT_QUIET).await;
-    let (status, owl) = put_person(&bot, "owl", json!({ "quiet_hours": "01:00-11:00" })).await;
+    let (status, owl) = bot
+        .put_person("owl", json!({ "quiet_hours": "01:00-11:00" }))
+        .await;
     assert_eq!(status, 200, "{owl}");
     assert_eq!(
         owl,
@@ -105,7 +98,7 @@ async fn a_person_sets_their_own_quiet_hours_and_null_gives_back_the_default() {
         json!({ "quiet_hours": "02:00-06:00", "timezone": "Mars/Olympus" }),
         json!({ "quiet_hours": "02:00-06:00", "naps": true }),
     ] {
-        let (status, error) = put_person(&bot, "owl", body.clone()).await;
+        let (status, error) = bot.put_person("owl", body.clone()).await;
         assert_eq!(status, 400, "{body}: {error}");
     }
     assert_eq!(
@@ -122,7 +115,7 @@ async fn a_person_sets_their_own_quiet_hours_and_null_gives_back_the_default() {
         .await;
     assert_eq!(status, 200, "{done}");
     // Back to the default: the owl's next 09:00 is no longer held until 11:00.
-    let (status, owl) = put_person(&bot, "owl", json!({ "quiet_hours": null })).await;
+    let (status, owl) = bot.put_person("owl", json!({ "quiet_hours": null })).await;
     assert_eq!(
         (status, &owl["quiet_hours"], &owl["timezone"]),
         (200, &json!("22:00-08:00"), &json!("UTC"))

@@ -11,15 +11,6 @@ use serde_json::{json, Value};
 use crate::calendars::{calendars_config, ics, refresh};
 use crate::common::{start_bot, start_bot_in, Bot, TestEnv};
 
-async fn put_person(bot: &Bot, user: &str, body: Value) -> (u16, Value) {
-    bot.request(
-        reqwest::Method::PUT,
-        &format!("/api/people/{user}"),
-        Some(body),
-    )
-    .await
-}
-
 async fn working_hours_of(bot: &Bot, user: &str) -> Value {
     let (status, person) = bot.get(&format!("/api/people/{user}")).await;
     assert_eq!(status, 200, "{person}");
@@ -30,14 +21,18 @@ async fn working_hours_of(bot: &Bot, user: &str) -> Value {
 async fn a_person_sets_their_own_working_hours_and_null_gives_back_the_config_s() {
     let bot = start_bot("scheduling:\n  working_hours: \"08:30-17:00\"\n").await;
     assert_eq!(working_hours_of(&bot, "owner").await, "08:30-17:00");
-    let (status, owner) = put_person(&bot, "owner", json!({"working_hours": "10:00-16:00"})).await;
+    let (status, owner) = bot
+        .put_person("owner", json!({"working_hours": "10:00-16:00"}))
+        .await;
     assert_eq!(status, 200, "{owner}");
     assert_eq!(owner["working_hours"], "10:00-16:00");
     assert_eq!(owner["quiet_hours"], "22:00-08:00", "the rest stays");
     assert_eq!(working_hours_of(&bot, "owner").await, "10:00-16:00");
     assert_eq!(working_hours_of(&bot, "other").await, "08:30-17:00");
     // Night shifts wrap midnight.
-    let (status, _) = put_person(&bot, "nurse", json!({"working_hours": "22:00-06:00"})).await;
+    let (status, _) = bot
+        .put_person("nurse", json!({"working_hours": "22:00-06:00"}))
+        .await;
     assert_eq!(status, 200);
     assert_eq!(working_hours_of(&bot, "nurse").await, "22:00-06:00");
     // Refused, changing nothing: (body, words of the error)
@@ -52,12 +47,14 @@ async fn a_person_sets_their_own_working_hours_and_null_gives_back_the_config_s(
         ),
     ];
     for (body, words) in table {
-        let (status, error) = put_person(&bot, "owner", body.clone()).await;
+        let (status, error) = bot.put_person("owner", body.clone()).await;
         assert_eq!(status, 400, "{body}: {error}");
         assert!(error.to_string().contains(words), "{body}: {error}");
     }
     assert_eq!(working_hours_of(&bot, "owner").await, "10:00-16:00");
-    let (status, owner) = put_person(&bot, "owner", json!({"working_hours": null})).await;
+    let (status, owner) = bot
+        .put_person("owner", json!({"working_hours": null}))
+        .await;
     assert_eq!(
         (status, &owner["working_hours"]),
         (200, &json!("08:30-17:00"))
@@ -90,7 +87,7 @@ async fn free_slots_lie_inside_the_person_s_own_working_hours_and_outside_their_
     assert!(refresh(&bot).await.iter().all(|state| state.ok));
     // Berlin (UTC+1 in November): work 07:00-20:00 local, quiet from 19:00 local.
     let body = json!({"timezone": "Europe/Berlin", "working_hours": "07:00-20:00", "quiet_hours": "19:00-06:00"});
-    assert_eq!(put_person(&bot, "owner", body).await.0, 200);
+    assert_eq!(bot.put_person("owner", body).await.0, 200);
     let defaults = OwnDay {
         zone: chrono_tz::UTC,
         quiet_hours: bot.app.config.nudges.quiet_hours,

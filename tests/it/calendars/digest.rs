@@ -6,7 +6,6 @@
 //! digest shows no events and offers nothing.
 
 use chrono::{DateTime, TimeZone, Utc};
-use donna::subsystems::digest::{DigestMsg, DigestSent};
 use serde_json::{json, Value};
 
 use super::{calendars_config, ics, refresh};
@@ -52,15 +51,6 @@ fn at(text: &str) -> DateTime<Utc> {
         .with_timezone(&Utc)
 }
 
-async fn tick(bot: &Bot) -> Vec<DigestSent> {
-    bot.app
-        .digests
-        .ask(|reply| DigestMsg::Tick { reply: Some(reply) })
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
 async fn bot_with_calendar() -> Bot {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let file = dir.path().join("owner.ics");
@@ -85,7 +75,7 @@ async fn task(bot: &Bot, id: &str) -> Value {
 /// The digest of Tuesday 24 Nov at 08:00: its text.
 async fn tuesday_digest(bot: &Bot) -> String {
     bot.clock.set(utc(24, 8, 0));
-    let sent = tick(bot).await;
+    let sent = bot.digest_tick().await;
     assert_eq!(sent.len(), 1, "{sent:?}");
     sent[0].text.clone().unwrap_or_default()
 }
@@ -150,7 +140,7 @@ async fn the_digest_lists_today_s_events_and_offers_one_free_slot_that_moves_the
     }
     // Placed: the next digest offers it nothing more.
     bot.clock.set(utc(25, 8, 0));
-    let sent = tick(&bot).await;
+    let sent = bot.digest_tick().await;
     let text = sent[0].text.clone().unwrap_or_default();
     assert!(!text.contains("I could set aside"), "{text}");
     bot.stop().await;
@@ -179,7 +169,7 @@ async fn a_declined_slot_is_never_offered_again_for_that_task_and_the_task_stays
     );
     for day in [25, 26] {
         bot.clock.set(utc(day, 8, 0));
-        let sent = tick(&bot).await;
+        let sent = bot.digest_tick().await;
         let text = sent[0].text.clone().unwrap_or_default();
         assert!(!text.contains("Write the essay'"), "day {day}: {text}");
     }
