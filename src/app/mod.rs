@@ -13,6 +13,7 @@
 //! - Shutdown stops intake first, lets in-flight turns finish up to the grace period, and leaves
 //!   the rest in the inbox; the store writer's last step checkpoints the WAL into `donna.db`.
 
+mod database;
 mod discord;
 mod error;
 mod model;
@@ -38,7 +39,7 @@ use crate::live::Live;
 use crate::llm::probe::ModelStatus;
 use crate::metrics::{LlmMetrics, NudgeMetrics, TurnMetrics};
 use crate::replies::matcher::FastPath;
-use crate::store::{self, DataDirLock, Durability, Store, StoreError};
+use crate::store::{DataDirLock, Durability, Store, StoreError};
 use crate::subsystems::action_executor::ExecutorMsg;
 use crate::subsystems::calendars::CalendarParts;
 use crate::subsystems::chat_sessions::SessionsMsg;
@@ -84,14 +85,6 @@ pub fn launch(config_file: Option<&Path>) -> Result<Arc<App>, LaunchError> {
 
 /// The config as it will run: the machine's zone put in force when the file names none (said
 /// in the log), validated, its warnings logged.
-/// The database in `data_dir`, migrated and its title index repaired (said in the log).
-fn prepared_database(data_dir: &Path) -> Result<std::path::PathBuf, StartError> {
-    let database = store::prepare(data_dir)?;
-    repair_title_index(&database)?;
-    tracing::info!(path = %database.display(), "database ready");
-    Ok(database)
-}
-
 fn checked_config(loaded: &LoadedConfig, env: &dyn Env) -> Result<Config, StartError> {
     let mut config = loaded.config.clone();
     config.settle_zone(env, Path::new(LOCALTIME));
@@ -222,7 +215,7 @@ impl App {
         let escalation = bigger_model(&config, env)?;
         let data_dir = loaded.data_dir();
         let lock = DataDirLock::acquire(&data_dir)?;
-        let database = prepared_database(&data_dir)?;
+        let database = database::prepared(&data_dir)?;
         let health = HealthRegistry::new();
         let supervisor = Supervisor::new(health.clone());
         let spawner = Spawner::new(&supervisor, &config.runtime);
@@ -491,17 +484,4 @@ impl App {
         }
         Ok(count)
     }
-}
-
-/// Part of preparing the database, before the writer starts (like the migrations): the word
-/// index of open titles holds every open task (tasks written before migration 0009, or by hand).
-fn repair_title_index(database: &Path) -> Result<(), StoreError> {
-    let mut conn = store::open_connection(database, false, Durability::Full)?;
-    let transaction = conn.transaction()?;
-    let changed = crate::tasks::title_index::repair(&transaction)?;
-    transaction.commit()?;
-    if changed > 0 {
-        tracing::info!(changed, "title index of open tasks repaired");
-    }
-    Ok(())
 }
