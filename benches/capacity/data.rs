@@ -136,6 +136,7 @@ pub fn generate(dir: &Path, tasks: usize, now: DateTime<Utc>) -> Generated {
                     user_id: person(index),
                     timezone: Some(zone_of(index).to_string()),
                     quiet_hours: None,
+                    working_hours: None,
                     updated_at: now - Duration::days(700),
                 });
             }

@@ -22,13 +22,13 @@ use rusqlite::Connection;
 use super::book::CalendarBook;
 use super::placing::{self, Placing};
 use super::repo;
-use crate::capture::questions::open_tasks;
 use crate::config::WorkingHours;
 use crate::conversation::participation::{visible_threads, Viewer};
 use crate::conversation::plans::{self, Plan, PlanStatus};
 use crate::conversation::{inbox, Thread};
 use crate::people::{self, OwnDay};
 use crate::store::StoreError;
+use crate::tasks::open::{self, Window};
 use crate::tasks::when::{describe, WhenContext};
 
 /// What an offer is made with.
@@ -58,7 +58,7 @@ pub fn offer(
         here: chat.id.clone(),
     };
     let visible = visible_threads(conn, &viewer)?;
-    let tasks: Vec<_> = open_tasks(conn, Some(&visible))?
+    let tasks: Vec<_> = open::tasks(conn, Some(&visible), Window::Any, None)?
         .into_iter()
         .filter(|task| task.created_by.as_deref().is_none_or(|by| by == person))
         .collect();

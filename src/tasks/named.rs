@@ -453,7 +453,7 @@ mod tests {
             "called mum about the trip",
             "the école forms are in",
         ] {
-            let found: Vec<String> = named_by_message(&conn, message)
+            let found: Vec<String> = named_by_message(&conn, &plain_words(message))
                 .unwrap_or_else(|e| panic!("{e}"))
                 .into_iter()
                 .map(|task| task.id)
@@ -463,7 +463,7 @@ mod tests {
                 .into_iter()
                 .filter(|task| task.status.is_open())
                 .collect();
-            let expected: Vec<String> = best_named(open, message, |task| &task.title)
+            let expected: Vec<String> = best_named(open, &plain_words(message), |task| &task.title)
                 .into_iter()
                 .map(|task| task.id)
                 .collect();

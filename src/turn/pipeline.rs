@@ -53,11 +53,11 @@ use super::context::{self, TurnContext};
 use super::decide::{Decided, Next, PlanStep};
 use super::draft_step::DraftStep;
 use super::error::TurnError;
+use super::parking;
 use super::receipt::{self, LateReceipt};
 use super::result::{TurnPath, TurnResult};
 use super::settings::{chrono_duration, TurnSettings};
 use super::Inbound;
-use super::{nudge_group, parking};
 
 /// Handles to everything a turn talks to. Shared by all conversations.
 #[derive(Debug, Clone)]
