@@ -12,7 +12,8 @@
 //! result, come as user-role messages of quoted, source-tagged data (`> ` lines under a
 //! `[source: tool ...]` tag); the line naming the request is the last message. Each call starts
 //! with the previous call's messages, so a model server evaluates only what is new. When they
-//! would not fit the context, the oldest history goes first, then the results are cut shorter.
+//! would not fit the context, the oldest history goes first, then route's examples (the system
+//! message stays, shared), then the results are cut shorter.
 //! Invariants: nothing from the person, the store or a tool is ever in the system message or
 //! rendered as a template (handlebars substitutes it once, as a value); the answer's `actions`
 //! are read but never run here (writes are not tools; docs/contract.md "Consent").
@@ -105,6 +106,8 @@ impl PlannerModel {
         instruction: &str,
     ) -> Result<Vec<ChatMessage>, PromptError> {
         let history = shown_history(&context.question.history, Shown::Conversation);
+        let short = prefix.first_message_only();
+        let mut prefix = prefix;
         let mut from = 0;
         let mut cut: Option<usize> = None;
         loop {
@@ -115,6 +118,11 @@ impl PlannerModel {
             }
             if from < history.len() {
                 from += 1;
+                continue;
+            }
+            // Route's examples go before any result is cut: the answer needs the results.
+            if prefix.messages.len() > short.messages.len() {
+                prefix = &short;
                 continue;
             }
             let longest = context

@@ -133,6 +133,8 @@ pub struct Prefix {
     /// What the call's own messages may hold, estimated: what a prompt may hold
     /// (`budget::ContextWindow::prompt_tokens`) less the prefix.
     pub room: usize,
+    /// What the whole prompt may hold, estimated.
+    prompt_tokens: usize,
 }
 
 impl Prefix {
@@ -143,7 +145,18 @@ impl Prefix {
             room: prompt_tokens.saturating_sub(tokens),
             tokens,
             messages,
+            prompt_tokens,
         }
+    }
+
+    /// The prefix cut after its first message (the system message: the longest part, which a
+    /// one-prompt server still reuses from the call before), for a call whose own messages do
+    /// not fit beside the whole prefix: route's examples make room for a look-up's result.
+    pub fn first_message_only(&self) -> Self {
+        Self::new(
+            self.messages.iter().take(1).cloned().collect(),
+            self.prompt_tokens,
+        )
     }
 
     /// `messages` for a server whose context Donna does not manage (the bigger model).
