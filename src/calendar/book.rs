@@ -103,6 +103,14 @@ impl CalendarBook {
         found
     }
 
+    /// Whether Donna reads any calendar of `user_id`'s (working or not).
+    pub fn has_calendar(&self, user_id: &str) -> bool {
+        self.entries
+            .read()
+            .iter()
+            .any(|entry| entry.source.for_user_id == user_id)
+    }
+
     /// `user_id`'s free slots in [from, to) of at least `least`, between their busy events,
     /// inside their working hours and outside their quiet hours, read in their zone (`day`:
     /// theirs, else the config's, `people::work_day_of`).

@@ -13,6 +13,7 @@
 //! value stripped of control characters (`ics`), so no stored value (a task id with CR LF, a
 //! title, a rule) can add a property or a component.
 
+pub mod answers;
 pub mod book;
 mod event;
 pub mod fetch;

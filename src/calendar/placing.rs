@@ -75,7 +75,7 @@ pub fn choose(
 }
 
 /// `at`, or the next quarter hour after it.
-fn on_a_quarter_hour(at: DateTime<Utc>) -> DateTime<Utc> {
+pub fn on_a_quarter_hour(at: DateTime<Utc>) -> DateTime<Utc> {
     let step = Duration::minutes(STEP_MINUTES);
     match at.duration_trunc(step) {
         Ok(down) if down == at => at,

@@ -23,6 +23,7 @@
 pub mod agenda;
 pub mod asked;
 pub mod bigger_model;
+pub mod calendar_asked;
 pub mod closings;
 pub mod command_words;
 pub mod duplicates;

@@ -17,6 +17,11 @@ const SPAN_UNITS: [&str; 10] = [
     "hour", "hours", "hr", "hrs", "h", "minute", "minutes", "min", "mins", "m",
 ];
 
+/// Whether `word` is a unit of an hour-or-minute span ("hour", "mins", "h").
+pub fn is_span_unit(word: &str) -> bool {
+    SPAN_UNITS.contains(&word)
+}
+
 /// Named clock times.
 const NAMED_TIMES: [&str; 3] = ["noon", "midday", "midnight"];
 

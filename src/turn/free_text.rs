@@ -51,6 +51,7 @@ impl Pipeline {
             automation,
             digest,
             zone,
+            calendar,
         } = readings;
         // Only the person a question was asked of answers it; another member's message leaves
         // it alone and is handled on its own.
@@ -101,6 +102,10 @@ impl Pipeline {
             AutomationReading::Unreadable(question) => {
                 return Ok((say(TurnPath::Clarify, &question), step));
             }
+        }
+        // "what's on my calendar tomorrow?", "find me an hour friday for the taxes".
+        if let Some(ask) = calendar {
+            return Ok((self.calendar_answer(context, ask, now).await?, step));
         }
         match reading {
             Reading::Capture { body } => self.capture_words(context, &body, 0, now).await,

@@ -50,7 +50,8 @@ impl Pipeline {
                         | Reading::BareCapture
                         | Reading::Question(_)
                         | Reading::TaskTime { .. }
-                ) || !matches!(readings.automation, AutomationReading::NotAutomation)
+                ) || readings.calendar.is_some()
+                    || !matches!(readings.automation, AutomationReading::NotAutomation)
                     || is_zone_command(&readings.zone)
             }
             _ => false,

@@ -195,7 +195,7 @@ impl Pipeline {
 }
 
 /// Who asks, and where: a list shows them only what comes from chats they take part in.
-fn viewer(context: &TurnContext) -> Viewer {
+pub(super) fn viewer(context: &TurnContext) -> Viewer {
     Viewer {
         person: context.author_id.clone(),
         here: context.thread.id.clone(),

@@ -11,6 +11,7 @@
 
 pub mod apply;
 pub mod bigger_model;
+pub mod calendar_answers;
 pub mod capture;
 pub mod changes;
 pub mod chat;

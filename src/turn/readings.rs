@@ -1,6 +1,6 @@
 //! What the free-text rules make of a message (docs/contract.md "Free text", step 7): the
 //! capture rules and common questions, an automation or a digest command, a time-zone
-//! sentence. Read once per turn from the message's one reading (`crate::sentence`), before the
+//! sentence, a question about the sender's own time (`capture::calendar_asked`). Read once per turn from the message's one reading (`crate::sentence`), before the
 //! group gate, and shared by the gate (a rule command skips it), `decide::keep_the_live_plan`
 //! ("what are you waiting on?" keeps the live proposal) and the free-text room.
 //!
@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 
 use crate::automations::command::{self as automation_command, AutomationReading};
 use crate::automations::digest_command::{self, DigestReading};
+use crate::capture::calendar_asked::{self, CalendarAsk};
 use crate::capture::rules::{self, Reading};
 use crate::people::sentence::ZoneSentence;
 use crate::sentence::Sentence;
@@ -22,6 +23,8 @@ pub struct Readings {
     pub digest: DigestReading,
     /// What it says about the sender's time zone.
     pub zone: ZoneSentence,
+    /// What it asks about the sender's own time ("what's on my calendar tomorrow?").
+    pub calendar: Option<CalendarAsk>,
 }
 
 impl Readings {
@@ -31,6 +34,7 @@ impl Readings {
             automation: automation_command::read(said, now, timezone),
             digest: digest_command::read(said, now, timezone),
             zone: crate::people::sentence::read(said),
+            calendar: calendar_asked::read(said, now, timezone),
         }
     }
 

@@ -29,6 +29,10 @@ pub struct TurnSettings {
     pub max_tool_calls: usize,
     /// Longest tool result a prompt quotes, in characters (`planner.tool_result_chars`).
     pub tool_result_chars: usize,
+    /// Everyone's quiet hours who set none (`nudges.quiet_hours`): no slot is found in them.
+    pub quiet_hours: crate::config::QuietHours,
+    /// Everyone's working hours who set none (`scheduling.working_hours`): slots lie in them.
+    pub working_hours: crate::config::WorkingHours,
     /// The group-chat reply gate; None when `reply_decision.enabled` is false.
     pub gate: Option<GateSettings>,
 }

@@ -4,7 +4,8 @@
 //! compliments (`closings`), the markers of a clause's mood (wishes, conditions, habits,
 //! suggestions, sarcasm, intentions, subjects: `moods`), the words that ask for each kind of
 //! change to a task (the done / later / cancel lexicon: `deeds`), and commands in people's
-//! words (capture commands, "never mind", "remind me at ...": `commands`).
+//! words (capture commands, "never mind", "remind me at ...": `commands`), and the words of
+//! questions about the person's calendar and time (`calendar`).
 //!
 //! A new list: a `pub const` in the file of its family (or a new file here for a new family),
 //! named for what its words do, with a function that says whether a word is one of them (over a
@@ -14,6 +15,7 @@
 //!
 //! Invariant (pure): the lists are data; how a reader uses them is the reader's business.
 
+pub mod calendar;
 pub mod closings;
 pub mod commands;
 pub mod courtesy;

@@ -6,11 +6,13 @@
 //! addresses; `logs`: the real binary's log of a failing calendar; `addresses`: a person's own URLs and the private-address guard, redirects.
 
 mod addresses;
+mod asked;
 mod digest;
 mod fetching;
 mod logs;
 mod reading;
 mod tool;
+mod words;
 
 use donna::calendar::book::SourceStatus;
 use donna::subsystems::calendars::CalendarsMsg;
