@@ -8,10 +8,11 @@
 //! Invariants: pure; every slot returned is inside [from, to), overlaps no busy event and no
 //! quiet hour, and is at least `least` long; slots are in order and never touch each other.
 
-use chrono::{DateTime, Duration, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc};
+use chrono::{DateTime, Duration, NaiveDate, NaiveTime, Utc};
 use chrono_tz::Tz;
 
 use super::CalendarEvent;
+use crate::capture::calendar_asked::instant;
 use crate::config::{QuietHours, WorkingHours};
 
 /// The hours a slot may lie in: inside `working`, outside `quiet`.
@@ -29,17 +30,6 @@ pub struct Slot {
 }
 
 type Span = (DateTime<Utc>, DateTime<Utc>);
-
-/// The instant of a local time (a skipped hour: an hour later; a repeated one: the first).
-fn instant(zone: Tz, wall: NaiveDateTime) -> DateTime<Utc> {
-    zone.from_local_datetime(&wall)
-        .earliest()
-        .or_else(|| {
-            zone.from_local_datetime(&(wall + Duration::hours(1)))
-                .earliest()
-        })
-        .map_or_else(|| wall.and_utc(), |at| at.with_timezone(&Utc))
-}
 
 /// A daily range laid over each local day from `first` to `last`.
 fn daily(
@@ -162,6 +152,7 @@ pub fn free_slots(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chrono::NaiveDateTime;
 
     fn hours(working: &str, quiet: &str) -> Hours {
         Hours {

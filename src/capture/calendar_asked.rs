@@ -18,7 +18,9 @@
 //! Invariant (pure): no clock beyond the `now` given, no store; a message read here is a
 //! question or a request for a proposal, never a change.
 
-use chrono::{DateTime, Datelike, Days, Duration, NaiveDate, NaiveTime, TimeZone, Utc};
+use chrono::{
+    DateTime, Datelike, Days, Duration, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc,
+};
 use chrono_tz::Tz;
 
 use crate::sentence::lexicon::calendar::{
@@ -392,6 +394,11 @@ fn start_of(date: NaiveDate, zone: Tz) -> DateTime<Utc> {
 /// The first instant of `hour` on local `date` (an hour a DST change skips: the next one).
 fn hour_of(date: NaiveDate, hour: u32, zone: Tz) -> DateTime<Utc> {
     let wall = date.and_time(NaiveTime::from_hms_opt(hour, 0, 0).unwrap_or(NaiveTime::MIN));
+    instant(zone, wall)
+}
+
+/// The instant of a local time (a skipped hour: an hour later; a repeated one: the first).
+pub fn instant(zone: Tz, wall: NaiveDateTime) -> DateTime<Utc> {
     zone.from_local_datetime(&wall)
         .earliest()
         .or_else(|| {

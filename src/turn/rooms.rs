@@ -12,6 +12,8 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::capture::calendar_asked::{self, CalendarAsk};
+
 use super::apply::Work;
 use super::context::TurnContext;
 use super::decide::{Next, Words};
@@ -67,6 +69,14 @@ impl Pipeline {
             analysis,
             readings,
         } = words;
+        // "move it to my next free slot" in a task's own thread: a slot for that task.
+        if context.thread.task_id.is_some() && matches!(next, Next::Intent(_) | Next::NextLayer) {
+            let ask = calendar_asked::read(&said, now, self.settings.timezone);
+            if let Some(ask @ CalendarAsk::NextFreeSlot { task: None }) = ask {
+                let work = self.calendar_answer(context, ask, now).await?;
+                return Ok((work, DraftStep::Keep));
+            }
+        }
         let work = match next {
             Next::FreeText if nudge_group::asks_which(context, &analysis) => {
                 nudge_group::which_one(context)

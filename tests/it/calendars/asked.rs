@@ -47,11 +47,20 @@ fn questions_about_one_s_time_read_whole_and_look_alikes_read_as_nothing() {
         ("Whats on my calendar today", "show today"),
         ("what's on my calendar?", "show today"),
         ("anything on my calendar friday?", "show Friday 27 Nov"),
-        ("hey donna, what's in my diary for thursday?", "show Thursday 26 Nov"),
+        (
+            "hey donna, what's in my diary for thursday?",
+            "show Thursday 26 Nov",
+        ),
         ("what does my week look like?", "show this week"),
-        ("what does my calendar look like next week?", "show next week"),
+        (
+            "what does my calendar look like next week?",
+            "show next week",
+        ),
         ("how's my day looking tomorrow?", "show tomorrow"),
-        ("what's on my schedule tomorrow afternoon?", "show tomorrow afternoon"),
+        (
+            "what's on my schedule tomorrow afternoon?",
+            "show tomorrow afternoon",
+        ),
         ("am I free friday at 2?", "free Fri 27 Nov 14:00-15:00"),
         ("am i free at 3pm", "free Mon 23 Nov 15:00-16:00"),
         ("Am I busy tomorrow afternoon?", "busy tomorrow afternoon"),

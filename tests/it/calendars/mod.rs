@@ -18,7 +18,7 @@ use donna::calendar::book::SourceStatus;
 use donna::subsystems::calendars::CalendarsMsg;
 use serde_json::Value;
 
-use crate::common::Bot;
+use crate::common::{start_bot_in, Bot, TestEnv};
 
 /// Runs one refresh round now and answers every source's state.
 pub async fn refresh(bot: &Bot) -> Vec<SourceStatus> {
@@ -94,4 +94,34 @@ pub fn ics(components: &str) -> String {
             .replace("\r\n", "\n")
             .replace('\n', "\r\n")
     )
+}
+
+/// Sam's calendar: one interview on Tuesday 24 Nov, 10:00-11:00 UTC (never shown to the owner).
+pub const SAM: &str = r#"
+BEGIN:VEVENT
+UID:interview@sam
+SUMMARY:Sam's job interview
+DTSTART:20261124T100000Z
+DTEND:20261124T110000Z
+END:VEVENT
+"#;
+
+/// A bot reading two local .ics files: the owner's (`owner`: its VEVENTs) and Sam's, with
+/// `more` config, after one refresh that read both.
+pub async fn bot_with_owner_and_sam(owner: &str, more: &str) -> Bot {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (mine, sams) = (dir.path().join("owner.ics"), dir.path().join("sam.ics"));
+    std::fs::write(&mine, ics(owner)).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&sams, ics(SAM)).unwrap_or_else(|e| panic!("{e}"));
+    let config = calendars_config(
+        &[
+            ("Mine", &mine.display().to_string(), "owner"),
+            ("Sams", &sams.display().to_string(), "sam"),
+        ],
+        more,
+    );
+    let bot = start_bot_in(dir, &config, TestEnv(Vec::new())).await;
+    let states = refresh(&bot).await;
+    assert!(states.iter().all(|state| state.ok), "{states:?}");
+    bot
 }

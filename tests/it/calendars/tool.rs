@@ -6,10 +6,10 @@
 
 use serde_json::{json, Value};
 
-use super::{calendars_config, ics, refresh};
+use super::bot_with_owner_and_sam;
 use crate::common::fake_llm::planner::{call, done, question};
 use crate::common::fake_llm::{in_role, out, start_fake_llm, FakeLlm};
-use crate::common::{start_bot_in, Bot, TestEnv};
+use crate::common::Bot;
 
 const OWNER: &str = r#"
 BEGIN:VEVENT
@@ -33,31 +33,8 @@ DTEND;VALUE=DATE:20261129
 END:VEVENT
 "#;
 
-const SAM: &str = r#"
-BEGIN:VEVENT
-UID:interview@sam
-SUMMARY:Sam's job interview
-DTSTART:20261124T100000Z
-DTEND:20261124T110000Z
-END:VEVENT
-"#;
-
 async fn bot_with_calendars(fake: &FakeLlm) -> Bot {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let (mine, sams) = (dir.path().join("owner.ics"), dir.path().join("sam.ics"));
-    std::fs::write(&mine, ics(OWNER)).unwrap_or_else(|e| panic!("{e}"));
-    std::fs::write(&sams, ics(SAM)).unwrap_or_else(|e| panic!("{e}"));
-    let config = calendars_config(
-        &[
-            ("Mine", &mine.display().to_string(), "owner"),
-            ("Sams", &sams.display().to_string(), "sam"),
-        ],
-        &fake.config("ollama", "10s", 2),
-    );
-    let bot = start_bot_in(dir, &config, TestEnv(Vec::new())).await;
-    let states = refresh(&bot).await;
-    assert!(states.iter().all(|state| state.ok), "{states:?}");
-    bot
+    bot_with_owner_and_sam(OWNER, &fake.config("ollama", "10s", 2)).await
 }
 
 /// The owner asks `text` in `thread`; the model looks up `args` once and answers. The turn

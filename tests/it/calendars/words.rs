@@ -9,8 +9,8 @@
 use chrono::{DateTime, Duration, Utc};
 use serde_json::{json, Value};
 
-use super::{calendars_config, ics, refresh};
-use crate::common::{start_bot_in, Bot, TestEnv};
+use super::bot_with_owner_and_sam;
+use crate::common::Bot;
 
 const OWNER: &str = r#"
 BEGIN:VEVENT
@@ -52,15 +52,6 @@ DTEND:20261127T150000Z
 END:VEVENT
 "#;
 
-const SAM: &str = r#"
-BEGIN:VEVENT
-UID:interview@sam
-SUMMARY:Sam's job interview
-DTSTART:20261124T100000Z
-DTEND:20261124T110000Z
-END:VEVENT
-"#;
-
 /// The owner's busy events, (start, end) in UTC.
 const BUSY: [(&str, &str); 5] = [
     ("2026-11-24T09:00:00Z", "2026-11-24T12:00:00Z"),
@@ -87,21 +78,7 @@ fn at(text: &str) -> DateTime<Utc> {
 }
 
 async fn bot_with_calendars() -> Bot {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let (mine, sams) = (dir.path().join("owner.ics"), dir.path().join("sam.ics"));
-    std::fs::write(&mine, ics(OWNER)).unwrap_or_else(|e| panic!("{e}"));
-    std::fs::write(&sams, ics(SAM)).unwrap_or_else(|e| panic!("{e}"));
-    let config = calendars_config(
-        &[
-            ("Mine", &mine.display().to_string(), "owner"),
-            ("Sams", &sams.display().to_string(), "sam"),
-        ],
-        "",
-    );
-    let bot = start_bot_in(dir, &config, TestEnv(Vec::new())).await;
-    let states = refresh(&bot).await;
-    assert!(states.iter().all(|state| state.ok), "{states:?}");
-    bot
+    bot_with_owner_and_sam(OWNER, "").await
 }
 
 fn reply(result: &Value) -> String {
@@ -364,5 +341,22 @@ async fn without_a_calendar_a_slot_keeps_clear_of_the_person_s_tasks_and_says_so
     let moved = bot.task_json(&plants).await;
     let start = at(moved["scheduled_start"].as_str().unwrap_or_default());
     assert_eq!(start, at("2026-11-23T11:00:00Z"), "{moved}");
+    bot.stop().await;
+}
+
+#[actix_rt::test]
+async fn in_a_nudge_thread_my_next_free_slot_is_proposed_for_that_task_and_no_keeps_it() {
+    let bot = bot_with_calendars().await;
+    let (taxes, thread) = bot.nudged_task("File taxes").await;
+    let result = bot.say(&thread, "move it to my next free slot").await;
+    let text = reply(&result);
+    assert!(
+        text.starts_with("Mon 23 Nov 10:15-11:15 is free for 'File taxes'"),
+        "{text}"
+    );
+    assert!(result["pending_plan_id"].is_string(), "{result}");
+    assert_eq!(bot.task_json(&taxes).await["scheduled_start"], Value::Null);
+    assert_eq!(bot.say(&thread, "no").await["path"], "plan_rejected");
+    assert_eq!(bot.task_json(&taxes).await["scheduled_start"], Value::Null);
     bot.stop().await;
 }

@@ -141,6 +141,14 @@ const GUARDED: &[(&str, &str, usize, bool)] = &[
     ("src/sentence/lexicon/deeds.rs", "RENAME", SHARED, true),
     ("src/sentence/lexicon/deeds.rs", "CREATE", SHARED, true),
     ("src/sentence/lexicon/deeds.rs", "CHANGE", SHARED, true),
+    (
+        "src/sentence/lexicon/calendar.rs",
+        "CALENDAR_NOUNS",
+        SHARED,
+        false,
+    ),
+    ("src/sentence/lexicon/calendar.rs", "FREE", SHARED, false),
+    ("src/sentence/lexicon/calendar.rs", "BUSY", SHARED, false),
     (ZONE_TABLE, "NAMED", SHARED, false),
     (ZONE_TABLE, "AMBIGUOUS", SHARED, false),
 ];
