@@ -8,7 +8,7 @@
 //! deadline or scheduled start falls in [from, to). Order: soonest first (the earlier of
 //! deadline and start), tasks without a time last, oldest first, then by id.
 //!
-//! Indexes (migration 0024), partial ones over open tasks only, so a closed task costs nothing
+//! Indexes (migration 0025), partial ones over open tasks only, so a closed task costs nothing
 //! here: their deadlines (`task_open_deadline`), starts (`task_open_start`), and chats then
 //! deadlines or starts (`task_open_origin`, `task_open_origin_start`). The visible chats reach
 //! SQLite as one JSON array.
