@@ -1,4 +1,4 @@
-//! Hot reload (seed 002's five-second cache, done properly; docs/contract.md "Chat engine"): the chat
+//! Hot reload (docs/contract.md "Chat engine"): the chat
 //! config (`chat.*`), the chat actions file and the reply rule files (intents, actions) are read
 //! again when one of them changes (checked every [`POLL_INTERVAL`]) and on SIGHUP
 //! (`cli::run`).

@@ -1,5 +1,5 @@
 //! "Ask the bigger model", "think harder about this": the person asks for the bigger model
-//! (escalation, seed 002) in plain words, read without a model.
+//! (escalation) in plain words, read without a model.
 //!
 //! A request is the whole message: fillers and a polite opener ("please", "donna", "can you",
 //! "could you"), then a request phrase at the start, then

@@ -1,4 +1,4 @@
-//! Task capture (seed 001's InputParser and PreferenceApplier, for our domain): reading what a
+//! Task capture: reading what a
 //! free-text message asks without a model, and everything a capture needs on its way to a task.
 //!
 //! - `rules` (with `command_words`): capture commands anywhere people put them (polite requests, note prefixes such

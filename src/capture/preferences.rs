@@ -1,4 +1,4 @@
-//! Learned preferences (seed 001's PreferenceApplier): when the person changes the domain or
+//! Learned preferences: when the person changes the domain or
 //! priority of a captured task within a day of capturing it, Donna remembers the value for
 //! titles like it and applies it to later captures that did not give that field, saying so.
 //!

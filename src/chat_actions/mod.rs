@@ -1,4 +1,4 @@
-//! Chat actions (seed 002; docs/contract.md "Free text": Consent, Tasks named in chat): what the
+//! Chat actions (docs/contract.md "Free text": Consent, Tasks named in chat): what the
 //! chat's model may ask Donna to do, and how much of it runs without a yes.
 //!
 //! `registry` (config/chat_actions.yaml: handlers, required safety levels, parameters),

@@ -1,4 +1,4 @@
-//! The chat engine's keys (seed 002; docs/contract.md "Chat engine"): the persona, the sliding session
+//! The chat engine's keys (docs/contract.md "Chat engine"): the persona, the sliding session
 //! TTL, the prompt's token budget and whether a closing session is summarised.
 //!
 //! Invariant: an unknown persona is a key-path error (`chat.persona: unknown variant ...`),

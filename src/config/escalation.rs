@@ -1,4 +1,4 @@
-//! The escalation keys (seed 002; docs/contract.md "Escalation"): a second, bigger model the chat may
+//! The escalation keys (docs/contract.md "Escalation"): a second, bigger model the chat may
 //! offer, its prices for the cost estimate and the ledger, the daily budget and the estimate
 //! under which no offer is needed.
 //!

@@ -207,7 +207,7 @@ impl Default for LogConfig {
     }
 }
 
-/// Task capture from free text (seed 001).
+/// Task capture from free text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CaptureConfig {
@@ -223,7 +223,7 @@ impl Default for CaptureConfig {
     }
 }
 
-/// The planner (seed 003): its tool budget, the history `route` sees, how much of a tool's
+/// The planner: its tool budget, the history `route` sees, how much of a tool's
 /// result a prompt quotes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

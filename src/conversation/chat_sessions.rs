@@ -1,4 +1,4 @@
-//! Chat sessions (seed 002): one conversation at a time per chat (a free thread, a DM, the
+//! Chat sessions: one conversation at a time per chat (a free thread, a DM, the
 //! console), opened by its first chat turn, kept alive by each chat turn (a sliding
 //! `chat.session_ttl`), closed by the sweeper with its summary.
 //!

@@ -1,4 +1,4 @@
-//! Drafts (seed 001's PendingDraft): a question Donna asked in a thread and what she has so far,
+//! Drafts: a question Donna asked in a thread and what she has so far,
 //! at most one per thread, in SQLite so an answer after a restart still finds it.
 //!
 //! Kinds: `what` ("What should I add?"), `time` (a capture whose time could not be read: which

@@ -1,4 +1,4 @@
-//! The chat room's model calls (seed 002): `chat` (an answer in the conversation, the planner's
+//! The chat room's model calls: `chat` (an answer in the conversation, the planner's
 //! `chat` schema and parser) and `summarize` (`{summary}` of a closed session), each
 //! schema-constrained JSON whose schema `title` names the call, parsed strictly with one retry.
 //!

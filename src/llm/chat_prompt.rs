@@ -1,4 +1,4 @@
-//! The chat room's prompt (seed 002): the one prefix of every call (`system_prompt`: the
+//! The chat room's prompt: the one prefix of every call (`system_prompt`: the
 //! persona, the rules, the actions, how to write a chat answer), the NEWEST messages of the
 //! session that fit the budget, then what Donna remembers (the pinned task, summaries of
 //! earlier sessions, the open tasks for task talk) with the time, and the current message,

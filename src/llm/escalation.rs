@@ -1,4 +1,4 @@
-//! The bigger model (seed 002; docs/contract.md "Escalation"): its client (`escalation.*`), the cost
+//! The bigger model (docs/contract.md "Escalation"): its client (`escalation.*`), the cost
 //! estimate of a call before it is made, and the call itself: the chat room's prompt (persona,
 //! session, message) with the `chat` schema, strictly parsed with one retry, and the usage the
 //! server reported for the ledger.

@@ -1,4 +1,4 @@
-//! The reply gate (seed 004): one short model call that answers REPLY or SKIP for a message in a
+//! The reply gate: one short model call that answers REPLY or SKIP for a message in a
 //! group chat, so Donna stays out of conversations that are not hers. Its messages are the one
 //! prefix of every call (whose system message says how to answer a reply check), then the
 //! group's messages (prompts/reply_gate.hbs).

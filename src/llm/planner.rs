@@ -1,4 +1,4 @@
-//! The planner's model calls (seed 003): `plan_step` (which read-only tool next, or the answer
+//! The planner's model calls: `plan_step` (which read-only tool next, or the answer
 //! itself when what it has answers the question: a question with no look-up is one call after
 //! `route`, with one look-up two) and `chat` (the answer composed from what the tools returned,
 //! when the steps ran out or a step said only `done`), each schema-constrained JSON whose

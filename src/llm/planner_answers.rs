@@ -1,4 +1,4 @@
-//! The planner's answers (seed 003): the output schemas of `plan_step` and of a `chat` answer
+//! The planner's answers: the output schemas of `plan_step` and of a `chat` answer
 //! (the chat room's and the planner's composed one), and their strict readers.
 //!
 //! `plan_step` either names one look-up with its arguments or, when what it has answers the

@@ -1,4 +1,4 @@
-//! The planner's tools (seed 003, docs/contract.md "Planner"): read-only look-ups the model may ask
+//! The planner's tools (docs/contract.md "Planner"): read-only look-ups the model may ask
 //! for while answering a question: `list_tasks`, `get_task`, `search_memory`,
 //! `recall_context`, `calendar_events` (the asker's own calendar, in their own chat only). Each has a JSON schema for its arguments (`registry`), and a call is
 //! validated against it (`args`) before it runs; what it returns is an [`Observation`], text

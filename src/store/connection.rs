@@ -49,13 +49,13 @@ pub fn open_connection(
     let conn = Connection::open_with_flags(path, flags)?;
     // rusqlite keeps 16 prepared statements by default; a "done" turn runs more than that, so
     // the cache evicted what the same turn needed again and a third of the writer's time went
-    // to SQLite's parser (issue 17's profile). Room for every statement Donna has.
+    // to SQLite's parser (measured in a profile of the turn). Room for every statement Donna has.
     conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     conn.busy_timeout(Duration::from_secs(5))?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     // Statement journals (a unit's savepoint) and sorts stay in memory: a turn changes more
     // pages than SQLite's 64 KiB spill threshold, so each commit used to create, write and
-    // unlink a temp file (~18 pages) that no crash recovery ever reads (issue 17's profile).
+    // unlink a temp file (~18 pages) that no crash recovery ever reads (measured in a profile of the turn).
     conn.pragma_update(None, "temp_store", "MEMORY")?;
     if !read_only {
         conn.pragma_update(None, "journal_mode", "WAL")?;

@@ -1,5 +1,5 @@
 //! The ChatSessions actor: closes chat sessions idle past `chat.session_ttl`, each with its
-//! summary (seed 002).
+//! summary.
 //!
 //! Owns: the sweep (every `memory.prune_interval`, the retention prune's interval; at most
 //! [`SWEEP_BATCH`] sessions a sweep, the longest idle first). Takes: `Sweep` (also its own

@@ -1,4 +1,4 @@
-//! Closing one chat session with its summary (seed 002): the one close both the ChatSessions
+//! Closing one chat session with its summary: the one close both the ChatSessions
 //! sweeper and a returning person's chat turn use, so the new session's prompt carries the
 //! summary of the one that expired while they were away (`turn::chat_memory`).
 //!

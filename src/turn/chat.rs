@@ -1,4 +1,4 @@
-//! The chat room (seed 002; docs/contract.md "Free text" step 8, "Chat engine"): a message `route`
+//! The chat room (docs/contract.md "Free text" step 8, "Chat engine"): a message `route`
 //! calls chat (small talk, venting, a greeting the rules did not take) gets one `chat` call
 //! whose prompt is the persona, the pinned task, the summaries of the chat's last
 //! [`SUMMARIES_SHOWN`] earlier sessions and the newest messages of the current session that fit

@@ -1,4 +1,4 @@
-//! The chat's actions in a turn (issue 14; docs/contract.md "Consent", "Tasks named in chat"): the
+//! The chat's actions in a turn (docs/contract.md "Consent", "Tasks named in chat"): the
 //! actions a `chat` answer proposes (in the chat room, or composed by the planner) are checked
 //! against config/chat_actions.yaml, the tasks they name resolved by Donna, reads answered, and
 //! the writes either run at once (what the person plainly asked for) or become ONE plan that

@@ -1,4 +1,4 @@
-//! What the chat room remembers for a prompt (seed 002): the live session's newest messages
+//! What the chat room remembers for a prompt: the live session's newest messages
 //! (bounded by the budget), the pinned task, the summaries of earlier sessions and, for task
 //! talk, the open tasks the asker may see (`participation`: never a task from a chat they do
 //! not take part in), in one read.

@@ -1,4 +1,4 @@
-//! Escalation to the bigger model (seed 002; docs/contract.md "Escalation"): the local model's `chat`
+//! Escalation to the bigger model (docs/contract.md "Escalation"): the local model's `chat`
 //! answer says `needs_escalation`, so Donna offers the bigger model with a cost estimate in USD.
 //!
 //! - The offer is a plan holding one internal `escalate` step (so only its requester's yes,

@@ -14,8 +14,9 @@
 //! - A missing title or a confidence under `capture.min_confidence` asks ONE clarifying
 //!   question and keeps a `clarify` draft (the answer is merged with the message and read
 //!   again).
-//! - A question goes to the planner (`turn::planner`), chat to the chat room (`turn::chat`);
-//!   the intent not built yet (task_action) answers honestly (`unhandled`).
+//! - A question goes to the planner (`turn::planner`), chat to the chat room (`turn::chat`),
+//!   and a change to the person's tasks in plain words (task_action) to the chat room with their
+//!   open tasks shown (`task_talk`), whose actions follow the rules of consent.
 //! - No model: an honest answer naming what works (`unhandled`); a model that is not there, or
 //!   any call of the turn failing (timeout, refused, garbage after one retry):
 //!   `llm_unavailable` with the same list, never "say it again".

@@ -1,4 +1,4 @@
-//! The group gate (step 3 of a turn, seed 004): in a group chat outside nudge threads, reserve
+//! The group gate (step 3 of a turn): in a group chat outside nudge threads, reserve
 //! a reply slot with the RateCap, then ask the REPLY/SKIP gate; a SKIP gives the slot back.
 //!
 //! The person's own answer to a proposal made for them, and a command the rules read, skip the

@@ -1,4 +1,4 @@
-//! The planner room (seed 003; docs/contract.md "Free text" step 8 and "Planner"): a message `route`
+//! The planner room (docs/contract.md "Free text" step 8 and "Planner"): a message `route`
 //! calls a question is answered by a bounded loop of `plan_step` calls over the read-only tools
 //! (`crate::planner`); the step that has what it needs answers (a question with no look-up is
 //! two model calls with `route`, with one look-up three). Only when the steps run out, or a

@@ -1,4 +1,4 @@
-//! When a message's inbox row is written (issue 17, RELIABILITY.md "One write for a turn that
+//! When a message's inbox row is written (RELIABILITY.md "One write for a turn that
 //! awaits nothing"). Intake writes it before the turn (durable first) unless the message can
 //! take the one-write path: no message id of its own (so no retry can repeat it), and its
 //! thread has nothing in flight or queued. Then the row is written late:

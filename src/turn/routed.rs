@@ -1,4 +1,4 @@
-//! `route`'s own chat answer (issue 34: one model call for a chat turn instead of two): the
+//! `route`'s own chat answer (one model call for a chat turn instead of two): the
 //! reply `route` wrote for a message it calls chat is the chat room's answer, in the chat's
 //! live session (opened or slid by the commit like any chat turn, `Work::Chat`).
 //!

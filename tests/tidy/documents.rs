@@ -101,9 +101,50 @@ pub fn check_document_references(files: &[SourceFile], existing: &[PathBuf]) -> 
     violations
 }
 
+/// Every line that points at a tracker a clone does not have: "issue 17", "issues 34, 40",
+/// "seed 002". A comment says what is true and why, in its own words.
+pub fn check_tracker_tags(files: &[SourceFile]) -> Vec<String> {
+    let mut violations = Vec::new();
+    for (path, text) in files {
+        for (index, line) in text.lines().enumerate() {
+            let lower = line.to_lowercase();
+            let tagged = ["issue ", "issues ", "seed "].iter().any(|tag| {
+                lower.match_indices(tag).any(|(at, _)| {
+                    let before = lower[..at].chars().next_back();
+                    let after = lower[at + tag.len()..].chars().next();
+                    !before.is_some_and(char::is_alphanumeric)
+                        && after.is_some_and(|c| c.is_ascii_digit())
+                })
+            });
+            if tagged {
+                violations.push(format!("{}:{}: {}", path.display(), index + 1, line.trim()));
+            }
+        }
+    }
+    violations
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_issue_or_seed_tag_is_named_and_plain_words_pass() {
+        let files = vec![
+            (
+                PathBuf::from("src/a.rs"),
+                "//! The planner (seed 003): tools\n// fixed in issue 17\n".to_string(),
+            ),
+            (
+                PathBuf::from("src/b.rs"),
+                "//! An issue of the store; a seed of 3 bytes; issues arise\n".to_string(),
+            ),
+        ];
+        let violations = check_tracker_tags(&files);
+        assert_eq!(violations.len(), 2, "{violations:?}");
+        assert!(violations[0].starts_with("src/a.rs:1:"), "{violations:?}");
+        assert!(violations[1].starts_with("src/a.rs:2:"), "{violations:?}");
+    }
 
     #[test]
     fn a_missing_document_or_a_path_outside_is_named_and_existing_ones_pass() {

@@ -14,7 +14,8 @@
 //! - `lengths`: no function in `src/` over 100 lines, no test file over 600 (allow lists that
 //!   only shrink).
 //! - `invariants`: every test ARCHITECTURE.md names as the guard of an invariant exists.
-//! - `documents`: every document the tree names is in the repository; nothing points outside.
+//! - `documents`: every document the tree names is in the repository; nothing points outside;
+//!   no comment in `src/` points at an issue or a seed a clone does not have.
 //! - `reading`: one tokenizer, one definition of each list of words, one zone table, and one
 //!   place where a turn analyses its message.
 
@@ -276,5 +277,16 @@ fn one_tokenizer_one_list_of_each_kind_one_zone_table() {
         "take the turn's reading (`&Sentence`) as a parameter; only \
          `turn::message_reading` analyses the message.",
         &reading::check_one_analysis(&files),
+    );
+}
+
+#[test]
+fn no_source_comment_points_at_an_issue_or_a_seed() {
+    let files = rust_files(&["src", "actors/src"]);
+    assert_none(
+        "issue and seed tags",
+        "say what is true and why in the comment's own words: a clone has no issue tracker and \
+         no seed documents.",
+        &documents::check_tracker_tags(&files),
     );
 }

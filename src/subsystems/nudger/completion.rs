@@ -1,4 +1,4 @@
-//! The completion check-in (seed 000): a task with a scheduled start and an estimated duration
+//! The completion check-in: a task with a scheduled start and an estimated duration
 //! that is still open once both have passed gets one "Did you finish 'X'?" nudge
 //! (`context_type: completion`), once per scheduled time: a reschedule gives it a new start,
 //! and so a new check-in. A reply works like any nudge reply ("done", "not yet", "later").

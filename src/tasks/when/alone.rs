@@ -1,5 +1,5 @@
 //! Whether a text says nothing but a time: "friday 3pm", "in 2 hours", "tomorrow morning", "at
-//! 5pm then", "feb 30". Such a reply to a nudge answers it as a reschedule (issue 16), so the
+//! 5pm then", "feb 30". Such a reply to a nudge answers it as a reschedule, so the
 //! test is strict: every word is part of a time phrase or one of a few words that carry none
 //! ([`CARRY_NOTHING`]); one other word ("call mom friday", "fridays are busy") and it is not.
 //!
