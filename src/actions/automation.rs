@@ -109,6 +109,14 @@ fn repeat_from_of(params: &Map<String, Value>) -> Result<RepeatFrom, String> {
     }
 }
 
+/// What the proposal and the answer add for a reminder that repeats from completion.
+fn counted_from(params: &Map<String, Value>) -> &'static str {
+    match repeat_from_of(params) {
+        Ok(RepeatFrom::Completion) => ", counted from when you've done the last one",
+        _ => "",
+    }
+}
+
 fn text<'a>(params: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
     params.get(name).and_then(Value::as_str)
 }
@@ -157,8 +165,9 @@ pub fn describe(action: &BoundAction, now: DateTime<Utc>) -> String {
                 );
             }
             format!(
-                "remind you to '{title}' {} ({}){first}",
+                "remind you to '{title}' {}{} ({}){first}",
                 schedule.words,
+                counted_from(&action.params),
                 schedule.timezone.name()
             )
         }
@@ -242,8 +251,10 @@ pub fn create_for(
         .unwrap_or_default();
     let summary = match automation.kind {
         AutomationKind::Reminder => format!(
-            "I'll remind you to '{}' {}.{first}",
-            automation.title, automation.schedule.words
+            "I'll remind you to '{}' {}{}.{first}",
+            automation.title,
+            automation.schedule.words,
+            counted_from(params)
         ),
         AutomationKind::Digest => format!(
             "I'll send you your agenda here {}.{first}",

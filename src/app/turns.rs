@@ -59,6 +59,7 @@ pub fn turn_settings(config: &Config) -> TurnSettings {
     TurnSettings {
         timezone: config.timezone.zone(),
         default_timezone: config.timezone.zone(),
+        quiet_hours: config.nudges.quiet_hours,
         later: config.reschedule.later.get(),
         undo_window: config.undo.window.get(),
         plan_expiry: config.plans.expiry.get(),

@@ -4,7 +4,10 @@
 //! Owns: what makes a message a request (the courtesies, "remind me", who is speaking) and the
 //! task words ("remind me to X", "remind me X", or, when the message starts with the schedule,
 //! the rest; first letter capitalised). The schedule phrase is read by `repeat`, the time of
-//! day by `time_of_day` (none -> 09:00; whether the person stated it: `stated`).
+//! day by `time_of_day` (none -> 09:00; whether the person stated it: `stated`), a request
+//! to count from completion by `completion_words` ("every 2 weeks once I've done it", "every!
+//! 2 weeks"; then a chore may come before its schedule: "descale the kettle every 2 weeks once
+//! I've done it").
 //! Invariants: pure (no clock, no store: `now` and the time zone are arguments). A question, a
 //! negation before the command, a report ("I go running every monday") or someone else's
 //! words ("my boss reminds me every monday") are never an automation.
@@ -15,11 +18,14 @@ use chrono::{DateTime, Timelike, Utc};
 use chrono_tz::Tz;
 
 use super::bounds::find_bounds;
+use super::completion::checked_repeat;
+use super::completion_words;
 use super::plan::SchedulePlan;
 use super::repeat::{find_repeat, Found};
 use super::repeat_from::RepeatFrom;
+use super::repo::AutomationKind;
 use super::rule::{from_anchor, rule_and_words};
-use super::schedule::Schedule;
+use super::schedule::{rule_part, Schedule};
 use super::stated;
 use crate::sentence::lexicon::{self, courtesy, negators, questions};
 use crate::sentence::tokens::{pieces, Join, Piece};
@@ -43,9 +49,8 @@ pub struct AutomationDraft {
     /// Whether the person said its time of day ("at 23:00"; not Donna's 09:00): it then fires
     /// at that time even in quiet hours.
     pub time_stated: bool,
-    /// Where the next occurrence counts from. The rules read only fixed schedules; "every 2
-    /// weeks once I've done it" is read by the new reading of messages, which sets
-    /// `RepeatFrom::Completion` here (the proposal, the store and the runner already keep it).
+    /// Where the next occurrence counts from: `Completion` when the person said so ("every 2
+    /// weeks once I've done it", "every! 2 weeks": `completion_words`).
     pub repeat_from: RepeatFrom,
 }
 
@@ -109,7 +114,8 @@ struct Request {
 
 fn read_tokens(text: &str, all: &[Token<'_>], now: DateTime<Utc>, tz: Tz) -> AutomationReading {
     let words: Vec<&str> = all.iter().map(|t| t.lower.as_str()).collect();
-    let request = match request(text, &words) {
+    let completion = completion_words::find(&words, &[]);
+    let request = match request(text, &words, completion.is_some()) {
         Ok(request) => request,
         Err(reading) => return reading,
     };
@@ -129,9 +135,19 @@ fn read_tokens(text: &str, all: &[Token<'_>], now: DateTime<Utc>, tz: Tz) -> Aut
     // The words the schedule, the command and the courtesies took; then the bounds'.
     let mut claimed: Vec<bool> = (0..all.len())
         .map(|i| {
-            i < lead || (start..end).contains(&i) || remind.is_some_and(|r| i == r || i == r + 1)
+            i < lead
+                || (start..end).contains(&i)
+                || remind.is_some_and(|r| i == r || i == r + 1)
+                || completion.as_ref().is_some_and(|words| words.contains(&i))
         })
         .collect();
+    let repeat_from = if completion.is_some()
+        || (start..end).any(|i| completion_words::every_bang(text, &all[i].range))
+    {
+        RepeatFrom::Completion
+    } else {
+        RepeatFrom::Schedule
+    };
     let originals: Vec<&str> = all.iter().map(|t| t.original).collect();
     let bounds = match find_bounds(&words, &originals, &claimed, &context) {
         Ok(bounds) => bounds,
@@ -191,7 +207,36 @@ fn read_tokens(text: &str, all: &[Token<'_>], now: DateTime<Utc>, tz: Tz) -> Aut
         today,
     };
     let time_stated = stated::said_in(text, &time_ranges);
-    drafted(plan, title, time_stated, now)
+    drafted(plan, title, time_stated, now).map_draft(|draft| AutomationDraft {
+        repeat_from,
+        ..draft
+    })
+}
+
+impl AutomationReading {
+    /// A draft changed by `change`; anything else as it is. A draft that cannot repeat from
+    /// completion ("every monday and thursday once I've done it": no one interval) asks.
+    fn map_draft(self, change: impl FnOnce(AutomationDraft) -> AutomationDraft) -> Self {
+        match self {
+            AutomationReading::Draft(draft) => {
+                let draft = change(draft);
+                let checked =
+                    checked_repeat(AutomationKind::Reminder, draft.repeat_from, &draft.schedule);
+                // "every monday and thursday": two days a week is no one interval to count.
+                let several_days = draft.repeat_from == RepeatFrom::Completion
+                    && rule_part(&draft.schedule.rrule, "BYDAY").is_some_and(|d| d.contains(','));
+                match checked {
+                    Ok(()) if !several_days => AutomationReading::Draft(draft),
+                    _ => AutomationReading::Unreadable(format!(
+                        "Counting from when you've done it needs one interval, like 'every 2 \
+                         weeks once I've done it'; how often should I remind you to '{}'?",
+                        draft.title
+                    )),
+                }
+            }
+            other => other,
+        }
+    }
 }
 
 /// The draft `plan` makes, or the question it asks instead.
@@ -214,7 +259,11 @@ fn drafted(
 
 /// The message as a request for a recurring reminder: where its command and schedule stand,
 /// or what it is instead (not one, or one that asks something back).
-fn request(text: &str, words: &[&str]) -> Result<Request, AutomationReading> {
+fn request(
+    text: &str,
+    words: &[&str],
+    from_completion: bool,
+) -> Result<Request, AutomationReading> {
     let Some(found) = find_repeat(words) else {
         return Err(AutomationReading::NotAutomation);
     };
@@ -265,8 +314,16 @@ fn request(text: &str, words: &[&str]) -> Result<Request, AutomationReading> {
         } => (start, end, repeat, hour),
     };
     // Without "remind me" the message must start with the schedule, and what follows must be a
-    // thing to do, not a statement ("every day is a struggle", "each of us ...").
-    if remind.is_none() && start != lead {
+    // thing to do, not a statement ("every day is a struggle", "each of us ..."). A chore said
+    // before its schedule and "once I've done it" ("descale the kettle every 2 weeks once I've
+    // done it") is a request too, unless its first words are about someone ("I descale ...").
+    let chore_first = from_completion
+        && words
+            .get(lead..start)
+            .unwrap_or_default()
+            .iter()
+            .all(|w| !negators::refuses(w) && !NOT_A_REQUEST.contains(w));
+    if remind.is_none() && start != lead && !chore_first {
         return Err(AutomationReading::NotAutomation);
     }
     Ok(Request {

@@ -14,8 +14,8 @@
 //! an automation is made, never guessed; date arithmetic is on the local wall clock in the
 //! automation's zone (a month after 31 January is the last day of February), so DST never
 //! moves a stated time.
-//! (Where the person's own words ask for it, "every 2 weeks once I've done it", the new reading
-//! of messages sets `AutomationDraft::repeat_from`; nothing reads those words yet.)
+//! The person's own words ask for it ("every 2 weeks once I've done it", "every! 2 weeks"):
+//! `completion_words`, read by `command`, sets `AutomationDraft::repeat_from`.
 
 use chrono::{DateTime, Duration, Months, NaiveDateTime, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;

@@ -15,6 +15,7 @@ mod bounds;
 pub mod client_rule;
 pub mod command;
 pub mod completion;
+mod completion_words;
 pub mod digest_command;
 pub mod due;
 mod plan;

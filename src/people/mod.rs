@@ -3,7 +3,9 @@
 //!
 //! Owns: the `person` table's SQL (`repo`), IANA zone names matched from people's words and
 //! the nearest names to an unknown one (`zones`), and the sentences that set or ask for one
-//! ("my time zone is Europe/Berlin", "I moved to London": `sentence`).
+//! ("my time zone is Europe/Berlin", "I moved to London": `sentence`), and the ones that set,
+//! reset or ask for their quiet hours ("quiet hours 23:00 to 7:00", "don't nudge me between
+//! 10pm and 7am": `quiet_sentence`).
 //! A person is the id they write with (the local API's `user_id`, the Discord user id,
 //! `console`); a person who never set a zone has the config's `timezone` (`zone_of`), one who
 //! never set quiet hours the config's `nudges.quiet_hours` (`day::day_of`).
@@ -12,6 +14,7 @@
 
 pub mod day;
 mod person;
+pub mod quiet_sentence;
 pub mod repo;
 pub mod sentence;
 pub mod zones;
@@ -20,6 +23,7 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use rusqlite::Connection;
 
+use crate::config::QuietHours;
 use crate::store::StoreError;
 pub use day::{day_of, work_day_of, Days, OwnDay, WorkDay};
 pub use person::Person;
@@ -73,3 +77,32 @@ pub fn unknown_zone(name: &str, suggestions: &[&str]) -> String {
 /// Donna's question when the name is missing ("set my time zone").
 pub const WHICH_ZONE: &str =
     "Which time zone? Tell me a city or an IANA name, like \"my time zone is Europe/Berlin\".";
+
+/// Donna's answer once quiet hours are set (`default`: given back to the config's).
+pub fn quiet_hours_set(hours: QuietHours, default: bool, zone: Tz) -> String {
+    let how = if default {
+        "back to the default, "
+    } else {
+        "now "
+    };
+    format!(
+        "Your quiet hours are {how}{} ({} time): I'll hold nudges until they end, except \
+         reminders at a time you stated.",
+        hours,
+        zone.name()
+    )
+}
+
+/// Donna's answer to "what are my quiet hours?".
+pub fn quiet_hours_now(hours: QuietHours, default: bool, zone: Tz) -> String {
+    let how = if default {
+        " (my default; set yours with \"quiet hours 23:00 to 7:00\")"
+    } else {
+        ""
+    };
+    format!("Your quiet hours are {hours} ({} time){how}.", zone.name())
+}
+
+/// Donna's question when she cannot read the hours ("set my quiet hours").
+pub const WHICH_QUIET_HOURS: &str =
+    "Which hours should be quiet? Say it like \"quiet hours 23:00 to 7:00\".";

@@ -4,6 +4,8 @@
 //! - The time is read by Donna's parser in `timezone`; "by/due/before/until T" sets the
 //!   deadline, anything else the scheduled start (docs/contract.md "Times"). A time it cannot read is
 //!   asked back (a `time` draft), never guessed.
+//! - How long it takes ("for an hour", ", 45 min": `tasks::when::lengths`) sets the estimated
+//!   duration and leaves the title; it is read first, so "45 min" is never a time from now.
 //! - No title (only a command, only a time): "What should I add?" (a `what` draft).
 //! - A likely duplicate of an open task is proposed, not created (path `duplicate`).
 //! - Learned preferences fill the fields the person did not give, and say so.
@@ -20,7 +22,7 @@ use crate::capture::title::title_from;
 use crate::capture::{duplicates, preferences};
 use crate::conversation::drafts::{Draft, DraftKind};
 use crate::tasks::explicit::names_the_moment;
-use crate::tasks::when::{describe, TimeAnchor, WhenContext};
+use crate::tasks::when::{describe, lengths, TimeAnchor, WhenContext};
 use crate::tasks::TaskSource;
 
 use super::apply::Work;
@@ -53,8 +55,14 @@ impl Pipeline {
         now: DateTime<Utc>,
     ) -> Result<(Work, DraftStep), TurnError> {
         let when = self.capture_when(now);
-        let time = time_words::read(body, &when);
-        let title = title_from(body, time.ranges());
+        // "for an hour", ", 45 min": how long it takes, read before the time so that "45 min"
+        // is never a time from now; its words leave the title.
+        let length = lengths(body).into_iter().next();
+        let without_length = blanked(body, length.as_ref().map(|l| l.range.clone()));
+        let time = time_words::read(&without_length, &when);
+        let mut said = time.ranges().to_vec();
+        said.extend(length.as_ref().map(|l| l.range.clone()));
+        let title = title_from(body, &said);
         if title.is_empty() {
             // Only a command, or a time with nothing it is for ("remind me tomorrow"): the draft
             // keeps the time words for the answer.
@@ -66,6 +74,7 @@ impl Pipeline {
         }
         let mut capture = Capture {
             title,
+            estimated_minutes: length.map(|length| length.minutes),
             ..Capture::default()
         };
         match time {
@@ -241,4 +250,20 @@ fn describe_any(at: DateTime<Utc>, when: &WhenContext) -> String {
             .format("%a %-d %b %H:%M")
             .to_string()
     }
+}
+
+/// `text` with the bytes of `range` made spaces (every other word keeps its place).
+fn blanked(text: &str, range: Option<std::ops::Range<usize>>) -> String {
+    let Some(range) = range else {
+        return text.to_string();
+    };
+    text.char_indices()
+        .map(|(at, c)| {
+            if range.contains(&at) {
+                " ".repeat(c.len_utf8())
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }

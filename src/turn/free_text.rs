@@ -4,7 +4,7 @@
 //!
 //! Order: a pending draft (the answer to Donna's question is merged with it and read again;
 //! "never mind" drops it; a question or a command is handled on its own and the draft stays),
-//! then the sender's time zone (`timezone`), then a digest or automation command (proposed as a
+//! then the sender's time zone and quiet hours (`timezone`), then a digest or automation command (proposed as a
 //! plan), then the rules (captures, the common questions a page at a time and "more" (`lists`),
 //! the agenda, greetings, thanks, a request for the bigger model:
 //! `bigger_model`), then the model
@@ -52,6 +52,7 @@ impl Pipeline {
             digest,
             zone,
             calendar,
+            quiet,
         } = readings;
         // Only the person a question was asked of answers it; another member's message leaves
         // it alone and is handled on its own.
@@ -75,6 +76,10 @@ impl Pipeline {
         let step = DraftStep::Keep;
         // "my time zone is Europe/Berlin", "I'm in Tokyo now": the sender's own zone.
         if let Some(work) = self.timezone_sentence(inbound, &zone, now).await? {
+            return Ok((work, step));
+        }
+        // "quiet hours 23:00 to 7:00", "don't nudge me between 10pm and 7am".
+        if let Some(work) = self.quiet_sentence(inbound, &quiet).await? {
             return Ok((work, step));
         }
         // "send me my agenda every day at 8am": a digest, proposed like any automation.

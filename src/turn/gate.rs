@@ -53,6 +53,7 @@ impl Pipeline {
                 ) || readings.calendar.is_some()
                     || !matches!(readings.automation, AutomationReading::NotAutomation)
                     || is_zone_command(&readings.zone)
+                    || readings.quiet != crate::people::quiet_sentence::QuietSentence::Nothing
             }
             _ => false,
         }

@@ -11,6 +11,8 @@ pub struct TurnSettings {
     pub timezone: chrono_tz::Tz,
     /// The config's `timezone`: everyone's who set none, and the escalation ledger's day.
     pub default_timezone: chrono_tz::Tz,
+    /// The config's `nudges.quiet_hours`: everyone's who set none.
+    pub quiet_hours: crate::config::QuietHours,
     /// What "later" means (`reschedule.later`).
     pub later: Duration,
     pub undo_window: Duration,

@@ -6,6 +6,9 @@
 //! there; an unknown name in a plain command is answered with the nearest names (`clarify`,
 //! nothing changes); "I'm in a meeting" and other sentences that only look like one go on to
 //! the rest of the free-text room.
+//! The same room reads the sender's quiet hours ("quiet hours 23:00 to 7:00", "don't nudge me
+//! between 10pm and 7am", "use the default quiet hours", "quiet hours?": `quiet_sentence`),
+//! stored by the commit (`Work::SetQuietHours`) as `PUT /api/people/{user_id}` stores them.
 //! Also `Pipeline::for_sender` (the turn's pipeline in its sender's zone) and
 //! `Pipeline::bind_context` (what binding an action needs: its task, and times read in that
 //! zone).
@@ -16,6 +19,7 @@ use chrono::{DateTime, Utc};
 use crate::actions::BindContext;
 use crate::tasks::when::WhenContext;
 
+use crate::people::quiet_sentence::QuietSentence;
 use crate::people::sentence::ZoneSentence;
 use crate::people::zones::{self, ZoneMatch};
 use crate::people::{self, repo};
@@ -50,6 +54,46 @@ impl Pipeline {
         let mut pipeline = self.clone();
         pipeline.settings.timezone = timezone;
         pipeline
+    }
+
+    /// The work of a quiet-hours sentence, or None when the message is not one: set or reset
+    /// in the turn's commit, or the current ones said (theirs, else the config's).
+    pub(super) async fn quiet_sentence(
+        &self,
+        inbound: &Inbound,
+        quiet: &QuietSentence,
+    ) -> Result<Option<Work>, TurnError> {
+        let zone = self.settings.timezone;
+        let default = self.settings.quiet_hours;
+        Ok(match *quiet {
+            QuietSentence::Nothing => None,
+            QuietSentence::Set(hours) => Some(Work::SetQuietHours {
+                hours: Some(hours),
+                shown: hours,
+                zone,
+            }),
+            QuietSentence::Reset => Some(Work::SetQuietHours {
+                hours: None,
+                shown: default,
+                zone,
+            }),
+            QuietSentence::Unclear => Some(Work::Say {
+                path: TurnPath::Clarify,
+                text: people::WHICH_QUIET_HOURS.into(),
+            }),
+            QuietSentence::Ask => {
+                let user = inbound.user_id.clone();
+                let own = self
+                    .store
+                    .read(move |conn| repo::get(conn, &user))
+                    .await?
+                    .and_then(|person| person.quiet_hours);
+                Some(Work::Say {
+                    path: TurnPath::Answer,
+                    text: people::quiet_hours_now(own.unwrap_or(default), own.is_none(), zone),
+                })
+            }
+        })
     }
 
     /// The work of a time-zone sentence, or None when the message is not one.

@@ -144,6 +144,7 @@ pub use context::WhenContext;
 pub use describe::{describe, describe_absolute};
 pub use error::WhenError;
 pub use past::find_past;
+pub use scan::Length;
 pub use spans::{TimeAnchor, WhenSpan};
 pub use words::{month_number, weekday_name, weekday_word};
 pub use zones::{abbreviation, Abbreviation};
@@ -179,6 +180,13 @@ pub fn find_when_span(text: &str, ctx: &WhenContext) -> Result<Option<WhenSpan>,
         ranges,
         anchor,
     }))
+}
+
+/// How long a task takes, said in `text` ("for an hour", ", 45 min", "it takes about an
+/// hour"): each length with the bytes of its words (scan `length`). "in an hour" is a time, not
+/// a length.
+pub fn lengths(text: &str) -> Vec<Length> {
+    scan::lengths(text, &tokenize(text))
 }
 
 /// The byte ranges of every word of `text` that says something about a time: each phrase the

@@ -101,6 +101,13 @@ pub enum Work {
     /// The sender's time zone is now this one (path `chat`): stored with the turn, said back
     /// with the time there.
     SetTimezone(chrono_tz::Tz),
+    /// The sender's quiet hours are now these (None: the config's default, `shown`), said back
+    /// in their zone (path `chat`).
+    SetQuietHours {
+        hours: Option<crate::config::QuietHours>,
+        shown: crate::config::QuietHours,
+        zone: chrono_tz::Tz,
+    },
     /// Donna stays quiet: the message is recorded, nothing is sent.
     Silent {
         path: TurnPath,
@@ -144,6 +151,9 @@ impl Work {
             } => escalation::commit(at, settle, interrupted, text, path, session),
             Work::Answer(text, steps) => Ok(Answered::new(TurnPath::Answer, text).after(steps)),
             Work::SetTimezone(timezone) => timezone::commit(at, timezone),
+            Work::SetQuietHours { hours, shown, zone } => {
+                timezone::commit_quiet_hours(at, hours, shown, zone)
+            }
             Work::Silent { path } => Ok(Answered::new(path, "")),
         }
     }

@@ -3,7 +3,8 @@
 //! "9am PST") and what each one says. One file per kind of phrase: `days` (today, tomorrow,
 //! weekdays, next/this ...), `dates` (calendar dates, days of the month, months, holidays),
 //! `clock` (times of day and day parts), `points` (end of the week, mid january, early next
-//! week ...), `amount` (durations), `relative` (an amount before or after another time).
+//! week ...), `amount` (durations), `relative` (an amount before or after another time);
+//! `length` reads how long a task takes ("for an hour", ", 45 min") from the same amounts.
 //!
 //! # Invariants
 //! - Phrases do not overlap; where two could start at the same word the order in [`match_at`]
@@ -17,10 +18,13 @@ mod clock;
 mod cursor;
 mod dates;
 mod days;
+mod length;
 mod points;
 mod relative;
 
 use cursor::{Match, Words};
+pub(super) use length::lengths;
+pub use length::Length;
 
 use super::error::WhenError;
 use super::parts::{Day, Part};

@@ -1,0 +1,165 @@
+//! How long a task takes, said with it: "for an hour", "for 45 minutes", ", 45 min" (an amount
+//! with digits after a comma), "it takes about an hour", "should take 30 minutes", "lasts 2
+//! hours". Read with the same amounts as times (`amount`), on the same words.
+//!
+//! # Invariants
+//! - Only an amount that a length word introduces ("for", "takes", "take", "lasts", "lasting")
+//!   or that stands alone after punctuation with digits is a length: "in an hour" is a time,
+//!   "an hour ago" a past, "for the 3rd time" no amount at all.
+//! - A length is at least a minute and at most 12 hours: "for 2 days" or "for a week" is how
+//!   long something goes on, not what a task takes, and is left alone.
+
+use std::ops::Range;
+
+use super::amount::{amount, Amount};
+use super::cursor::Words;
+use crate::tasks::when::words::Token;
+
+/// A length said in the text: its minutes and the bytes of its words (the introducing word
+/// included).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Length {
+    pub minutes: i64,
+    pub range: Range<usize>,
+}
+
+/// Words that introduce a length.
+const INTRODUCERS: [&str; 9] = [
+    "for", "takes", "take", "taking", "took", "lasts", "last", "lasting", "needs",
+];
+
+/// Words before a length's verb that belong to it ("it should take", "which usually takes").
+const SAYING_IT: [&str; 12] = [
+    "it", "should", "will", "would", "might", "usually", "probably", "which", "that", "ll",
+    "normally", "only",
+];
+
+/// The longest length a task may take.
+const MOST_MINUTES: u64 = 12 * 60;
+
+/// Every length in the text, in order.
+pub(in crate::tasks::when) fn lengths(text: &str, tokens: &[Token]) -> Vec<Length> {
+    let w = Words { tokens, text };
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        match length_at(&w, i) {
+            Some((length, len)) => {
+                found.push(length);
+                i += len;
+            }
+            None => i += 1,
+        }
+    }
+    found
+}
+
+/// A length whose amount starts at word `i`, and how many words it took.
+fn length_at(w: &Words, i: usize) -> Option<(Length, usize)> {
+    let Amount {
+        span,
+        len,
+        digits,
+        more,
+    } = amount(w, i)?;
+    let introduced = INTRODUCERS.contains(&w.intro(i));
+    let after_punctuation = i > 0 && w.punctuation_after(i - 1) && digits;
+    if more || !(introduced || after_punctuation) {
+        return None;
+    }
+    // "an hour ago", "for an hour from now", "45 min before": times, not lengths.
+    if matches!(
+        w.at(i + len),
+        "ago" | "before" | "after" | "earlier" | "later" | "from" | "late"
+    ) {
+        return None;
+    }
+    let span = span.ok()?;
+    if span.months != 0 || span.days != 0 || span.working_days != 0 {
+        return None;
+    }
+    let minutes = span.seconds / 60;
+    if !(1..=MOST_MINUTES).contains(&minutes) {
+        return None;
+    }
+    let mut first = if introduced {
+        (0..i)
+            .rev()
+            .find(|&j| INTRODUCERS.contains(&w.at(j)))
+            .unwrap_or(i)
+    } else {
+        i
+    };
+    // "it should take 20 minutes": the words that make the verb a sentence are the length's.
+    if w.at(first) != "for" {
+        while first > 0 && SAYING_IT.contains(&w.at(first - 1)) {
+            first -= 1;
+        }
+    }
+    let start = w.tokens.get(first)?.range.start;
+    let end = w.tokens.get(i + len - 1)?.range.end;
+    Some((
+        Length {
+            minutes: i64::try_from(minutes).ok()?,
+            range: start..end,
+        },
+        len,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::tasks::when::lengths;
+
+    /// The minutes said and the words that said them.
+    fn read(text: &str) -> Vec<(i64, &str)> {
+        lengths(text)
+            .into_iter()
+            .map(|length| (length.minutes, &text[length.range]))
+            .collect()
+    }
+
+    #[test]
+    fn lengths_said_with_a_task_and_amounts_that_are_no_length() {
+        for (text, expected) in [
+            (
+                "dentist tomorrow at 3pm for an hour",
+                vec![(60, "for an hour")],
+            ),
+            ("gym at 6pm, 45 min", vec![(45, "45 min")]),
+            (
+                "it takes about an hour",
+                vec![(60, "it takes about an hour")],
+            ),
+            (
+                "should take 30 minutes",
+                vec![(30, "should take 30 minutes")],
+            ),
+            (
+                "review the slides, it'll take 20 min",
+                vec![(20, "it'll take 20 min")],
+            ),
+            ("study for 1.5 hours tonight", vec![(90, "for 1.5 hours")]),
+            (
+                "call the bank for half an hour",
+                vec![(30, "for half an hour")],
+            ),
+            ("review slides (20 min)", vec![(20, "20 min")]),
+            (
+                "walk the dog for 2 hours and 15 minutes",
+                vec![(135, "for 2 hours and 15 minutes")],
+            ),
+            // A time, a past, no amount, too long to be a task's length.
+            ("call mom in an hour", vec![]),
+            ("I called an hour ago", vec![]),
+            ("asking for the 3rd time", vec![]),
+            ("remind me for 2 days", vec![]),
+            ("out of office for a week", vec![]),
+            ("snooze 20 min", vec![]),
+            ("meeting at 3 for 45 minutes before lunch", vec![]),
+            ("waited for hours", vec![]),
+        ] {
+            assert_eq!(read(text), expected, "{text:?}");
+        }
+    }
+}
