@@ -16,13 +16,14 @@
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
+use crate::capture::length_words::{merged, time_without_length};
 use crate::capture::request::Capture;
 use crate::capture::time_words::{self, CaptureTime};
 use crate::capture::title::title_from;
 use crate::capture::{duplicates, preferences};
 use crate::conversation::drafts::{Draft, DraftKind};
 use crate::tasks::explicit::names_the_moment;
-use crate::tasks::when::{describe, lengths, TimeAnchor, WhenContext};
+use crate::tasks::when::{describe, lengths, number_range, TimeAnchor, WhenContext};
 use crate::tasks::TaskSource;
 
 use super::apply::Work;
@@ -58,11 +59,29 @@ impl Pipeline {
         // "for an hour", ", 45 min": how long it takes, read before the time so that "45 min"
         // is never a time from now; its words leave the title.
         let length = lengths(body).into_iter().next();
-        let without_length = blanked(body, length.as_ref().map(|l| l.range.clone()));
+        let without_length = time_without_length(body, length.as_ref());
         let time = time_words::read(&without_length, &when);
         let mut said = time.ranges().to_vec();
         said.extend(length.as_ref().map(|l| l.range.clone()));
-        let title = title_from(body, &said);
+        let title = title_from(body, &merged(said));
+        // "deep work 9-11": hours or a date (9 November)? Asked, never guessed.
+        if let (CaptureTime::None, Some(range)) = (&time, number_range(body)) {
+            let title = title_from(body, std::slice::from_ref(&range));
+            let question = texts::ask_time(
+                &title,
+                &format!(
+                    "\"{}\" could be hours, \"from 9:00 to 11:00\", or a date",
+                    &body[range]
+                ),
+            );
+            return Ok(ask_with(
+                DraftKind::Time,
+                body,
+                json!({ "title": title }),
+                questions + 1,
+                &question,
+            ));
+        }
         if title.is_empty() {
             // Only a command, or a time with nothing it is for ("remind me tomorrow"): the draft
             // keeps the time words for the answer.
@@ -250,20 +269,4 @@ fn describe_any(at: DateTime<Utc>, when: &WhenContext) -> String {
             .format("%a %-d %b %H:%M")
             .to_string()
     }
-}
-
-/// `text` with the bytes of `range` made spaces (every other word keeps its place).
-fn blanked(text: &str, range: Option<std::ops::Range<usize>>) -> String {
-    let Some(range) = range else {
-        return text.to_string();
-    };
-    text.char_indices()
-        .map(|(at, c)| {
-            if range.contains(&at) {
-                " ".repeat(c.len_utf8())
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
 }

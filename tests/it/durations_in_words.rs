@@ -38,6 +38,12 @@ async fn a_length_said_with_a_capture_sets_its_estimate_and_leaves_the_title() {
             Some(20),
             Some("2026-11-27T10:00:00"),
         ),
+        (
+            "add deep work tomorrow from 9:00 to 11:00",
+            "Deep work",
+            Some(120),
+            Some("2026-11-24T09:00:00"),
+        ),
         // No length: a time, a past, no amount at all.
         (
             "remind me to call mom in an hour",
@@ -75,4 +81,15 @@ async fn a_length_said_with_a_capture_sets_its_estimate_and_leaves_the_title() {
             "{sentence:?}: {scheduled}"
         );
     }
+}
+
+#[actix_rt::test]
+async fn a_bare_range_of_numbers_is_also_a_date_so_donna_asks() {
+    let bot = start_bot("").await;
+    let chat = bot.free_thread().await;
+    let said = bot.say(&chat, "add deep work 9-11").await;
+    assert_eq!(said["path"], "clarify", "{said}");
+    let (status, tasks) = bot.get("/api/tasks").await;
+    assert_eq!(status, 200, "{tasks}");
+    assert_eq!(tasks.as_array().map(Vec::len), Some(0), "{tasks}");
 }

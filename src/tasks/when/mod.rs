@@ -189,6 +189,21 @@ pub fn lengths(text: &str) -> Vec<Length> {
     scan::lengths(text, &tokenize(text))
 }
 
+/// The bytes of a word like "9-11" (two numbers of at most two digits joined by a dash): hours
+/// from 9 to 11, or 9 November. Such a word is asked about, never read either way.
+pub fn number_range(text: &str) -> Option<Range<usize>> {
+    tokenize(text)
+        .into_iter()
+        .find(|token| {
+            token.word.split_once('-').is_some_and(|(a, b)| {
+                [a, b]
+                    .iter()
+                    .all(|n| (1..=2).contains(&n.len()) && words::is_digits(n))
+            })
+        })
+        .map(|token| token.range)
+}
+
 /// The byte ranges of every word of `text` that says something about a time: each phrase the
 /// scan found (readable or not, with its marker: "at 25:00", "by feb 30") and the time words
 /// beside it that it could not read. What a title must not keep when the time cannot be used.

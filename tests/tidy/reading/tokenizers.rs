@@ -17,6 +17,10 @@ pub const NOT_WORDS: &[(&str, &str)] = &[
         "src/discord/split.rs",
         "cutting a long reply at a space, below Discord's 2,000 characters",
     ),
+    (
+        "src/store/query_plan.rs",
+        "the words of SQLite's EXPLAIN QUERY PLAN lines",
+    ),
 ];
 
 /// Methods that split a text on a class of characters.

@@ -13,14 +13,17 @@ use std::ops::Range;
 
 use super::amount::{amount, Amount};
 use super::cursor::Words;
+use crate::tasks::when::parts::Part;
 use crate::tasks::when::words::Token;
 
 /// A length said in the text: its minutes and the bytes of its words (the introducing word
-/// included).
+/// included); for a range of clock times ("from 9:00 to 11:00") also the bytes of its start's
+/// clock time ("9:00"), which is when the task starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Length {
     pub minutes: i64,
     pub range: Range<usize>,
+    pub start: Option<Range<usize>>,
 }
 
 /// Words that introduce a length.
@@ -38,12 +41,12 @@ const SAYING_IT: [&str; 12] = [
 const MOST_MINUTES: u64 = 12 * 60;
 
 /// Every length in the text, in order.
-pub(in crate::tasks::when) fn lengths(text: &str, tokens: &[Token]) -> Vec<Length> {
+pub fn lengths(text: &str, tokens: &[Token]) -> Vec<Length> {
     let w = Words { tokens, text };
     let mut found = Vec::new();
     let mut i = 0;
     while i < tokens.len() {
-        match length_at(&w, i) {
+        match clock_range(&w, i).or_else(|| length_at(&w, i)) {
             Some((length, len)) => {
                 found.push(length);
                 i += len;
@@ -102,18 +105,71 @@ fn length_at(w: &Words, i: usize) -> Option<(Length, usize)> {
         Length {
             minutes: i64::try_from(minutes).ok()?,
             range: start..end,
+            start: None,
         },
         len,
     ))
 }
 
+/// "from 9:00 to 11:00", "between 2pm and 3:30pm", "10am-noon" as two words: two clock times
+/// (a colon or am/pm each; a bare "9-11" is also a date and is left to the time reader, which
+/// asks), the second later the same day.
+fn clock_range(w: &Words, i: usize) -> Option<(Length, usize)> {
+    let opened = usize::from(matches!(w.at(i), "from" | "between"));
+    let first = i + opened;
+    let (from_len, from_time, from_bare) = clock_at(w, first)?;
+    let from = (from_time, from_bare);
+    let joint = first + from_len;
+    let joined = match w.at(joint) {
+        "to" | "until" | "till" | "til" | "-" => 1,
+        "and" if w.at(i) == "between" => 1,
+        _ => return None,
+    };
+    let (to_len, to, to_bare) = clock_at(w, joint + joined)?;
+    let mut minutes = (to - from.0).num_minutes();
+    // "from 11:00 to 1:00": an end without am/pm is the first one after the start.
+    if minutes <= 0 && to_bare {
+        minutes += 12 * 60;
+    }
+    if !(1..=i64::try_from(MOST_MINUTES).ok()?).contains(&minutes) {
+        return None;
+    }
+    let len = joint + joined + to_len - i;
+    let bytes =
+        |from: usize, to: usize| Some(w.tokens.get(from)?.range.start..w.tokens.get(to)?.range.end);
+    Some((
+        Length {
+            minutes,
+            range: bytes(i, i + len - 1)?,
+            start: bytes(first, first + from_len - 1),
+        },
+        len,
+    ))
+}
+
+/// A clock time written as one ("9:00", "2pm", "3:30 pm", "noon"): its words, its time, and
+/// whether it was said without am/pm ("9:00": its half of the day is the time reader's to
+/// settle for a start; a length is the same in either half).
+fn clock_at(w: &Words, i: usize) -> Option<(usize, chrono::NaiveTime, bool)> {
+    let (len, parts) = super::clock::clock(w, i)?;
+    match parts.as_slice() {
+        [Part::Clock(time)] => Some((len, *time, false)),
+        [Part::BareHour { hour, minute }] => Some((
+            len,
+            chrono::NaiveTime::from_hms_opt(*hour, *minute, 0)?,
+            true,
+        )),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::tasks::when::lengths;
+    use crate::tasks::when::words::tokenize;
 
     /// The minutes said and the words that said them.
     fn read(text: &str) -> Vec<(i64, &str)> {
-        lengths(text)
+        super::lengths(text, &tokenize(text))
             .into_iter()
             .map(|length| (length.minutes, &text[length.range]))
             .collect()
@@ -149,6 +205,18 @@ mod tests {
                 "walk the dog for 2 hours and 15 minutes",
                 vec![(135, "for 2 hours and 15 minutes")],
             ),
+            (
+                "deep work from 9:00 to 11:00",
+                vec![(120, "from 9:00 to 11:00")],
+            ),
+            (
+                "review between 2pm and 3:30pm",
+                vec![(90, "between 2pm and 3:30pm")],
+            ),
+            // A bare "9-11" is also a date; a range that ends before it starts is no length.
+            ("deep work 9-11", vec![]),
+            ("night shift from 22:00 to 06:00", vec![]),
+            ("call from 11:00 to 1:00", vec![(120, "from 11:00 to 1:00")]),
             // A time, a past, no amount, too long to be a task's length.
             ("call mom in an hour", vec![]),
             ("I called an hour ago", vec![]),
