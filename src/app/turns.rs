@@ -70,7 +70,6 @@ pub fn turn_settings(config: &Config) -> TurnSettings {
         history_exchanges: config.planner.history_exchanges,
         max_tool_calls: config.planner.max_tool_calls,
         tool_result_chars: config.planner.tool_result_chars,
-        quiet_hours: config.nudges.quiet_hours,
         working_hours: config.scheduling.working_hours,
         gate: config.reply_decision.enabled.then_some(GateSettings {
             group_only: config.reply_decision.group_only,

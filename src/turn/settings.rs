@@ -11,7 +11,7 @@ pub struct TurnSettings {
     pub timezone: chrono_tz::Tz,
     /// The config's `timezone`: everyone's who set none, and the escalation ledger's day.
     pub default_timezone: chrono_tz::Tz,
-    /// The config's `nudges.quiet_hours`: everyone's who set none.
+    /// The config's `nudges.quiet_hours`: everyone's who set none (no slot is found in them).
     pub quiet_hours: crate::config::QuietHours,
     /// What "later" means (`reschedule.later`).
     pub later: Duration,
@@ -31,8 +31,6 @@ pub struct TurnSettings {
     pub max_tool_calls: usize,
     /// Longest tool result a prompt quotes, in characters (`planner.tool_result_chars`).
     pub tool_result_chars: usize,
-    /// Everyone's quiet hours who set none (`nudges.quiet_hours`): no slot is found in them.
-    pub quiet_hours: crate::config::QuietHours,
     /// Everyone's working hours who set none (`scheduling.working_hours`): slots lie in them.
     pub working_hours: crate::config::WorkingHours,
     /// The group-chat reply gate; None when `reply_decision.enabled` is false.
