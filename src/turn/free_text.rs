@@ -82,31 +82,10 @@ impl Pipeline {
         if let Some(work) = self.quiet_sentence(inbound, &quiet).await? {
             return Ok((work, step));
         }
-        // "send me my agenda every day at 8am": a digest, proposed like any automation.
-        match digest {
-            DigestReading::NotDigest => {}
-            DigestReading::Digest {
-                schedule,
-                time_stated,
-            } => {
-                let action =
-                    digest_proposal(&schedule, time_stated, &context.thread.id, &inbound.user_id);
-                return Ok((propose_automation(action), step));
-            }
-            DigestReading::Unreadable(question) => {
-                return Ok((say(TurnPath::Clarify, &question), step));
-            }
-        }
-        // "every monday at 9 remind me to ...": proposed in words, stored only after a yes.
-        match automation {
-            AutomationReading::NotAutomation => {}
-            AutomationReading::Draft(draft) => {
-                let action = proposal_action(&draft, Some(&context.thread.id));
-                return Ok((propose_automation(action), step));
-            }
-            AutomationReading::Unreadable(question) => {
-                return Ok((say(TurnPath::Clarify, &question), step));
-            }
+        // "send me my agenda every day at 8am", "every monday at 9 remind me to ...": proposed
+        // in words, stored only after a yes.
+        if let Some(work) = command_proposal(context, inbound, digest, automation) {
+            return Ok((work, step));
         }
         // "what's on my calendar tomorrow?", "find me an hour friday for the taxes".
         if let Some(ask) = calendar {
@@ -248,4 +227,34 @@ pub(super) fn ask_with(
             questions,
         },
     )
+}
+
+/// A digest or an automation command, proposed like any automation (or the question its
+/// unreadable words raise); None when the message is neither.
+fn command_proposal(
+    context: &TurnContext,
+    inbound: &Inbound,
+    digest: DigestReading,
+    automation: AutomationReading,
+) -> Option<Work> {
+    match digest {
+        DigestReading::NotDigest => {}
+        DigestReading::Digest {
+            schedule,
+            time_stated,
+        } => {
+            let action =
+                digest_proposal(&schedule, time_stated, &context.thread.id, &inbound.user_id);
+            return Some(propose_automation(action));
+        }
+        DigestReading::Unreadable(question) => return Some(say(TurnPath::Clarify, &question)),
+    }
+    match automation {
+        AutomationReading::NotAutomation => None,
+        AutomationReading::Draft(draft) => Some(propose_automation(proposal_action(
+            &draft,
+            Some(&context.thread.id),
+        ))),
+        AutomationReading::Unreadable(question) => Some(say(TurnPath::Clarify, &question)),
+    }
 }
