@@ -4,7 +4,8 @@
 //!
 //! Owns: choosing the items (open tasks only; due today = a deadline or scheduled start on
 //! today's date in the person's zone, overdue ones not repeated; waiting = live
-//! proposals made for that person, in any chat; tasks only from chats the person takes part in)
+//! proposals made for that person, in any chat; tasks only from chats the person takes part in;
+//! in a group chat only that chat's tasks and proposals, `group_lists`)
 //! and the message (at most
 //! [`PER_SECTION`] items a section, each section pointing to its full list, within
 //! [`MAX_PAGE_CHARS`]).
@@ -17,12 +18,13 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use rusqlite::Connection;
 
+use super::group_lists;
 use super::pages::{fit, Part, MAX_PAGE_CHARS};
 use super::questions::{self, first_sentence, time_left, timing};
 use crate::conversation::participation::{visible_threads, Viewer};
 use crate::conversation::plans;
 use crate::store::StoreError;
-use crate::tasks::open::{self, Window};
+use crate::tasks::open::{self, Origins, Window};
 use crate::tasks::when::WhenContext;
 use crate::tasks::Task;
 
@@ -46,14 +48,20 @@ pub fn compose(
 ) -> Result<Option<String>, StoreError> {
     let (person, here) = (viewer.person.as_str(), Some(viewer.here.as_str()));
     let visible = visible_threads(conn, viewer)?;
-    let overdue = open::tasks(conn, Some(&visible), Window::Overdue(now), None)?;
+    // In a group only the group's tasks and questions are named (`group_lists`).
+    let group = group_lists::group_chat(conn, Some(viewer))?;
+    let origins = group.map_or(Origins::Visible(&visible), Origins::Only);
+    let overdue = open::tasks(conn, origins, Window::Overdue(now), None)?;
     let (from, to) = questions::whole_day(now, timezone);
     let late: HashSet<&str> = overdue.iter().map(|task| task.id.as_str()).collect();
-    let today: Vec<Task> = open::tasks(conn, Some(&visible), Window::Between { from, to }, None)?
+    let today: Vec<Task> = open::tasks(conn, origins, Window::Between { from, to }, None)?
         .into_iter()
         .filter(|task| !late.contains(task.id.as_str()))
         .collect();
-    let waiting = plans::live_proposals_for(conn, person, now)?;
+    let waiting: Vec<_> = plans::live_proposals_for(conn, person, now)?
+        .into_iter()
+        .filter(|proposal| group.is_none_or(|here| proposal.thread_id == here))
+        .collect();
     if events.is_empty() && overdue.is_empty() && today.is_empty() && waiting.is_empty() {
         return Ok(None);
     }

@@ -126,7 +126,28 @@ pub fn body_text(said: &Sentence, from: usize) -> String {
             }
         }
     }
-    let start = said.word_at(from).start;
+    let start = with_opening_marks(text, said, from);
     let body = text.get(start..end.max(start)).unwrap_or_default();
     squeeze(body.trim_end_matches(|c: char| c.is_whitespace() || ".!,;?".contains(c)))
+}
+
+/// Marks that open what follows them: "<b>", "(maybe)", "**urgent**", "`code`".
+const OPENING_MARKS: &[char] = &['<', '(', '[', '{', '*', '_', '~', '`', '#', '@', '$', '&'];
+
+/// Where the body starting at word `from` begins: before the opening marks written against it
+/// ("add <b>bold</b> report" keeps its "<"), so a title holds the person's text, never half a
+/// tag or a closing mark without its opening one.
+fn with_opening_marks(text: &str, said: &Sentence, from: usize) -> usize {
+    let start = said.word_at(from).start;
+    let floor = from
+        .checked_sub(1)
+        .map_or(0, |before| said.word_at(before).end.min(start));
+    let marks = text.get(floor..start).unwrap_or_default();
+    let kept = marks
+        .chars()
+        .rev()
+        .take_while(|c| OPENING_MARKS.contains(c))
+        .map(char::len_utf8)
+        .sum::<usize>();
+    start - kept
 }

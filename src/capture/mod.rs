@@ -28,6 +28,7 @@ pub mod closings;
 pub mod command_words;
 pub mod duplicates;
 pub mod given;
+pub mod group_lists;
 pub mod length_words;
 pub mod pages;
 pub mod preferences;

@@ -78,6 +78,7 @@ pub fn first_page(
         shown: first.shown,
         created_at: ctx.now,
         expires_at,
+        asked_by: None,
     });
     Ok(ListAnswer {
         text: first.text,

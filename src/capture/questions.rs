@@ -5,7 +5,8 @@
 //! Days are the person's days (`timezone`); "this week" runs to the end of Sunday. A task is due
 //! on a day when its deadline or its scheduled start falls in it; overdue when its deadline has
 //! passed. Only open tasks count. A list of tasks holds at most [`MAX_REMEMBERED`], the
-//! soonest, and then its heading says how many there are in all. Read-only.
+//! soonest, and then its heading says how many there are in all. In a group chat a list names
+//! only that chat's tasks and counts the asker's others (`group_lists`). Read-only.
 
 use chrono::{DateTime, Datelike, Days, NaiveTime, TimeZone, Utc};
 use std::collections::BTreeSet;
@@ -19,7 +20,9 @@ use crate::conversation::list_cursors::ListItem;
 use crate::conversation::participation::{may_see, visible_threads, Viewer};
 use crate::conversation::{drafts, plans};
 use crate::store::StoreError;
-use crate::tasks::open::{self, Window};
+use crate::tasks::open::{self, Origins, Window};
+
+use super::group_lists;
 use crate::tasks::when::{describe, WhenContext};
 use crate::tasks::{repo, Task};
 
@@ -56,8 +59,14 @@ pub fn list(
     let visible = viewer
         .map(|viewer| visible_threads(conn, viewer))
         .transpose()?;
+    // In a group only the group's tasks are named; the asker's others are counted.
+    let group = group_lists::group_chat(conn, viewer)?;
     let (window, heading, none) = match question {
-        Question::WaitingOn => return waiting_on(conn, viewer, visible.as_ref(), now),
+        Question::WaitingOn => {
+            let shown = group.map(|here| BTreeSet::from([here.to_string()]));
+            let visible = shown.as_ref().or(visible.as_ref());
+            return waiting_on(conn, (viewer, group.is_some()), visible, now);
+        }
         // The agenda is a message of its own (`agenda`), not a list.
         Question::Agenda => return Ok(Listed::Nothing(String::new())),
         Question::ListTasks => (Window::Any, "Your open tasks", "You have no open tasks."),
@@ -78,18 +87,29 @@ pub fn list(
             "Nothing is due this week.",
         ),
     };
-    let mut ids = open::ids(conn, visible.as_ref(), window, Some(MAX_REMEMBERED + 1))?;
+    let origins = group.map_or(visible.as_ref().into(), Origins::Only);
+    let mut ids = open::ids(conn, origins, window, Some(MAX_REMEMBERED + 1))?;
+    let elsewhere = group_lists::elsewhere(
+        conn,
+        (group, visible.as_ref()),
+        window,
+        (ids.len(), MAX_REMEMBERED + 1),
+    )?;
     if ids.is_empty() {
-        return Ok(Listed::Nothing(none.to_string()));
+        return Ok(Listed::Nothing(group_lists::nothing(
+            group, none, elsewhere,
+        )));
     }
+    let heading = group_lists::heading(group, heading);
     let heading = if ids.len() > MAX_REMEMBERED {
         // The list is the soonest ones; the heading says how many there are in all.
         ids.truncate(MAX_REMEMBERED);
-        let total = open::count(conn, visible.as_ref(), window)?;
+        let total = open::count(conn, origins, window)?;
         format!("{heading}, the soonest {MAX_REMEMBERED} of {total}")
     } else {
-        heading.to_string()
+        heading
     };
+    let heading = group_lists::with_elsewhere(heading, elsewhere);
     Ok(Listed::Items {
         heading,
         items: ids.into_iter().map(ListItem::Task).collect(),
@@ -212,7 +232,7 @@ fn start_of(date: chrono::NaiveDate, timezone: Tz, fallback: DateTime<Utc>) -> D
 /// theirs to see.
 fn waiting_on(
     conn: &Connection,
-    viewer: Option<&Viewer>,
+    (viewer, in_group): (Option<&Viewer>, bool),
     visible: Option<&BTreeSet<String>>,
     now: DateTime<Utc>,
 ) -> Result<Listed, StoreError> {
@@ -262,7 +282,10 @@ fn waiting_on(
         ));
     }
     for (title, origin) in repo::unanswered_nudge_titles(conn)? {
-        if visible.is_some_and(|visible| !may_see(visible, origin.as_deref())) {
+        // In a group a task of no chat (the HTTP API's) is not the group's.
+        if visible.is_some_and(|visible| !may_see(visible, origin.as_deref()))
+            || (in_group && origin.is_none())
+        {
             continue;
         }
         lines.push(format!("- news about '{title}' (I nudged you)"));

@@ -57,7 +57,7 @@ pub struct Console {
 
 /// The open tasks as numbered: oldest first.
 fn open_tasks(conn: &rusqlite::Connection) -> Result<Vec<Task>, StoreError> {
-    let mut open: Vec<Task> = open::tasks(conn, None, Window::Any, None)?;
+    let mut open: Vec<Task> = open::tasks(conn, open::Origins::Every, Window::Any, None)?;
     open.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
     Ok(open)
 }

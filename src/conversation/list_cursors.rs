@@ -5,7 +5,8 @@
 //! chat has at most one (keyed by `thread_id`: a new list replaces it, so "more" always
 //! continues the LAST list of that chat); a Discord /tasks answer owns its own (`thread_id`
 //! NULL), named by its More button. A cursor expires like a draft (`plans.expiry`); expired
-//! ones are deleted whenever a new one is saved.
+//! ones are deleted whenever a new one is saved. A cursor records who asked (`asked_by`): only
+//! they page on through it, so in a group another member's "more" never shows the asker's list.
 //!
 //! Invariants: the list is a snapshot (items added later wait for the next list, so paging
 //! never skips or repeats an item); `shown` only grows.
@@ -39,15 +40,23 @@ pub struct ListCursor {
     pub shown: usize,
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
+    /// Who asked for the list: only they page on through it. None for a cursor saved before
+    /// owners were recorded (it continues for no one).
+    pub asked_by: Option<String>,
 }
 
 impl ListCursor {
     pub fn is_live(&self, now: DateTime<Utc>) -> bool {
         now < self.expires_at
     }
+
+    /// Whether `person` may page on through this list: only the one who asked for it.
+    pub fn belongs_to(&self, person: &str) -> bool {
+        self.asked_by.as_deref() == Some(person)
+    }
 }
 
-const COLUMNS: &str = "id, thread_id, heading, items_json, shown, created_at, expires_at";
+const COLUMNS: &str = "id, thread_id, heading, items_json, shown, created_at, expires_at, asked_by";
 
 fn from_row(row: &Row<'_>) -> Result<ListCursor, StoreError> {
     let items: String = row.get(3)?;
@@ -61,6 +70,7 @@ fn from_row(row: &Row<'_>) -> Result<ListCursor, StoreError> {
         shown: usize::try_from(shown).unwrap_or(0),
         created_at: from_db(&row.get::<_, String>(5)?)?,
         expires_at: from_db(&row.get::<_, String>(6)?)?,
+        asked_by: row.get(7)?,
     })
 }
 
@@ -75,8 +85,8 @@ pub fn save(conn: &Connection, cursor: &ListCursor, now: DateTime<Utc>) -> Resul
     let items =
         serde_json::to_string(&cursor.items).map_err(|e| StoreError::json("list items", e))?;
     conn.prepare_cached(
-        "INSERT INTO list_cursor (id, thread_id, heading, items_json, shown, created_at, expires_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO list_cursor (id, thread_id, heading, items_json, shown, created_at, expires_at, \
+         asked_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
     .execute(params![
         cursor.id,
@@ -86,6 +96,7 @@ pub fn save(conn: &Connection, cursor: &ListCursor, now: DateTime<Utc>) -> Resul
         i64::try_from(cursor.shown).unwrap_or(i64::MAX),
         to_db(cursor.created_at),
         to_db(cursor.expires_at),
+        cursor.asked_by,
     ])?;
     Ok(())
 }
@@ -144,6 +155,7 @@ mod tests {
             shown: 1,
             created_at: now,
             expires_at: now + Duration::minutes(60),
+            asked_by: Some("ann".into()),
         }
     }
 

@@ -2,6 +2,8 @@
 //! 1:1 chats with Donna, the group chats they speak in, nudge threads they answered), and in the
 //! chat they are writing in now. What was said or proposed elsewhere is not theirs to see:
 //! the planner's tools and "what are you waiting on?" read only these chats (private memory).
+//! A list shown in a group chat (`is_group_chat`) names only what comes from that group: the
+//! asker's other tasks are counted, never named, since everyone there reads the answer.
 //!
 //! Read-only SQL. Invariant: a chat is visible to a person only through a message of theirs in
 //! memory (or being the chat of the current message); a pruned history narrows what they see,
@@ -38,4 +40,9 @@ pub fn visible_threads(conn: &Connection, viewer: &Viewer) -> Result<BTreeSet<St
 /// the HTTP API) may be shown to someone taking part in `visible`.
 pub fn may_see(visible: &BTreeSet<String>, origin: Option<&str>) -> bool {
     origin.is_none_or(|origin| visible.contains(origin))
+}
+
+/// Whether `chat` is a group chat: a list shown there names only that chat's things.
+pub fn is_group_chat(conn: &Connection, chat: &str) -> Result<bool, StoreError> {
+    Ok(super::threads::get(conn, chat)?.is_some_and(|thread| thread.is_group))
 }

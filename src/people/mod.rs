@@ -14,6 +14,7 @@
 
 pub mod day;
 mod person;
+mod place_names;
 pub mod quiet_sentence;
 pub mod repo;
 pub mod sentence;
@@ -71,6 +72,18 @@ pub fn unknown_zone(name: &str, suggestions: &[&str]) -> String {
     format!(
         "I don't know the time zone {name:?}.{nearest} Tell me a city or an IANA name, like \
          \"my time zone is Europe/Berlin\"."
+    )
+}
+
+/// Donna's question when a place is in more than one zone ("Victoria"): nothing changes.
+pub fn which_place(name: &str, zones: &[&str]) -> String {
+    let choices = match zones {
+        [init @ .., last] if !init.is_empty() => format!("{} or {last}", init.join(", ")),
+        _ => zones.join(""),
+    };
+    format!(
+        "{name:?} is in more than one time zone: did you mean {choices}? Tell me with \"my time \
+         zone is ...\"."
     )
 }
 

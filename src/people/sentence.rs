@@ -155,6 +155,8 @@ fn implicit(words: &[&str]) -> Option<usize> {
         ["i've" | "we've", "moved", ..] => 1,
         ["i" | "we", "have", "moved", ..] => 2,
         ["i" | "we", "moved" | "relocated" | "live" | "now" | "just", ..] => 1,
+        // "moved to Toronto", "just moved to Lisbon": said of oneself, without "I"
+        ["moved" | "relocated" | "just", ..] => 0,
         // "switch to Tokyo time"
         ["switch" | "change", "to", .., "time"] => return Some(2),
         _ => return None,
@@ -235,6 +237,8 @@ mod tests {
             ("timezone: UTC+2", "UTC+2", true),
             ("I'm in Tokyo now.", "Tokyo", false),
             ("set Europe/Paris as my time zone", "Europe/Paris", true),
+            ("moved to Toronto", "Toronto", false),
+            ("just moved to Lisbon!", "Lisbon", false),
         ] {
             assert_eq!(
                 read(&Sentence::read(text)),

@@ -15,6 +15,7 @@ use std::str::FromStr;
 
 use chrono_tz::{Tz, TZ_VARIANTS};
 
+use super::place_names::{AMBIGUOUS, NO_PLACE, PLACES};
 use crate::sentence::tokens::squeeze;
 use crate::tasks::when::{abbreviation, Abbreviation};
 
@@ -50,55 +51,21 @@ const REGIONS: [&str; 10] = [
     "Pacific",
 ];
 
-/// Big cities and countries with one zone that no IANA name spells.
-const PLACES: [(&str, &str); 46] = [
-    ("san francisco", "America/Los_Angeles"),
-    ("seattle", "America/Los_Angeles"),
-    ("san diego", "America/Los_Angeles"),
-    ("las vegas", "America/Los_Angeles"),
-    ("portland", "America/Los_Angeles"),
-    ("boston", "America/New_York"),
-    ("washington", "America/New_York"),
-    ("washington dc", "America/New_York"),
-    ("miami", "America/New_York"),
-    ("atlanta", "America/New_York"),
-    ("philadelphia", "America/New_York"),
-    ("dallas", "America/Chicago"),
-    ("houston", "America/Chicago"),
-    ("austin", "America/Chicago"),
-    ("minneapolis", "America/Chicago"),
-    ("new orleans", "America/Chicago"),
-    ("salt lake city", "America/Denver"),
-    ("montreal", "America/Toronto"),
-    ("munich", "Europe/Berlin"),
-    ("frankfurt", "Europe/Berlin"),
-    ("hamburg", "Europe/Berlin"),
-    ("cologne", "Europe/Berlin"),
-    ("barcelona", "Europe/Madrid"),
-    ("milan", "Europe/Rome"),
-    ("florence", "Europe/Rome"),
-    ("geneva", "Europe/Zurich"),
-    ("manchester", "Europe/London"),
-    ("edinburgh", "Europe/London"),
-    ("beijing", "Asia/Shanghai"),
-    ("mumbai", "Asia/Kolkata"),
-    ("delhi", "Asia/Kolkata"),
-    ("new delhi", "Asia/Kolkata"),
-    ("bangalore", "Asia/Kolkata"),
-    ("bengaluru", "Asia/Kolkata"),
-    ("osaka", "Asia/Tokyo"),
-    ("kyoto", "Asia/Tokyo"),
-    ("germany", "Europe/Berlin"),
-    ("france", "Europe/Paris"),
-    ("spain", "Europe/Madrid"),
-    ("italy", "Europe/Rome"),
-    ("netherlands", "Europe/Amsterdam"),
-    ("uk", "Europe/London"),
-    ("england", "Europe/London"),
-    ("india", "Asia/Kolkata"),
-    ("japan", "Asia/Tokyo"),
-    ("china", "Asia/Shanghai"),
-];
+/// The zones an ambiguous place could be in.
+fn ambiguous(wanted: &str) -> Option<Vec<&'static str>> {
+    AMBIGUOUS
+        .iter()
+        .find(|(place, _)| *place == wanted)
+        .map(|(_, zones)| zones.to_vec())
+}
+
+/// What a place a person says they are in turned out to be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    Zone(Tz),
+    /// A place in more than one zone ("Victoria"): these, to ask which.
+    OneOf(Vec<&'static str>),
+}
 
 /// Lower case, `_` and `-` as spaces, spaces collapsed: "New_York" and "new york" meet.
 fn key(text: &str) -> String {
@@ -187,6 +154,9 @@ pub fn find(name: &str) -> ZoneMatch {
         }
         None => {}
     }
+    if let Some(zones) = ambiguous(&wanted) {
+        return ZoneMatch::Unknown { suggestions: zones };
+    }
     // A country we know the zone of before IANA's old alias for it ("Japan": Asia/Tokyo).
     let exact = TZ_VARIANTS.iter().find(|tz| key(tz.name()) == wanted);
     let found = exact
@@ -217,7 +187,9 @@ fn without_time_words(wanted: &str) -> String {
 /// A place a person says they are in ("Tokyo", "New York", "Europe/Berlin", "Japan"): like
 /// `find`, but an abbreviation, an offset or an upper-case alias counts only when said as a
 /// time ("Pacific time", "CET time"), since "I'm in PT" is physical therapy, not Los Angeles.
-pub fn find_place(name: &str) -> Option<Tz> {
+/// A compass word ("the south") or an old alias's clock name ("universal") is no place; a place
+/// in several zones ("Victoria", "Jersey") is [`Place::OneOf`], to ask which.
+pub fn find_place(name: &str) -> Option<Place> {
     if !searchable(name) {
         return None;
     }
@@ -226,13 +198,16 @@ pub fn find_place(name: &str) -> Option<Tz> {
         said.ends_with(" time") || said.ends_with(" timezone") || said.ends_with(" time zone");
     if as_time {
         return match find(name) {
-            ZoneMatch::Found(tz) => Some(tz),
+            ZoneMatch::Found(tz) => Some(Place::Zone(tz)),
             ZoneMatch::Unknown { .. } => None,
         };
     }
     let wanted = without_time_words(&said);
-    if wanted.is_empty() {
+    if wanted.is_empty() || NO_PLACE.contains(&wanted.as_str()) || abbreviation(&wanted).is_some() {
         return None;
+    }
+    if let Some(zones) = ambiguous(&wanted) {
+        return Some(Place::OneOf(zones));
     }
     let named = TZ_VARIANTS.iter().find(|tz| {
         key(tz.name()) == wanted
@@ -250,18 +225,19 @@ pub fn find_place(name: &str) -> Option<Tz> {
         .or_else(place)
         .or_else(|| named.copied())
         .or_else(|| city(&wanted))
+        .map(Place::Zone)
 }
 
-/// The zone whose city is `wanted`: canonical names first, then the one with more parts
-/// ("America/Argentina/Buenos_Aires" over the old "America/Buenos_Aires").
+/// The zone whose city is `wanted`, in a region of today's names (not an old alias's: "east"
+/// is not "Brazil/East") and not a compass word ("Australia/South"): then the one with more
+/// parts ("America/Argentina/Buenos_Aires" over the old "America/Buenos_Aires").
 fn city(wanted: &str) -> Option<Tz> {
+    if NO_PLACE.contains(&wanted) {
+        return None;
+    }
     TZ_VARIANTS
         .iter()
-        .filter(|tz| {
-            tz.name().contains('/')
-                && !tz.name().starts_with("Etc/")
-                && city_key(tz.name()) == wanted
-        })
+        .filter(|tz| canonical(tz.name()) && city_key(tz.name()) == wanted)
         .max_by_key(|tz| {
             (
                 canonical(tz.name()),
@@ -371,7 +347,11 @@ mod tests {
 
     #[test]
     fn a_place_is_a_zone_only_by_name_city_or_country_unless_said_as_a_time() {
-        let place = |name: &str| find_place(name).map(|tz| tz.name().to_string());
+        let place = |name: &str| match find_place(name) {
+            Some(Place::Zone(tz)) => Some(tz.name().to_string()),
+            Some(Place::OneOf(zones)) => Some(format!("one of {zones:?}")),
+            None => None,
+        };
         assert_eq!(place("Tokyo").as_deref(), Some("Asia/Tokyo"));
         assert_eq!(
             place("the New York time zone").as_deref(),
@@ -392,8 +372,44 @@ mod tests {
             "UTC+2",
             "a meeting",
             "central park",
+            "the south",
+            "south",
+            "east",
+            "central",
+            "West",
+            "universal",
+            "zulu",
         ] {
             assert_eq!(place(not_a_place), None, "{not_a_place}");
+        }
+        assert_eq!(place("Adelaide").as_deref(), Some("Australia/Adelaide"));
+        assert_eq!(place("Guernsey").as_deref(), Some("Europe/Guernsey"));
+        for (ambiguous, first) in [
+            ("Victoria", "Australia/Melbourne"),
+            ("Jersey", "Europe/Jersey"),
+        ] {
+            match find_place(ambiguous) {
+                Some(Place::OneOf(zones)) => assert_eq!(zones[0], first, "{zones:?}"),
+                other => panic!("{ambiguous}: {other:?}"),
+            }
+            assert!(
+                matches!(find(ambiguous), ZoneMatch::Unknown { .. }),
+                "{ambiguous}"
+            );
+        }
+        // Said as an IANA name, an old alias is still that zone.
+        assert_eq!(found("Australia/South"), "Australia/South");
+        assert!(matches!(find("south"), ZoneMatch::Unknown { .. }));
+    }
+
+    #[test]
+    fn every_zone_the_place_names_give_is_one_chrono_tz_knows() {
+        let named = PLACES.iter().map(|(_, zone)| *zone);
+        let asked = AMBIGUOUS
+            .iter()
+            .flat_map(|(_, zones)| zones.iter().copied());
+        for name in named.chain(asked) {
+            assert!(zone(name).is_some(), "{name}");
         }
     }
 

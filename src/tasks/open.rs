@@ -40,6 +40,23 @@ pub enum Window {
     },
 }
 
+/// Which chats the tasks may come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origins<'a> {
+    /// Every chat and none.
+    Every,
+    /// The chats of the set, and no chat (the HTTP API's tasks).
+    Visible(&'a BTreeSet<String>),
+    /// That one chat only (a group's list: nobody's tasks from elsewhere).
+    Only(&'a str),
+}
+
+impl<'a> From<Option<&'a BTreeSet<String>>> for Origins<'a> {
+    fn from(visible: Option<&'a BTreeSet<String>>) -> Self {
+        visible.map_or(Origins::Every, Origins::Visible)
+    }
+}
+
 const COUNT: &str = "COUNT(*)";
 
 /// A task's time for the order: the earlier of its deadline and scheduled start.
@@ -48,13 +65,13 @@ const WHEN: &str = "CASE WHEN deadline IS NULL THEN scheduled_start \
 
 /// The open tasks in `window` someone taking part in `visible` may see, soonest first; at
 /// most `limit` of them.
-pub fn tasks(
+pub fn tasks<'a>(
     conn: &Connection,
-    visible: Option<&BTreeSet<String>>,
+    visible: impl Into<Origins<'a>>,
     window: Window,
     limit: Option<usize>,
 ) -> Result<Vec<Task>, StoreError> {
-    let (sql, params) = select(COLUMNS, visible, window, limit)?;
+    let (sql, params) = select(COLUMNS, visible.into(), window, limit)?;
     let mut statement = conn.prepare_cached(&sql)?;
     let mut rows = statement.query(rusqlite::params_from_iter(params))?;
     let mut tasks = Vec::new();
@@ -64,15 +81,15 @@ pub fn tasks(
     Ok(tasks)
 }
 
-/// The ids of [`tasks`], in its order, at most `limit` of them (what a list remembers to show
-/// a page at a time).
+/// The ids of [`tasks`] from `origins`, in its order, at most `limit` of them (what a list
+/// remembers to show a page at a time).
 pub fn ids(
     conn: &Connection,
-    visible: Option<&BTreeSet<String>>,
+    origins: Origins<'_>,
     window: Window,
     limit: Option<usize>,
 ) -> Result<Vec<String>, StoreError> {
-    let (sql, params) = select("id", visible, window, limit)?;
+    let (sql, params) = select("id", origins, window, limit)?;
     let ids = conn
         .prepare_cached(&sql)?
         .query_map(rusqlite::params_from_iter(params), |row| row.get(0))?
@@ -80,13 +97,9 @@ pub fn ids(
     Ok(ids)
 }
 
-/// How many tasks [`tasks`] would list.
-pub fn count(
-    conn: &Connection,
-    visible: Option<&BTreeSet<String>>,
-    window: Window,
-) -> Result<usize, StoreError> {
-    let (sql, params) = select(COUNT, visible, window, None)?;
+/// How many tasks from `origins` [`tasks`] would list.
+pub fn count(conn: &Connection, origins: Origins<'_>, window: Window) -> Result<usize, StoreError> {
+    let (sql, params) = select(COUNT, origins, window, None)?;
     let count: i64 = conn
         .prepare_cached(&sql)?
         .query_row(rusqlite::params_from_iter(params), |row| row.get(0))?;
@@ -104,7 +117,7 @@ pub fn count(
 /// index for one arm of an `OR`.
 fn select(
     columns: &str,
-    visible: Option<&BTreeSet<String>>,
+    origins: Origins<'_>,
     window: Window,
     limit: Option<usize>,
 ) -> Result<(String, Vec<SqlValue>), StoreError> {
@@ -115,9 +128,13 @@ fn select(
         format!("?{}", params.len())
     };
     // Where the tasks may come from: every chat, or none and the visible ones.
-    let origins: Vec<String> = match visible {
-        None => vec![String::new()],
-        Some(chats) => {
+    let origins: Vec<String> = match origins {
+        Origins::Every => vec![String::new()],
+        Origins::Only(chat) => vec![format!(
+            " AND origin_thread_id = {}",
+            param(SqlValue::Text(chat.to_string()))
+        )],
+        Origins::Visible(chats) => {
             let chats = serde_json::to_string(chats)
                 .map_err(|source| StoreError::json("the visible chats", source))?;
             let chats = param(SqlValue::Text(chats));
@@ -290,9 +307,11 @@ mod tests {
                     .map(|task| task.id)
                     .collect();
                 assert_eq!(listed, expected, "{window:?} {visible:?}");
-                let ids = ids(&conn, visible, window, None).unwrap_or_else(|e| panic!("{e}"));
+                let ids =
+                    ids(&conn, visible.into(), window, None).unwrap_or_else(|e| panic!("{e}"));
                 assert_eq!(ids, expected, "{window:?} {visible:?}");
-                let counted = count(&conn, visible, window).unwrap_or_else(|e| panic!("{e}"));
+                let counted =
+                    count(&conn, visible.into(), window).unwrap_or_else(|e| panic!("{e}"));
                 assert_eq!(counted, expected.len(), "{window:?} {visible:?}");
                 let first: Vec<String> = tasks(&conn, visible, window, Some(2))
                     .unwrap_or_else(|e| panic!("{e}"))
@@ -301,6 +320,22 @@ mod tests {
                     .collect();
                 assert_eq!(first, expected[..2.min(expected.len())], "{window:?}");
             }
+        }
+        // A group's list: that chat's tasks only, not those of no chat.
+        for window in windows() {
+            let of_a: Vec<String> = filtered(&all, Some(&only_a), window)
+                .into_iter()
+                .filter(|id| {
+                    all.iter().any(|task| {
+                        task.id == *id && task.origin_thread_id.as_deref() == Some("thr_a")
+                    })
+                })
+                .collect();
+            let only = Origins::Only("thr_a");
+            let ids = ids(&conn, only, window, None).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(ids, of_a, "{window:?}");
+            let counted = count(&conn, only, window).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(counted, of_a.len(), "{window:?}");
         }
     }
 
@@ -315,10 +350,15 @@ mod tests {
         .unwrap_or_else(|e| panic!("{e}"));
         assert!(!whole_reads(&every_task, "task", &["task_open_origin"]).is_empty());
         let chats: BTreeSet<String> = ["thr_a".to_string()].into();
-        for visible in [None, Some(&chats)] {
+        for origins in [
+            Origins::Every,
+            Origins::Visible(&chats),
+            Origins::Only("thr_a"),
+        ] {
+            let visible = (origins != Origins::Every).then_some(origins);
             for window in windows() {
                 let (sql, _) =
-                    select(COLUMNS, visible, window, Some(20)).unwrap_or_else(|e| panic!("{e}"));
+                    select(COLUMNS, origins, window, Some(20)).unwrap_or_else(|e| panic!("{e}"));
                 let lines = plan(&conn, &sql).unwrap_or_else(|e| panic!("{e}"));
                 // Walking the open tasks' own index is reading only what is asked about.
                 let whole = whole_reads(&lines, "task", &["task_open_origin"]);

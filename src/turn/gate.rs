@@ -166,7 +166,8 @@ enum Slot {
 }
 
 /// "my time zone is Europe/Berlin", "what's my time zone?", "I'm in Tokyo now" (a place that is
-/// a zone): a command the rules read. "I'm in a meeting" is not.
+/// a zone, or "I'm in Victoria now", asked about): a command the rules read. "I'm in a meeting"
+/// and "I'm in the south" are not.
 fn is_zone_command(zone: &crate::people::sentence::ZoneSentence) -> bool {
     use crate::people::sentence::ZoneSentence;
     match zone {

@@ -7,7 +7,9 @@
 //! Where the cursor lives: one per chat (`conversation::list_cursors`), saved with the turn
 //! that answered the list, replaced by the next list answer (or cleared when that one fits one
 //! page), expiring like a draft (`plans.expiry`). "more" with no live cursor gets an honest
-//! answer and goes no further (not to the model).
+//! answer and goes no further (not to the model). The cursor belongs to the person who asked:
+//! another member's "more" gets a plain answer, never the next page of someone else's list.
+//! In a group chat a list names only that chat's tasks (`capture::group_lists`).
 //! Invariants: nothing here writes; the page and the cursor step are committed with the turn.
 
 use chrono::{DateTime, Utc};
@@ -30,6 +32,9 @@ use super::settings::chrono_duration;
 
 /// Said to "more" when the chat has no list to continue.
 pub const NOTHING_TO_CONTINUE: &str = "There's no list to continue here. Ask me \"list my tasks\", \"what's overdue\", \"what's due this week\" or \"what are you waiting on?\" and say \"more\" after it.";
+
+/// Said to "more" when the chat's last list was asked for by someone else.
+pub const NOT_YOUR_LIST: &str = "That list was asked for by someone else, so it's theirs to page through. Ask me \"list my tasks\" for yours.";
 
 /// Said to "more" after the last page.
 pub fn whole_list_shown(total: usize) -> String {
@@ -102,7 +107,12 @@ impl Pipeline {
             .read(move |conn| {
                 let listed = questions::list(conn, question, Some(&viewer), now, ctx.timezone)?;
                 let here = Some(viewer.here.as_str());
-                pages::first_page(conn, listed, here, &ctx, expires_at, MoreHint::Say)
+                let mut answer =
+                    pages::first_page(conn, listed, here, &ctx, expires_at, MoreHint::Say)?;
+                if let Some(cursor) = &mut answer.cursor {
+                    cursor.asked_by = Some(viewer.person.clone());
+                }
+                Ok(answer)
             })
             .await?;
         Ok(Work::List {
@@ -120,6 +130,7 @@ impl Pipeline {
     ) -> Result<Work, TurnError> {
         let ctx = self.list_context(now);
         let here = context.thread.id.clone();
+        let asker = context.author_id.clone();
         let next = self
             .store
             .read(move |conn| {
@@ -128,6 +139,10 @@ impl Pipeline {
                 else {
                     return Ok(None);
                 };
+                if !cursor.belongs_to(&asker) {
+                    // Another member's list: theirs to page through, not this person's.
+                    return Ok(Some((NOT_YOUR_LIST.to_string(), ListStep::Keep)));
+                }
                 if cursor.shown >= cursor.items.len() {
                     return Ok(Some((whole_list_shown(cursor.items.len()), ListStep::Keep)));
                 }

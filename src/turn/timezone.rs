@@ -21,7 +21,7 @@ use crate::tasks::when::WhenContext;
 
 use crate::people::quiet_sentence::QuietSentence;
 use crate::people::sentence::ZoneSentence;
-use crate::people::zones::{self, ZoneMatch};
+use crate::people::zones::{self, Place, ZoneMatch};
 use crate::people::{self, repo};
 
 use super::apply::Work;
@@ -128,12 +128,18 @@ impl Pipeline {
                     say(TurnPath::Clarify, people::unknown_zone(&name, &suggestions))
                 }
             },
-            // "I'm in Tokyo now" sets it; "I'm in a meeting" or "I'm in PT" names no place, so
-            // it is not about time zones at all.
+            // "I'm in Tokyo now" sets it; "I'm in Victoria now" asks which; "I'm in a meeting",
+            // "I'm in the south" or "I'm in PT" names no place, so it is not about time zones.
             ZoneSentence::Set {
                 name,
                 explicit: false,
-            } => zones::find_place(&name).map(Work::SetTimezone),
+            } => match zones::find_place(&name) {
+                Some(Place::Zone(timezone)) => Some(Work::SetTimezone(timezone)),
+                Some(Place::OneOf(zones)) => {
+                    say(TurnPath::Clarify, people::which_place(&name, &zones))
+                }
+                None => None,
+            },
         })
     }
 }

@@ -12,7 +12,7 @@ use donna::automations::runner::AutomationsMsg;
 use donna::subsystems::nudger::NudgerMsg;
 use serde_json::{json, Value};
 
-async fn zone_of(bot: &Bot, user: &str) -> String {
+pub(crate) async fn zone_of(bot: &Bot, user: &str) -> String {
     let (status, person) = bot.get(&format!("/api/people/{user}")).await;
     assert_eq!(status, 200, "{person}");
     person["timezone"].as_str().unwrap_or_default().to_string()

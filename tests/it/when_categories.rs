@@ -16,14 +16,14 @@ use donna::capture::time_words::{read, CaptureTime};
 use donna::capture::title::title_from;
 use donna::tasks::when::{describe, find_when, time_words, TimeAnchor, WhenContext, WhenError};
 
-const NOW: &str = "Fri 2026-11-27 10:00";
+pub(crate) const NOW: &str = "Fri 2026-11-27 10:00";
 
-enum Expect {
+pub(crate) enum Expect {
     At(&'static str),
     Fails(WhenError),
     Nothing,
 }
-use Expect::{At, Fails, Nothing};
+pub(crate) use Expect::{At, Fails, Nothing};
 
 fn parse_local(written: &str) -> NaiveDateTime {
     NaiveDateTime::parse_from_str(written.trim(), "%a %Y-%m-%d %H:%M")
@@ -57,7 +57,7 @@ fn local(at: DateTime<Utc>, ctx: &WhenContext) -> String {
         .to_string()
 }
 
-fn check(text: &str, now: &str, expected: Expect) {
+pub(crate) fn check(text: &str, now: &str, expected: Expect) {
     let ctx = context(now);
     let got = find_when(text, &ctx).map(|at| at.map(|at| local(at, &ctx)));
     match expected {
@@ -70,13 +70,13 @@ fn check(text: &str, now: &str, expected: Expect) {
     }
 }
 
-fn unread(words: &str) -> Expect {
+pub(crate) fn unread(words: &str) -> Expect {
     Fails(WhenError::Unread(words.to_owned()))
 }
 
 /// A capture's body: the title left once the time words are cut, and the time read. A title
 /// never keeps a word the reader counts as part of a time.
-fn cap(body: &str, now: &str, title: &str, expected: Expect) {
+pub(crate) fn cap(body: &str, now: &str, title: &str, expected: Expect) {
     let ctx = context(now);
     let time = read(body, &ctx);
     let got_title = title_from(body, time.ranges());

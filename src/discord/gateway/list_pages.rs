@@ -41,9 +41,11 @@ impl InboundWork {
             .write(move |conn| {
                 let ctx = in_zone_of(conn, asker.as_deref(), ctx)?;
                 let listed = questions::list(conn, question, None, ctx.now, ctx.timezone)?;
-                let answer =
+                let mut answer =
                     pages::first_page(conn, listed, None, &ctx, expires_at, MoreHint::Button)?;
-                if let Some(cursor) = &answer.cursor {
+                if let Some(cursor) = &mut answer.cursor {
+                    // Its More button pages on only for the one who asked.
+                    cursor.asked_by.clone_from(&asker);
                     list_cursors::save(conn, cursor, ctx.now)?;
                 }
                 Ok(answer)
@@ -83,8 +85,9 @@ impl InboundWork {
             .store
             .write(move |conn| {
                 let ctx = in_zone_of(conn, asker.as_deref(), ctx)?;
-                let Some(cursor) =
-                    list_cursors::get(conn, &cursor_id)?.filter(|cursor| cursor.is_live(ctx.now))
+                let clicker = asker.as_deref().unwrap_or_default();
+                let Some(cursor) = list_cursors::get(conn, &cursor_id)?
+                    .filter(|cursor| cursor.is_live(ctx.now) && cursor.belongs_to(clicker))
                 else {
                     return Ok(None);
                 };

@@ -13,7 +13,7 @@ use super::cursor::{Match, Words};
 use crate::sentence::lexicon::{courtesy, moods};
 use crate::tasks::when::error::WhenError;
 use crate::tasks::when::parts::{Day, Part, Span};
-use crate::tasks::when::words::{count_at, decimal, unit_word, Unit};
+use crate::tasks::when::words::{count_at, decimal, is_digits, unit_word, Unit};
 
 /// What one amount says: its span (or why it cannot be used), the words it took, and whether
 /// its count was written with digits.
@@ -207,6 +207,40 @@ fn piece(w: &Words, i: usize) -> Option<Amount> {
     })
 }
 
+/// "in 1e9 hours", "in 2e3 minutes": refused as too far when they are, else asked; never read as
+/// the digits before the "e", never left in a title.
+fn scientific_amount(w: &Words, i: usize) -> Option<Amount> {
+    let value = scientific(w.at(i))?;
+    let (unit, working, used) = unit_at(w, i + 1)?;
+    let span = match value.map(|(n, d)| span_of(n, d, unit, working)) {
+        None | Some(Err(WhenError::TooFar)) => Err(WhenError::TooFar),
+        Some(_) => Err(WhenError::Unread(w.written(i, 1 + used))),
+    };
+    Some(Amount {
+        span,
+        len: 1 + used,
+        digits: true,
+        more: false,
+    })
+}
+
+/// "1e9", "2E3", "1.5e+3": a number in scientific notation, as a fraction (None inside when
+/// it is too big for one); None when the word is not one.
+fn scientific(word: &str) -> Option<Option<(u64, u64)>> {
+    let (mantissa, exponent) = word.split_once(['e', 'E'])?;
+    let (n, d) = decimal(mantissa)?;
+    let exponent = exponent.strip_prefix('+').unwrap_or(exponent);
+    if !is_digits(exponent) {
+        return None;
+    }
+    let value = exponent
+        .parse::<u32>()
+        .ok()
+        .and_then(|exponent| 10u64.checked_pow(exponent))
+        .and_then(|scale| n.checked_mul(scale));
+    Some(value.map(|n| (n, d)))
+}
+
 /// "1/2", "3/4", "1/4", "2/3": a fraction of a unit.
 fn vulgar_fraction(word: &str) -> Option<(u64, u64)> {
     let (top, bottom) = word.split_once('/')?;
@@ -285,7 +319,7 @@ fn compact(word: &str) -> Option<Result<Span, WhenError>> {
 /// A whole amount from word `i`: pieces joined by "and" or nothing ("1 hour 30 minutes", "2
 /// weeks and 3 days").
 pub(super) fn amount(w: &Words, i: usize) -> Option<Amount> {
-    let first = piece(w, i)?;
+    let first = scientific_amount(w, i).or_else(|| piece(w, i))?;
     let (mut span, mut len, digits, more) = (first.span, first.len, first.digits, first.more);
     loop {
         let next = if w.at(i + len) == "and" {

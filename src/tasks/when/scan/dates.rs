@@ -81,8 +81,14 @@ pub(super) fn iso_date(word: &str) -> Option<Match> {
     };
     let mut fields = date.split('-');
     let (year, month, day) = (fields.next()?, fields.next()?, fields.next()?);
-    if fields.next().is_some() || !(is_digits(year) && year.len() == 4) {
+    if fields.next().is_some() || !(is_digits(year) && year.len() >= 4) {
         return None;
+    }
+    if year.len() > 4 {
+        // "99999-12-31": refused, never left in a title.
+        small_number(month)?;
+        small_number(day)?;
+        return Some((1, vec![Part::Invalid(WhenError::TooFar)]));
     }
     let year = year_number(year)?;
     let (month, day) = (small_number(month)?, small_number(day)?);
@@ -107,9 +113,11 @@ pub(super) fn numeric_date(w: &Words, i: usize) -> Option<Match> {
     }
     let (a, b) = (small_number(a)?, small_number(b)?);
     let year = match year {
-        None => None,
-        Some(y) if is_digits(y) && y.len() == 4 => year_number(y),
-        Some(y) if is_digits(y) && y.len() == 2 => year_number(y).map(|y| 2000 + y),
+        None => Ok(None),
+        Some(y) if is_digits(y) && y.len() == 4 => Ok(year_number(y)),
+        Some(y) if is_digits(y) && y.len() == 2 => Ok(year_number(y).map(|y| 2000 + y)),
+        // "31/12/99999": a date, but of a year no one can be reminded in.
+        Some(y) if is_digits(y) && y.len() > 4 => Err(WhenError::TooFar),
         Some(_) => return None,
     };
     if a == 0 || b == 0 || a > 31 || b > 31 || (a > 12 && b > 12) {
@@ -122,7 +130,10 @@ pub(super) fn numeric_date(w: &Words, i: usize) -> Option<Match> {
     if w.at(i + 1) == "of" || unit_word(w.at(i + 1)).is_some() {
         return None;
     }
-    let year = year.filter(|y| (1..=9999).contains(y));
+    let year = match year {
+        Ok(year) => year.filter(|y| (1..=9999).contains(y)),
+        Err(too_far) => return Some((1, vec![Part::Invalid(too_far)])),
+    };
     let part = if a <= 12 && b <= 12 && a != b {
         Part::Invalid(WhenError::NumericDate {
             written: word.to_owned(),
