@@ -10,11 +10,13 @@
 //! How: the tasks the message names (`tasks::named::named_by_message`, the person's words only)
 //! and, for each, whether the message asks for a change to it (`replies::grounding`: not a
 //! question about it, not negated, not someone else's doing). A task merely mentioned ("I'm
-//! dreading the dentist") or a new task asked for is not this.
+//! dreading the dentist") or a new task asked for is not this. However many tasks the
+//! message names, it is judged once per distinct set of its own words a title holds
+//! (`grounding::asks_for_on_any`), not once per task.
 //!
 //! Invariant: pure reads; nothing here changes anything or decides what runs.
 
-use crate::replies::grounding::{asks_for, Ask, Context};
+use crate::replies::grounding::{asks_for_on_any, Ask};
 use crate::sentence::tokens::Join;
 use crate::sentence::Sentence;
 use crate::tasks::named;
@@ -44,19 +46,9 @@ impl Pipeline {
             .store
             .read(move |conn| named::named_by_message(conn, &words))
             .await?;
-        Ok(named
-            .iter()
-            .any(|task| asks_for_a_change(said, &task.title)))
+        let titles: Vec<&str> = named.iter().map(|task| task.title.as_str()).collect();
+        Ok(CHANGES
+            .into_iter()
+            .any(|ask| asks_for_on_any(said, ask, &titles)))
     }
-}
-
-/// Whether the message asks, in its words, for a change to the task titled `title`.
-fn asks_for_a_change(message: &Sentence, title: &str) -> bool {
-    let context = Context {
-        task_title: Some(title),
-        extra: None,
-    };
-    CHANGES
-        .into_iter()
-        .any(|ask| asks_for(message, ask, &context, || false))
 }

@@ -57,6 +57,7 @@ mod lists;
 mod llm_layer;
 mod logs;
 mod machine_zone;
+mod many_open_tasks;
 mod model_probe;
 mod nudger;
 mod nudges_here;

@@ -64,6 +64,34 @@ pub fn asks_for(
     judge(sentence, ask, context, names_a_time) == Grounded::Asked
 }
 
+/// Whether `sentence` plainly asks for `ask` on one of the tasks titled `titles`: the answer
+/// of [`asks_for`] with each title as `Context::task_title` (no rule-file phrases, no time),
+/// judged once per distinct part of a title that matters. A title is only ever compared with
+/// the base forms of the message's own words, so titles holding the same of those words get
+/// the same answer; a message that shares its words with hundreds of open tasks ("call the
+/// bank" beside as many "Call the bank about case N") is judged once, not hundreds of times.
+pub fn asks_for_on_any(sentence: &Sentence, ask: Ask, titles: &[&str]) -> bool {
+    let said: Vec<String> = sentence.words().flat_map(lemma::bases).collect();
+    let mut judged: Vec<String> = Vec::new();
+    titles.iter().any(|title| {
+        let shared: Vec<String> = content_words(title)
+            .into_iter()
+            .filter(|word| said.contains(word))
+            .collect();
+        let part = shared.join(" ");
+        if judged.contains(&part) {
+            return false;
+        }
+        let context = Context {
+            task_title: Some(&part),
+            extra: None,
+        };
+        let asked = asks_for(sentence, ask, &context, || false);
+        judged.push(part);
+        asked
+    })
+}
+
 /// How plainly `sentence` asks for `ask` (see the module header). `names_a_time` is asked at
 /// most once, only for `Move` and `Snooze`, and only when no word decided it: a time the
 /// message names ("friday 3pm", "in 2 hours") asks for those two.

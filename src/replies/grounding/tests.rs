@@ -122,3 +122,61 @@ fn time_words_count_only_when_the_message_holds_them() {
         );
     }
 }
+
+#[test]
+fn many_titles_read_at_once_answer_as_each_title_alone() {
+    let titles = [
+        "Call the bank about case 3",
+        "Call the bank about case 4",
+        "Water the plants",
+        "Send the invoice",
+    ];
+    let sentences = [
+        "could you make sure I call the bank on friday",
+        "called the bank this morning",
+        "watered them",
+        "I haven't watered them yet",
+        "I'll water them later",
+        "did you send the invoice?",
+        "sent!",
+        "push the bank call to monday",
+        "scrap the invoice",
+        "I'm so done with the bank",
+        "this morning I finally watered",
+        "the weather is so nice today",
+    ];
+    // Every kind there is.
+    let kinds = [
+        Ask::Create,
+        Ask::Done,
+        Ask::Move,
+        Ask::Snooze,
+        Ask::Cancel,
+        Ask::Rename,
+        Ask::Change,
+    ];
+    for sentence in sentences {
+        let message = Sentence::read(sentence);
+        for ask in kinds {
+            let each = titles.iter().any(|title| {
+                let context = Context {
+                    task_title: Some(title),
+                    extra: None,
+                };
+                asks_for(&message, ask, &context, || false)
+            });
+            assert_eq!(
+                asks_for_on_any(&message, ask, &titles),
+                each,
+                "{sentence:?} / {ask:?}"
+            );
+            assert!(
+                !asks_for_on_any(&message, ask, &[]),
+                "{sentence:?}: no task"
+            );
+        }
+    }
+    // The title's own verb still reports it done.
+    let watered = Sentence::read("watered them this morning");
+    assert!(asks_for_on_any(&watered, Ask::Done, &titles));
+}
