@@ -155,12 +155,13 @@ async fn a_row_no_read_takes_is_skipped_and_reported_and_the_others_are_nudged()
 /// the repair), a counter turned REAL and an estimate of 10^15 minutes. Version 18 had none of
 /// the columns later migrations add (`inbox.intent`, 0021; `person.quiet_hours` and a zone that
 /// may be null, 0022; `automation.time_stated` and `repeat_from`, 0023; `task_placing` and
-/// `person.working_hours`, 0024), so they go too: a
+/// `person.working_hours`, 0024; `list_cursor.asked_by`, 0026), so they go too: a
 /// migration that adds a column runs once, on a database that does not have it.
 fn spoil_as_an_older_donna_left_it(database: &std::path::Path, id: &str) {
     let conn = rusqlite::Connection::open(database).unwrap_or_else(|e| panic!("{e}"));
     let undone = conn.execute_batch(
         "ALTER TABLE inbox DROP COLUMN intent;
+         ALTER TABLE list_cursor DROP COLUMN asked_by;
          DROP TABLE task_placing;
          ALTER TABLE automation DROP COLUMN time_stated;
          ALTER TABLE automation DROP COLUMN repeat_from;
