@@ -5,14 +5,13 @@
 //! Invariant: data only; every zone named here is one chrono-tz knows (`zones` tests read each).
 
 /// Big cities and countries with one zone that no IANA name spells.
-pub(super) const PLACES: [(&str, &str); 47] = [
+pub(super) const PLACES: [(&str, &str); 75] = [
     ("san francisco", "America/Los_Angeles"),
     ("seattle", "America/Los_Angeles"),
     ("san diego", "America/Los_Angeles"),
     ("las vegas", "America/Los_Angeles"),
-    ("portland", "America/Los_Angeles"),
     ("boston", "America/New_York"),
-    ("washington", "America/New_York"),
+    ("washington state", "America/Los_Angeles"),
     ("washington dc", "America/New_York"),
     ("miami", "America/New_York"),
     ("atlanta", "America/New_York"),
@@ -53,6 +52,35 @@ pub(super) const PLACES: [(&str, &str); 47] = [
     ("india", "Asia/Kolkata"),
     ("japan", "Asia/Tokyo"),
     ("china", "Asia/Shanghai"),
+    ("new zealand", "Pacific/Auckland"),
+    ("south africa", "Africa/Johannesburg"),
+    ("south korea", "Asia/Seoul"),
+    ("korea", "Asia/Seoul"),
+    ("ireland", "Europe/Dublin"),
+    ("scotland", "Europe/London"),
+    ("wales", "Europe/London"),
+    ("portugal", "Europe/Lisbon"),
+    ("switzerland", "Europe/Zurich"),
+    ("austria", "Europe/Vienna"),
+    ("belgium", "Europe/Brussels"),
+    ("sweden", "Europe/Stockholm"),
+    ("norway", "Europe/Oslo"),
+    ("denmark", "Europe/Copenhagen"),
+    ("finland", "Europe/Helsinki"),
+    ("poland", "Europe/Warsaw"),
+    ("greece", "Europe/Athens"),
+    ("thailand", "Asia/Bangkok"),
+    ("vietnam", "Asia/Ho_Chi_Minh"),
+    ("philippines", "Asia/Manila"),
+    ("pakistan", "Asia/Karachi"),
+    ("bangladesh", "Asia/Dhaka"),
+    ("nigeria", "Africa/Lagos"),
+    ("kenya", "Africa/Nairobi"),
+    ("colombia", "America/Bogota"),
+    ("peru", "America/Lima"),
+    ("taiwan", "Asia/Taipei"),
+    ("saudi arabia", "Asia/Riyadh"),
+    ("uae", "Asia/Dubai"),
 ];
 
 /// Words that name no place, though an old alias zone ends in them ("Australia/South",
@@ -77,8 +105,11 @@ pub(super) const NO_PLACE: [&str; 15] = [
     "local",
 ];
 
-/// Places people name that are in more than one zone: asked about, never guessed.
-pub(super) const AMBIGUOUS: [(&str, &[&str]); 4] = [
+/// Places people name that are in more than one zone: asked about, never guessed. A city
+/// whose namesakes are both places people live in (Portland, Oregon and Maine), and a country
+/// that spans zones (only the person knows which part they are in). The first zone is the one
+/// most people mean; all are named in the question.
+pub(super) const AMBIGUOUS: [(&str, &[&str]); 30] = [
     (
         "victoria",
         &["Australia/Melbourne", "America/Vancouver", "Indian/Mahe"],
@@ -86,4 +117,97 @@ pub(super) const AMBIGUOUS: [(&str, &[&str]); 4] = [
     ("jersey", &["Europe/Jersey", "America/New_York"]),
     ("georgia", &["Asia/Tbilisi", "America/New_York"]),
     ("cordoba", &["America/Argentina/Cordoba", "Europe/Madrid"]),
+    ("portland", &["America/Los_Angeles", "America/New_York"]),
+    ("washington", &["America/New_York", "America/Los_Angeles"]),
+    ("birmingham", &["Europe/London", "America/Chicago"]),
+    ("cambridge", &["Europe/London", "America/New_York"]),
+    (
+        "richmond",
+        &["America/New_York", "America/Vancouver", "Europe/London"],
+    ),
+    ("kingston", &["America/Jamaica", "America/Toronto"]),
+    ("springfield", &["America/Chicago", "America/New_York"]),
+    ("hyderabad", &["Asia/Kolkata", "Asia/Karachi"]),
+    ("punjab", &["Asia/Kolkata", "Asia/Karachi"]),
+    (
+        "santiago",
+        &["America/Santiago", "Europe/Madrid", "America/Santo_Domingo"],
+    ),
+    ("newcastle", &["Europe/London", "Australia/Sydney"]),
+    (
+        "hamilton",
+        &["America/Toronto", "Pacific/Auckland", "Atlantic/Bermuda"],
+    ),
+    ("valencia", &["Europe/Madrid", "America/Caracas"]),
+    ("san jose", &["America/Los_Angeles", "America/Costa_Rica"]),
+    (
+        "san juan",
+        &["America/Puerto_Rico", "America/Argentina/San_Juan"],
+    ),
+    ("alexandria", &["Africa/Cairo", "America/New_York"]),
+    ("toledo", &["Europe/Madrid", "America/New_York"]),
+    (
+        "usa",
+        &[
+            "America/New_York",
+            "America/Chicago",
+            "America/Denver",
+            "America/Los_Angeles",
+        ],
+    ),
+    (
+        "united states",
+        &[
+            "America/New_York",
+            "America/Chicago",
+            "America/Denver",
+            "America/Los_Angeles",
+        ],
+    ),
+    (
+        "america",
+        &[
+            "America/New_York",
+            "America/Chicago",
+            "America/Denver",
+            "America/Los_Angeles",
+        ],
+    ),
+    (
+        "canada",
+        &[
+            "America/Toronto",
+            "America/Winnipeg",
+            "America/Edmonton",
+            "America/Vancouver",
+            "America/Halifax",
+        ],
+    ),
+    (
+        "australia",
+        &[
+            "Australia/Sydney",
+            "Australia/Brisbane",
+            "Australia/Adelaide",
+            "Australia/Perth",
+        ],
+    ),
+    ("brazil", &["America/Sao_Paulo", "America/Manaus"]),
+    (
+        "mexico",
+        &["America/Mexico_City", "America/Tijuana", "America/Cancun"],
+    ),
+    (
+        "russia",
+        &[
+            "Europe/Moscow",
+            "Asia/Yekaterinburg",
+            "Asia/Novosibirsk",
+            "Asia/Vladivostok",
+        ],
+    ),
+    (
+        "indonesia",
+        &["Asia/Jakarta", "Asia/Makassar", "Asia/Jayapura"],
+    ),
 ];

@@ -387,6 +387,11 @@ mod tests {
         for (ambiguous, first) in [
             ("Victoria", "Australia/Melbourne"),
             ("Jersey", "Europe/Jersey"),
+            ("Portland", "America/Los_Angeles"),
+            ("Santiago", "America/Santiago"),
+            ("San Juan", "America/Puerto_Rico"),
+            ("Canada", "America/Toronto"),
+            ("the USA", "America/New_York"),
         ] {
             match find_place(ambiguous) {
                 Some(Place::OneOf(zones)) => assert_eq!(zones[0], first, "{zones:?}"),

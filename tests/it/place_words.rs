@@ -44,6 +44,48 @@ async fn a_place_sets_its_zone_a_word_that_names_none_sets_nothing_and_an_ambigu
             "I moved to Georgia",
             Asks(&["Asia/Tbilisi", "America/New_York"]),
         ),
+        (
+            "I'm in Portland now",
+            Asks(&["America/Los_Angeles", "America/New_York"]),
+        ),
+        (
+            "I moved to Birmingham",
+            Asks(&["Europe/London", "America/Chicago"]),
+        ),
+        (
+            "ok so I'm in Springfield now",
+            Asks(&["America/Chicago", "America/New_York"]),
+        ),
+        (
+            "I'm in San Jose now",
+            Asks(&["America/Los_Angeles", "America/Costa_Rica"]),
+        ),
+        (
+            "moved to Hyderabad",
+            Asks(&["Asia/Kolkata", "Asia/Karachi"]),
+        ),
+        (
+            "I'm in Washington now",
+            Asks(&["America/New_York", "America/Los_Angeles"]),
+        ),
+        // A country that spans zones: only the person knows which part.
+        (
+            "I'm in Canada now",
+            Asks(&["America/Toronto", "America/Vancouver"]),
+        ),
+        (
+            "i moved to the USA",
+            Asks(&["America/New_York", "America/Los_Angeles"]),
+        ),
+        (
+            "we're in Australia now",
+            Asks(&["Australia/Sydney", "Australia/Perth"]),
+        ),
+        ("I'm in Washington DC now", Sets("America/New_York")),
+        ("I'm in Seattle now", Sets("America/Los_Angeles")),
+        ("I'm in Ireland now", Sets("Europe/Dublin")),
+        ("moved to New Zealand", Sets("Pacific/Auckland")),
+        ("I'm in Mexico City now", Sets("America/Mexico_City")),
         ("I'm in Melbourne now", Sets("Australia/Melbourne")),
         ("moved to Toronto", Sets("America/Toronto")),
         ("I'm in Adelaide now", Sets("Australia/Adelaide")),
@@ -58,6 +100,8 @@ async fn a_place_sets_its_zone_a_word_that_names_none_sets_nothing_and_an_ambigu
         // Must not: a thing moved, not the person.
         ("moved the meeting to Tokyo", Nothing),
         ("just checking in", Nothing),
+        ("I'm in a call with Portland", Nothing),
+        ("the Canada trip is next week", Nothing),
     ];
     for (i, (text, outcome)) in table.iter().enumerate() {
         let user = format!("traveller{i}");
