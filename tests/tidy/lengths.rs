@@ -34,8 +34,6 @@ pub const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ),
     ("src/http/threads.rs", "open_nudge", 105),
     ("src/store/writer.rs", "StoreWriter::commit_batch", 107),
-    ("src/tasks/when/resolve.rs", "combine", 139),
-    ("src/tasks/when/scan/amount.rs", "piece", 153),
     (
         "src/turn/chat_actions.rs",
         "Pipeline::settle_waiting_actions",

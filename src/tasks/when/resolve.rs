@@ -9,7 +9,7 @@
 //! - Any part that could not be read makes the whole reading fail: nothing is half-read.
 //! - Two different answers in one text are [`WhenError::Conflicting`], never a pick.
 
-use chrono::{DateTime, NaiveTime, Utc, Weekday};
+use chrono::{DateTime, NaiveDate, NaiveTime, Utc, Weekday};
 
 use super::calendar::Calendar;
 use super::context::WhenContext;
@@ -223,26 +223,96 @@ fn combine(parts: &[Part], ctx: &WhenContext) -> Result<Option<DateTime<Utc>>, W
             Ok(None)
         };
     }
-    // With anything more specific around, "later today" only says "today" and "later" nothing.
-    if said.later_today {
-        push_unique(&mut said.days, Day::Today);
-    }
-    // A past day can never be the new time, so beside a usable one it is only the story ("it was
-    // due yesterday, push to friday"); alone it is still an error.
-    let usable_day = said.days.iter().any(|d| *d != Day::Past)
-        || !said.weekdays.is_empty()
-        || said.next_week
-        || !said.spans.is_empty();
-    if usable_day {
-        said.days.retain(|d| *d != Day::Past);
-    }
+    said.keep_usable_days();
     let time_of_day = said.time_of_day()?;
     if said.point_times.len() > 1 {
         return Err(WhenError::Conflicting);
     }
-    let point_time = said.point_times.first().copied();
-
+    let placing = Placing {
+        point_time: said.point_times.first().copied(),
+        said: &said,
+        calendar: &calendar,
+        time_of_day,
+    };
     if let Some(&(from_start, span)) = said.spans.first() {
+        return placing.after_span(from_start, span);
+    }
+    if said.weekdays.len() > 1 {
+        return Err(WhenError::Conflicting);
+    }
+    let weekday = said.weekdays.first().copied();
+    if said.next_week {
+        placing.in_next_week(weekday)
+    } else if let Some(&day) = said.days.first() {
+        placing.on_day(day, weekday)
+    } else if let Some(day) = weekday {
+        placing.on_date(calendar.next_weekday(day)?)
+    } else if said.midnight {
+        placing.at_midnight(calendar.today)
+    } else {
+        placing.next_time_of_day()
+    }
+}
+
+impl Gathered {
+    /// With anything more specific around, "later today" only says "today" and "later"
+    /// nothing; a past day can never be the new time, so beside a usable one it is only the
+    /// story ("it was due yesterday, push to friday"); alone it is still an error.
+    fn keep_usable_days(&mut self) {
+        if self.later_today {
+            push_unique(&mut self.days, Day::Today);
+        }
+        let usable_day = self.days.iter().any(|d| *d != Day::Past)
+            || !self.weekdays.is_empty()
+            || self.next_week
+            || !self.spans.is_empty();
+        if usable_day {
+            self.days.retain(|d| *d != Day::Past);
+        }
+    }
+}
+
+/// What the parts said, with the time of day they name, being placed on the calendar: one step
+/// for each kind of day they can name.
+struct Placing<'a> {
+    said: &'a Gathered,
+    calendar: &'a Calendar<'a>,
+    time_of_day: Option<NaiveTime>,
+    point_time: Option<NaiveTime>,
+}
+
+impl Placing<'_> {
+    /// The time of day said, else the start of the day asked for, else `hour`.
+    fn fallback_time(&self, hour: u32) -> Result<NaiveTime, WhenError> {
+        self.time_of_day
+            .or(self.point_time)
+            .or_else(|| self.calendar.start_time_of_day())
+            .or_else(|| hm(hour, 0))
+            .ok_or(WhenError::TooFar)
+    }
+
+    /// Midnight is the end of the day named: 00:00 of the day after it.
+    fn at_midnight(&self, date: NaiveDate) -> Result<Option<DateTime<Utc>>, WhenError> {
+        self.calendar
+            .plus_days(date, 1)
+            .and_then(|next| self.calendar.instant(next, NaiveTime::MIN))
+            .map(Some)
+    }
+
+    /// `date` at midnight when that was said, else at the time said (or the default hour).
+    fn on_date(&self, date: NaiveDate) -> Result<Option<DateTime<Utc>>, WhenError> {
+        if self.said.midnight {
+            return self.at_midnight(date);
+        }
+        self.calendar
+            .instant(date, self.fallback_time(DEFAULT_HOUR)?)
+            .map(Some)
+    }
+
+    /// "in 2 days", "2 hours after the start": a span from now or from the task's start, with
+    /// a time of day only when the span is whole days.
+    fn after_span(&self, from_start: bool, span: Span) -> Result<Option<DateTime<Utc>>, WhenError> {
+        let said = self.said;
         if said.spans.len() > 1
             || !said.days.is_empty()
             || !said.weekdays.is_empty()
@@ -250,57 +320,52 @@ fn combine(parts: &[Part], ctx: &WhenContext) -> Result<Option<DateTime<Utc>>, W
         {
             return Err(WhenError::Conflicting);
         }
-        if said.midnight || point_time.is_some() {
+        if said.midnight || self.point_time.is_some() {
             return Err(WhenError::Conflicting);
         }
+        let ctx = self.calendar.ctx;
         let base = match (from_start, ctx.current_start) {
             (true, Some(start)) => start,
             _ => ctx.now,
         };
-        let moved = calendar.shift(base, span, true)?;
-        return match time_of_day {
+        let moved = self.calendar.shift(base, span, true)?;
+        match self.time_of_day {
             None => Ok(Some(moved)),
             Some(time) if span.is_calendar_only() => {
                 let date = moved.with_timezone(&ctx.timezone).date_naive();
-                calendar.instant(date, time).map(Some)
+                self.calendar.instant(date, time).map(Some)
             }
             Some(_) => Err(WhenError::Conflicting),
-        };
+        }
     }
 
-    if said.weekdays.len() > 1 {
-        return Err(WhenError::Conflicting);
-    }
-    let weekday = said.weekdays.first().copied();
-    let fallback_time = |hour: u32| {
-        time_of_day
-            .or(point_time)
-            .or_else(|| calendar.start_time_of_day())
-            .or_else(|| hm(hour, 0))
-            .ok_or(WhenError::TooFar)
-    };
-    // Midnight is the end of the day named: 00:00 of the day after it.
-    let at_midnight = |date: chrono::NaiveDate| {
-        calendar
-            .plus_days(date, 1)
-            .and_then(|next| calendar.instant(next, NaiveTime::MIN))
-            .map(Some)
-    };
-
-    let date = if said.next_week {
-        if !said.days.is_empty() {
+    /// "next week", "next week tuesday": that weekday (or monday) of next week.
+    fn in_next_week(&self, weekday: Option<Weekday>) -> Result<Option<DateTime<Utc>>, WhenError> {
+        if !self.said.days.is_empty() {
             return Err(WhenError::Conflicting);
         }
         let offset = weekday.map_or(0, |d| d.num_days_from_monday());
-        calendar.plus_days(calendar.next_monday()?, u64::from(offset))?
-    } else if let Some(&day) = said.days.first() {
+        let date = self
+            .calendar
+            .plus_days(self.calendar.next_monday()?, u64::from(offset))?;
+        self.on_date(date)
+    }
+
+    /// A named day ("tomorrow", "the weekend", "end of the week", "4 dec"), with the weekday
+    /// said beside it checked against it.
+    fn on_day(
+        &self,
+        day: Day,
+        weekday: Option<Weekday>,
+    ) -> Result<Option<DateTime<Utc>>, WhenError> {
+        let (said, calendar) = (self.said, self.calendar);
         let (date, time) = match day {
             Day::Weekend { next } if said.days.len() == 1 => {
-                let time = fallback_time(WEEKEND_HOUR)?;
+                let time = self.fallback_time(WEEKEND_HOUR)?;
                 (calendar.weekend(time, next)?, time)
             }
             Day::EndOfWeek if said.days.len() == 1 => {
-                let time = fallback_time(END_OF_DAY_HOUR)?;
+                let time = self.fallback_time(END_OF_DAY_HOUR)?;
                 (calendar.end_of_week(time)?, time)
             }
             Day::Past if said.days.len() == 1 => return Err(WhenError::PastDate),
@@ -314,52 +379,42 @@ fn combine(parts: &[Part], ctx: &WhenContext) -> Result<Option<DateTime<Utc>>, W
                 }
                 let date = calendar.fixed_day(day)?;
                 if date == calendar.today
-                    && time_of_day.is_none()
-                    && point_time.is_none()
+                    && self.time_of_day.is_none()
+                    && self.point_time.is_none()
                     && !said.midnight
                 {
                     check_weekday(date, day, weekday)?;
                     return calendar.today_alone().map(Some);
                 }
-                (date, fallback_time(DEFAULT_HOUR)?)
+                (date, self.fallback_time(DEFAULT_HOUR)?)
             }
         };
         check_weekday(date, day, weekday)?;
         if said.midnight {
-            return at_midnight(date);
+            return self.at_midnight(date);
         }
-        return calendar.instant(date, time).map(Some);
-    } else if let Some(day) = weekday {
-        calendar.next_weekday(day)?
-    } else if said.midnight {
-        return at_midnight(calendar.today);
-    } else {
-        // A time of day alone: its next occurrence.
-        let Some(time) = time_of_day.or(point_time) else {
+        calendar.instant(date, time).map(Some)
+    }
+
+    /// A time of day alone: its next occurrence (today, else tomorrow); None when no time of
+    /// day was said either.
+    fn next_time_of_day(&self) -> Result<Option<DateTime<Utc>>, WhenError> {
+        let Some(time) = self.time_of_day.or(self.point_time) else {
             return Ok(None);
         };
+        let calendar = self.calendar;
         let today = calendar.instant(calendar.today, time)?;
-        if today > ctx.now {
+        if today > calendar.ctx.now {
             return Ok(Some(today));
         }
         let tomorrow = calendar.plus_days(calendar.today, 1)?;
-        return calendar.instant(tomorrow, time).map(Some);
-    };
-    if said.midnight {
-        return at_midnight(date);
+        calendar.instant(tomorrow, time).map(Some)
     }
-    calendar
-        .instant(date, fallback_time(DEFAULT_HOUR)?)
-        .map(Some)
 }
 
 /// A weekday beside a calendar date ("friday 4 dec") must name that date's weekday, and a wrong
 /// one is pointed out; beside any other day ("tomorrow or friday") it is a second answer.
-fn check_weekday(
-    date: chrono::NaiveDate,
-    day: Day,
-    said: Option<Weekday>,
-) -> Result<(), WhenError> {
+fn check_weekday(date: NaiveDate, day: Day, said: Option<Weekday>) -> Result<(), WhenError> {
     match said {
         Some(said) if said != date.weekday() => Err(match day {
             Day::Explicit { .. } | Day::InMonth { .. } => WhenError::WeekdayMismatch {
