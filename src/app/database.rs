@@ -5,9 +5,15 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::store::{self, Durability, StoreError};
+use crate::store::{self, DataDirLock, Durability, StoreError};
 
 use super::error::StartError;
+
+/// The data dir locked for this process, and its database prepared ([`prepared`]).
+pub fn locked_and_prepared(data_dir: &Path) -> Result<(DataDirLock, PathBuf), StartError> {
+    let lock = DataDirLock::acquire(data_dir)?;
+    Ok((lock, prepared(data_dir)?))
+}
 
 /// The database in `data_dir`, migrated and its title index repaired (said in the log).
 pub fn prepared(data_dir: &Path) -> Result<PathBuf, StartError> {

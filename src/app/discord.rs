@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 use actors::{ChildRef, ChildSpec};
 
 use crate::clock::SharedClock;
-use crate::config::{Config, ConfigError};
+use crate::config::{Config, ConfigError, Env};
 use crate::discord::typing::DiscordTyping;
 use crate::discord::{
     DiscordGateway, DiscordMsg, DiscordNudges, DiscordSettings, GatewayParts, GatewayShared,
@@ -19,6 +19,7 @@ use crate::turn::thinking::ThinkingSink;
 
 use super::error::StartError;
 use super::spawn::Spawner;
+use super::turns::Conversations;
 
 /// Discord's gateway mailbox: a burst of events must not be refused.
 const GATEWAY_QUEUE: usize = 4096;
@@ -85,6 +86,25 @@ fn settings(config: &Config, token: String) -> Result<DiscordSettings, StartErro
 }
 
 impl Spawner<'_> {
+    /// The DiscordGateway when a token is set (it then shows when a turn waits for the model);
+    /// `disabled` in /health otherwise.
+    pub fn discord_if_configured(
+        &self,
+        config: &Config,
+        env: &dyn Env,
+        store: &Store,
+        clock: &SharedClock,
+        conversations: &Conversations,
+    ) -> Result<Option<DiscordParts>, StartError> {
+        let Some(token) = config.discord_token(env) else {
+            self.supervisor.disabled::<DiscordMsg>("discord_gateway");
+            return Ok(None);
+        };
+        let parts = self.discord(config, token, store, &conversations.intake, clock)?;
+        conversations.thinking.add(parts.thinking_sink());
+        Ok(Some(parts))
+    }
+
     /// Starts the DiscordGateway with `token`.
     pub fn discord(
         &self,

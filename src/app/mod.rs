@@ -35,10 +35,8 @@ use crate::clock::{SharedClock, SystemClock};
 use crate::config::{Config, Env, LoadedConfig, ProcessEnv, LOCALTIME};
 use crate::discord::{DiscordMsg, GatewayShared};
 use crate::events::EventBus;
-use crate::live::Live;
 use crate::llm::probe::ModelStatus;
 use crate::metrics::{LlmMetrics, NudgeMetrics, TurnMetrics};
-use crate::replies::matcher::FastPath;
 use crate::store::{DataDirLock, Durability, Store, StoreError};
 use crate::subsystems::action_executor::ExecutorMsg;
 use crate::subsystems::calendars::CalendarParts;
@@ -49,7 +47,6 @@ use crate::subsystems::llm_classifier::LlmMsg;
 use crate::subsystems::nudger::NudgerMsg;
 use crate::subsystems::pending_plans::PlansMsg;
 use crate::subsystems::rate_cap::GateMetrics;
-use crate::subsystems::session_closer::SessionCloser;
 use crate::subsystems::thread_memory::MemoryMsg;
 use crate::turn::intake::Intake;
 
@@ -213,14 +210,11 @@ impl App {
         let rules = Rules::load(loaded)?;
         let models = ModelClients::build(&config, env, &rules.actions)?;
         let escalation = bigger_model(&config, env)?;
-        let data_dir = loaded.data_dir();
-        let lock = DataDirLock::acquire(&data_dir)?;
-        let database = database::prepared(&data_dir)?;
+        let (lock, database) = database::locked_and_prepared(&loaded.data_dir())?;
         let health = HealthRegistry::new();
         let supervisor = Supervisor::new(health.clone());
         let spawner = Spawner::new(&supervisor, &config.runtime);
         let store_arbiter = Arbiter::new();
-        let conversation_arbiters = vec![Arbiter::new(), Arbiter::new()];
         let store = spawner.store(
             database,
             options.durability,
@@ -230,81 +224,27 @@ impl App {
         let clock = options.clock.clone();
         let memory = spawner.thread_memory(&store, &clock, &config);
         let plans = spawner.pending_plans(&store, &clock, &config);
-        // What a hot reload may replace (`reload`), each read once per turn or call.
-        let lives = reload::Lives {
-            matcher: Live::new(FastPath::new(&rules.intents)),
-            registry: Live::new(rules.actions),
-            chat_actions: Live::new(rules.chat_actions),
-            chat: Live::new(config.chat.clone()),
-            classifier: models
-                .as_ref()
-                .map(|models| (models.classifier(), models.client().clone())),
-        };
+        let lives = reload::Lives::new(rules, &config, models.as_ref());
         let fast_path = spawner.fast_path(lives.matcher.clone());
-        let llm_metrics = Arc::new(LlmMetrics::default());
-        let (model_status, prober) = model::model_status(&config, models.as_ref(), &clock);
-        let llm = spawner.llm_classifier(
-            models,
-            lives.system_source(escalation.is_some()),
-            &health,
-            config.llm.max_concurrency,
-            &llm_metrics,
-            &model_status,
-        );
-        // One close for the sweeper and the chat turns, so a session is summarised once.
-        let session_closer = SessionCloser::new(store.clone(), llm.clone(), lives.chat.clone());
-        let chat_sessions = spawner.chat_sessions(
-            &store,
-            &clock,
-            session_closer.clone(),
-            &config,
-            lives.chat.clone(),
-        );
-        let executor = spawner.action_executor(lives.registry.clone());
-        let gate_metrics = Arc::new(GateMetrics::default());
-        let rate_cap = spawner.rate_cap(&store, &clock, &config, &gate_metrics);
-        let metrics = Arc::new(TurnMetrics::default());
-        let events = EventBus::default();
-        let thinking = crate::turn::thinking::Thinking::default();
-        thinking.add(Arc::new(events.clone()));
-        let replays = crate::llm::journal::Replays::default();
-        let intake = turns::start_conversations(
-            &config,
-            &store,
-            &clock,
-            turns::TurnActors {
-                fast_path: fast_path.clone(),
-                executor: executor.clone(),
-                memory: memory.clone(),
-                llm: llm.clone(),
-                rate_cap,
-                model: model_status.clone(),
-                events: events.clone(),
-                thinking: thinking.clone(),
-                replays: replays.clone(),
-                chat_actions: lives.chat_actions.clone(),
-                chat: lives.chat.clone(),
-                escalation: escalation.clone(),
-                system: lives.system_source(escalation.is_some()),
-                session_closer,
-                calendars: spawner.calendar_book.clone(),
-            },
-            gate_metrics.clone(),
-            metrics.clone(),
-            health.clone(),
-            conversation_arbiters.iter().map(Arbiter::handle).collect(),
-        );
-        let discord = match config.discord_token(env) {
-            Some(token) => {
-                let parts = spawner.discord(&config, token, &store, &intake, &clock)?;
-                thinking.add(parts.thinking_sink());
-                Some(parts)
-            }
-            None => {
-                supervisor.disabled::<DiscordMsg>("discord_gateway");
-                None
-            }
-        };
+        let system = lives.system_source(escalation.is_some());
+        let model = spawner.model_side(&config, models, system, &health, &clock);
+        let conversations = turns::ConversationInputs {
+            spawner: &spawner,
+            config: &config,
+            store: &store,
+            clock: &clock,
+            lives: &lives,
+            fast_path: fast_path.clone(),
+            memory: memory.clone(),
+            llm: model.llm.clone(),
+            model: model.status.clone(),
+            escalation,
+            health: health.clone(),
+        }
+        .start();
+        let discord =
+            spawner.discord_if_configured(&config, env, &store, &clock, &conversations)?;
+        let events = &conversations.events;
         let nudge_metrics = Arc::new(NudgeMetrics::default());
         let nudger = spawner.nudger(
             &store,
@@ -312,10 +252,10 @@ impl App {
             &config,
             discord.as_ref().map(discord::DiscordParts::nudge_sink),
             &nudge_metrics,
-            &events,
+            events,
         );
-        let automations = spawner.automations(&store, &clock, &config, &events);
-        let digests = spawner.digests(&store, &clock, &config, &events);
+        let automations = spawner.automations(&store, &clock, &config, events);
+        let digests = spawner.digests(&store, &clock, &config, events);
         let reloader = Arc::new(reload::Reloader::new(lives, config.clone(), clock.clone()));
         Ok(Self {
             reloader,
@@ -328,30 +268,30 @@ impl App {
             health,
             skipped_rows: spawner.skipped.clone(),
             supervisor,
-            intake,
+            intake: conversations.intake,
             memory,
-            chat_sessions,
+            chat_sessions: conversations.chat_sessions,
             plans,
             fast_path,
-            executor,
+            executor: conversations.executor,
             nudger,
             automations,
             digests,
-            llm,
-            llm_metrics,
-            model_status,
-            gate_metrics,
-            metrics,
+            llm: model.llm,
+            llm_metrics: model.metrics,
+            model_status: model.status,
+            gate_metrics: conversations.gate_metrics,
+            metrics: conversations.metrics,
             nudge_metrics,
             discord_enabled: discord.is_some(),
             discord_shared: discord.as_ref().map(|parts| parts.shared.clone()),
             discord: discord.map(|parts| parts.gateway),
-            events,
-            replays,
+            events: conversations.events,
+            replays: conversations.replays,
             started_at: Instant::now(),
             draining: AtomicBool::new(false),
-            prober,
-            arbiters: Vec::from_iter(conversation_arbiters.into_iter().chain([store_arbiter])),
+            prober: model.prober,
+            arbiters: Vec::from_iter(conversations.arbiters.into_iter().chain([store_arbiter])),
             _lock: lock,
         })
     }

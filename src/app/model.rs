@@ -135,7 +135,38 @@ pub fn model_status(
     (status, Some(prober))
 }
 
+/// The model side as started: whether the model is there (and its prober), the classifier
+/// actor in front of it, and its counters.
+pub struct ModelSide {
+    pub llm: Option<ChildRef<LlmMsg>>,
+    pub metrics: Arc<LlmMetrics>,
+    pub status: Arc<ModelStatus>,
+    pub prober: Option<tokio::task::JoinHandle<()>>,
+}
+
 impl Spawner<'_> {
+    /// The model's status and prober, and the LLMClassifier actor (`disabled` in /health
+    /// without a model).
+    pub fn model_side(
+        &self,
+        config: &Config,
+        models: Option<ModelClients>,
+        facts: SystemSource,
+        health: &HealthRegistry,
+        clock: &SharedClock,
+    ) -> ModelSide {
+        let metrics = Arc::new(LlmMetrics::default());
+        let (status, prober) = model_status(config, models.as_ref(), clock);
+        let max_concurrency = config.llm.max_concurrency;
+        let llm = self.llm_classifier(models, facts, health, max_concurrency, &metrics, &status);
+        ModelSide {
+            llm,
+            metrics,
+            status,
+            prober,
+        }
+    }
+
     /// The LLMClassifier actor, or `disabled` in /health when there is no model.
     pub fn llm_classifier(
         &self,

@@ -54,6 +54,17 @@ pub struct Lives {
 }
 
 impl Lives {
+    /// What a hot reload may replace, as first loaded: each read once per turn or call.
+    pub fn new(rules: Rules, config: &Config, models: Option<&super::ModelClients>) -> Self {
+        Self {
+            matcher: Live::new(FastPath::new(&rules.intents)),
+            registry: Live::new(rules.actions),
+            chat_actions: Live::new(rules.chat_actions),
+            chat: Live::new(config.chat.clone()),
+            classifier: models.map(|models| (models.classifier(), models.client().clone())),
+        }
+    }
+
     /// What the prefix of every model call is made of: the lives it reads at each call.
     pub fn system_source(&self, escalation: bool) -> crate::llm::system_prompt::SystemSource {
         crate::llm::system_prompt::SystemSource {
