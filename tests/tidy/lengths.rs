@@ -32,7 +32,6 @@ pub const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
         111,
     ),
     ("src/http/threads.rs", "open_nudge", 105),
-    ("src/store/writer.rs", "StoreWriter::commit_batch", 107),
     (
         "src/turn/chat_actions.rs",
         "Pipeline::settle_waiting_actions",

@@ -23,8 +23,11 @@
 //!   and empties it (`checkpoint`), so `donna.db` alone holds everything; a reader's snapshot
 //!   that blocks it is waited out for at most `CHECKPOINT_LIMIT`, never longer.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+mod batch;
+mod unit;
+
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actors::{Behaviour, CellCtx, Handled, Reply};
@@ -33,88 +36,9 @@ use rusqlite::Connection;
 use super::checkpointer::{Checkpointer, BACKSTOP_PAGES};
 use super::connection::{open_connection, Durability};
 use super::error::StoreError;
-use super::read_pool::panic_text;
 
-type Deliver = Box<dyn FnOnce(Option<StoreError>) + Send>;
-
-/// What SQLite ran into that the writer's health must show.
-#[derive(Debug, Clone)]
-enum Trouble {
-    /// The database file is damaged (SQLite's own words).
-    Damaged(String),
-    /// No space for a write (SQLite's own words).
-    Full(String),
-}
-
-impl Trouble {
-    fn of(error: &StoreError) -> Option<Self> {
-        if let Some(detail) = error.damage() {
-            Some(Trouble::Damaged(detail))
-        } else if error.is_disk_full() {
-            Some(Trouble::Full(error.to_string()))
-        } else {
-            None
-        }
-    }
-
-    /// Keeps the worse of what was noted and what was found (damage beats a full disk).
-    fn note(slot: &mut Option<Trouble>, found: Option<Trouble>) {
-        if matches!(slot, Some(Trouble::Damaged(_))) {
-            return;
-        }
-        if let Some(found) = found {
-            *slot = Some(found);
-        }
-    }
-}
-
-/// A unit that ran: whether it succeeded, what it ran into, and how to answer once the commit
-/// is known.
-struct Ran {
-    ok: bool,
-    trouble: Option<Trouble>,
-    deliver: Deliver,
-}
-
-/// A unit of work with its reply port, type-erased so one mailbox carries every kind.
-trait UnitOfWork: Send {
-    /// Runs the work.
-    fn run(self: Box<Self>, conn: &Connection) -> Ran;
-    /// Answers without running (the transaction could not even begin).
-    fn fail(self: Box<Self>, error: StoreError);
-}
-
-struct Typed<T, F> {
-    work: F,
-    reply: Reply<Result<T, StoreError>>,
-}
-
-impl<T, F> UnitOfWork for Typed<T, F>
-where
-    T: Send + 'static,
-    F: FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
-{
-    fn run(self: Box<Self>, conn: &Connection) -> Ran {
-        let Typed { work, reply } = *self;
-        let result = catch_unwind(AssertUnwindSafe(|| work(conn)))
-            .unwrap_or_else(|payload| Err(StoreError::Panicked(panic_text(&*payload))));
-        let ok = result.is_ok();
-        let trouble = result.as_ref().err().and_then(Trouble::of);
-        let deliver: Deliver = Box::new(move |commit_error| match commit_error {
-            None => reply.send(result),
-            Some(error) => reply.send(Err(error)),
-        });
-        Ran {
-            ok,
-            trouble,
-            deliver,
-        }
-    }
-
-    fn fail(self: Box<Self>, error: StoreError) {
-        self.reply.send(Err(error));
-    }
-}
+use batch::{cannot_begin, Batch, Running, UnitEnd};
+use unit::{Trouble, Typed, UnitOfWork};
 
 /// A message to the store writer.
 pub struct WriterMsg {
@@ -137,18 +61,6 @@ impl WriterMsg {
 const CHECKPOINT_LIMIT: Duration = Duration::from_secs(2);
 /// Each attempt's own wait for a reader (SQLite's busy handler), and the pause between attempts.
 const CHECKPOINT_WAIT: Duration = Duration::from_millis(100);
-
-/// What a batch came to, for the writer's health.
-struct Batch {
-    trouble: Option<Trouble>,
-    /// It committed at least one change.
-    wrote: bool,
-    /// Every unit's answer, to send once health shows what the batch ran into.
-    answers: Vec<Answer>,
-}
-
-/// One unit's answer, ready to send.
-type Answer = Box<dyn FnOnce() + Send>;
 
 /// The writer's state: its connection and its checkpointer.
 pub struct StoreWriter {
@@ -186,110 +98,46 @@ impl StoreWriter {
     /// /health shows what it ran into.
     fn commit_batch(&mut self, units: Vec<Box<dyn UnitOfWork>>) -> Batch {
         let before = self.conn.total_changes();
-        let mut trouble = None;
-        let mut answers: Vec<Answer> = Vec::with_capacity(units.len());
         let mut transaction = match self.conn.transaction() {
             Ok(transaction) => transaction,
-            Err(error) => {
-                let cause = std::sync::Arc::new(error);
-                fail_all(&mut answers, Vec::new(), units, || StoreError::Batch {
-                    what: "cannot begin",
-                    source: cause.clone(),
-                });
-                let error = StoreError::Batch {
-                    what: "cannot begin",
-                    source: cause,
-                };
-                return Batch {
-                    trouble: Trouble::of(&error),
-                    wrote: false,
-                    answers,
-                };
-            }
+            Err(error) => return cannot_begin(error, units),
         };
-        let mut delivers: Vec<Deliver> = Vec::with_capacity(units.len());
+        let mut batch = Running {
+            trouble: None,
+            answers: Vec::with_capacity(units.len()),
+            kept: Vec::with_capacity(units.len()),
+        };
         let mut units = units.into_iter();
         for unit in units.by_ref() {
-            let mut savepoint = match transaction.savepoint() {
-                Ok(savepoint) => savepoint,
-                Err(error) => {
-                    let error = StoreError::from(error);
-                    Trouble::note(&mut trouble, Trouble::of(&error));
-                    answers.push(Box::new(move || unit.fail(error)));
-                    continue;
-                }
-            };
-            let ran = unit.run(&savepoint);
-            Trouble::note(&mut trouble, ran.trouble.clone());
-            if !ran.ok && savepoint.is_autocommit() {
+            if let UnitEnd::TransactionLost(deliver) = batch.run(&mut transaction, unit) {
                 // SQLite rolled the whole transaction back on its own (it does on SQLITE_FULL,
                 // SQLITE_IOERR, SQLITE_NOMEM): the units before this one are undone too. Every
                 // caller of the batch hears it; nothing is reported as saved.
-                drop(savepoint);
                 drop(transaction);
-                let deliver = ran.deliver;
-                answers.push(Box::new(move || deliver(None)));
-                fail_all(&mut answers, delivers, units, || {
+                batch.answers.push(Box::new(move || deliver(None)));
+                return batch.fail_rest(units, || {
                     StoreError::Transaction(
                         "rolled back by SQLite after a failed write in the same batch".into(),
                     )
                 });
-                return Batch {
-                    trouble,
-                    wrote: false,
-                    answers,
-                };
             }
-            let outcome = if ran.ok {
-                savepoint.commit()
-            } else {
-                savepoint.rollback().and_then(|()| savepoint.finish())
-            };
-            match outcome {
-                Ok(()) => delivers.push(ran.deliver),
-                Err(error) => {
-                    let error = StoreError::from(error);
-                    Trouble::note(&mut trouble, Trouble::of(&error));
-                    let deliver = ran.deliver;
-                    answers.push(Box::new(move || deliver(Some(error))));
-                }
-            }
-            if matches!(trouble, Some(Trouble::Damaged(_))) {
+            if matches!(batch.trouble, Some(Trouble::Damaged(_))) {
                 break;
             }
         }
-        if let Some(Trouble::Damaged(detail)) = &trouble {
+        if let Some(Trouble::Damaged(detail)) = batch.trouble.clone() {
             // Nothing more goes into a damaged file: the batch is rolled back (on drop) and
             // every caller hears why.
             drop(transaction);
-            fail_all(&mut answers, delivers, units, || StoreError::Damaged {
-                path: self.path.clone(),
+            let path = self.path.clone();
+            return batch.fail_rest(units, || StoreError::Damaged {
+                path: path.clone(),
                 detail: detail.clone(),
             });
-            return Batch {
-                trouble,
-                wrote: false,
-                answers,
-            };
         }
-        let commit_error = transaction.commit().err().map(std::sync::Arc::new);
-        let failed = |cause: &std::sync::Arc<rusqlite::Error>| StoreError::Batch {
-            what: "commit failed",
-            source: cause.clone(),
-        };
-        if let Some(cause) = &commit_error {
-            Trouble::note(&mut trouble, Trouble::of(&failed(cause)));
-        }
+        let commit_error = transaction.commit().err().map(Arc::new);
         let wrote = commit_error.is_none() && self.conn.total_changes() > before;
-        for deliver in delivers {
-            let error = commit_error.as_ref().map(failed);
-            answers.push(Box::new(move || deliver(error)));
-        }
-        Batch {
-            trouble,
-            wrote,
-            answers,
-        }
+        batch.committed(commit_error, wrote)
     }
 }
 
@@ -379,25 +227,6 @@ fn checkpoint(conn: &Connection) -> bool {
             return false;
         }
         std::thread::sleep(CHECKPOINT_WAIT);
-    }
-}
-
-/// Fails every unit of a batch that did not make it: those already delivered into the
-/// transaction (their savepoint committed, the transaction not) and those still queued, each
-/// with its own copy of the error `why` makes.
-fn fail_all(
-    answers: &mut Vec<Answer>,
-    delivered: Vec<Deliver>,
-    queued: impl IntoIterator<Item = Box<dyn UnitOfWork>>,
-    why: impl Fn() -> StoreError,
-) {
-    for deliver in delivered {
-        let error = why();
-        answers.push(Box::new(move || deliver(Some(error))));
-    }
-    for unit in queued {
-        let error = why();
-        answers.push(Box::new(move || unit.fail(error)));
     }
 }
 
