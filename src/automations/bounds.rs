@@ -116,99 +116,19 @@ pub(super) fn find_bounds(
     skip: &[bool],
     ctx: &WhenContext,
 ) -> Result<Bounds, String> {
+    let reader = BoundWords {
+        words,
+        originals,
+        skip,
+        ctx,
+    };
     let mut bounds = Bounds::default();
-    let free = |i: usize| !skip.get(i).copied().unwrap_or(true);
     let mut i = 0;
     while i < words.len() {
-        let word = words[i];
-        if !free(i) {
-            i += 1;
-            continue;
-        }
-        if STOPS.contains(&word) {
-            match date_after(words, originals, i, skip, ctx) {
-                Some(Ok((date, last))) => {
-                    bounds.until = Some(date);
-                    bounds.words.extend(i..=last);
-                    i = last + 1;
-                    continue;
-                }
-                Some(Err(question)) => return Err(question),
-                None => {
-                    let stop = (i + 1..words.len())
-                        .find(|&k| ENDS_A_DATE.contains(&words[k]) || !free(k))
-                        .unwrap_or(words.len());
-                    let rest = originals.get(i..stop).unwrap_or_default().join(" ");
-                    return Err(format!(
-                        "I couldn't read when it should stop (\"{rest}\"). Say it like 'until 1 \
-                         march' or 'for 6 weeks'."
-                    ));
-                }
-            }
-        }
-        let start_word =
-            STARTS.contains(&word) || (word == "as" && words.get(i + 1) == Some(&"of"));
-        if start_word {
-            let from = if matches!(words.get(i + 1), Some(&"from" | &"on" | &"of")) {
-                i + 1
-            } else {
-                i
-            };
-            match date_after(words, originals, from, skip, ctx) {
-                Some(Ok((date, last))) => {
-                    bounds.starting = Some(date);
-                    bounds.words.extend(i..=last);
-                    i = last + 1;
-                    continue;
-                }
-                Some(Err(question)) => return Err(question),
-                None => {}
-            }
-        }
-        // "for 6 weeks", "for ten days"
-        if word == "for" {
-            let length = words.get(i + 1).and_then(|n| number(n)).and_then(|n| {
-                let unit = words.get(i + 2)?;
-                Some(match unit.trim_end_matches('s') {
-                    "day" => Length::Days(n),
-                    "week" => Length::Weeks(n),
-                    "month" => Length::Months(n),
-                    "year" => Length::Years(n),
-                    _ => return None,
-                })
-            });
-            if let Some(length) = length {
-                bounds.length = Some(length);
-                bounds.words.extend(i..i + 3);
-                i += 3;
-                continue;
-            }
-        }
-        // "10 times", "for 10 times"
-        if let (Some(n), Some(&"times")) = (number(word), words.get(i + 1)) {
-            if matches!(words.get(i + 2), Some(&"a" | &"per" | &"an")) {
-                return Err(
-                    "I can remind you at most once a day with a recurring reminder. How often \
-                     should it be?"
-                        .into(),
-                );
-            }
-            if !(1..=MAX_COUNT).contains(&n) {
-                return Err(format!(
-                    "I can repeat a reminder at most {MAX_COUNT} times. How many times should it be?"
-                ));
-            }
-            bounds.count = Some(n);
-            let from = if i > 0 && words[i - 1] == "for" && free(i - 1) {
-                i - 1
-            } else {
-                i
-            };
-            bounds.words.extend(from..i + 2);
-            i += 2;
-            continue;
-        }
-        i += 1;
+        i = match reader.free(i) {
+            true => reader.bound_at(i, &mut bounds)?.unwrap_or(i + 1),
+            false => i + 1,
+        };
     }
     let stops = [
         bounds.until.is_some(),
@@ -222,6 +142,132 @@ pub(super) fn find_bounds(
         );
     }
     Ok(bounds)
+}
+
+/// The words a reminder's bounds are read from, and what reads them. Each step reads one kind
+/// of bound at a word: the index after its words when it read one, None when the word starts
+/// no bound of its kind, an error (a question) when it does but cannot be read.
+struct BoundWords<'a> {
+    words: &'a [&'a str],
+    originals: &'a [&'a str],
+    skip: &'a [bool],
+    ctx: &'a WhenContext,
+}
+
+impl BoundWords<'_> {
+    /// Whether word `i` is not the schedule phrase or the command.
+    fn free(&self, i: usize) -> bool {
+        !self.skip.get(i).copied().unwrap_or(true)
+    }
+
+    /// The bound starting at word `i`, of any kind, noted in `bounds`.
+    fn bound_at(&self, i: usize, bounds: &mut Bounds) -> Result<Option<usize>, String> {
+        if let Some(after) = self.until(i, bounds)? {
+            return Ok(Some(after));
+        }
+        if let Some(after) = self.starting(i, bounds)? {
+            return Ok(Some(after));
+        }
+        if let Some(after) = self.length(i, bounds) {
+            return Ok(Some(after));
+        }
+        self.count(i, bounds)
+    }
+
+    /// "until march", "till friday", "through 1 feb": a stop word must be followed by a date.
+    fn until(&self, i: usize, bounds: &mut Bounds) -> Result<Option<usize>, String> {
+        let words = self.words;
+        if !STOPS.contains(&words[i]) {
+            return Ok(None);
+        }
+        match date_after(words, self.originals, i, self.skip, self.ctx) {
+            Some(Ok((date, last))) => {
+                bounds.until = Some(date);
+                bounds.words.extend(i..=last);
+                Ok(Some(last + 1))
+            }
+            Some(Err(question)) => Err(question),
+            None => {
+                let stop = (i + 1..words.len())
+                    .find(|&k| ENDS_A_DATE.contains(&words[k]) || !self.free(k))
+                    .unwrap_or(words.len());
+                let rest = self.originals.get(i..stop).unwrap_or_default().join(" ");
+                Err(format!(
+                    "I couldn't read when it should stop (\"{rest}\"). Say it like 'until 1 \
+                     march' or 'for 6 weeks'."
+                ))
+            }
+        }
+    }
+
+    /// "starting next monday", "from 1 december", "as of tomorrow": a start word followed by no
+    /// date is no bound ("from work").
+    fn starting(&self, i: usize, bounds: &mut Bounds) -> Result<Option<usize>, String> {
+        let (word, next) = (self.words[i], self.words.get(i + 1));
+        if !(STARTS.contains(&word) || (word == "as" && next == Some(&"of"))) {
+            return Ok(None);
+        }
+        let from = if matches!(next, Some(&"from" | &"on" | &"of")) {
+            i + 1
+        } else {
+            i
+        };
+        match date_after(self.words, self.originals, from, self.skip, self.ctx) {
+            Some(Ok((date, last))) => {
+                bounds.starting = Some(date);
+                bounds.words.extend(i..=last);
+                Ok(Some(last + 1))
+            }
+            Some(Err(question)) => Err(question),
+            None => Ok(None),
+        }
+    }
+
+    /// "for 6 weeks", "for ten days".
+    fn length(&self, i: usize, bounds: &mut Bounds) -> Option<usize> {
+        if self.words[i] != "for" {
+            return None;
+        }
+        let n = number(self.words.get(i + 1)?)?;
+        let length = match self.words.get(i + 2)?.trim_end_matches('s') {
+            "day" => Length::Days(n),
+            "week" => Length::Weeks(n),
+            "month" => Length::Months(n),
+            "year" => Length::Years(n),
+            _ => return None,
+        };
+        bounds.length = Some(length);
+        bounds.words.extend(i..i + 3);
+        Some(i + 3)
+    }
+
+    /// "10 times", "for 10 times"; "3 times a day" is more than a recurring reminder does.
+    fn count(&self, i: usize, bounds: &mut Bounds) -> Result<Option<usize>, String> {
+        let words = self.words;
+        let (Some(n), Some(&"times")) = (number(words[i]), words.get(i + 1)) else {
+            return Ok(None);
+        };
+        if matches!(words.get(i + 2), Some(&"a" | &"per" | &"an")) {
+            return Err(
+                "I can remind you at most once a day with a recurring reminder. How often \
+                 should it be?"
+                    .into(),
+            );
+        }
+        if !(1..=MAX_COUNT).contains(&n) {
+            return Err(format!(
+                "I can repeat a reminder at most {MAX_COUNT} times. How many times should it be?"
+            ));
+        }
+        bounds.count = Some(n);
+        let from = if i > 0 && words[i - 1] == "for" && self.free(i - 1) {
+            i - 1
+        } else {
+            i
+        };
+        bounds.words.extend(from..i + 2);
+        Ok(Some(i + 2))
+    }
 }
 
 /// The longest a bounded reminder may run: ten years.

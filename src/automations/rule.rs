@@ -113,13 +113,6 @@ pub(super) fn rule_and_words(
     anchor: NaiveDate,
     today: NaiveDate,
 ) -> (String, String) {
-    let interval = |n: u32| {
-        if n > 1 {
-            format!(";INTERVAL={n}")
-        } else {
-            String::new()
-        }
-    };
     let at = format!("BYHOUR={hour};BYMINUTE={minute};BYSECOND=0");
     let time = format!("at {hour:02}:{minute:02}");
     // "from today, Monday 23 Nov" for weeks (the weekday matters), "from today" otherwise.
@@ -146,75 +139,109 @@ pub(super) fn rule_and_words(
             format!("{} {from}, {time}", every(*n, "week", "weeks")),
         ),
         Repeat::Weekly { interval: n, days } => {
-            let codes: Vec<&str> = days.iter().map(|d| day_code(*d)).collect();
-            let names: Vec<&str> = days.iter().map(|d| day_name(*d)).collect();
-            let weekdays = codes == ["MO", "TU", "WE", "TH", "FR"];
-            let words = match (n, weekdays) {
-                (1, true) => format!("every weekday {time}"),
-                (1, false) => format!("every {} {time}", listed(&names)),
-                (2, _) => format!("every other week on {} {time}", listed(&names)),
-                (n, _) => format!("every {n} weeks on {} {time}", listed(&names)),
-            };
-            (
-                format!("FREQ=WEEKLY{};BYDAY={};{at}", interval(*n), codes.join(",")),
-                words,
-            )
+            let (by, words) = weekly_on(*n, days, &time);
+            (format!("FREQ=WEEKLY{};{by};{at}", interval(*n)), words)
         }
         Repeat::Monthly { interval: n, on } => {
             let months = every(*n, "month", "months");
-            let (by, words) = match on {
-                MonthlyOn::Day(day) => {
-                    let (by, which) = month_day_rule(*day);
-                    (by, format!("{months} on {which} {time}"))
-                }
-                MonthlyOn::LastDay => (
-                    "BYMONTHDAY=-1".to_string(),
-                    format!("{months} on the last day {time}"),
-                ),
-                MonthlyOn::Weekday { nth, day } => {
-                    let skipped = if *nth == 5 {
-                        format!(" (months without a fifth {} are skipped)", day_name(*day))
-                    } else {
-                        String::new()
-                    };
-                    (
-                        format!("BYDAY={nth}{}", day_code(*day)),
-                        format!(
-                            "{months} on the {} {} {time}{skipped}",
-                            nth_word(*nth),
-                            day_name(*day)
-                        ),
-                    )
-                }
-                MonthlyOn::WorkingDay { nth } => (
-                    format!("BYDAY=MO,TU,WE,TH,FR;BYSETPOS={nth}"),
-                    format!("{months} on the {} working day {time}", nth_word(*nth)),
-                ),
-                MonthlyOn::FromToday => {
-                    let (by, which) = month_day_rule(anchor.day());
-                    (by, format!("{months} {from_day}, on {which}, {time}"))
-                }
-            };
+            let (by, words) = monthly_on(on, anchor, &months, &time, &from_day);
             (format!("FREQ=MONTHLY{};{by};{at}", interval(*n)), words)
         }
         Repeat::Yearly { on } => {
-            let (month, day) = on.unwrap_or((anchor.month(), anchor.day()));
-            let leap = if (month, day) == (2, 29) {
-                " (only in leap years)"
-            } else {
-                ""
-            };
-            let date = format!("{day} {}", month_name(month));
-            let words = match on {
-                Some(_) => format!("every year on {date} {time}{leap}"),
-                None => format!("every year {from_day}, on {date}, {time}{leap}"),
-            };
-            (
-                format!("FREQ=YEARLY;BYMONTH={month};BYMONTHDAY={day};{at}"),
-                words,
-            )
+            let (by, words) = yearly_on(*on, anchor, &time, &from_day);
+            (format!("FREQ=YEARLY;{by};{at}"), words)
         }
     }
+}
+
+/// ";INTERVAL=n" for every n-th period, nothing for every one.
+fn interval(n: u32) -> String {
+    if n > 1 {
+        format!(";INTERVAL={n}")
+    } else {
+        String::new()
+    }
+}
+
+/// The BYDAY part and the words for a weekly schedule on named days: "every weekday",
+/// "every monday and thursday", "every other week on friday".
+fn weekly_on(n: u32, days: &[Weekday], time: &str) -> (String, String) {
+    let codes: Vec<&str> = days.iter().map(|d| day_code(*d)).collect();
+    let names: Vec<&str> = days.iter().map(|d| day_name(*d)).collect();
+    let weekdays = codes == ["MO", "TU", "WE", "TH", "FR"];
+    let words = match (n, weekdays) {
+        (1, true) => format!("every weekday {time}"),
+        (1, false) => format!("every {} {time}", listed(&names)),
+        (2, _) => format!("every other week on {} {time}", listed(&names)),
+        (n, _) => format!("every {n} weeks on {} {time}", listed(&names)),
+    };
+    (format!("BYDAY={}", codes.join(",")), words)
+}
+
+/// The BYMONTHDAY/BYDAY part and the words for a monthly schedule: on a day of the month,
+/// the last day, the n-th weekday or working day, or the anchor's day of the month.
+fn monthly_on(
+    on: &MonthlyOn,
+    anchor: NaiveDate,
+    months: &str,
+    time: &str,
+    from_day: &str,
+) -> (String, String) {
+    match on {
+        MonthlyOn::Day(day) => {
+            let (by, which) = month_day_rule(*day);
+            (by, format!("{months} on {which} {time}"))
+        }
+        MonthlyOn::LastDay => (
+            "BYMONTHDAY=-1".to_string(),
+            format!("{months} on the last day {time}"),
+        ),
+        MonthlyOn::Weekday { nth, day } => {
+            let skipped = if *nth == 5 {
+                format!(" (months without a fifth {} are skipped)", day_name(*day))
+            } else {
+                String::new()
+            };
+            (
+                format!("BYDAY={nth}{}", day_code(*day)),
+                format!(
+                    "{months} on the {} {} {time}{skipped}",
+                    nth_word(*nth),
+                    day_name(*day)
+                ),
+            )
+        }
+        MonthlyOn::WorkingDay { nth } => (
+            format!("BYDAY=MO,TU,WE,TH,FR;BYSETPOS={nth}"),
+            format!("{months} on the {} working day {time}", nth_word(*nth)),
+        ),
+        MonthlyOn::FromToday => {
+            let (by, which) = month_day_rule(anchor.day());
+            (by, format!("{months} {from_day}, on {which}, {time}"))
+        }
+    }
+}
+
+/// The BYMONTH/BYMONTHDAY part and the words for a yearly schedule, on the date named or the
+/// anchor's; 29 February fires only in leap years.
+fn yearly_on(
+    on: Option<(u32, u32)>,
+    anchor: NaiveDate,
+    time: &str,
+    from_day: &str,
+) -> (String, String) {
+    let (month, day) = on.unwrap_or((anchor.month(), anchor.day()));
+    let leap = if (month, day) == (2, 29) {
+        " (only in leap years)"
+    } else {
+        ""
+    };
+    let date = format!("{day} {}", month_name(month));
+    let words = match on {
+        Some(_) => format!("every year on {date} {time}{leap}"),
+        None => format!("every year {from_day}, on {date}, {time}{leap}"),
+    };
+    (format!("BYMONTH={month};BYMONTHDAY={day}"), words)
 }
 
 /// Whether the schedule counts from its anchor day rather than from a day it names.
