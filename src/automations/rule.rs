@@ -11,22 +11,7 @@
 use chrono::{Datelike, NaiveDate, Weekday};
 
 use super::repeat::{MonthlyOn, Repeat};
-use crate::tasks::when::weekday_name as day_name;
-
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
+use crate::tasks::when::{month_name, weekday_name as day_name};
 
 fn day_code(day: Weekday) -> &'static str {
     match day {
@@ -68,15 +53,6 @@ fn nth_word(nth: i8) -> &'static str {
         5 => "fifth",
         _ => "last",
     }
-}
-
-fn month_name(month: u32) -> &'static str {
-    usize::try_from(month)
-        .ok()
-        .and_then(|m| m.checked_sub(1))
-        .and_then(|i| MONTHS.get(i))
-        .copied()
-        .unwrap_or("?")
 }
 
 /// "every 3 weeks", "every other week", "every week".

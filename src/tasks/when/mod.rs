@@ -146,7 +146,7 @@ pub use error::WhenError;
 pub use past::find_past;
 pub use scan::Length;
 pub use spans::{TimeAnchor, WhenSpan};
-pub use words::{month_number, weekday_name, weekday_word};
+pub use words::{month_name, month_number, weekday_name, weekday_word};
 pub use zones::{abbreviation, Abbreviation};
 
 use calendar::ensure_ahead;
@@ -208,6 +208,13 @@ pub fn number_range(text: &str) -> Option<Range<usize>> {
 /// scan found (readable or not, with its marker: "at 25:00", "by feb 30") and the time words
 /// beside it that it could not read. What a title must not keep when the time cannot be used.
 pub fn time_words(text: &str) -> Vec<Range<usize>> {
+    let (tokens, pieces, runs) = scanned(text);
+    spans::all_time_words(text, &tokens, &pieces, &runs)
+}
+
+/// The words of `text`, the phrases the scan found in them, and the runs of time words that no
+/// phrase could read (first word, words).
+fn scanned(text: &str) -> (Vec<Token>, Vec<Piece>, Vec<(usize, usize)>) {
     let tokens = tokenize(text);
     let pieces = scan(text, &tokens);
     let runs = unread::unread_runs(
@@ -216,7 +223,7 @@ pub fn time_words(text: &str) -> Vec<Range<usize>> {
         &consumed(&tokens, &pieces),
         &anchors(&pieces),
     );
-    spans::all_time_words(text, &tokens, &pieces, &runs)
+    (tokens, pieces, runs)
 }
 
 /// What one text says: the instant and the phrases behind it.
@@ -246,14 +253,7 @@ fn anchors(pieces: &[Piece]) -> Vec<(usize, usize)> {
 }
 
 fn read(text: &str, ctx: &WhenContext) -> Result<Option<Reading>, WhenError> {
-    let tokens = tokenize(text);
-    let pieces = scan(text, &tokens);
-    let runs = unread::unread_runs(
-        text,
-        &tokens,
-        &consumed(&tokens, &pieces),
-        &anchors(&pieces),
-    );
+    let (tokens, pieces, runs) = scanned(text);
     if let Some(run) = runs.first() {
         return Err(WhenError::Unread(unread::written(text, &tokens, *run)));
     }

@@ -25,7 +25,7 @@ use chrono::{DateTime, Utc};
 
 use super::parts::{Day, Part};
 use super::scan::Piece;
-use super::words::Token;
+use super::words::{Token, HEDGES};
 
 /// A time found in a captured text, with the words that said it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,17 +51,6 @@ const PREPOSITIONS: [&str; 12] = [
     "at", "on", "in", "by", "before", "after", "until", "till", "for", "around", "within", "from",
 ];
 const DEADLINE_MARKERS: [&str; 5] = ["by", "due", "before", "until", "till"];
-/// Words of approximation taken in with the preposition before them ("in about an hour").
-const HEDGES: [&str; 8] = [
-    "about",
-    "around",
-    "roughly",
-    "approximately",
-    "approx",
-    "like",
-    "circa",
-    "maybe",
-];
 /// Phrases that are said with "the" in front even without a preposition.
 const TAKES_THE: [&str; 13] = [
     "day",

@@ -27,6 +27,19 @@ const MONTH_NAMES: [&str; 12] = [
     "December",
 ];
 
+/// Words of approximation between a preposition and its time ("in about an hour", "at around
+/// 5pm", "in like 20 mins"): the time is still the one meant, and the words are the time's.
+pub(super) const HEDGES: [&str; 8] = [
+    "about",
+    "around",
+    "roughly",
+    "approximately",
+    "approx",
+    "like",
+    "circa",
+    "maybe",
+];
+
 /// A word of the text, lowercased, and the bytes of the original text it came from.
 #[derive(Debug, Clone)]
 pub(super) struct Token {
@@ -131,7 +144,8 @@ pub(super) fn month_word(word: &str) -> Option<u32> {
     })
 }
 
-pub(super) fn month_name(month: u32) -> &'static str {
+/// "January" for 1 ... "December" for 12; "?" for any other number.
+pub fn month_name(month: u32) -> &'static str {
     usize::try_from(month)
         .ok()
         .and_then(|m| m.checked_sub(1))

@@ -3,21 +3,8 @@
 //! returns ([`Match`]: the words it took and what they say).
 
 use crate::tasks::when::parts::Part;
-use crate::tasks::when::words::{month_word, weekday_word, Token};
+use crate::tasks::when::words::{month_word, weekday_word, Token, HEDGES};
 use crate::tasks::when::zones::looks_like_zone;
-
-/// Words of approximation between a preposition and its time ("in about an hour", "at around
-/// 5pm", "in like 20 mins"): the time is still the one meant, and the words are the time's.
-pub(super) const HEDGES: [&str; 8] = [
-    "about",
-    "around",
-    "roughly",
-    "approximately",
-    "approx",
-    "like",
-    "circa",
-    "maybe",
-];
 
 /// Words after a time that leave it a time ("noon tomorrow", "midnight tonight", "noon then").
 const AFTER_A_TIME: [&str; 39] = [
