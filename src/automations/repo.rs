@@ -162,8 +162,13 @@ pub fn put(conn: &Connection, automation: &Automation) -> Result<(), StoreError>
 
 /// Every automation, stopped ones too, oldest first (an export).
 pub fn all(conn: &Connection) -> Result<Vec<Automation>, StoreError> {
+    oldest_first(conn, "")
+}
+
+/// The automations `filter` (a WHERE clause, or nothing) keeps, oldest first.
+fn oldest_first(conn: &Connection, filter: &str) -> Result<Vec<Automation>, StoreError> {
     let mut statement = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM automation ORDER BY created_at, id"
+        "SELECT {COLUMNS} FROM automation {filter} ORDER BY created_at, id"
     ))?;
     let mut rows = statement.query([])?;
     let mut all = Vec::new();
@@ -193,15 +198,7 @@ pub fn list_of(conn: &Connection, kind: AutomationKind) -> Result<Vec<Automation
 
 /// Every automation not stopped, oldest first (the order the console numbers them in).
 pub fn list(conn: &Connection) -> Result<Vec<Automation>, StoreError> {
-    let mut statement = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM automation WHERE stopped_at IS NULL ORDER BY created_at, id"
-    ))?;
-    let mut rows = statement.query([])?;
-    let mut all = Vec::new();
-    while let Some(row) = rows.next()? {
-        all.push(from_row(row)?);
-    }
-    Ok(all)
+    oldest_first(conn, "WHERE stopped_at IS NULL")
 }
 
 /// A page of the automations not stopped, newest first (`store::page`).

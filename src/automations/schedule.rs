@@ -166,15 +166,8 @@ impl Schedule {
         let first = probe
             .next_after(now)?
             .ok_or_else(|| ScheduleError::NoOccurrence(rrule.to_string()))?;
-        let schedule = Schedule {
-            rrule: rrule.to_string(),
-            dtstart: first,
-            timezone,
-            words: words.to_string(),
-        };
-        // The anchored rule must parse too (checked once, here).
-        schedule.set()?;
-        Ok(schedule)
+        // The anchored rule must parse too (checked once, there).
+        Self::from_first(rrule, timezone, words, first)
     }
 
     /// A schedule whose rule counts from `start` (a local day at the reminder's time, maybe
