@@ -19,9 +19,6 @@ use super::system_prompt::Prefix;
 use super::{ChatMessage, LlmError};
 use crate::actions::ActionRegistry;
 
-/// How much of an invalid answer is shown back to the model in the retry.
-const ECHO_CHARS: usize = 2_000;
-
 #[derive(Debug)]
 pub struct Classifier {
     client: LlmClient,
@@ -81,13 +78,7 @@ impl Classifier {
             Err(reason) => reason,
         };
         tracing::info!(%reason, "model output invalid; asking once more");
-        messages.push(ChatMessage::assistant(
-            first.chars().take(ECHO_CHARS).collect::<String>(),
-        ));
-        messages.push(ChatMessage::user(format!(
-            "That answer is not valid: {reason}. Answer again with only the JSON object \
-             described above, and nothing else."
-        )));
+        messages.extend(ChatMessage::ask_again(&first, &reason));
         let second = self.client.complete(&messages, Some(&self.schema)).await?;
         output::parse(&second).map_err(LlmError::InvalidOutput)
     }

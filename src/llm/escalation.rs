@@ -22,9 +22,6 @@ use super::system_prompt::{Prefix, SystemFacts, SystemPrompt};
 use super::{ChatMessage, LlmError};
 use crate::config::{Config, Env, EscalationConfig, LlmConfig};
 
-/// Characters of an invalid first answer echoed back with the retry.
-const ECHO_CHARS: usize = 2_000;
-
 /// What a call to the bigger model came to when the server answered.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Called {
@@ -156,13 +153,7 @@ impl Escalation {
             Err(reason) => reason,
         };
         tracing::info!(%reason, "the bigger model's answer is invalid; asking once more");
-        messages.push(ChatMessage::assistant(
-            first.chars().take(ECHO_CHARS).collect::<String>(),
-        ));
-        messages.push(ChatMessage::user(format!(
-            "That answer is not valid: {reason}. Answer again with only the JSON object \
-             described above, and nothing else."
-        )));
+        messages.extend(ChatMessage::ask_again(&first, &reason));
         let (second, second_usage) = match self
             .client
             .complete_with_usage(&messages, Some(&schema))

@@ -33,8 +33,6 @@ pub use super::free_text_answers::{
 const TURN: &str = include_str!("../../prompts/free_text_turn.hbs");
 const PARSE_TASK: &str = include_str!("../../prompts/parse_task.hbs");
 
-/// How much of an invalid answer is shown back to the model in the retry.
-const ECHO_CHARS: usize = 2_000;
 /// Most tokens a `route` or `parse_task` answer may take: the intent, a short reply or a task
 /// (a small model that rambles is cut off here instead of running into `llm.timeout`).
 pub const FREE_TEXT_MAX_TOKENS: u32 = 256;
@@ -199,13 +197,7 @@ pub(super) async fn ask_strict<T>(
         Err(reason) => reason,
     };
     tracing::info!(call, %reason, "model output invalid; asking once more");
-    messages.push(ChatMessage::assistant(
-        first.chars().take(ECHO_CHARS).collect::<String>(),
-    ));
-    messages.push(ChatMessage::user(format!(
-        "That answer is not valid: {reason}. Answer again with only the JSON object \
-         described above, and nothing else."
-    )));
+    messages.extend(ChatMessage::ask_again(&first, &reason));
     let second = client.complete(&messages, Some(schema)).await?;
     parse(&second)
         .map_err(|reason| LlmError::InvalidOutput(super::output::OutputError::Invalid(reason)))

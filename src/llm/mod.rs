@@ -57,7 +57,23 @@ impl ChatMessage {
             content: content.into(),
         }
     }
+
+    /// What a call adds before its one retry after an invalid answer: the answer echoed back
+    /// (its first [`ECHO_CHARS`] characters) and the ask to answer again with only the JSON
+    /// object, saying why the first was not valid.
+    pub fn ask_again(invalid: &str, reason: impl std::fmt::Display) -> [Self; 2] {
+        [
+            Self::assistant(invalid.chars().take(ECHO_CHARS).collect::<String>()),
+            Self::user(format!(
+                "That answer is not valid: {reason}. Answer again with only the JSON object \
+                 described above, and nothing else."
+            )),
+        ]
+    }
 }
+
+/// Characters of an invalid first answer echoed back with the retry.
+const ECHO_CHARS: usize = 2_000;
 
 /// Why the model gave no usable answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
