@@ -6,7 +6,7 @@
 
 use chrono::{DateTime, Utc};
 use rusqlite::types::Value as SqlValue;
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use rusqlite::{params, params_from_iter, Connection, OptionalExtension, Row};
 
 use super::model::{NewTask, Task, TaskSource};
 use super::status::{TaskStatus, TransitionError};
@@ -277,6 +277,28 @@ pub fn set_status(
     require(conn, id)
 }
 
+/// The fields every write of a task sets, as stored, in `COLUMNS` order from `id` to
+/// `last_nudged_at`: ?1 to ?15 of [`save`] and [`put`].
+fn written_fields(task: &Task) -> [SqlValue; 15] {
+    [
+        SqlValue::from(task.id.clone()),
+        SqlValue::from(task.title.clone()),
+        SqlValue::from(task.description.clone()),
+        SqlValue::from(task.domain.clone()),
+        SqlValue::from(task.priority),
+        SqlValue::from(task.status.as_str().to_string()),
+        SqlValue::from(task.estimated_duration_minutes),
+        SqlValue::from(opt_ts(task.deadline)),
+        SqlValue::from(opt_ts(task.scheduled_start)),
+        SqlValue::from(opt_ts(task.completed_at)),
+        SqlValue::from(opt_ts(task.snoozed_until)),
+        SqlValue::from(task.reschedule_count),
+        SqlValue::from(task.nudge_count),
+        SqlValue::from(task.unanswered_nudges),
+        SqlValue::from(opt_ts(task.last_nudged_at)),
+    ]
+}
+
 /// Writes every mutable field of `task` (edits through the API, action handlers, undo).
 pub fn save(conn: &Connection, task: &Task, now: DateTime<Utc>) -> Result<Task, TaskChangeError> {
     let before: Option<(String, String)> = conn
@@ -290,25 +312,10 @@ pub fn save(conn: &Connection, task: &Task, now: DateTime<Utc>) -> Result<Task, 
              snoozed_until = ?11, reschedule_count = ?12, nudge_count = ?13, unanswered_nudges = ?14, \
              last_nudged_at = ?15, updated_at = ?16, tags_json = ?17 WHERE id = ?1",
         )?
-        .execute(params![
-            task.id,
-            task.title,
-            task.description,
-            task.domain,
-            task.priority,
-            task.status.as_str(),
-            task.estimated_duration_minutes,
-            opt_ts(task.deadline),
-            opt_ts(task.scheduled_start),
-            opt_ts(task.completed_at),
-            opt_ts(task.snoozed_until),
-            task.reschedule_count,
-            task.nudge_count,
-            task.unanswered_nudges,
-            opt_ts(task.last_nudged_at),
-            to_db(now),
-            to_json(&task.tags)?,
-        ])?;
+        .execute(params_from_iter(written_fields(task).into_iter().chain([
+            SqlValue::from(to_db(now)),
+            SqlValue::from(to_json(&task.tags)?),
+        ])))?;
     if changed == 0 {
         return Err(TaskChangeError::NotFound(task.id.clone()));
     }
@@ -343,32 +350,17 @@ pub fn put(conn: &Connection, task: &Task) -> Result<(), StoreError> {
          origin_thread_id = excluded.origin_thread_id, automation_id = excluded.automation_id, \
          occurrence_at = excluded.occurrence_at, created_by = excluded.created_by"
     ))?
-    .execute(params![
-        task.id,
-        task.title,
-        task.description,
-        task.domain,
-        task.priority,
-        task.status.as_str(),
-        task.estimated_duration_minutes,
-        opt_ts(task.deadline),
-        opt_ts(task.scheduled_start),
-        opt_ts(task.completed_at),
-        opt_ts(task.snoozed_until),
-        task.reschedule_count,
-        task.nudge_count,
-        task.unanswered_nudges,
-        opt_ts(task.last_nudged_at),
-        to_db(task.created_at),
-        to_db(task.updated_at),
-        task.source.as_str(),
-        to_json(&task.tags)?,
-        to_json(&task.applied_preferences)?,
-        task.origin_thread_id,
-        task.automation_id,
-        opt_ts(task.occurrence_at),
-        task.created_by,
-    ])?;
+    .execute(params_from_iter(written_fields(task).into_iter().chain([
+        SqlValue::from(to_db(task.created_at)),
+        SqlValue::from(to_db(task.updated_at)),
+        SqlValue::from(task.source.as_str().to_string()),
+        SqlValue::from(to_json(&task.tags)?),
+        SqlValue::from(to_json(&task.applied_preferences)?),
+        SqlValue::from(task.origin_thread_id.clone()),
+        SqlValue::from(task.automation_id.clone()),
+        SqlValue::from(opt_ts(task.occurrence_at)),
+        SqlValue::from(task.created_by.clone()),
+    ])))?;
     title_index::remove(conn, &task.id)?;
     if task.status.is_open() {
         title_index::add(conn, &task.id, &task.title)?;
