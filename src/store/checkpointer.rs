@@ -157,12 +157,8 @@ mod tests {
             "the megabyte is in the WAL only"
         );
         checkpointer.wrote();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while file_len(&path) < 1_000_000 && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(20));
-        }
         assert!(
-            file_len(&path) >= 1_000_000,
+            file_reaches(&path, 1_000_000),
             "the checkpointer copied the committed pages into the database file"
         );
     }
