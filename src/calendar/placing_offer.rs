@@ -11,7 +11,8 @@
 //! anyone) they can see; a task with a live offer or a declined one is passed over; the plan
 //! is answerable only by the person and only by a message after it; it waits at least
 //! `plans.expiry` (the slot starts no sooner) and ends when the slot starts, or a day after
-//! the offer, whichever is sooner.
+//! the offer, whichever is sooner. Reads only the open tasks due after that earliest start (the
+//! only ones a slot can be found for), never every open task.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -58,7 +59,10 @@ pub fn offer(
         here: chat.id.clone(),
     };
     let visible = visible_threads(conn, &viewer)?;
-    let tasks: Vec<_> = open::tasks(conn, Some(&visible), Window::Any, None)?
+    // A slot starts no sooner than `earliest` and ends by the deadline: only the tasks due
+    // after it can be placed, so only they are read (not every open task of the person).
+    let earliest = now + rules.answer_time;
+    let tasks: Vec<_> = open::tasks(conn, Some(&visible), Window::DueAfter(earliest), None)?
         .into_iter()
         .filter(|task| task.created_by.as_deref().is_none_or(|by| by == person))
         .collect();
@@ -75,7 +79,6 @@ pub fn offer(
         }
     }
     let day = people::work_day_of(conn, person, defaults, rules.working_hours)?;
-    let earliest = now + rules.answer_time;
     let Some(placing) = placing::choose(
         &tasks,
         &|task| passed.contains(&task.id),

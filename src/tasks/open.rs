@@ -38,6 +38,9 @@ pub enum Window {
         from: DateTime<Utc>,
         to: DateTime<Utc>,
     },
+    /// Those due after this time (deadline > it): what a slot starting then could still be
+    /// found for.
+    DueAfter(DateTime<Utc>),
 }
 
 /// Which chats the tasks may come from.
@@ -150,6 +153,10 @@ fn select(
         Window::Overdue(now) => vec![format!(
             " AND deadline <= {}",
             param(SqlValue::Text(to_db(now)))
+        )],
+        Window::DueAfter(at) => vec![format!(
+            " AND deadline > {}",
+            param(SqlValue::Text(to_db(at)))
         )],
         Window::Between { from, to } => {
             let (from, to) = (
@@ -267,6 +274,7 @@ mod tests {
             .filter(|task| match window {
                 Window::Any => true,
                 Window::Overdue(now) => task.deadline.is_some_and(|at| at <= now),
+                Window::DueAfter(after) => task.deadline.is_some_and(|at| at > after),
                 Window::Between { from, to } => [task.deadline, task.scheduled_start]
                     .into_iter()
                     .flatten()
@@ -277,10 +285,11 @@ mod tests {
         kept.into_iter().map(|task| task.id.clone()).collect()
     }
 
-    fn windows() -> [Window; 3] {
+    fn windows() -> [Window; 4] {
         [
             Window::Any,
             Window::Overdue(now()),
+            Window::DueAfter(now() + Duration::hours(3)),
             Window::Between {
                 from: now(),
                 to: now() + Duration::hours(14),

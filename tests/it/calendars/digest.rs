@@ -213,3 +213,41 @@ async fn in_a_group_chat_the_digest_shows_no_events_and_offers_no_slot() {
     assert_eq!(task(&bot, &taxes).await["scheduled_start"], Value::Null);
     bot.stop().await;
 }
+
+/// The offer reads only the tasks due after the earliest slot (the answer time, one hour, from
+/// the digest): a task due before then, tasks with no deadline and one due months away are
+/// not what it offers, and the offer stays the soonest deadline that has room.
+#[actix_rt::test]
+async fn the_offer_is_the_soonest_deadline_with_room_whatever_else_is_open() {
+    let bot = bot_with_calendar().await;
+    let chat = bot.free_thread().await;
+    digest_in(&bot, &chat).await;
+    let taxes = bot
+        .task(json!({"title": "File taxes", "deadline": "2026-11-27T17:00:00Z", "estimated_duration_minutes": 90}))
+        .await;
+    let others = [
+        // Due 08:30, and no slot can start before 09:00 (the answer time).
+        json!({"title": "Pay the rent", "deadline": "2026-11-24T08:30:00Z", "estimated_duration_minutes": 30}),
+        json!({"title": "Tidy the garage", "estimated_duration_minutes": 60}),
+        json!({"title": "Read a novel"}),
+        json!({"title": "Renew the passport", "deadline": "2027-03-01T17:00:00Z", "estimated_duration_minutes": 60}),
+    ];
+    for body in others {
+        bot.task(body).await;
+    }
+    let text = tuesday_digest(&bot).await;
+    assert!(
+        text.ends_with(
+            "\n\nI could set aside tomorrow at 10:00 (until 11:30) for 'File taxes', before it is due Friday 27 Nov at 17:00: your calendar is free then. Shall I put it there? (yes or no)"
+        ),
+        "{text}"
+    );
+    assert_eq!(bot.say(&chat, "yes").await["path"], "plan_confirmed");
+    let placed = task(&bot, &taxes).await;
+    assert_eq!(
+        at(placed["scheduled_start"].as_str().unwrap_or_default()),
+        utc(25, 10, 0),
+        "{placed}"
+    );
+    bot.stop().await;
+}
