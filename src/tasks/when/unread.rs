@@ -17,7 +17,7 @@
 
 use super::words::{
     count_word, decimal, is_digits, meridiem, month_word, names_a_day_ahead, unit_word,
-    weekday_word, Token,
+    weekday_word, Token, PARTS_OF_DAY,
 };
 use super::zones::looks_like_zone;
 
@@ -55,19 +55,12 @@ const LEADS: [&str; 23] = [
 ];
 
 /// Words that are a time on their own, whatever is around them.
-const TIME_WORDS: [&str; 31] = [
+const TIME_WORDS: [&str; 24] = [
     "today",
     "tonight",
     "tomorrow",
     "tmrw",
     "yesterday",
-    "morning",
-    "afternoon",
-    "evening",
-    "night",
-    "noon",
-    "midday",
-    "midnight",
     "lunchtime",
     "weekend",
     "weekends",
@@ -88,6 +81,11 @@ const TIME_WORDS: [&str; 31] = [
     "whenever",
     "asap",
 ];
+
+/// Whether `word` is a time on its own: one of [`TIME_WORDS`] or a part of the day.
+fn time_word(word: &str) -> bool {
+    TIME_WORDS.contains(&word) || PARTS_OF_DAY.contains(&word)
+}
 
 /// Words that are part of a time only right beside it ("late tonight", "tomorrow early"); with
 /// a word between ("leave work early on friday") they are the task's own.
@@ -145,7 +143,7 @@ impl Around<'_> {
         let leads_on = |j: usize| depth > 0 && self.time_like(j, depth - 1);
         unit(word)
             || matches!(word, "half" | "quarter" | "quarters" | "fortnight")
-            || TIME_WORDS.contains(&word)
+            || time_word(word)
             || looks_like_zone(word)
             || meridiem(word).is_some()
             || (word == "o" && next == "clock")
@@ -159,7 +157,7 @@ impl Around<'_> {
                 .is_some_and(|stem| {
                     !stem.is_empty()
                         && (looks_like_zone(stem)
-                            || TIME_WORDS.contains(&stem)
+                            || time_word(stem)
                             || compact(stem)
                             || is_digits(stem))
                 })
@@ -326,7 +324,7 @@ fn unplaceable_points(around: &Around<'_>, free: &impl Fn(usize) -> bool) -> Vec
         let word = around.at(i);
         let vague = word
             .strip_suffix("-ish")
-            .is_some_and(|stem| TIME_WORDS.contains(&stem) || UNPLACEABLE.contains(&stem));
+            .is_some_and(|stem| time_word(stem) || UNPLACEABLE.contains(&stem));
         let takes_preposition = |j: usize| free(j) && POINT_PREPOSITIONS.contains(&around.at(j));
         let as_a_time =
             i.checked_sub(1).is_some_and(takes_preposition) || around.at(i + 1).is_empty();

@@ -40,6 +40,18 @@ pub(super) const HEDGES: [&str; 8] = [
     "maybe",
 ];
 
+/// The parts of the day said by name: a time on their own ("tomorrow morning"), and a word
+/// that may close a date ("friday night").
+pub(super) const PARTS_OF_DAY: [&str; 7] = [
+    "morning",
+    "afternoon",
+    "evening",
+    "night",
+    "noon",
+    "midday",
+    "midnight",
+];
+
 /// A word of the text, lowercased, and the bytes of the original text it came from.
 #[derive(Debug, Clone)]
 pub(super) struct Token {

@@ -15,7 +15,7 @@ use crate::tasks::when::error::WhenError;
 use crate::tasks::when::parts::{clock_part, explicit_part, Day, MonthDay, MonthRef, Part};
 use crate::tasks::when::words::{
     day_number, is_digits, meridiem, month_name, month_word, small_number, spelled_ordinal,
-    unit_word, year_number,
+    unit_word, year_number, PARTS_OF_DAY,
 };
 
 /// Words before a day of the month (without "the"), a month, a holiday or a date in numbers
@@ -27,47 +27,18 @@ const INTRODUCES: [&str; 13] = [
 
 /// Words that may follow a date ("the 21st at 3pm", "the 1st and ..."): anything else after
 /// an ordinal makes it describe a thing ("the 3rd email").
-const AFTER_A_DATE: [&str; 34] = [
-    "",
-    "at",
-    "in",
-    "by",
-    "and",
-    "then",
-    "please",
-    "pls",
-    "or",
-    "if",
-    "instead",
-    "so",
-    "but",
-    "as",
-    "around",
-    "is",
-    "works",
-    "would",
-    "will",
-    "should",
-    "for",
-    "to",
-    "before",
-    "after",
-    "until",
-    "till",
-    "morning",
-    "afternoon",
-    "evening",
-    "night",
-    "noon",
-    "midday",
-    "midnight",
-    "latest",
+const AFTER_A_DATE: [&str; 27] = [
+    "", "at", "in", "by", "and", "then", "please", "pls", "or", "if", "instead", "so", "but", "as",
+    "around", "is", "works", "would", "will", "should", "for", "to", "before", "after", "until",
+    "till", "latest",
 ];
 
-/// Whether word `i` can follow a date: one of [`AFTER_A_DATE`], a clock time, or a zone.
+/// Whether word `i` can follow a date: one of [`AFTER_A_DATE`], a part of the day, a clock time,
+/// or a zone.
 fn closes_date(w: &Words, i: usize) -> bool {
     let word = w.at(i);
     AFTER_A_DATE.contains(&word)
+        || PARTS_OF_DAY.contains(&word)
         || word.starts_with(|c: char| c.is_ascii_digit())
             && (word.contains(':') || word.ends_with("am") || word.ends_with("pm"))
         || matches!(word, "eod" | "cob" | "first" | "ok" | "okay" | "thanks")
