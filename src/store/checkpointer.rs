@@ -132,21 +132,28 @@ fn checkpoint(conn: &Connection) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     fn file_len(path: &Path) -> u64 {
         std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
     }
 
-    #[test]
-    fn committed_pages_reach_the_database_file_without_the_writer_checkpointing() {
+    /// A database in a fresh directory, a writer on it that never checkpoints itself (only the
+    /// checkpointer can copy the pages), and the checkpointer.
+    fn writer_and_checkpointer() -> (tempfile::TempDir, PathBuf, Connection, Checkpointer) {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let path = dir.path().join("donna.db");
         let writer =
             open_connection(&path, false, Durability::Full).unwrap_or_else(|e| panic!("{e}"));
-        // The writer itself never checkpoints here: only the checkpointer can copy the pages.
         assert!(writer.pragma_update(None, "wal_autocheckpoint", 0).is_ok());
         let checkpointer =
             Checkpointer::start(&path, Durability::Full).unwrap_or_else(|e| panic!("{e}"));
+        (dir, path, writer, checkpointer)
+    }
+
+    #[test]
+    fn committed_pages_reach_the_database_file_without_the_writer_checkpointing() {
+        let (_dir, path, writer, checkpointer) = writer_and_checkpointer();
         let wrote = writer.execute_batch(
             "CREATE TABLE filler (data BLOB); \
              INSERT INTO filler (data) VALUES (zeroblob(1000000));",
@@ -174,13 +181,7 @@ mod tests {
 
     #[test]
     fn a_write_signalled_while_it_rests_is_checkpointed_after_the_rest_without_another_signal() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let path = dir.path().join("donna.db");
-        let writer =
-            open_connection(&path, false, Durability::Full).unwrap_or_else(|e| panic!("{e}"));
-        assert!(writer.pragma_update(None, "wal_autocheckpoint", 0).is_ok());
-        let checkpointer =
-            Checkpointer::start(&path, Durability::Full).unwrap_or_else(|e| panic!("{e}"));
+        let (_dir, path, writer, checkpointer) = writer_and_checkpointer();
         let megabyte = "INSERT INTO filler (data) VALUES (zeroblob(1000000));";
         let first = writer.execute_batch(&format!("CREATE TABLE filler (data BLOB); {megabyte}"));
         assert!(first.is_ok(), "{first:?}");

@@ -252,15 +252,26 @@ fn anchors(pieces: &[Piece]) -> Vec<(usize, usize)> {
         .collect()
 }
 
-fn read(text: &str, ctx: &WhenContext) -> Result<Option<Reading>, WhenError> {
-    let (tokens, pieces, runs) = scanned(text);
+/// What the phrases say, when every time word was read; else the first run of time words that
+/// nothing read, as written (nothing is half-read).
+fn all_read(
+    text: &str,
+    tokens: &[Token],
+    pieces: &[Piece],
+    runs: &[(usize, usize)],
+) -> Result<Vec<Part>, WhenError> {
     if let Some(run) = runs.first() {
-        return Err(WhenError::Unread(unread::written(text, &tokens, *run)));
+        return Err(WhenError::Unread(unread::written(text, tokens, *run)));
     }
-    let parts: Vec<Part> = pieces
+    Ok(pieces
         .iter()
         .flat_map(|p| p.parts.iter().cloned())
-        .collect();
+        .collect())
+}
+
+fn read(text: &str, ctx: &WhenContext) -> Result<Option<Reading>, WhenError> {
+    let (tokens, pieces, runs) = scanned(text);
+    let parts = all_read(text, &tokens, &pieces, &runs)?;
     match resolve(&parts, ctx)? {
         Some(at) => Ok(Some(Reading {
             at: ensure_ahead(at, ctx)?,
@@ -321,13 +332,7 @@ pub fn find_time_of_day(text: &str, skip: &[Range<usize>]) -> Result<Option<Time
         }
     }
     let runs = unread::unread_runs(text, &tokens, &taken, &anchored);
-    if let Some(run) = runs.first() {
-        return Err(WhenError::Unread(unread::written(text, &tokens, *run)));
-    }
-    let parts: Vec<Part> = pieces
-        .iter()
-        .flat_map(|p| p.parts.iter().cloned())
-        .collect();
+    let parts = all_read(text, &tokens, &pieces, &runs)?;
     let Some(time) = time_of_day_only(&parts)? else {
         return Ok(None);
     };
