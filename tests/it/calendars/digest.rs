@@ -68,6 +68,20 @@ async fn digest_in(bot: &Bot, chat: &str) {
     assert_eq!(bot.say(chat, "yes").await["path"], "plan_confirmed");
 }
 
+/// The offer for "File taxes" (90 minutes, due Friday 17:00) in the Tuesday digest: Tuesday's
+/// 12:00-13:00 is too short, Wednesday's dentist ends at 10:00.
+const TAXES_TOMORROW: &str = "\n\nI could set aside tomorrow at 10:00 (until 11:30) for 'File taxes', before it is due Friday 27 Nov at 17:00: your calendar is free then. Shall I put it there? (yes or no)";
+
+fn file_taxes() -> Value {
+    json!({"title": "File taxes", "deadline": "2026-11-27T17:00:00Z", "estimated_duration_minutes": 90})
+}
+
+async fn add_tasks(bot: &Bot, bodies: impl IntoIterator<Item = Value>) {
+    for body in bodies {
+        bot.task(body).await;
+    }
+}
+
 async fn task(bot: &Bot, id: &str) -> Value {
     bot.task_json(id).await
 }
@@ -86,18 +100,14 @@ async fn the_digest_lists_today_s_events_and_offers_one_free_slot_that_moves_the
     let bot = bot_with_calendar().await;
     let chat = bot.free_thread().await;
     digest_in(&bot, &chat).await;
-    let taxes = bot
-        .task(json!({"title": "File taxes", "deadline": "2026-11-27T17:00:00Z", "estimated_duration_minutes": 90}))
-        .await;
+    let taxes = bot.task(file_taxes()).await;
     // Not placed: no estimate; a start already; a deadline gone by.
     let others = [
         json!({"title": "Call the bank", "deadline": "2026-11-26T17:00:00Z"}),
         json!({"title": "Book flights", "deadline": "2026-11-26T17:00:00Z", "estimated_duration_minutes": 30, "scheduled_start": "2026-11-26T15:00:00Z"}),
         json!({"title": "Send invoice", "deadline": "2026-11-23T09:00:00Z", "estimated_duration_minutes": 30}),
     ];
-    for body in others {
-        bot.task(body).await;
-    }
+    add_tasks(&bot, others).await;
     let text = tuesday_digest(&bot).await;
     assert!(
         text.starts_with(
@@ -107,12 +117,7 @@ async fn the_digest_lists_today_s_events_and_offers_one_free_slot_that_moves_the
     );
     assert!(!text.contains("Dentist"), "only today's events: {text}");
     // 12:00-13:00 is too short for 90 minutes; Wednesday's dentist ends at 10:00.
-    assert!(
-        text.ends_with(
-            "\n\nI could set aside tomorrow at 10:00 (until 11:30) for 'File taxes', before it is due Friday 27 Nov at 17:00: your calendar is free then. Shall I put it there? (yes or no)"
-        ),
-        "{text}"
-    );
+    assert!(text.ends_with(TAXES_TOMORROW), "{text}");
     for untouched in ["Call the bank", "Book flights", "Send invoice"] {
         assert!(!text.contains(&format!("for '{untouched}'")), "{text}");
     }
@@ -222,9 +227,7 @@ async fn the_offer_is_the_soonest_deadline_with_room_whatever_else_is_open() {
     let bot = bot_with_calendar().await;
     let chat = bot.free_thread().await;
     digest_in(&bot, &chat).await;
-    let taxes = bot
-        .task(json!({"title": "File taxes", "deadline": "2026-11-27T17:00:00Z", "estimated_duration_minutes": 90}))
-        .await;
+    let taxes = bot.task(file_taxes()).await;
     let others = [
         // Due 08:30, and no slot can start before 09:00 (the answer time).
         json!({"title": "Pay the rent", "deadline": "2026-11-24T08:30:00Z", "estimated_duration_minutes": 30}),
@@ -232,16 +235,9 @@ async fn the_offer_is_the_soonest_deadline_with_room_whatever_else_is_open() {
         json!({"title": "Read a novel"}),
         json!({"title": "Renew the passport", "deadline": "2027-03-01T17:00:00Z", "estimated_duration_minutes": 60}),
     ];
-    for body in others {
-        bot.task(body).await;
-    }
+    add_tasks(&bot, others).await;
     let text = tuesday_digest(&bot).await;
-    assert!(
-        text.ends_with(
-            "\n\nI could set aside tomorrow at 10:00 (until 11:30) for 'File taxes', before it is due Friday 27 Nov at 17:00: your calendar is free then. Shall I put it there? (yes or no)"
-        ),
-        "{text}"
-    );
+    assert!(text.ends_with(TAXES_TOMORROW), "{text}");
     assert_eq!(bot.say(&chat, "yes").await["path"], "plan_confirmed");
     let placed = task(&bot, &taxes).await;
     assert_eq!(
