@@ -214,7 +214,7 @@ fn sessions_load() {
                 }
                 let mut chats = Vec::new();
                 for _ in 0..SESSIONS {
-                    let thread = donna::nudges::open_free_thread(conn, donna::ids::new_id("thr"), None, false, Channel::Local, now)?;
+                    let thread = donna::conversation::threads::open_free(conn, donna::ids::new_id("thr"), None, false, Channel::Local, now)?;
                     chats.push(thread.id);
                 }
                 Ok((nudged, chats))

@@ -30,6 +30,7 @@ pub mod skipped_rows;
 pub mod store;
 pub mod subsystems;
 pub mod tasks;
+pub mod ticking;
 pub mod tls;
 pub mod transfer;
 pub mod turn;

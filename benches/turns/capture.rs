@@ -41,7 +41,7 @@ async fn free_threads(app: &App, count: usize) -> Vec<String> {
         .write(move |conn| {
             (0..count)
                 .map(|_| {
-                    donna::nudges::open_free_thread(
+                    donna::conversation::threads::open_free(
                         conn,
                         donna::ids::new_id("thr"),
                         None,

@@ -19,6 +19,7 @@ use crate::events::EventBus;
 use crate::live::Live;
 use crate::metrics::NudgeMetrics;
 use crate::nudges::NudgeSink;
+use crate::nudges::{NudgeRules, Nudger, NudgerMsg};
 use crate::people::OwnDay;
 use crate::replies::matcher::FastPath;
 use crate::skipped_rows::SkippedRows;
@@ -29,11 +30,11 @@ use crate::subsystems::calendars::{CalendarParts, Calendars, CalendarsMsg};
 use crate::subsystems::chat_sessions::{ChatSessions, SessionsMsg, SweepSettings};
 use crate::subsystems::digest::{DigestMsg, DigestRunner};
 use crate::subsystems::fast_path::{FastPathActor, FastPathMsg};
-use crate::subsystems::nudger::{NudgeRules, Nudger, NudgerMsg};
 use crate::subsystems::pending_plans::{PendingPlans, PlansMsg};
 use crate::subsystems::rate_cap::{GateMetrics, RateCap, RateCapMsg};
 use crate::subsystems::session_closer::SessionCloser;
 use crate::subsystems::thread_memory::{MemoryMsg, ThreadMemory};
+use crate::ticking::Ticking;
 
 /// Read connections the pool keeps warm (and reads it admits at once).
 const READ_CONNECTIONS: usize = 8;
@@ -210,15 +211,15 @@ impl<'a> Spawner<'a> {
             timezone: config.timezone.zone(),
         };
         self.spawn(ChildSpec::new("nudger", move || {
-            Ok(Nudger::new(
-                store.clone(),
-                clock.clone(),
-                rules.clone(),
-                sink.clone(),
-                metrics.clone(),
-                events.clone(),
-                skipped.clone(),
-            ))
+            let nudger = Nudger {
+                store: store.clone(),
+                rules: rules.clone(),
+                sink: sink.clone(),
+                metrics: metrics.clone(),
+                events: events.clone(),
+                skipped: skipped.clone(),
+            };
+            Ok(Ticking::new(clock.clone(), rules.interval, nudger))
         }))
     }
 
@@ -235,13 +236,8 @@ impl<'a> Spawner<'a> {
         let skipped = self.skipped.clone();
         let interval = config.nudges.interval.get();
         self.spawn(ChildSpec::new("automations", move || {
-            Ok(AutomationRunner::new(
-                store.clone(),
-                clock.clone(),
-                interval,
-                events.clone(),
-                skipped.clone(),
-            ))
+            let runner = AutomationRunner::new(store.clone(), events.clone(), skipped.clone());
+            Ok(Ticking::new(clock.clone(), interval, runner))
         }))
     }
 
@@ -268,13 +264,13 @@ impl<'a> Spawner<'a> {
                 .unwrap_or(chrono::Duration::hours(1)),
         };
         self.spawn(ChildSpec::new("digests", move || {
-            Ok(DigestRunner::new(
-                (store.clone(), clock.clone()),
-                interval,
+            let runner = DigestRunner::new(
+                store.clone(),
                 events.clone(),
                 skipped.clone(),
                 (defaults, offers.clone()),
-            ))
+            );
+            Ok(Ticking::new(clock.clone(), interval, runner))
         }))
     }
 

@@ -1,8 +1,9 @@
 //! The automation runner: a supervised actor that turns each reminder automation's occurrences
 //! into tasks (a digest's occurrences are `subsystems::digest`'s).
 //!
-//! Owns: the tick (every `nudges.interval`, on the test-controllable clock). Takes: `Tick` (also
-//! its own timer), which answers with the tasks it created.
+//! Owns: the tick (a `ticking::Ticking` actor: every `nudges.interval`, on the
+//! test-controllable clock). Takes: `Tick` (also its own timer), which answers with the tasks it
+//! created.
 //! Rules: for each automation, the latest occurrence in (`last_occurrence_at`, or its creation
 //! when it never fired, up to now] becomes one task (`source: automation`, `scheduled_start` =
 //! the occurrence, its origin thread, `automation_id`, `occurrence_at`); after downtime only
@@ -24,10 +25,9 @@
 //! An automation whose rule cannot be searched, or whose task cannot be written, is skipped and
 //! reported (`skipped_rows`); the others still run.
 
+use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
 
-use actors::{Behaviour, CellCtx, Handled, Reply};
 use chrono::{DateTime, Utc};
 use parking_lot::Mutex;
 use rusqlite::Connection;
@@ -36,25 +36,20 @@ use super::completion::{self, Progress};
 use super::due::{Due, DueSearch, Unusable};
 use super::repeat_from::RepeatFrom;
 use super::repo::{self, Automation, AutomationKind};
-use crate::clock::SharedClock;
 use crate::events::{EventBus, Payload, TaskChange};
 use crate::skipped_rows::{Runner, SkippedRows};
 use crate::store::{isolated, Store, StoreError};
 use crate::tasks::model::{NewTask, TaskSource};
 use crate::tasks::{nudge_marks, repo as tasks, Task};
+use crate::ticking::{Tick, TickMsg};
 
 pub use super::due::due_occurrence;
 
-pub enum AutomationsMsg {
-    Tick {
-        reply: Option<Reply<Result<Vec<Task>, StoreError>>>,
-    },
-}
+pub type AutomationsMsg = TickMsg<Vec<Task>, StoreError>;
 
+/// What the automation runner's ticks use (run by `ticking::Ticking`).
 pub struct AutomationRunner {
     store: Store,
-    clock: SharedClock,
-    interval: Duration,
     events: EventBus,
     skipped: Arc<SkippedRows>,
     /// When each automation is next due (fresh after a restart: searched once again).
@@ -62,17 +57,9 @@ pub struct AutomationRunner {
 }
 
 impl AutomationRunner {
-    pub fn new(
-        store: Store,
-        clock: SharedClock,
-        interval: Duration,
-        events: EventBus,
-        skipped: Arc<SkippedRows>,
-    ) -> Self {
+    pub fn new(store: Store, events: EventBus, skipped: Arc<SkippedRows>) -> Self {
         Self {
             store,
-            clock,
-            interval,
             events,
             skipped,
             search: Arc::default(),
@@ -242,48 +229,37 @@ fn still_due_from_completion(
     Ok(due_from_completion(conn, &due.automation, now)?.ok() == Some(Some(due.at)))
 }
 
-impl Behaviour for AutomationRunner {
-    type Msg = AutomationsMsg;
+impl Tick for AutomationRunner {
+    type Done = Vec<Task>;
+    type Error = StoreError;
+    const WHAT: &'static str = "automation";
 
-    fn started(&mut self, ctx: &mut CellCtx<Self>) {
-        ctx.every(self.interval, || AutomationsMsg::Tick { reply: None });
-    }
-
-    fn handle(&mut self, message: AutomationsMsg, _ctx: &mut CellCtx<Self>) -> Handled {
-        let AutomationsMsg::Tick { reply } = message;
-        let now = self.clock.now();
+    fn tick(
+        &mut self,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Vec<Task>, StoreError>> + 'static {
         let (store, search, skipped) = (
             self.store.clone(),
             self.search.clone(),
             self.skipped.clone(),
         );
-        let fired = async move {
-            let kind = (AutomationKind::Reminder, Runner::Automations);
-            tick_of(&store, &search, skipped, kind, now, fire).await
-        };
         let events = self.events.clone();
-        Handled::wait(async move {
-            let result = fired.await;
-            match &result {
-                Ok(created) => {
-                    // Committed: the console and /api/events may show them now.
-                    for task in created {
-                        events.publish(Payload::Task {
-                            task_id: task.id.clone(),
-                            change: TaskChange::Created,
-                            status: task.status.to_string(),
-                            title: task.title.clone(),
-                        });
-                    }
-                    if !created.is_empty() {
-                        tracing::info!(count = created.len(), "automation tasks created");
-                    }
-                }
-                Err(error) => tracing::warn!(%error, "automation tick failed"),
+        async move {
+            let kind = (AutomationKind::Reminder, Runner::Automations);
+            let created = tick_of(&store, &search, skipped, kind, now, fire).await?;
+            // Committed: the console and /api/events may show them now.
+            for task in &created {
+                events.publish(Payload::Task {
+                    task_id: task.id.clone(),
+                    change: TaskChange::Created,
+                    status: task.status.to_string(),
+                    title: task.title.clone(),
+                });
             }
-            if let Some(reply) = reply {
-                reply.send(result);
+            if !created.is_empty() {
+                tracing::info!(count = created.len(), "automation tasks created");
             }
-        })
+            Ok(created)
+        }
     }
 }

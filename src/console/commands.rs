@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use crate::app::App;
 use crate::conversation::{memory, threads, Channel};
-use crate::nudges::{self, NudgeError};
+use crate::nudges::{NudgeFailure, NudgeRequest, Requested};
 use crate::store::StoreError;
 use crate::tasks::open::{self, Window};
 use crate::tasks::Task;
@@ -204,17 +204,7 @@ impl Console {
             .app
             .store
             .write(move |conn| {
-                if threads::get(conn, CONSOLE_THREAD)?.is_none() {
-                    nudges::open_free_thread(
-                        conn,
-                        CONSOLE_THREAD.to_string(),
-                        None,
-                        false,
-                        Channel::Local,
-                        now,
-                    )?;
-                }
-                Ok(())
+                threads::ensure_free(conn, CONSOLE_THREAD, false, Channel::Local, now)
             })
             .await;
         match ready {
@@ -263,31 +253,20 @@ impl Console {
             },
             Err(_) => which.to_string(),
         };
-        let at = nudges::NudgeTime::new(self.app.clock.now(), self.app.config.timezone.zone());
-        let opened = self
-            .app
-            .store
-            .write(move |conn| {
-                Ok(nudges::open(
-                    conn,
-                    &task_id,
-                    None,
-                    Channel::Local,
-                    || crate::ids::new_id("thr"),
-                    at,
-                ))
-            })
-            .await;
-        match opened {
-            Ok(Ok(opened)) => {
-                self.own.extend(opened.publish(&self.app.events));
+        let request = NudgeRequest {
+            task_id,
+            context: None,
+            channel: Some(Channel::Local),
+        };
+        match self.app.nudge_desk().open(request).await {
+            Ok(Requested { opened, events }) => {
+                self.own.extend(events);
                 println!("donna: {}", opened.text);
                 self.current = Some(opened.thread_id);
             }
-            Ok(Err(NudgeError::NoTask(id))) => {
+            Err(NudgeFailure::NoTask(id)) => {
                 println!("no task {id}; type tasks to see numbers")
             }
-            Ok(Err(error)) => println!("error: {error}"),
             Err(error) => println!("error: {error}"),
         }
     }

@@ -1,6 +1,7 @@
 //! Thread records: a conversation bound to one task (a nudge thread) or to none (a free
 //! conversation), on a channel (local or Discord), and which Discord threads are caught up after
-//! downtime.
+//! downtime. A free thread is opened here for every door (`open_free`; `ensure_free` for a chat
+//! seen the first time: a Discord DM or channel, the console).
 //!
 //! Invariants: a task has at most one open thread (a unique index); the record outlives memory
 //! pruning, so a thread keeps its task even when its messages are gone.
@@ -147,6 +148,45 @@ pub fn insert(conn: &Connection, thread: &Thread) -> Result<(), StoreError> {
             to_db(thread.created_at),
         ],
     )?;
+    Ok(())
+}
+
+/// Creates a free thread bound to no task (its chat id `chat_id`, else its own id).
+pub fn open_free(
+    conn: &Connection,
+    thread_id: String,
+    chat_id: Option<String>,
+    is_group: bool,
+    channel: Channel,
+    now: DateTime<Utc>,
+) -> Result<Thread, StoreError> {
+    let thread = Thread {
+        chat_id: chat_id.unwrap_or_else(|| thread_id.clone()),
+        id: thread_id,
+        task_id: None,
+        channel,
+        is_group,
+        context_type: None,
+        open: true,
+        created_at: now,
+    };
+    insert(conn, &thread)?;
+    Ok(thread)
+}
+
+/// A chat Donna does not know yet becomes a free thread, its id the chat's (as a first DM
+/// does); a known one is left as it is.
+pub fn ensure_free(
+    conn: &Connection,
+    chat_id: &str,
+    is_group: bool,
+    channel: Channel,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    if get(conn, chat_id)?.is_none() {
+        let id = chat_id.to_string();
+        open_free(conn, id.clone(), Some(id), is_group, channel, now)?;
+    }
     Ok(())
 }
 

@@ -1,7 +1,7 @@
 //! `DiscordNudges`: the Discord gateway as the Nudger's `NudgeSink`.
 //!
 //! Owns: nothing but the gateway's address. Sends `DiscordMsg::OpenNudge` to the gateway and
-//! hands back its answer.
+//! hands back its answer; `DiscordMsg::Deliver` for a nudge recorded in a Discord chat.
 //! Invariant: a gateway that cannot take the request (queue full, not running, failed before
 //! answering) is `NudgeFailure::Unavailable`, never a Discord or store failure.
 
@@ -32,5 +32,10 @@ impl NudgeSink for DiscordNudges {
             reply,
         });
         Box::pin(async move { answer.await.map_err(NudgeFailure::Unavailable)? })
+    }
+
+    fn deliver_now(&self) {
+        // A gateway that cannot take it delivers on its next round anyway.
+        let _ = self.gateway.tell(DiscordMsg::Deliver);
     }
 }

@@ -10,8 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::app::App;
 use crate::conversation::memory::{MemoryEntry, Role};
 use crate::conversation::{pins, threads, Channel, ContextType, Thread};
-use crate::discord::DiscordNudges;
-use crate::nudges::{self, NudgeError, NudgeFailure, NudgeSink};
+use crate::nudges::{NudgeFailure, NudgeRequest};
 use crate::store::{Refusal, StoreError};
 use crate::subsystems::thread_memory::MemoryMsg;
 use crate::turn::intake::Incoming;
@@ -60,108 +59,45 @@ pub async fn open_nudge(
         .map(ContextType::parse)
         .transpose()
         .map_err(ApiError::bad_request)?;
-    if body.channel.is_none() {
-        // No channel named: a task captured in a chat is nudged in that chat (200: no thread
-        // was opened); otherwise as for `local`.
-        let (at, task_id, discord_on) = (
-            nudges::NudgeTime::new(app.clock.now(), app.config.timezone.zone()),
-            body.task_id.clone(),
-            app.discord.is_some(),
-        );
-        let here = app
-            .store
-            .write(move |conn| {
-                nudges::open_in_origin(conn, &task_id, context, discord_on, at)
-                    .map_err(nudge_refusal)
-            })
-            .await?;
-        if let Some(opened) = here {
-            app.nudge_metrics.record_requested();
-            opened.publish(&app.events);
-            if let (Channel::Discord, Some(discord)) = (opened.channel, &app.discord) {
-                // Out now rather than on the gateway's next delivery round.
-                let _ = discord.tell(crate::discord::DiscordMsg::Deliver);
-            }
-            return Ok(HttpResponse::Ok().json(NudgeView {
-                thread_id: opened.thread_id,
-                text: opened.text,
-            }));
-        }
-    }
     let channel = match body.channel.as_deref() {
-        None | Some("local") => Channel::Local,
-        Some("discord") => Channel::Discord,
+        None => None,
+        Some("local") => Some(Channel::Local),
+        Some("discord") => Some(Channel::Discord),
         Some(other) => {
             return Err(ApiError::BadRequest(format!(
                 "channel must be local or discord, not {other:?}"
             )))
         }
     };
-    if channel == Channel::Discord {
-        let Some(discord) = &app.discord else {
-            return Err(ApiError::Conflict(
-                "Discord is off (no token configured); open the nudge on the local channel".into(),
-            ));
-        };
-        let opened = DiscordNudges::new(discord.clone())
-            .open_nudge(body.task_id, context)
-            .await
-            .map_err(|failure| match failure {
-                NudgeFailure::NoTask(id) => ApiError::NotFound(format!("no task {id}")),
-                NudgeFailure::Conflict(reason) => ApiError::Conflict(reason),
-                NudgeFailure::Discord(reason) => ApiError::BadGateway(reason),
-                NudgeFailure::Unavailable(cause) => ApiError::Unavailable(cause.to_string()),
-                // The same answer as every other store error of the API.
-                NudgeFailure::Store(error) => ApiError::from(error),
-            })?;
-        app.nudge_metrics.record_requested();
-        opened.publish(&app.events);
-        let view = NudgeView {
-            thread_id: opened.thread_id,
-            text: opened.text,
-        };
-        return Ok(if opened.created {
-            HttpResponse::Created().json(view)
-        } else {
-            HttpResponse::Ok().json(view)
-        });
-    }
-    let at = nudges::NudgeTime::new(app.clock.now(), app.config.timezone.zone());
-    let task_id = body.task_id;
+    let request = NudgeRequest {
+        task_id: body.task_id,
+        context,
+        channel,
+    };
     let opened = app
-        .store
-        .write(move |conn| {
-            nudges::open(
-                conn,
-                &task_id,
-                context,
-                channel,
-                || crate::ids::new_id("thr"),
-                at,
-            )
-            .map_err(nudge_refusal)
-        })
-        .await?;
+        .nudge_desk()
+        .open(request)
+        .await
+        .map_err(|failure| match failure {
+            NudgeFailure::NoTask(id) => ApiError::NotFound(format!("no task {id}")),
+            NudgeFailure::Conflict(reason) => ApiError::Conflict(reason),
+            NudgeFailure::Discord(reason) => ApiError::BadGateway(reason),
+            NudgeFailure::Unavailable(cause) => ApiError::Unavailable(cause.to_string()),
+            // The same answer as every other store error of the API.
+            NudgeFailure::Store(error) => ApiError::from(error),
+        })?
+        .opened;
     app.nudge_metrics.record_requested();
-    opened.publish(&app.events);
     let view = NudgeView {
         thread_id: opened.thread_id,
         text: opened.text,
     };
+    // 201 only when a thread was opened for it (never for a nudge in the task's chat).
     Ok(if opened.created {
         HttpResponse::Created().json(view)
     } else {
         HttpResponse::Ok().json(view)
     })
-}
-
-/// A nudge that could not open, as the API's store refusal (404 no task, 409 closed).
-fn nudge_refusal(error: NudgeError) -> StoreError {
-    match error {
-        NudgeError::NoTask(id) => StoreError::refused(Refusal::NotFound, format!("no task {id}")),
-        NudgeError::Closed { .. } => StoreError::refused(Refusal::Conflict, error.to_string()),
-        NudgeError::Store(error) => error,
-    }
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -212,7 +148,7 @@ pub async fn open_thread(
                     ));
                 }
             }
-            let thread = nudges::open_free_thread(
+            let thread = threads::open_free(
                 conn,
                 crate::ids::new_id("thr"),
                 body.chat_id,

@@ -3,7 +3,7 @@
 //! the same intake and turn as a typed message, so a proposal answers only its requester.
 //!
 //! Owns: the page's chat (thread [`WEB_THREAD`], a free local thread opened once, on first use,
-//! by the same `nudges::open_free_thread` as `POST /api/threads`), the person the page speaks as
+//! by the same `conversation::threads::open_free` as `POST /api/threads`), the person the page speaks as
 //! ([`web_user`]: one user id, since the page has no login of its own beyond the API token), and
 //! the checks made before a Yes / No's turn (the plan live and the page's to answer), which the
 //! turn makes again.
@@ -63,7 +63,7 @@ pub(super) async fn open_web_chat(app: &App) -> Result<(), ApiError> {
                 Refusal::Conflict,
                 format!("thread {WEB_THREAD} exists and is not a free local chat"),
             )),
-            None => crate::nudges::open_free_thread(
+            None => threads::open_free(
                 conn,
                 WEB_THREAD.to_string(),
                 None,

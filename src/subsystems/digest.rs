@@ -1,8 +1,9 @@
 //! The digest runner: a supervised actor that sends each daily digest (an automation of kind
 //! `digest`: "send me my agenda every day at 8am") at its occurrences.
 //!
-//! Owns: the tick (every `nudges.interval`, on the test-controllable clock). Takes: `Tick` (also
-//! its own timer), which answers with what each due digest did.
+//! Owns: the tick (a `ticking::Ticking` actor: every `nudges.interval`, on the
+//! test-controllable clock). Takes: `Tick` (also its own timer), which answers with what each
+//! due digest did.
 //! Rules: for each digest, the latest occurrence in (`last_occurrence_at`, or its creation when
 //! it never fired, up to now] is due (after downtime only that one; the ones before it are
 //! passed over, as for reminders); its message is the agenda of the person who asked for it
@@ -24,10 +25,9 @@
 //! whose agenda cannot be composed is skipped and reported (`skipped_rows`); the others still
 //! run.
 
+use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
 
-use actors::{Behaviour, CellCtx, Handled, Reply};
 use chrono::{DateTime, Utc};
 use parking_lot::Mutex;
 use rusqlite::Connection;
@@ -38,21 +38,17 @@ use crate::automations::runner::{still_as_read, tick_of};
 use crate::calendar::placing_offer::{self, OfferRules};
 use crate::calendar::today;
 use crate::capture::agenda;
-use crate::clock::SharedClock;
 use crate::conversation::memory::{self, Kind, Role};
 use crate::conversation::participation::Viewer;
 use crate::conversation::{outbox, threads, Channel};
 use crate::events::{EventBus, Payload};
+use crate::nudges::quiet::quiet_since;
 use crate::people::{self, OwnDay};
 use crate::skipped_rows::{Runner, SkippedRows};
 use crate::store::{isolated, Store, StoreError};
-use crate::subsystems::nudger::quiet::quiet_since;
+use crate::ticking::{Tick, TickMsg};
 
-pub enum DigestMsg {
-    Tick {
-        reply: Option<Reply<Result<Vec<DigestSent>, StoreError>>>,
-    },
-}
+pub type DigestMsg = TickMsg<Vec<DigestSent>, StoreError>;
 
 /// What one due digest did at a tick.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,10 +61,9 @@ pub struct DigestSent {
     pub text: Option<String>,
 }
 
+/// What the digest runner's ticks use (run by `ticking::Ticking`).
 pub struct DigestRunner {
     store: Store,
-    clock: SharedClock,
-    interval: Duration,
     events: EventBus,
     skipped: Arc<SkippedRows>,
     /// When each digest is next due (fresh after a restart: searched once again).
@@ -81,16 +76,13 @@ pub struct DigestRunner {
 
 impl DigestRunner {
     pub fn new(
-        (store, clock): (Store, SharedClock),
-        interval: Duration,
+        store: Store,
         events: EventBus,
         skipped: Arc<SkippedRows>,
         (defaults, offers): (OwnDay, OfferRules),
     ) -> Self {
         Self {
             store,
-            clock,
-            interval,
             events,
             skipped,
             search: Arc::default(),
@@ -205,54 +197,42 @@ fn message(
     Ok((!parts.is_empty()).then(|| parts.join("\n\n")))
 }
 
-impl Behaviour for DigestRunner {
-    type Msg = DigestMsg;
+impl Tick for DigestRunner {
+    type Done = Vec<DigestSent>;
+    type Error = StoreError;
+    const WHAT: &'static str = "digest";
 
-    fn started(&mut self, ctx: &mut CellCtx<Self>) {
-        ctx.every(self.interval, || DigestMsg::Tick { reply: None });
-    }
-
-    fn handle(&mut self, message: DigestMsg, _ctx: &mut CellCtx<Self>) -> Handled {
-        let DigestMsg::Tick { reply } = message;
-        let now = self.clock.now();
+    fn tick(
+        &mut self,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Vec<DigestSent>, StoreError>> + 'static {
         let (store, search, skipped, defaults) = (
             self.store.clone(),
             self.search.clone(),
             self.skipped.clone(),
             self.defaults,
         );
-        let offers = self.offers.clone();
-        let sent = async move {
+        let (offers, events) = (self.offers.clone(), self.events.clone());
+        async move {
             let kind = (AutomationKind::Digest, Runner::Digests);
             let write = move |conn: &Connection, due: &[Due], now, skipped: &SkippedRows| {
                 send(conn, due, now, skipped, (defaults, &offers))
             };
-            tick_of(&store, &search, skipped, kind, now, write).await
-        };
-        let events = self.events.clone();
-        Handled::wait(async move {
-            let result = sent.await;
-            match &result {
-                Ok(sent) => {
-                    // Committed: the console and /api/events may show them now.
-                    for digest in sent {
-                        if let (Some(thread_id), Some(text)) = (&digest.thread_id, &digest.text) {
-                            events.publish(Payload::Message {
-                                thread_id: thread_id.clone(),
-                                text: text.clone(),
-                            });
-                        }
-                    }
-                    let messages = sent.iter().filter(|digest| digest.text.is_some()).count();
-                    if messages > 0 {
-                        tracing::info!(count = messages, "digests sent");
-                    }
+            let sent = tick_of(&store, &search, skipped, kind, now, write).await?;
+            // Committed: the console and /api/events may show them now.
+            for digest in &sent {
+                if let (Some(thread_id), Some(text)) = (&digest.thread_id, &digest.text) {
+                    events.publish(Payload::Message {
+                        thread_id: thread_id.clone(),
+                        text: text.clone(),
+                    });
                 }
-                Err(error) => tracing::warn!(%error, "digest tick failed"),
             }
-            if let Some(reply) = reply {
-                reply.send(result);
+            let messages = sent.iter().filter(|digest| digest.text.is_some()).count();
+            if messages > 0 {
+                tracing::info!(count = messages, "digests sent");
             }
-        })
+            Ok(sent)
+        }
     }
 }

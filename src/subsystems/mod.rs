@@ -8,7 +8,6 @@ pub mod chat_sessions;
 pub mod digest;
 pub mod fast_path;
 pub mod llm_classifier;
-pub mod nudger;
 pub mod pending_plans;
 pub mod rate_cap;
 pub mod session_closer;

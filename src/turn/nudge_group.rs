@@ -1,5 +1,5 @@
-//! The answer to a nudge that listed several tasks in one message (`subsystems::nudger::
-//! grouped`: nudges held by quiet hours, or due at once in the same chat).
+//! The answer to a nudge that listed several tasks in one message (`nudges::round`:
+//! nudges held by quiet hours, or due at once in the same chat).
 //!
 //! Choice: the person picks a task by its number in the message, "1 done", "#2 tomorrow",
 //! "2: later", "done 2", and the rest of the reply then acts on that task exactly as an answer

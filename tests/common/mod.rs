@@ -238,7 +238,7 @@ impl Bot {
     pub async fn nudge_tick(&self) -> Vec<donna::nudges::NudgeOpened> {
         self.app
             .nudger
-            .ask(|reply| donna::subsystems::nudger::NudgerMsg::Tick { reply: Some(reply) })
+            .ask(|reply| donna::nudges::NudgerMsg::Tick { reply: Some(reply) })
             .await
             .unwrap_or_else(|e| panic!("{e}"))
             .unwrap_or_else(|e| panic!("{e}"))

@@ -16,7 +16,7 @@ use donna::actions::{ActionEnv, ActionRegistry};
 use donna::automations::{AutomationDraft, AutomationReading, AutomationsMsg, Schedule};
 use donna::events::{Next, Payload, TaskChange};
 use donna::nudges::NudgeOpened;
-use donna::subsystems::nudger::NudgerMsg;
+use donna::nudges::NudgerMsg;
 use donna::tasks::Task;
 use serde_json::Value;
 

@@ -534,7 +534,7 @@ async fn with_discord_on_the_nudger_opens_its_threads_in_discord() {
     let nudged = bot
         .app
         .nudger
-        .ask(|reply| donna::subsystems::nudger::NudgerMsg::Tick { reply: Some(reply) })
+        .ask(|reply| donna::nudges::NudgerMsg::Tick { reply: Some(reply) })
         .await
         .unwrap_or_else(|e| panic!("{e}"))
         .unwrap_or_else(|e| panic!("{e}"));

@@ -501,7 +501,7 @@ async fn slash_tasks_with_long_titles_stays_one_message_under_2000_characters() 
 async fn a_click_that_became_stale_on_its_way_changes_nothing_in_its_turn() {
     use donna::actions::Intent;
     use donna::conversation::Channel;
-    use donna::subsystems::nudger::NudgerMsg;
+    use donna::nudges::NudgerMsg;
     use donna::turn::intake::Incoming;
 
     let bot = common::start_bot("").await;

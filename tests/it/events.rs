@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use common::fake_llm::{out, start_fake_llm};
 use common::{start_bot, start_bot_with, Bot, TestEnv};
-use donna::subsystems::nudger::NudgerMsg;
+use donna::nudges::NudgerMsg;
 use serde_json::{json, Value};
 
 /// One SSE event as a client reads it.

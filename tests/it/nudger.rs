@@ -8,7 +8,7 @@ use std::time::Duration as StdDuration;
 use chrono::{Duration, TimeZone, Utc};
 use common::{eventually, start_bot, Bot};
 use donna::nudges::NudgeOpened;
-use donna::subsystems::nudger::NudgerMsg;
+use donna::nudges::NudgerMsg;
 use serde_json::json;
 
 /// Ticks never fire on their own within a test; the test ticks by hand.

@@ -16,8 +16,8 @@ use chrono::{DateTime, Duration, Utc};
 use common::fake_discord::{start_fake_discord, FakeDiscord, IncomingMessage, BOT_USER_ID};
 use common::{eventually, monday_10am, sent_to, start_bot, Bot};
 use donna::conversation::{threads, Channel};
-use donna::nudges::{self, NudgeOpened};
-use donna::subsystems::nudger::NudgerMsg;
+use donna::nudges::NudgeOpened;
+use donna::nudges::NudgerMsg;
 use donna::tasks::{repo, NewTask, Task, TaskSource};
 use serde_json::{json, Value};
 
@@ -259,7 +259,7 @@ async fn tasks_without_a_chat_or_with_a_closed_one_or_a_channel_named_get_their_
     bot.app
         .store
         .write(move |conn| {
-            nudges::open_free_thread(
+            threads::open_free(
                 conn,
                 DM.to_string(),
                 None,

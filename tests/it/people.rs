@@ -9,7 +9,7 @@ use crate::common;
 use chrono::{DateTime, TimeZone, Utc};
 use common::{start_bot, Bot};
 use donna::automations::runner::AutomationsMsg;
-use donna::subsystems::nudger::NudgerMsg;
+use donna::nudges::NudgerMsg;
 use serde_json::{json, Value};
 
 pub(crate) async fn zone_of(bot: &Bot, user: &str) -> String {

@@ -16,7 +16,7 @@ use crate::common;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use common::{start_bot, Bot};
 use donna::nudges::NudgeOpened;
-use donna::subsystems::nudger::NudgerMsg;
+use donna::nudges::NudgerMsg;
 use donna::tasks::{repo, NewTask, TaskSource};
 use serde_json::{json, Value};
 

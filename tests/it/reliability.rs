@@ -125,7 +125,7 @@ async fn a_turns_own_writes_are_counted_apart_from_background_writes_at_the_same
         for _ in 0..5 {
             let _ = app
                 .nudger
-                .ask(|reply| donna::subsystems::nudger::NudgerMsg::Tick { reply: Some(reply) })
+                .ask(|reply| donna::nudges::NudgerMsg::Tick { reply: Some(reply) })
                 .await;
             let _ = app
                 .plans

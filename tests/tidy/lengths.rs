@@ -24,12 +24,6 @@ pub const TEST_FILE_LIMIT: usize = 600;
 /// then). Split them and delete their line; never add one.
 pub const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     (
-        "src/discord/gateway/nudge_threads.rs",
-        "NudgeOpening::run",
-        111,
-    ),
-    ("src/http/threads.rs", "open_nudge", 105),
-    (
         "src/turn/chat_actions.rs",
         "Pipeline::settle_waiting_actions",
         154,

@@ -34,7 +34,6 @@ use super::inbound::InboundWork;
 use super::shared::GatewayShared;
 use crate::capture::rules::Question;
 use crate::conversation::{threads, Channel};
-use crate::nudges;
 use crate::turn::intake::{Incoming, PendingTurn};
 
 /// The commands' definitions, as Discord's bulk overwrite takes them.
@@ -210,19 +209,7 @@ impl InboundWork {
     ) -> Result<(), crate::store::StoreError> {
         let (id, now) = (channel.to_string(), self.clock.now());
         self.store
-            .write(move |conn| {
-                if threads::get(conn, &id)?.is_none() {
-                    nudges::open_free_thread(
-                        conn,
-                        id.clone(),
-                        Some(id),
-                        is_group,
-                        Channel::Discord,
-                        now,
-                    )?;
-                }
-                Ok(())
-            })
+            .write(move |conn| threads::ensure_free(conn, &id, is_group, Channel::Discord, now))
             .await
     }
 }

@@ -28,7 +28,6 @@ use super::shared::GatewayShared;
 use crate::clock::SharedClock;
 use crate::conversation::{threads, Channel};
 use crate::discord::hearing::{hear, strip_mentions, Facts, Hearing};
-use crate::nudges;
 use crate::store::Store;
 use crate::turn::intake::{Incoming, Intake, PendingTurn};
 
@@ -196,19 +195,7 @@ impl InboundWork {
             let id = channel_id.clone();
             let created = self
                 .store
-                .write(move |conn| {
-                    if threads::get(conn, &id)?.is_none() {
-                        nudges::open_free_thread(
-                            conn,
-                            id.clone(),
-                            Some(id),
-                            is_group,
-                            Channel::Discord,
-                            now,
-                        )?;
-                    }
-                    Ok(())
-                })
+                .write(move |conn| threads::ensure_free(conn, &id, is_group, Channel::Discord, now))
                 .await;
             if let Err(error) = created {
                 tracing::warn!(%error, "cannot record a Discord conversation");

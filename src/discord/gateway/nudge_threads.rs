@@ -4,6 +4,8 @@
 //! Owns: one opening, started by the gateway actor on `OpenNudge` (from `DiscordNudges`, the
 //! Nudger's and the API's way in). Answers `NudgeOpened` or a `NudgeFailure`; sends `Deliver`
 //! to the gateway when the nudge went into an open thread through the outbox.
+//! What to open (the task's open thread, or a new one on this message) is `nudges::opening`'s;
+//! the recording is `nudges::open_on`'s.
 //! Invariants:
 //! - The Discord thread's id becomes the thread's id; the nudge is recorded (memory, outbox as
 //!   already delivered, the task's counters) only once Discord has the thread.
@@ -17,6 +19,8 @@ use std::sync::{Arc, OnceLock};
 
 use actors::ChildRef;
 use twilight_http::Client;
+use twilight_model::channel::message::Component;
+use twilight_model::id::marker::ChannelMarker;
 use twilight_model::id::Id;
 
 use super::messages::DiscordMsg;
@@ -24,9 +28,10 @@ use super::post::post;
 use super::settings::DiscordSettings;
 use crate::clock::SharedClock;
 use crate::conversation::nudge_messages::{self, NudgeMessage};
-use crate::conversation::{threads, Channel, ContextType};
+use crate::conversation::Channel::Discord;
+use crate::conversation::ContextType;
 use crate::discord::nudge_buttons;
-use crate::nudges::{self, NudgeFailure, NudgeOpened};
+use crate::nudges::{self, NudgeFailure, NudgeOpened, Opening};
 use crate::store::Store;
 
 /// Opening a nudge in Discord: the nudge is posted in the nudge channel and a thread is
@@ -46,63 +51,79 @@ impl NudgeOpening {
         task_id: String,
         context: Option<ContextType>,
     ) -> Result<NudgeOpened, NudgeFailure> {
+        let at = nudges::NudgeTime::new(self.clock.now(), self.settings.timezone);
         let lookup = task_id.clone();
-        let (task, open_thread) = self
+        let opening = self
             .store
-            .read(move |conn| {
-                Ok((
-                    crate::tasks::repo::get(conn, &lookup)?,
-                    threads::open_for_task(conn, &lookup)?,
-                ))
-            })
-            .await?;
-        let task = task.ok_or_else(|| NudgeFailure::NoTask(task_id.clone()))?;
-        if !task.status.is_open() {
-            return Err(NudgeFailure::Conflict(format!(
-                "'{}' is {}; there is nothing to nudge about",
-                task.title, task.status
-            )));
-        }
-        let now = self.clock.now();
-        let at = nudges::NudgeTime::new(now, self.settings.timezone);
-        if open_thread.is_some() {
+            .read(move |conn| Ok(nudges::opening(conn, &lookup, context, at)))
+            .await??;
+        let Opening::Start {
+            title,
+            context,
+            text,
+            nudge_id,
+        } = opening
+        else {
             let opened = self
                 .store
                 .write(move |conn| {
-                    Ok(nudges::open(
-                        conn,
-                        &task_id,
-                        context,
-                        Channel::Discord,
-                        String::new,
-                        at,
-                    ))
+                    let open = nudges::open(conn, &task_id, context, Discord, String::new, at);
+                    nudges::as_unit(open)
                 })
                 .await??;
             if let Some(me) = self.me.get() {
                 let _ = me.tell(DiscordMsg::Deliver);
             }
             return Ok(opened);
-        }
+        };
         let channel = self
             .settings
             .nudge_channel_id
             .and_then(Id::new_checked)
             .ok_or_else(|| NudgeFailure::Conflict("discord.nudge_channel_id is not set".into()))?;
-        let context = context.unwrap_or_else(|| nudges::default_context(&task, now));
-        let text = {
-            let task = task.clone();
-            self.store
-                .read(move |conn| nudges::text_for(conn, &task, context, at))
-                .await?
-        };
-        let deadline = self.settings.http_timeout;
-        // The nudge's id is chosen now: its buttons name it before it is recorded.
-        let nudge_id = nudges::new_nudge_id();
         let row = nudge_buttons::row(&task_id, &nudge_id, false);
-        let posted = tokio::time::timeout(deadline, async {
-            let starter = post(&self.http, channel, &text);
-            let starter = match &row {
+        let (thread_id, starter_id) = self.start_thread(channel, &title, &text, &row).await?;
+        let buttons = row.is_some().then(|| NudgeMessage {
+            nudge_id: nudge_id.clone(),
+            task_id: task_id.clone(),
+            channel_id: channel.get().to_string(),
+            message_id: starter_id,
+        });
+        self.store
+            .write(move |conn| {
+                let posted = Some(nudge_id.as_str());
+                let new_thread_id = || thread_id;
+                let opened = nudges::open_on(
+                    conn,
+                    &task_id,
+                    Some(context),
+                    Discord,
+                    new_thread_id,
+                    posted,
+                    at,
+                );
+                if let (Ok(_), Some(buttons)) = (&opened, &buttons) {
+                    nudge_messages::record(conn, buttons)?;
+                }
+                nudges::as_unit(opened)
+            })
+            .await?
+            .map_err(NudgeFailure::from)
+    }
+
+    /// Posts the nudge `text` (with its buttons) in the nudge channel and starts a thread named
+    /// after the task on it, within `discord.http_timeout`: the thread's and the message's ids.
+    async fn start_thread(
+        &self,
+        channel: Id<ChannelMarker>,
+        title: &str,
+        text: &str,
+        row: &Option<Vec<Component>>,
+    ) -> Result<(String, String), NudgeFailure> {
+        let deadline = self.settings.http_timeout;
+        tokio::time::timeout(deadline, async {
+            let starter = post(&self.http, channel, text);
+            let starter = match row {
                 Some(row) => starter.components(row),
                 None => starter,
             };
@@ -112,7 +133,7 @@ impl NudgeOpening {
                 .model()
                 .await
                 .map_err(|e| e.to_string())?;
-            let name: String = format!("Donna: {}", task.title).chars().take(100).collect();
+            let name: String = format!("Donna: {title}").chars().take(100).collect();
             let thread = self
                 .http
                 .create_thread_from_message(channel, message.id, &name)
@@ -125,31 +146,6 @@ impl NudgeOpening {
         })
         .await
         .map_err(|_| NudgeFailure::Discord(format!("Discord did not answer within {deadline:?}")))?
-        .map_err(NudgeFailure::Discord)?;
-        let (thread_id, starter_id) = posted;
-        let buttons = row.is_some().then(|| NudgeMessage {
-            nudge_id: nudge_id.clone(),
-            task_id: task_id.clone(),
-            channel_id: channel.get().to_string(),
-            message_id: starter_id,
-        });
-        self.store
-            .write(move |conn| {
-                let opened = nudges::open_on(
-                    conn,
-                    &task_id,
-                    Some(context),
-                    Channel::Discord,
-                    || thread_id,
-                    Some(&nudge_id),
-                    at,
-                );
-                if let (Ok(_), Some(buttons)) = (&opened, &buttons) {
-                    nudge_messages::record(conn, buttons)?;
-                }
-                Ok(opened)
-            })
-            .await?
-            .map_err(NudgeFailure::from)
+        .map_err(NudgeFailure::Discord)
     }
 }

@@ -8,7 +8,7 @@ use crate::common;
 use chrono::{DateTime, Duration, Utc};
 use common::{start_bot, start_bot_in, Bot, TestEnv};
 use donna::nudges::NudgeOpened;
-use donna::subsystems::nudger::NudgerMsg;
+use donna::nudges::NudgerMsg;
 use donna::tasks::{repo, Task};
 use serde_json::{json, Value};
 
