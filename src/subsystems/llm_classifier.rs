@@ -178,49 +178,67 @@ impl LlmClassifier {
             Ok(prefix) => prefix,
             Err(error) => return refuse(message, error),
         };
+        // Each call: its kind, the model that answers it and the model's method, one shape.
+        macro_rules! call {
+            ($kind:expr, $model:expr, $method:ident, $context:ident, $reply:ident) => {{
+                let model = $model;
+                self.call($kind, $reply, journal, async move {
+                    model.$method(&prefix, &$context).await
+                })
+            }};
+        }
         match message {
             LlmMsg::Journaled { .. } => {}
             LlmMsg::Classify { context, reply } => {
-                let classifier = self.classifier.get();
-                self.call(CallKind::Classify, reply, journal, async move {
-                    classifier.classify(&prefix, &context).await
-                });
+                call!(
+                    CallKind::Classify,
+                    self.classifier.get(),
+                    classify,
+                    context,
+                    reply
+                )
             }
             LlmMsg::Route { context, reply } => {
-                let model = self.free_text.clone();
-                self.call(CallKind::Route, reply, journal, async move {
-                    model.route(&prefix, &context).await
-                });
+                call!(
+                    CallKind::Route,
+                    self.free_text.clone(),
+                    route,
+                    context,
+                    reply
+                )
             }
             LlmMsg::ParseTask { context, reply } => {
-                let model = self.free_text.clone();
-                self.call(CallKind::ParseTask, reply, journal, async move {
-                    model.parse_task(&prefix, &context).await
-                });
+                call!(
+                    CallKind::ParseTask,
+                    self.free_text.clone(),
+                    parse_task,
+                    context,
+                    reply
+                )
             }
             LlmMsg::PlanStep { context, reply } => {
-                let model = self.planner.clone();
-                self.call(CallKind::PlanStep, reply, journal, async move {
-                    model.plan_step(&prefix, &context).await
-                });
+                call!(
+                    CallKind::PlanStep,
+                    self.planner.clone(),
+                    plan_step,
+                    context,
+                    reply
+                )
             }
             LlmMsg::Chat { context, reply } => {
-                let model = self.planner.clone();
-                self.call(CallKind::Chat, reply, journal, async move {
-                    model.answer(&prefix, &context).await
-                });
+                call!(CallKind::Chat, self.planner.clone(), answer, context, reply)
             }
             LlmMsg::Converse { context, reply } => {
-                let model = self.chat.clone();
-                self.call(CallKind::Chat, reply, journal, async move {
-                    model.converse(&prefix, &context).await
-                });
+                call!(CallKind::Chat, self.chat.clone(), converse, context, reply)
             }
             LlmMsg::Summarize { context, reply } => {
-                let model = self.chat.clone();
-                self.call(CallKind::Summarize, reply, journal, async move {
-                    model.summarize(&prefix, &context).await
-                });
+                call!(
+                    CallKind::Summarize,
+                    self.chat.clone(),
+                    summarize,
+                    context,
+                    reply
+                )
             }
             LlmMsg::Gate { context, reply } => self.gate_call(prefix, *context, reply, journal),
         }
