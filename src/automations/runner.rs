@@ -49,22 +49,28 @@ pub type AutomationsMsg = TickMsg<Vec<Task>, StoreError>;
 
 /// What the automation runner's ticks use (run by `ticking::Ticking`).
 pub struct AutomationRunner {
-    store: Store,
-    events: EventBus,
-    skipped: Arc<SkippedRows>,
-    /// When each automation is next due (fresh after a restart: searched once again).
-    search: Arc<Mutex<DueSearch>>,
+    occurrences: Occurrences,
 }
 
 impl AutomationRunner {
     pub fn new(store: Store, events: EventBus, skipped: Arc<SkippedRows>) -> Self {
+        let kind = (AutomationKind::Reminder, Runner::Automations);
         Self {
-            store,
-            events,
-            skipped,
-            search: Arc::default(),
+            occurrences: Occurrences::new(store, events, skipped, kind),
         }
     }
+}
+
+/// What a runner of the automations of one kind (reminders, digests) keeps across its ticks.
+#[derive(Clone)]
+pub struct Occurrences {
+    store: Store,
+    /// Where what a tick did is published, once committed.
+    pub events: EventBus,
+    skipped: Arc<SkippedRows>,
+    /// When each automation is next due (fresh after a restart: searched once again).
+    search: Arc<Mutex<DueSearch>>,
+    kind: (AutomationKind, Runner),
 }
 
 /// Where `automation` stands when it repeats from completion (`completion::Progress`): its
@@ -126,41 +132,55 @@ fn read_running(
     Ok(running)
 }
 
-/// One tick of the runner of `kind`: the running automations read from the pool, their due
-/// occurrences searched on the blocking pool (never on the store writer; the ones whose rule
-/// cannot be searched are reported), then `write` in one unit of work on the store writer,
-/// which is not asked at all when nothing is due.
-pub async fn tick_of<T, W>(
-    store: &Store,
-    search: &Arc<Mutex<DueSearch>>,
-    skipped: Arc<SkippedRows>,
-    (kind, runner): (AutomationKind, Runner),
-    now: DateTime<Utc>,
-    write: W,
-) -> Result<Vec<T>, StoreError>
-where
-    T: Send + 'static,
-    W: FnOnce(&Connection, &[Due], DateTime<Utc>, &SkippedRows) -> Result<Vec<T>, StoreError>
-        + Send
-        + 'static,
-{
-    let running = store
-        .read(move |conn| read_running(conn, kind, now))
-        .await?;
-    let (search, scheduled) = (search.clone(), running.scheduled);
-    let (mut due, mut unusable) =
-        tokio::task::spawn_blocking(move || search.lock().due(scheduled, now)).await?;
-    due.extend(running.due);
-    unusable.extend(running.unusable);
-    for rule in unusable {
-        skipped.report(runner, &rule.automation_id, &rule.error);
+impl Occurrences {
+    pub fn new(
+        store: Store,
+        events: EventBus,
+        skipped: Arc<SkippedRows>,
+        kind: (AutomationKind, Runner),
+    ) -> Self {
+        Self {
+            store,
+            events,
+            skipped,
+            search: Arc::default(),
+            kind,
+        }
     }
-    if due.is_empty() {
-        return Ok(Vec::new());
+
+    /// One tick: the running automations of this kind read from the pool, their due
+    /// occurrences searched on the blocking pool (never on the store writer; the ones whose
+    /// rule cannot be searched are reported), then `write` in one unit of work on the store
+    /// writer, which is not asked at all when nothing is due.
+    pub async fn tick<T, W>(self, now: DateTime<Utc>, write: W) -> Result<Vec<T>, StoreError>
+    where
+        T: Send + 'static,
+        W: FnOnce(&Connection, &[Due], DateTime<Utc>, &SkippedRows) -> Result<Vec<T>, StoreError>
+            + Send
+            + 'static,
+    {
+        let (kind, runner) = self.kind;
+        let running = self
+            .store
+            .read(move |conn| read_running(conn, kind, now))
+            .await?;
+        let (search, scheduled) = (self.search, running.scheduled);
+        let (mut due, mut unusable) =
+            tokio::task::spawn_blocking(move || search.lock().due(scheduled, now)).await?;
+        due.extend(running.due);
+        unusable.extend(running.unusable);
+        for rule in unusable {
+            self.skipped
+                .report(runner, &rule.automation_id, &rule.error);
+        }
+        if due.is_empty() {
+            return Ok(Vec::new());
+        }
+        let skipped = self.skipped;
+        self.store
+            .write(move |conn| write(conn, &due, now, &skipped))
+            .await
     }
-    store
-        .write(move |conn| write(conn, &due, now, &skipped))
-        .await
 }
 
 /// Whether the automation is still exactly as the search read it (not stopped, removed,
@@ -238,15 +258,10 @@ impl Tick for AutomationRunner {
         &mut self,
         now: DateTime<Utc>,
     ) -> impl Future<Output = Result<Vec<Task>, StoreError>> + 'static {
-        let (store, search, skipped) = (
-            self.store.clone(),
-            self.search.clone(),
-            self.skipped.clone(),
-        );
-        let events = self.events.clone();
+        let occurrences = self.occurrences.clone();
         async move {
-            let kind = (AutomationKind::Reminder, Runner::Automations);
-            let created = tick_of(&store, &search, skipped, kind, now, fire).await?;
+            let events = occurrences.events.clone();
+            let created = occurrences.tick(now, fire).await?;
             // Committed: the console and /api/events may show them now.
             for task in &created {
                 events.publish(Payload::Task {

@@ -29,12 +29,11 @@ use std::future::Future;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use parking_lot::Mutex;
 use rusqlite::Connection;
 
-use crate::automations::due::{Due, DueSearch};
+use crate::automations::due::Due;
 use crate::automations::repo::{self, Automation, AutomationKind};
-use crate::automations::runner::{still_as_read, tick_of};
+use crate::automations::runner::{still_as_read, Occurrences};
 use crate::calendar::placing_offer::{self, OfferRules};
 use crate::calendar::today;
 use crate::capture::agenda;
@@ -63,11 +62,7 @@ pub struct DigestSent {
 
 /// What the digest runner's ticks use (run by `ticking::Ticking`).
 pub struct DigestRunner {
-    store: Store,
-    events: EventBus,
-    skipped: Arc<SkippedRows>,
-    /// When each digest is next due (fresh after a restart: searched once again).
-    search: Arc<Mutex<DueSearch>>,
+    occurrences: Occurrences,
     /// The config's zone and quiet hours: the day of a person who set neither.
     defaults: OwnDay,
     /// The calendars read, and how a slot is offered.
@@ -81,11 +76,9 @@ impl DigestRunner {
         skipped: Arc<SkippedRows>,
         (defaults, offers): (OwnDay, OfferRules),
     ) -> Self {
+        let kind = (AutomationKind::Digest, Runner::Digests);
         Self {
-            store,
-            events,
-            skipped,
-            search: Arc::default(),
+            occurrences: Occurrences::new(store, events, skipped, kind),
             defaults,
             offers,
         }
@@ -206,19 +199,14 @@ impl Tick for DigestRunner {
         &mut self,
         now: DateTime<Utc>,
     ) -> impl Future<Output = Result<Vec<DigestSent>, StoreError>> + 'static {
-        let (store, search, skipped, defaults) = (
-            self.store.clone(),
-            self.search.clone(),
-            self.skipped.clone(),
-            self.defaults,
-        );
-        let (offers, events) = (self.offers.clone(), self.events.clone());
+        let (occurrences, defaults) = (self.occurrences.clone(), self.defaults);
+        let offers = self.offers.clone();
         async move {
-            let kind = (AutomationKind::Digest, Runner::Digests);
+            let events = occurrences.events.clone();
             let write = move |conn: &Connection, due: &[Due], now, skipped: &SkippedRows| {
                 send(conn, due, now, skipped, (defaults, &offers))
             };
-            let sent = tick_of(&store, &search, skipped, kind, now, write).await?;
+            let sent = occurrences.tick(now, write).await?;
             // Committed: the console and /api/events may show them now.
             for digest in &sent {
                 if let (Some(thread_id), Some(text)) = (&digest.thread_id, &digest.text) {
