@@ -17,7 +17,7 @@
 //! zone: `people::day`) and goes out at the first tick after; one at a time they stated
 //! (`time_stated`: "every day at 7") is sent then, quiet or not.
 //! How: as the automation runner, the due occurrences are searched off the store writer
-//! (`automations::runner::tick_of`) and only then written.
+//! (`automations::runner::Occurrences`) and only then written.
 //! Invariants: the tick's writes are ONE unit of work on the store writer (the messages and
 //! every `last_occurrence_at`), made only for a digest still exactly as the search read it, so
 //! an occurrence sends at most one message across ticks, restarts and crashes; messages are
