@@ -7,7 +7,7 @@
 //! a created one is checked whole (title, zone, rule, first run, what it repeats from) before
 //! anything is written.
 
-use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
+use actix_web::{delete, get, post, web, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -22,7 +22,7 @@ use crate::tasks::fields::{check_domain, check_priority, clean_title};
 
 use super::error::ApiError;
 use super::json::{parse_time, show};
-use super::paging::{self, PageQuery};
+use super::paging::{PageQuery, PageRefusals, PageRequest};
 use super::people::{checked_user, iana};
 use crate::store::page::Page;
 
@@ -107,25 +107,17 @@ fn progress_of(
                 ("X-Total-Count" = u64, description = "How many the whole list holds"),
                 ("Link" = String, description = "`<URL>; rel=\"next\"`: the next page, when more follow"),
             )),
-        (status = 400, description = "Invalid parameters (a bad limit or cursor)"),
-        (status = 401, description = "Missing or wrong bearer token"),
-        (status = 503, description = "Shutting down"),
+        PageRefusals,
     )
 )]
 #[get("/automations")]
-pub async fn list(
-    app: web::Data<App>,
-    request: HttpRequest,
-    query: web::Query<PageQuery>,
-) -> Result<HttpResponse, ApiError> {
-    let ask = paging::asked("automations", query.limit(), query.cursor())?;
+pub async fn list(app: web::Data<App>, asked: PageRequest) -> Result<HttpResponse, ApiError> {
     let now = app.clock.now();
     // The next runs are searched where the rows are read, on the blocking pool: a search is
     // bounded, but never on the HTTP worker that answers the probes.
-    let page = app
-        .store
-        .read(move |conn| {
-            let page = repo::page(conn, &ask)?;
+    asked
+        .serve(&app, "automations", move |conn, ask| {
+            let page = repo::page(conn, ask)?;
             let mut items = Vec::with_capacity(page.items.len());
             for automation in page.items {
                 let progress = progress_of(conn, &automation)?;
@@ -137,14 +129,7 @@ pub async fn list(
                 total: page.total,
             })
         })
-        .await?;
-    Ok(paging::answer(
-        &request,
-        "automations",
-        &query.filters(),
-        page,
-        |view: AutomationView| view,
-    ))
+        .await
 }
 
 /// A recurring reminder a client asks for.

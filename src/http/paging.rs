@@ -8,17 +8,29 @@
 //! item's `created_at` as stored, and its id), in JSON, base64url without padding. One that
 //! does not decode, names another list, or holds a time or an id Donna would not write is a
 //! 400 that says to ask again without it.
-//! Invariant: nothing here reads the store; a refused `limit` or `cursor` reads nothing.
+//!
+//! A list route with no filter of its own takes a [`PageRequest`] and answers with
+//! [`PageRequest::serve`], and declares [`PageRefusals`] beside its own 200 answer.
+//! Invariant: nothing here reads the store but through a route's own reader, and a refused
+//! `limit` or `cursor` reads nothing.
 
+use std::collections::BTreeMap;
+use std::future::{ready, Ready};
+
+use actix_web::dev::Payload;
 use actix_web::http::header;
-use actix_web::{HttpRequest, HttpResponse};
+use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
-use utoipa::IntoParams;
+use utoipa::openapi::{RefOr, Response, ResponseBuilder};
+use utoipa::{IntoParams, IntoResponses};
 
+use crate::app::App;
 use crate::store::page::{Ask, Keyset, Page, MAX_PAGE};
 use crate::store::time::from_db;
+use crate::store::StoreError;
 
 use super::error::ApiError;
 
@@ -61,6 +73,67 @@ impl PageQuery {
             .map(|limit| ("limit", limit))
             .into_iter()
             .collect()
+    }
+}
+
+/// The request of a list route with no filter of its own: its [`PageQuery`] (read as
+/// `web::Query` reads it, so a query it refuses gets the same 400) and the request itself, whose
+/// host and path the next page's link repeats.
+pub struct PageRequest {
+    request: HttpRequest,
+    query: PageQuery,
+}
+
+impl FromRequest for PageRequest {
+    type Error = actix_web::Error;
+    type Future = Ready<Result<Self, Self::Error>>;
+
+    fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let query = web::Query::<PageQuery>::from_request(request, &mut Payload::None).into_inner();
+        ready(query.map(|query| PageRequest {
+            request: request.clone(),
+            query: query.into_inner(),
+        }))
+    }
+}
+
+impl PageRequest {
+    /// The answer of `list`: the page asked for, checked first (a refused one reads nothing),
+    /// then read with `read` on the store's blocking pool, where a route also builds its views.
+    pub async fn serve<V: Serialize + Send + 'static>(
+        &self,
+        app: &App,
+        list: &'static str,
+        read: impl FnOnce(&Connection, &Ask) -> Result<Page<V>, StoreError> + Send + 'static,
+    ) -> Result<HttpResponse, ApiError> {
+        let ask = asked(list, self.query.limit(), self.query.cursor())?;
+        let page = app.store.read(move |conn| read(conn, &ask)).await?;
+        Ok(answer(
+            &self.request,
+            list,
+            &self.query.filters(),
+            page,
+            |view: V| view,
+        ))
+    }
+}
+
+/// What a list route of [`PageQuery`] answers besides its page, for its `#[utoipa::path]`.
+pub struct PageRefusals;
+
+impl IntoResponses for PageRefusals {
+    fn responses() -> BTreeMap<String, RefOr<Response>> {
+        [
+            ("400", "Invalid parameters (a bad limit or cursor)"),
+            ("401", "Missing or wrong bearer token"),
+            ("503", "Shutting down"),
+        ]
+        .into_iter()
+        .map(|(status, description)| {
+            let response = ResponseBuilder::new().description(description).build();
+            (status.to_string(), RefOr::T(response))
+        })
+        .collect()
     }
 }
 

@@ -4,7 +4,7 @@
 //! Invariant: lists only live proposals (pending and not past their expiry at the request's
 //! `now`, whether or not the sweep has marked them expired yet).
 
-use actix_web::{get, web, HttpRequest, HttpResponse};
+use actix_web::{get, web, HttpResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -13,7 +13,7 @@ use crate::conversation::plans;
 
 use super::error::ApiError;
 use super::json::show;
-use super::paging::{self, PageQuery};
+use super::paging::{PageQuery, PageRefusals, PageRequest};
 
 /// A proposal as the API shows it.
 #[derive(Debug, Serialize, ToSchema)]
@@ -40,34 +40,22 @@ pub struct ProposalView {
                 ("X-Total-Count" = u64, description = "How many the whole list holds"),
                 ("Link" = String, description = "`<URL>; rel=\"next\"`: the next page, when more follow"),
             )),
-        (status = 400, description = "Invalid parameters (a bad limit or cursor)"),
-        (status = 401, description = "Missing or wrong bearer token"),
-        (status = 503, description = "Shutting down"),
+        PageRefusals,
     )
 )]
 #[get("/proposals")]
-pub async fn list(
-    app: web::Data<App>,
-    request: HttpRequest,
-    query: web::Query<PageQuery>,
-) -> Result<HttpResponse, ApiError> {
-    let ask = paging::asked("proposals", query.limit(), query.cursor())?;
+pub async fn list(app: web::Data<App>, asked: PageRequest) -> Result<HttpResponse, ApiError> {
     let (now, tz) = (app.clock.now(), app.config.timezone.zone());
-    let page = app
-        .store
-        .read(move |conn| plans::live_page(conn, now, &ask))
-        .await?;
-    Ok(paging::answer(
-        &request,
-        "proposals",
-        &query.filters(),
-        page,
-        |proposal| ProposalView {
-            id: proposal.id,
-            thread_id: proposal.thread_id,
-            text: proposal.text,
-            requester_id: proposal.requester_id,
-            expires_at: show(proposal.expires_at, tz),
-        },
-    ))
+    asked
+        .serve(&app, "proposals", move |conn, ask| {
+            let page = plans::live_page(conn, now, ask)?;
+            Ok(page.map(|proposal| ProposalView {
+                id: proposal.id,
+                thread_id: proposal.thread_id,
+                text: proposal.text,
+                requester_id: proposal.requester_id,
+                expires_at: show(proposal.expires_at, tz),
+            }))
+        })
+        .await
 }

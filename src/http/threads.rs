@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use actix_web::{get, post, web, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -17,7 +17,7 @@ use crate::turn::intake::Incoming;
 
 use super::error::ApiError;
 use super::json::show;
-use super::paging::{self, PageQuery};
+use super::paging::{PageQuery, PageRefusals, PageRequest};
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -206,30 +206,21 @@ fn thread_view(
                 ("X-Total-Count" = u64, description = "How many the whole list holds"),
                 ("Link" = String, description = "`<URL>; rel=\"next\"`: the next page, when more follow"),
             )),
-        (status = 400, description = "Invalid parameters (a bad limit or cursor)"),
-        (status = 401, description = "Missing or wrong bearer token"),
-        (status = 503, description = "Shutting down"),
+        PageRefusals,
     )
 )]
 #[get("/threads")]
 pub async fn list_threads(
     app: web::Data<App>,
-    request: HttpRequest,
-    query: web::Query<PageQuery>,
+    asked: PageRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let ask = paging::asked("threads", query.limit(), query.cursor())?;
     let tz = app.config.timezone.zone();
-    let (page, pins) = app
-        .store
-        .read(move |conn| Ok((threads::page(conn, &ask)?, pins::all(conn)?)))
-        .await?;
-    Ok(paging::answer(
-        &request,
-        "threads",
-        &query.filters(),
-        page,
-        |thread| thread_view(thread, &pins, tz),
-    ))
+    asked
+        .serve(&app, "threads", move |conn, ask| {
+            let (page, pins) = (threads::page(conn, ask)?, pins::all(conn)?);
+            Ok(page.map(|thread| thread_view(thread, &pins, tz)))
+        })
+        .await
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

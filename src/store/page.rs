@@ -40,6 +40,17 @@ pub struct Page<T> {
     pub total: usize,
 }
 
+impl<T> Page<T> {
+    /// The same page with each row made into `view`'s value.
+    pub fn map<V>(self, view: impl FnMut(T) -> V) -> Page<V> {
+        Page {
+            items: self.items.into_iter().map(view).collect(),
+            next: self.next,
+            total: self.total,
+        }
+    }
+}
+
 /// The rows a list pages through: a table (or a table and its filter, in SQL with `?1`,
 /// `?2`... for `params`) and the columns the row reader takes.
 #[derive(Debug, Clone)]
