@@ -8,6 +8,7 @@
 //! `$CHROMIUM` when set (any Chromium or Chrome binary, for systems other than Debian), else
 //! Debian's `/usr/bin/chromium`.
 
+use super::{Fields, Needed};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -152,7 +153,7 @@ impl Browser {
             .trim_start_matches("ws://")
             .split('/')
             .next()
-            .unwrap_or_default()
+            .needed()
             .to_string();
         let tcp = TcpStream::connect(&host)
             .await
@@ -215,7 +216,7 @@ impl Browser {
             .cdp
             .call(None, "Target.createTarget", json!({ "url": "about:blank" }))
             .await;
-        let target_id = target["targetId"].as_str().unwrap_or_default().to_string();
+        let target_id = target["targetId"].text().to_string();
         let attached = self
             .cdp
             .call(
@@ -224,10 +225,7 @@ impl Browser {
                 json!({ "targetId": target_id, "flatten": true }),
             )
             .await;
-        let session = attached["sessionId"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
+        let session = attached["sessionId"].text().to_string();
         let tab = Tab {
             cdp: self.cdp.clone(),
             session,
@@ -350,19 +348,13 @@ impl Tab {
                     .filter(|node| node["ignored"] != json!(true))
                     .map(|node| {
                         (
-                            node["role"]["value"]
-                                .as_str()
-                                .unwrap_or_default()
-                                .to_string(),
-                            node["name"]["value"]
-                                .as_str()
-                                .unwrap_or_default()
-                                .to_string(),
+                            node["role"]["value"].text().to_string(),
+                            node["name"]["value"].text().to_string(),
                         )
                     })
                     .collect()
             })
-            .unwrap_or_default()
+            .needed()
     }
 
     /// The cookies the browser keeps for `url`.
@@ -370,7 +362,7 @@ impl Tab {
         let answer = self
             .call("Network.getCookies", json!({ "urls": [url] }))
             .await;
-        answer["cookies"].as_array().cloned().unwrap_or_default()
+        answer["cookies"].items().to_vec()
     }
 
     /// The tab's DevTools events named `method`, in arrival order.
@@ -394,7 +386,7 @@ impl Tab {
             .call("Page.captureScreenshot", json!({ "format": "png" }))
             .await;
         base64::engine::general_purpose::STANDARD
-            .decode(answer["data"].as_str().unwrap_or_default())
+            .decode(answer["data"].text())
             .unwrap_or_else(|e| panic!("screenshot: {e}"))
     }
 }

@@ -1,6 +1,7 @@
 //! What Donna posted on the fake Discord, as a test reads it: her messages in a channel and the
 //! buttons under a message.
 
+use super::Fields;
 use serde_json::Value;
 
 use super::fake_discord::{FakeDiscord, BOT_USER_ID};
@@ -19,11 +20,11 @@ pub fn buttons_of(message: &Value) -> Vec<(String, String, bool)> {
         .as_array()
         .into_iter()
         .flatten()
-        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .flat_map(|row| row["components"].items().to_vec())
         .map(|button| {
             (
-                button["label"].as_str().unwrap_or_default().to_owned(),
-                button["custom_id"].as_str().unwrap_or_default().to_owned(),
+                button["label"].text().to_owned(),
+                button["custom_id"].text().to_owned(),
                 button["disabled"].as_bool().unwrap_or(false),
             )
         })

@@ -136,6 +136,19 @@ impl FakeLlm {
         )
     }
 
+    /// `route` reads every message as task talk, and the next `chat` call answers `reply`
+    /// proposing `actions` (a JSON array of the model's actions).
+    pub fn proposes(&self, reply: &str, actions: Value) {
+        self.when_asked(
+            "route",
+            out(json!({"intent": "task_action", "confidence": 0.9})),
+        );
+        self.push_for(
+            "chat",
+            out(json!({"reply_to_user": reply, "actions": actions})),
+        );
+    }
+
     /// Answers the next request with `script` (in order of pushing).
     pub fn push(&self, script: Script) {
         self.state.lock().queue.push_back(script);
@@ -192,13 +205,14 @@ impl FakeLlm {
         titled
             .get(index)
             .and_then(|body| body["messages"].as_array().cloned())
-            .unwrap_or_default()
+            .unwrap_or_else(|| panic!("no {title:?} request {index} with messages"))
             .iter()
             .map(|message| {
-                (
-                    message["role"].as_str().unwrap_or_default().to_string(),
-                    message["content"].as_str().unwrap_or_default().to_string(),
-                )
+                let field = |key: &str| match message[key].as_str() {
+                    Some(text) => text.to_string(),
+                    None => panic!("a {title:?} message without {key}: {message}"),
+                };
+                (field("role"), field("content"))
             })
             .collect()
     }

@@ -12,31 +12,27 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, TimeZone, Utc};
 use donna::app::{App, StartOptions};
 use donna::clock::ManualClock;
-use donna::config::{parse_yaml, Env, LoadedConfig};
+use donna::config::LoadedConfig;
 use serde_json::{json, Value};
 
 pub mod browser;
+pub mod config;
 pub mod discord_messages;
 pub mod fake_calendar;
 pub mod fake_discord;
 pub mod fake_llm;
+pub mod health;
+pub mod ids;
+pub mod needed;
 pub mod page;
 pub mod prefix;
 pub mod process;
 pub mod reading;
 pub mod swapped_words;
+pub mod when_context;
 
-/// No environment variables at all, unless a test sets some.
-pub struct TestEnv(pub Vec<(&'static str, &'static str)>);
-
-impl Env for TestEnv {
-    fn var(&self, name: &str) -> Option<String> {
-        self.0
-            .iter()
-            .find(|(key, _)| *key == name)
-            .map(|(_, value)| value.to_string())
-    }
-}
+pub use config::{TestConfig, TestEnv};
+pub use needed::{Fields, Needed};
 
 /// `yaml` with `timezone: UTC` before it unless it names a zone itself: a config without one
 /// reads times in the machine's zone, and no test may depend on the machine it runs on.
@@ -52,7 +48,7 @@ pub fn pinned_to_utc(yaml: &str) -> String {
 pub fn monday_10am() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 23, 10, 0, 0)
         .single()
-        .unwrap_or_default()
+        .unwrap_or_else(|| panic!("Monday 23 November 2026, 10:00 UTC is one instant"))
 }
 
 pub struct Bot {
@@ -64,93 +60,76 @@ pub struct Bot {
     server: actix_web::dev::ServerHandle,
 }
 
-/// Starts a bot with `extra` YAML added to a config that points at a fresh data dir.
+/// Starts a bot with `extra` YAML sections (`TestConfig::yaml`) and a fresh data dir.
 pub async fn start_bot(extra: &str) -> Bot {
-    start_bot_with(extra, TestEnv(Vec::new())).await
+    TestConfig::yaml(extra).start().await
 }
 
+/// `start_bot` with `env` as the bot's environment.
 pub async fn start_bot_with(extra: &str, env: TestEnv) -> Bot {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-    start_bot_in(dir, extra, env).await
+    TestConfig::yaml(extra).in_env(env).start().await
 }
 
+/// `start_bot_with` on the data dir in `dir` (a restart on the same data).
 pub async fn start_bot_in(dir: tempfile::TempDir, extra: &str, env: TestEnv) -> Bot {
-    // No model unless the test configures one: unmatched replies are then `unhandled`.
-    let llm = if extra.contains("llm:") {
-        ""
-    } else {
-        "llm:\n  provider: none\n"
-    };
-    // An `http:` section in `extra` gets the test's bind address added to it.
-    let (http, extra) = if extra.lines().any(|line| line == "http:") {
-        (
-            String::new(),
-            extra.replacen("http:\n", "http:\n  bind: 127.0.0.1:0\n", 1),
-        )
-    } else {
-        (
-            "http:\n  bind: 127.0.0.1:0\n".to_string(),
-            extra.to_string(),
-        )
-    };
-    // The schedules a test does not set stay out of its way: their ticks (each a store write,
-    // and a nudge for any task that is due) come an hour apart instead of every minute, so a
-    // slow run on a busy machine counts and sees only what the test itself caused. A test of a
-    // schedule sets its own interval.
-    let mut schedules = String::new();
-    if !extra.contains("nudges:") {
-        schedules.push_str("nudges:\n  interval: 1h\n");
+    TestConfig::yaml(extra).in_env(env).start_in(dir).await
+}
+
+impl TestConfig {
+    /// A bot with this config on a fresh data dir.
+    pub async fn start(self) -> Bot {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+        self.start_in(dir).await
     }
-    if !extra.contains("plans:") {
-        schedules.push_str("plans:\n  sweep_interval: 1h\n");
-    }
-    let yaml = format!(
-        "data_dir: {}\n{http}{llm}{schedules}{extra}",
-        dir.path().join("data").display()
-    );
-    let config = parse_yaml(&pinned_to_utc(&yaml)).unwrap_or_else(|e| panic!("test config: {e}"));
-    let loaded = LoadedConfig {
-        config,
-        base_dir: dir.path().to_path_buf(),
-    };
-    let clock = ManualClock::new(monday_10am());
-    let options = StartOptions {
-        clock: Arc::new(clock.clone()),
-        ..StartOptions::default()
-    };
-    // A test that restarts on the same data dir drops the previous app first, but the HTTP
-    // server's worker threads let go of it a moment later (a real process exit is immediate):
-    // wait for the data-dir lock, and only for that.
-    let mut locked = None;
-    let app = eventually_some(Duration::from_secs(10), || {
-        let started = match App::start(&loaded, &env, options.clone()) {
-            Ok(app) => Some(Arc::new(app)),
-            Err(error @ donna::app::StartError::Store(donna::store::StoreError::Locked { .. })) => {
-                locked = Some(error);
-                None
-            }
-            Err(error) => panic!("start: {error}"),
+
+    /// A bot with this config on the data dir in `dir`.
+    pub async fn start_in(self, dir: tempfile::TempDir) -> Bot {
+        let loaded = LoadedConfig {
+            config: self.config(dir.path()),
+            base_dir: dir.path().to_path_buf(),
         };
-        std::future::ready(started)
-    })
-    .await
-    .unwrap_or_else(|| {
-        panic!(
-            "start: {}",
-            locked.map(|e| e.to_string()).unwrap_or_default()
-        )
-    });
-    let (server, address) =
-        donna::http::serve(app.clone()).unwrap_or_else(|e| panic!("serve: {e}"));
-    let handle = server.handle();
-    actix_rt::spawn(server);
-    Bot {
-        app,
-        base: format!("http://{address}"),
-        client: reqwest::Client::new(),
-        clock,
-        dir,
-        server: handle,
+        let env = self.env;
+        let clock = ManualClock::new(monday_10am());
+        let options = StartOptions {
+            clock: Arc::new(clock.clone()),
+            ..StartOptions::default()
+        };
+        // A test that restarts on the same data dir drops the previous app first, but the HTTP
+        // server's worker threads let go of it a moment later (a real process exit is immediate):
+        // wait for the data-dir lock, and only for that.
+        let mut locked = None;
+        let app = eventually_some(Duration::from_secs(10), || {
+            let started = match App::start(&loaded, &env, options.clone()) {
+                Ok(app) => Some(Arc::new(app)),
+                Err(
+                    error @ donna::app::StartError::Store(donna::store::StoreError::Locked {
+                        ..
+                    }),
+                ) => {
+                    locked = Some(error);
+                    None
+                }
+                Err(error) => panic!("start: {error}"),
+            };
+            std::future::ready(started)
+        })
+        .await
+        .unwrap_or_else(|| {
+            let why = locked.map_or_else(|| "no answer".to_string(), |e| e.to_string());
+            panic!("start: {why}")
+        });
+        let (server, address) =
+            donna::http::serve(app.clone()).unwrap_or_else(|e| panic!("serve: {e}"));
+        let handle = server.handle();
+        actix_rt::spawn(server);
+        Bot {
+            app,
+            base: format!("http://{address}"),
+            client: reqwest::Client::new(),
+            clock,
+            dir,
+            server: handle,
+        }
     }
 }
 
@@ -170,7 +149,10 @@ impl Bot {
             .await
             .unwrap_or_else(|e| panic!("{path}: {e}"));
         let status = response.status().as_u16();
-        let text = response.text().await.unwrap_or_default();
+        let text = response
+            .text()
+            .await
+            .unwrap_or_else(|e| panic!("{path}: the body: {e}"));
         let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
         (status, value)
     }
@@ -187,7 +169,10 @@ impl Bot {
             .send()
             .await
         {
-            Ok(response) => response.text().await.unwrap_or_default(),
+            Ok(response) => response
+                .text()
+                .await
+                .unwrap_or_else(|e| panic!("/metrics: the body: {e}")),
             Err(error) => panic!("{error}"),
         }
     }
@@ -204,7 +189,7 @@ impl Bot {
     pub async fn task(&self, body: Value) -> String {
         let (status, task) = self.post("/api/tasks", body).await;
         assert_eq!(status, 201, "create task: {task}");
-        task["id"].as_str().unwrap_or_default().to_string()
+        task["id"].text().to_string()
     }
 
     pub async fn task_json(&self, id: &str) -> Value {
@@ -218,10 +203,7 @@ impl Bot {
     pub async fn open_thread(&self, body: Value) -> String {
         let (status, created) = self.post("/api/threads", body).await;
         assert_eq!(status, 201, "open thread: {created}");
-        created["thread_id"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string()
+        created["thread_id"].text().to_string()
     }
 
     /// A free one-to-one chat, as `POST /api/threads` with `{}` opens it.
@@ -234,14 +216,21 @@ impl Bot {
         self.open_thread(json!({ "is_group": true })).await
     }
 
-    /// The Nudger's tick now: the nudges it opened.
-    pub async fn nudge_tick(&self) -> Vec<donna::nudges::NudgeOpened> {
+    /// The Nudger's tick now: the nudges it opened (a panic when the tick failed).
+    pub async fn tick_nudger(&self) -> Vec<donna::nudges::NudgeOpened> {
+        self.try_tick_nudger()
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The Nudger's tick now, its failure as text (a test of what a failing tick does).
+    pub async fn try_tick_nudger(&self) -> Result<Vec<donna::nudges::NudgeOpened>, String> {
         self.app
             .nudger
             .ask(|reply| donna::nudges::NudgerMsg::Tick { reply: Some(reply) })
             .await
-            .unwrap_or_else(|e| panic!("{e}"))
-            .unwrap_or_else(|e| panic!("{e}"))
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())
     }
 
     /// The automation runner's tick now: the tasks its occurrences made.
@@ -279,7 +268,7 @@ impl Bot {
         let mut titles = Vec::new();
         for nudge in nudges {
             let task = self.task_json(&nudge.task_id).await;
-            titles.push(task["title"].as_str().unwrap_or_default().to_string());
+            titles.push(task["title"].text().to_string());
         }
         titles.sort();
         titles
@@ -291,7 +280,7 @@ impl Bot {
             .post("/api/nudges", json!({ "task_id": task_id }))
             .await;
         assert!(status == 201 || status == 200, "nudge: {status} {nudge}");
-        nudge["thread_id"].as_str().unwrap_or_default().to_string()
+        nudge["thread_id"].text().to_string()
     }
 
     /// A task with an open nudge thread: (task id, thread id).
@@ -420,20 +409,25 @@ pub fn wait_for_every<T>(
     }
 }
 
-/// Donna with Discord on, pointed at `fake` (`discord:` lines, `allowed` ids as YAML, the nudge
-/// channel), `extra` config lines before them; returns once the gateway is READY.
+/// Donna with Discord on, pointed at `fake` (hearing the users `allowed`, nudging in
+/// `nudge_channel`), `extra` config sections besides; returns once the gateway is READY.
 pub async fn discord_bot(
     fake: &fake_discord::FakeDiscord,
-    allowed: &str,
+    allowed: &[u64],
     nudge_channel: u64,
     extra: &str,
 ) -> Bot {
-    let config = format!(
-        "{extra}discord:\n  allowed_user_ids: {allowed}\n  nudge_channel_id: \"{nudge_channel}\"\n  gateway_url: {}\n  api_proxy: {}\n  http_timeout: 5s\n",
-        fake.gateway_url(),
-        fake.rest_addr(),
-    );
-    let bot = start_bot_with(&config, TestEnv(vec![("DISCORD_TOKEN", "test-token")])).await;
+    let bot = TestConfig::yaml(extra)
+        .with_discord(fake, allowed)
+        .nudging_in(nudge_channel)
+        .start()
+        .await;
+    wait_ready(&bot).await;
+    bot
+}
+
+/// Waits until the bot's gateway is READY as the fake's bot user (a panic after 10 s).
+pub async fn wait_ready(bot: &Bot) {
     let shared = bot.app.discord_shared.clone();
     let ready = eventually(Duration::from_secs(10), || {
         let shared = shared.clone();
@@ -446,7 +440,6 @@ pub async fn discord_bot(
     })
     .await;
     assert!(ready, "the gateway never became ready");
-    bot
 }
 
 /// The first answer Donna sent to `interaction` through the fake Discord, waiting up to 10 s
@@ -468,10 +461,7 @@ pub async fn interaction_callback(
 pub fn ephemeral_text(callback: &Value) -> String {
     assert_eq!(callback["type"], 4, "{callback}");
     assert_eq!(callback["data"]["flags"], 64, "not ephemeral: {callback}");
-    callback["data"]["content"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
+    callback["data"]["content"].text().to_owned()
 }
 
 /// Whether Donna sends exactly `text` to Discord `channel` within 10 s.

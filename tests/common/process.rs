@@ -2,6 +2,7 @@
 //! port (`Running`, killed on drop), plain HTTP/1.1 to it, waiting for /health, SIGTERM and
 //! SIGKILL, and the one-shot commands (`donna backup`).
 
+use super::Fields;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -192,7 +193,7 @@ pub fn create_task_json(port: u16, body: &Value) -> String {
     let Some((201, task)) = answer else {
         panic!("POST /api/tasks {body}: {answer:?}");
     };
-    task["id"].as_str().unwrap_or_default().to_string()
+    task["id"].text().to_string()
 }
 
 /// How a started process turned out.

@@ -4,6 +4,7 @@
 //! A reader that blocks the checkpoint at the stop delays it briefly and loses nothing.
 
 use crate::common;
+use crate::common::Needed;
 
 use std::ffi::OsStr;
 use std::path::Path;
@@ -187,10 +188,7 @@ fn backup_never_overwrites_and_says_why_it_cannot_write() {
     let message = text(&output.stderr);
     assert!(!output.status.success(), "{message}");
     assert!(message.contains("already exists"), "{message}");
-    assert_eq!(
-        std::fs::read_to_string(&existing).unwrap_or_default(),
-        "keep me"
-    );
+    assert_eq!(std::fs::read_to_string(&existing).needed(), "keep me");
 
     // An OUT that cannot be written (its folder is a file).
     let blocker = outside.path().join("not-a-folder");
@@ -216,7 +214,7 @@ fn names_in(folder: &Path) -> Vec<String> {
                 .map(|entry| entry.file_name().to_string_lossy().to_string())
                 .collect()
         })
-        .unwrap_or_default();
+        .needed();
     names.sort();
     names
 }

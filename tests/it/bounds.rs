@@ -3,6 +3,7 @@
 //! by the grace period stays in the inbox for the next start.
 
 use crate::common;
+use crate::common::Needed;
 
 use std::time::Duration;
 
@@ -192,7 +193,7 @@ async fn a_turn_cut_off_by_the_grace_period_is_finished_at_the_next_start() {
     // the lock itself, which is the condition that proves the previous app is gone.
 
     let again = start_bot_in(dir, &config, TestEnv(Vec::new())).await;
-    assert_eq!(again.app.recover().await.unwrap_or_default(), 1);
+    assert_eq!(again.app.recover().await.needed(), 1);
     assert!(
         eventually(Duration::from_secs(5), || async {
             user_messages(&again, &thread).await == 1

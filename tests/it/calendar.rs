@@ -6,6 +6,7 @@
 //! through the real binary, the token never in the log, however a mistyped URL spells it.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -31,16 +32,16 @@ async fn feed(bot: &Bot, query: &str) -> (u16, String, String) {
         .headers()
         .get("content-type")
         .and_then(|value| value.to_str().ok())
-        .unwrap_or_default()
+        .needed()
         .to_string();
-    (status, kind, response.text().await.unwrap_or_default())
+    (status, kind, response.text().await.needed())
 }
 
 fn prop(component: &Component<'_>, name: &str) -> String {
     component
         .find_prop(name)
         .map(|prop| prop.val.clone().unescape_text().as_str().to_string())
-        .unwrap_or_default()
+        .needed()
 }
 
 fn events<'a>(calendar: &'a [Component<'a>]) -> Vec<&'a Component<'a>> {
@@ -90,10 +91,7 @@ async fn the_feed_holds_tasks_deadlines_and_automations_a_parser_reads_back() {
     assert_eq!(proposed["path"], "automation_proposed", "{proposed}");
     assert_eq!(say(&bot, &thread, "yes").await["path"], "plan_confirmed");
     let (_, automations) = bot.get("/api/automations").await;
-    let automation = automations[0]["id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let automation = automations[0]["id"].text().to_string();
 
     let (status, kind, text) = feed(&bot, &format!("?token={TOKEN}")).await;
     assert_eq!(status, 200, "{text}");

@@ -7,6 +7,7 @@
 //! planner's look-ups always waits for a yes; a stopped reminder can be taken back.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use common::fake_llm::planner::{call, done, question};
 use common::fake_llm::{in_role, out, start_fake_llm, FakeLlm};
@@ -17,33 +18,17 @@ async fn bot(fake: &FakeLlm) -> Bot {
     start_bot(&fake.config("ollama", "10s", 2)).await
 }
 
-/// `route` says task talk; `chat` answers with `actions`.
-fn model_proposes(fake: &FakeLlm, actions: Value) {
-    // `route` is not asked when the message itself asks for a change to a task.
-    fake.when_asked(
-        "route",
-        out(json!({"intent": "task_action", "confidence": 0.9})),
-    );
-    fake.push_for(
-        "chat",
-        out(json!({"reply_to_user": "Done! All sorted.", "actions": actions})),
-    );
-}
-
 async fn said(bot: &Bot, fake: &FakeLlm, thread: &str, text: &str, actions: Value) -> Value {
-    model_proposes(fake, actions);
+    fake.proposes("Done! All sorted.", actions);
     bot.say(thread, text).await
 }
 
 async fn status(bot: &Bot, id: &str) -> String {
-    bot.task_json(id).await["status"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
+    bot.task_json(id).await["status"].text().to_string()
 }
 
 fn reply(result: &Value) -> String {
-    result["reply"].as_str().unwrap_or_default().to_string()
+    result["reply"].text().to_string()
 }
 
 /// "Renew passport", moved at once by "move the passport thing to friday 9am": (the fake,
@@ -183,7 +168,7 @@ async fn an_ambiguous_or_unknown_task_is_asked_about_and_nothing_changes_until_i
         .lines()
         .find(|line| line.contains("Passport photos"))
         .and_then(|line| line.split('.').next())
-        .unwrap_or_default()
+        .needed()
         .to_string();
     let picked = bot.say(&thread, &number).await;
     assert_eq!(picked["path"], "chat", "{picked}");
@@ -283,10 +268,7 @@ async fn create_task_goes_through_the_capture_path() {
     )
     .await;
     assert_eq!(created["path"], "task_created", "{created}");
-    let id = created["results"][0]["task_id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let id = created["results"][0]["task_id"].text().to_string();
     let task = bot.task_json(&id).await;
     assert_eq!(task["source"], "chat", "{task}");
     assert_eq!(
@@ -461,10 +443,7 @@ async fn a_correction_in_chat_teaches_a_preference_like_an_edit_does() {
     .await;
     assert_eq!(fixed["path"], "chat", "{fixed}");
     let later = bot.say(&thread, "add send monthly report").await;
-    let id = later["results"][0]["task_id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let id = later["results"][0]["task_id"].text().to_string();
     let task = bot.task_json(&id).await;
     assert_eq!(
         (task["domain"].clone(), task["priority"].clone()),

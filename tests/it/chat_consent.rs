@@ -6,6 +6,7 @@
 //! a pending draft never swallows a command; "dingo report" is ambiguous when A and B exist.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use common::fake_llm::{out, start_fake_llm, FakeLlm};
 use common::{start_bot, Bot};
@@ -15,27 +16,12 @@ async fn bot(fake: &FakeLlm) -> Bot {
     start_bot(&fake.config("ollama", "10s", 2)).await
 }
 
-fn model_proposes(fake: &FakeLlm, actions: Value) {
-    // `route` is not asked when the message itself asks for a change to a task.
-    fake.when_asked(
-        "route",
-        out(json!({"intent": "task_action", "confidence": 0.9})),
-    );
-    fake.push_for(
-        "chat",
-        out(json!({"reply_to_user": "Sure.", "actions": actions})),
-    );
-}
-
 async fn status(bot: &Bot, id: &str) -> String {
-    bot.task_json(id).await["status"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
+    bot.task_json(id).await["status"].text().to_string()
 }
 
 fn text(result: &Value) -> String {
-    result["reply"].as_str().unwrap_or_default().to_string()
+    result["reply"].text().to_string()
 }
 
 #[actix_rt::test]
@@ -61,7 +47,7 @@ async fn a_write_the_message_does_not_plainly_ask_for_waits_for_a_yes() {
         ("finished it", done(&passport)),
     ];
     for (message, actions) in cases {
-        model_proposes(&fake, actions);
+        fake.proposes("Sure.", actions);
         let result = bot.say_as(&chat, "owner", message).await;
         assert!(
             result["pending_plan_id"].is_string(),
@@ -73,7 +59,7 @@ async fn a_write_the_message_does_not_plainly_ask_for_waits_for_a_yes() {
         bot.say_as(&chat, "owner", "no").await;
     }
     // Asked plainly: runs at once.
-    model_proposes(&fake, done("passport"));
+    fake.proposes("Sure.", done("passport"));
     let result = bot
         .say_as(&chat, "owner", "renewed the passport, tick it off")
         .await;
@@ -89,15 +75,18 @@ async fn an_id_from_the_model_never_settles_which_of_two_tasks_is_meant() {
     let b = bot.task(json!({"title": "Dingo report B"})).await;
     let chat = bot.free_thread().await;
     // The model passes A's id for "the dingo report": both tasks fit the person's words.
-    model_proposes(&fake, json!([{"name": "mark_done", "params": {"task": a}}]));
+    fake.proposes(
+        "Sure.",
+        json!([{"name": "mark_done", "params": {"task": a}}]),
+    );
     let result = bot.say_as(&chat, "owner", "the dingo report is done").await;
     assert!(result["pending_plan_id"].is_string(), "{result}");
     assert_eq!(status(&bot, &a).await, "backlog");
     bot.say_as(&chat, "owner", "no").await;
     // The model's words "dingo report": no exact title wins by dropping the "A": Donna asks,
     // naming the action.
-    model_proposes(
-        &fake,
+    fake.proposes(
+        "Sure.",
         json!([{"name": "mark_done", "params": {"task": "dingo report"}}]),
     );
     let asked = bot.say_as(&chat, "owner", "the dingo report is done").await;
@@ -109,7 +98,7 @@ async fn an_id_from_the_model_never_settles_which_of_two_tasks_is_meant() {
         .lines()
         .find(|line| line.contains("Dingo report A"))
         .and_then(|line| line.split('.').next())
-        .unwrap_or_default()
+        .needed()
         .to_string();
     let picked = bot.say_as(&chat, "owner", &number_of_a).await;
     assert_eq!(picked["results"][0]["task_id"], a.as_str(), "{picked}");
@@ -124,8 +113,8 @@ async fn a_pick_runs_only_what_the_first_message_asked_for() {
     let a = bot.task(json!({"title": "Dingo report A"})).await;
     bot.task(json!({"title": "Dingo report B"})).await;
     let chat = bot.free_thread().await;
-    model_proposes(
-        &fake,
+    fake.proposes(
+        "Sure.",
         json!([{"name": "mark_done", "params": {"task": "dingo report"}}]),
     );
     let asked = bot
@@ -143,8 +132,8 @@ async fn a_pinned_chat_still_needs_the_action_asked_for() {
     let bot = bot(&fake).await;
     let passport = bot.task(json!({"title": "Renew passport"})).await;
     let pinned = bot.open_thread(json!({"task_id": passport})).await;
-    model_proposes(
-        &fake,
+    fake.proposes(
+        "Sure.",
         json!([{"name": "mark_done", "params": {"task": "passport"}}]),
     );
     let result = bot
@@ -161,8 +150,8 @@ async fn drafts_and_undo_belong_to_the_person_they_were_made_for() {
     let a = bot.task(json!({"title": "Dingo report A"})).await;
     bot.task(json!({"title": "Dingo report B"})).await;
     let group = bot.group_thread().await;
-    model_proposes(
-        &fake,
+    fake.proposes(
+        "Sure.",
         json!([{"name": "mark_done", "params": {"task": "dingo report"}}]),
     );
     let asked = bot.say_as(&group, "ann", "the dingo report is done").await;

@@ -4,21 +4,9 @@
 
 use crate::common;
 
-use common::fake_llm::{out, start_fake_llm, FakeLlm};
+use common::fake_llm::start_fake_llm;
 use common::start_bot;
 use serde_json::{json, Value};
-
-/// `route` says task talk; `chat` answers with a reply and no action.
-fn task_talk(fake: &FakeLlm) {
-    fake.when_asked(
-        "route",
-        out(json!({"intent": "task_action", "confidence": 0.9})),
-    );
-    fake.push_for(
-        "chat",
-        out(json!({"reply_to_user": "Let me look.", "actions": []})),
-    );
-}
 
 fn prompt_text(prompt: &[(String, String)]) -> String {
     prompt.iter().map(|(_, text)| text.as_str()).collect()
@@ -42,7 +30,7 @@ async fn task_talk_in_a_group_never_shows_the_model_another_persons_private_task
     created(&bot.say_as(&group, "bob", sentence).await, sentence);
 
     // Bob talks about tasks in the group: the model sees his, not the owner's.
-    task_talk(&fake);
+    fake.proposes("Let me look.", json!([]));
     bot.say_as(&group, "bob", "push my errand to friday if you can")
         .await;
     let bobs = prompt_text(&fake.messages_of("chat", 0));
@@ -54,7 +42,7 @@ async fn task_talk_in_a_group_never_shows_the_model_another_persons_private_task
 
     // The owner, in their own chat, sees their own task (and not Bob's group, where they never
     // wrote).
-    task_talk(&fake);
+    fake.proposes("Let me look.", json!([]));
     bot.say_as(&private, "owner", "push that one to friday if you can")
         .await;
     let owners = prompt_text(&fake.messages_of("chat", 1));

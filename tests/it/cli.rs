@@ -2,6 +2,7 @@
 //! SIGTERM exiting 0, and the one-process-per-data-dir lock.
 
 use crate::common;
+use crate::common::health::actor_names;
 
 use common::process::{
     donna, free_port, run, terminate, wait_exit, wait_healthy, write_yaml, Running,
@@ -143,12 +144,7 @@ fn run_serves_health_with_the_seven_actors_and_sigterm_exits_zero() {
         if model_away { "degraded" } else { "ok" },
         "{body}"
     );
-    let names: Vec<&str> = body["actors"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|a| a["name"].as_str())
-        .collect();
+    let names: Vec<&str> = actor_names(&body);
     for name in [
         "thread_memory",
         "pending_plans",

@@ -7,6 +7,7 @@
 //! The clock starts at Monday 23 November 2026, 10:00 UTC; the config's zone is UTC.
 
 use crate::common;
+use crate::common::Fields;
 
 use common::{start_bot, Bot};
 use serde_json::Value;
@@ -21,7 +22,7 @@ async fn proposed_and_confirmed(bot: &Bot, sentence: &str) -> (Value, String) {
         proposal["path"], "automation_proposed",
         "{sentence:?}: {proposal}"
     );
-    let words = proposal["reply"].as_str().unwrap_or_default().to_string();
+    let words = proposal["reply"].text().to_string();
     let yes = bot.say(&chat, "yes").await;
     assert_eq!(yes["path"], "plan_confirmed", "{sentence:?}: {yes}");
     let new: Vec<Value> = automations(bot)
@@ -36,7 +37,7 @@ async fn proposed_and_confirmed(bot: &Bot, sentence: &str) -> (Value, String) {
 async fn automations(bot: &Bot) -> Vec<Value> {
     let (status, all) = bot.get("/api/automations").await;
     assert_eq!(status, 200, "{all}");
-    all.as_array().cloned().unwrap_or_default()
+    all.items().to_vec()
 }
 
 #[actix_rt::test]

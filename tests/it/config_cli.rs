@@ -3,6 +3,7 @@
 //! `donna config default`, and `-c/--config` documented in every subcommand.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use common::process::donna;
 use std::path::Path;
@@ -343,15 +344,12 @@ fn donna_run_reads_the_config_again_on_sighup_and_when_the_file_changes() {
         moved
     });
     // An invalid edit is seen within the poll interval, refused and named.
-    let yaml = std::fs::read_to_string(&running.config).unwrap_or_default();
+    let yaml = std::fs::read_to_string(&running.config).needed();
     std::fs::write(&running.config, format!("{yaml}chat:\n  persona: pirate\n"))
         .unwrap_or_else(|e| panic!("{e}"));
     let refused = until("the edit", &|config| config["error"].is_string());
     assert!(
-        refused["error"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("chat.persona"),
+        refused["error"].text().contains("chat.persona"),
         "{refused}"
     );
     // Fixed: in force, the error gone.

@@ -3,6 +3,7 @@
 //! Ctrl-C ending cleanly, and a nudge the scheduler sends printed while the console runs.
 
 use crate::common;
+use crate::common::Needed;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -75,7 +76,7 @@ impl Chat {
     }
 
     fn output(&self) -> String {
-        self.out.lock().map(|out| out.clone()).unwrap_or_default()
+        self.out.lock().map(|out| out.clone()).needed()
     }
 
     /// Waits until stdout contains `needle` (30 s at most) and returns everything so far.
@@ -95,8 +96,7 @@ impl Chat {
         }
         wait_for(Duration::from_secs(30), || {
             let out = self.output();
-            Some(out.get(before..).unwrap_or_default().to_string())
-                .filter(|after| after.contains(expect))
+            Some(out.get(before..).needed().to_string()).filter(|after| after.contains(expect))
         })
         .unwrap_or_else(|| {
             panic!(
@@ -134,7 +134,7 @@ fn a_task_added_can_be_nudged_by_its_number_at_once_and_answered() {
     let reply = answered
         .lines()
         .find_map(|line| line.split("donna: ").nth(1))
-        .unwrap_or_default()
+        .needed()
         .to_string();
     assert!(reply.contains("Pay rent"), "{answered}");
     let out = chat.output();
@@ -218,7 +218,7 @@ fn a_nudge_the_scheduler_sends_while_the_console_runs_is_printed() {
         .split("type: use ")
         .nth(1)
         .and_then(|rest| rest.split(')').next())
-        .unwrap_or_default()
+        .needed()
         .to_string();
     assert!(thread.starts_with("thr_"), "{out}");
     chat.say(&format!("use {thread}"), &format!("{thread}> "));

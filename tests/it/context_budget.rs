@@ -5,6 +5,7 @@
 //! that runs with less is believed; the operator sees the figures in /health and at start.
 
 use crate::common;
+use crate::common::Needed;
 
 use common::fake_llm::{out, start_fake_llm, FakeLlm};
 use common::process::{self, terminate};
@@ -86,7 +87,7 @@ async fn ollama_is_told_the_context_to_run_with() {
         );
         bot.say(&thread, "the weather turned cold all of a sudden")
             .await;
-        let (path, body) = fake.requests().pop().unwrap_or_default();
+        let (path, body) = fake.requests().pop().needed();
         assert_eq!(path, "/api/chat");
         assert_eq!(body["options"]["num_ctx"], expected, "{body}");
         assert_eq!(context(&bot).await["context_tokens"], expected);
@@ -120,7 +121,7 @@ async fn a_server_that_runs_with_less_context_than_configured_is_held_to_it() {
         .into_iter()
         .map(|(_, body)| messages(&body))
         .next_back()
-        .unwrap_or_default();
+        .needed();
     let estimated = message_tokens(&last);
     assert!(estimated <= 5188, "{estimated} estimated tokens");
     assert!(

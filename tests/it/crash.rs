@@ -6,6 +6,7 @@
 //! with all its effects or not at all.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use std::path::Path;
 use std::process::Stdio;
@@ -83,17 +84,14 @@ fn sigkill_at_random_points_loses_nothing_and_applies_nothing_twice() {
             "/api/tasks",
             Some(&json!({"title": format!("Task {i}")})),
         );
-        let task_id = task["id"].as_str().unwrap_or_default().to_string();
+        let task_id = task["id"].text().to_string();
         let nudge = until_ok(
             port,
             "POST",
             "/api/nudges",
             Some(&json!({"task_id": task_id})),
         );
-        threads.push((
-            task_id,
-            nudge["thread_id"].as_str().unwrap_or_default().to_string(),
-        ));
+        threads.push((task_id, nudge["thread_id"].text().to_string()));
     }
     let (client_threads, plan_threads) = threads.split_at(CLIENTS);
     for (i, (_, thread)) in plan_threads.iter().enumerate() {
@@ -179,19 +177,19 @@ fn sigkill_at_random_points_loses_nothing_and_applies_nothing_twice() {
             [],
             |row| row.get(0),
         )
-        .unwrap_or_default();
+        .needed();
     let cancels: i64 = db
         .query_row(
             "SELECT COUNT(*) FROM action_log WHERE action = 'cancel_task'",
             [],
             |row| row.get(0),
         )
-        .unwrap_or_default();
+        .needed();
     assert_eq!(snoozes as usize, total);
     assert_eq!(cancels as usize, PLANS);
     let integrity: String = db
         .query_row("PRAGMA integrity_check", [], |row| row.get(0))
-        .unwrap_or_default();
+        .needed();
     assert_eq!(integrity, "ok");
 }
 
@@ -222,14 +220,14 @@ fn sigkill_under_load_without_message_ids_keeps_each_turn_whole() {
             "/api/tasks",
             Some(&json!({"title": format!("Task {i}")})),
         );
-        let task_id = task["id"].as_str().unwrap_or_default().to_string();
+        let task_id = task["id"].text().to_string();
         let nudge = until_ok(
             port,
             "POST",
             "/api/nudges",
             Some(&json!({"task_id": task_id})),
         );
-        threads.push(nudge["thread_id"].as_str().unwrap_or_default().to_string());
+        threads.push(nudge["thread_id"].text().to_string());
     }
     let kills_done = Arc::new(AtomicBool::new(false));
     // Each client sends "busy 000", "busy 001", ... once each, never retried (no id to retry
@@ -333,6 +331,6 @@ fn sigkill_under_load_without_message_ids_keeps_each_turn_whole() {
     );
     let integrity: String = db
         .query_row("PRAGMA integrity_check", [], |row| row.get(0))
-        .unwrap_or_default();
+        .needed();
     assert_eq!(integrity, "ok");
 }

@@ -4,6 +4,8 @@
 //! write that finds no space degrades /health until a write succeeds again.
 
 use crate::common;
+use crate::common::health::actor_in;
+use crate::common::Fields;
 
 use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
@@ -146,13 +148,7 @@ fn an_emptied_database_file_is_refused_at_startup_with_its_own_message() {
 
 async fn store_writer(bot: &Bot) -> (u16, Value, Value) {
     let (status, body) = bot.get("/health").await;
-    let writer = body["actors"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|a| a["name"] == "store_writer")
-        .cloned()
-        .unwrap_or_default();
+    let writer = actor_in(&body, "store_writer");
     (status, body, writer)
 }
 
@@ -176,9 +172,7 @@ async fn a_database_damaged_while_running_fails_the_store_writer_in_health_with_
     let (status, body, writer) = store_writer(&bot).await;
     assert!(failed, "{status} {body}");
     assert_eq!(body["status"], "degraded", "{body}");
-    let reason = writer["last_failure"]["message"]
-        .as_str()
-        .unwrap_or_default();
+    let reason = writer["last_failure"]["message"].text();
     assert!(reason.contains("is damaged"), "{writer}");
     assert!(reason.contains("malformed"), "SQLite's words: {writer}");
 }
@@ -222,9 +216,7 @@ async fn a_write_that_finds_no_space_degrades_health_until_a_write_succeeds_agai
     assert_eq!(status, 200, "the writer still runs: {body}");
     assert_eq!(body["status"], "degraded", "{body}");
     assert_eq!(writer["state"], "running", "{writer}");
-    let reason = writer["last_failure"]["message"]
-        .as_str()
-        .unwrap_or_default();
+    let reason = writer["last_failure"]["message"].text();
     assert!(reason.contains("full"), "{writer}");
 
     // Space again: the next write succeeds and /health is whole again.

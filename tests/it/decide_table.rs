@@ -7,6 +7,7 @@
 //! live plan, with a plan that expired or was cancelled since Donna spoke; a free thread (bound
 //! to no task) with nothing pending, with a live plan, with an expired plan.
 
+use crate::common::Needed;
 use std::sync::OnceLock;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
@@ -35,7 +36,7 @@ pub(crate) fn fast_path() -> &'static FastPath {
 pub(crate) fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 23, 10, 0, 0)
         .single()
-        .unwrap_or_default()
+        .needed()
 }
 
 fn minutes_ago(minutes: i64) -> DateTime<Utc> {

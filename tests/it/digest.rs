@@ -6,6 +6,7 @@
 //! plus the table of sentences the rules read as a digest (and must not).
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use chrono::{DateTime, TimeZone, Utc};
 use chrono_tz::Europe::Paris;
@@ -202,7 +203,7 @@ async fn through_the_chat_a_digest_is_proposed_a_reminder_stays_a_reminder_and_a
             None => assert_eq!(params.get("kind"), None, "{sentence}: {result}"),
         }
         if *path == "answer" {
-            let reply = result["reply"].as_str().unwrap_or_default();
+            let reply = result["reply"].text();
             assert!(
                 reply.starts_with("Your agenda for Monday 23 Nov:"),
                 "{reply}"
@@ -220,7 +221,7 @@ async fn the_digest_sends_one_message_a_day_nothing_when_empty_and_never_twice_a
     let chat = bot.free_thread().await;
     let proposal = bot.say(&chat, "send me my agenda every day at 8am").await;
     assert_eq!(proposal["path"], "automation_proposed", "{proposal}");
-    let reply = proposal["reply"].as_str().unwrap_or_default();
+    let reply = proposal["reply"].text();
     assert!(
         reply.contains("send you your agenda")
             && reply.contains("every day at 08:00 (Europe/Paris), first on Tue 24 Nov 08:00"),
@@ -255,7 +256,7 @@ async fn the_digest_sends_one_message_a_day_nothing_when_empty_and_never_twice_a
     bot.clock.set(utc(2026, 11, 24, 7, 0));
     let sent = bot.digest_tick().await;
     assert_eq!(sent.len(), 1, "{sent:?}");
-    let text = sent[0].text.clone().unwrap_or_default();
+    let text = sent[0].text.clone().needed();
     assert_eq!(
         text,
         "Your agenda for Tuesday 24 Nov:\n\

@@ -3,55 +3,32 @@
 //! outage), resume after op 7, and a fatal close reported in /health.
 
 use crate::common;
+use crate::common::health::actor_in;
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use common::fake_discord::{start_fake_discord, FakeDiscord, IncomingMessage, BOT_USER_ID};
-use common::{eventually, start_bot_with, Bot, TestEnv};
+use common::ids::{DM, GENERAL, GUILD, NUDGE_CHANNEL, OWNER, STRANGER};
+use common::{eventually, sent_to, wait_ready, Bot, Fields, Needed, TestConfig};
+use donna::config::LlmProvider;
 use donna::discord::DiscordMsg;
 use serde_json::{json, Value};
 
-const OWNER: u64 = 42;
-const STRANGER: u64 = 43;
-const GUILD: u64 = 900;
-const NUDGE_CHANNEL: u64 = 500;
-const GENERAL: u64 = 501;
-const DM: u64 = 700;
-
-async fn discord_bot(fake: &FakeDiscord, http_timeout: &str) -> Bot {
-    discord_bot_with(fake, http_timeout, &format!("[{OWNER}]"), "").await
-}
-
-async fn discord_bot_with(
-    fake: &FakeDiscord,
-    http_timeout: &str,
-    allowed: &str,
-    extra: &str,
-) -> Bot {
-    let config = discord_config(fake, http_timeout, allowed, extra);
-    let bot = start_bot_with(&config, TestEnv(vec![("DISCORD_TOKEN", "test-token")])).await;
+async fn discord_bot(fake: &FakeDiscord, http_timeout_secs: u64) -> Bot {
+    let bot = discord_config(fake, http_timeout_secs, &[OWNER])
+        .start()
+        .await;
     wait_ready(&bot).await;
     bot
 }
 
-async fn wait_ready(bot: &Bot) {
-    let shared = bot.app.discord_shared.clone();
-    let ready = eventually(Duration::from_secs(10), || {
-        let shared = shared.clone();
-        async move { shared.is_some_and(|s| s.bot_user_id.load(Ordering::Acquire) == BOT_USER_ID) }
-    })
-    .await;
-    assert!(ready, "the gateway never became ready");
-}
-
-fn discord_config(fake: &FakeDiscord, http_timeout: &str, allowed: &str, extra: &str) -> String {
-    format!(
-        "discord:\n  allowed_user_ids: {allowed}\n  nudge_channel_id: \"{NUDGE_CHANNEL}\"\n  gateway_url: {}\n  api_proxy: {}\n  http_timeout: {http_timeout}\n  ignore_bots: {}\n{extra}",
-        fake.gateway_url(),
-        fake.rest_addr(),
-        !extra.contains("reply_decision")
-    )
+/// Discord on `fake` with nudges in `NUDGE_CHANNEL`, hearing `allowed`.
+fn discord_config(fake: &FakeDiscord, http_timeout_secs: u64, allowed: &[u64]) -> TestConfig {
+    TestConfig::new()
+        .with_discord(fake, allowed)
+        .nudging_in(NUDGE_CHANNEL)
+        .with_discord_timeout(http_timeout_secs)
 }
 
 /// Opens a Discord nudge for a new task; returns (task id, Discord thread id).
@@ -65,25 +42,16 @@ async fn discord_nudge(bot: &Bot, title: &str) -> (String, u64) {
         .await;
     assert_eq!(status, 201, "{nudge}");
     let thread = nudge["thread_id"]
-        .as_str()
-        .and_then(|t| t.parse().ok())
-        .unwrap_or(0);
+        .text()
+        .parse()
+        .unwrap_or_else(|e| panic!("a Discord thread id: {e}: {nudge}"));
     (task, thread)
-}
-
-async fn sent_to(fake: &FakeDiscord, channel: u64, text: &str) -> bool {
-    eventually(Duration::from_secs(10), || async {
-        fake.sent_messages()
-            .iter()
-            .any(|(c, t)| *c == channel && t == text)
-    })
-    .await
 }
 
 #[actix_rt::test]
 async fn a_nudge_opens_a_thread_and_done_there_marks_the_task_and_answers_in_the_thread() {
     let fake = start_fake_discord().await;
-    let bot = discord_bot(&fake, "5s").await;
+    let bot = discord_bot(&fake, 5).await;
     let (task, thread) = discord_nudge(&bot, "Pay rent").await;
     assert_ne!(thread, 0);
     // The nudge was posted in the nudge channel and a thread started on it.
@@ -140,10 +108,10 @@ async fn a_nudge_opens_a_thread_and_done_there_marks_the_task_and_answers_in_the
 #[actix_rt::test]
 async fn own_bot_stranger_and_unaddressed_messages_get_nothing() {
     let fake = start_fake_discord().await;
-    let bot = discord_bot(&fake, "5s").await;
+    let bot = discord_bot(&fake, 5).await;
     // Counted from before the nudge: Discord echoes each of Donna's own posts (the nudge, her
     // replies) back to her as a message, so those reach her too.
-    let shared = bot.app.discord_shared.clone().unwrap_or_default();
+    let shared = bot.app.discord_shared.clone().needed();
     let sent_at_start = fake.sent_messages().len() as u64;
     let received_before = shared.received.load(Ordering::Acquire);
     let settled_before = shared.inbound_settled.load(Ordering::Acquire);
@@ -222,7 +190,7 @@ async fn own_bot_stranger_and_unaddressed_messages_get_nothing() {
 #[actix_rt::test]
 async fn dms_and_mentions_get_an_honest_short_answer_and_are_recorded() {
     let fake = start_fake_discord().await;
-    let bot = discord_bot(&fake, "5s").await;
+    let bot = discord_bot(&fake, 5).await;
     fake.dispatch_message_create(IncomingMessage::dm(DM, OWNER, "hi Donna"));
     assert!(
         eventually(Duration::from_secs(10), || async {
@@ -265,7 +233,7 @@ async fn dms_and_mentions_get_an_honest_short_answer_and_are_recorded() {
 #[actix_rt::test]
 async fn a_reply_over_two_thousand_characters_arrives_as_ordered_messages() {
     let fake = start_fake_discord().await;
-    let bot = discord_bot(&fake, "5s").await;
+    let bot = discord_bot(&fake, 5).await;
     let (_, thread) = discord_nudge(&bot, "Essay").await;
     let words: Vec<String> = (0..700).map(|i| format!("w{i:03}")).collect();
     let long = words.join(" "); // 3,499 characters
@@ -303,7 +271,7 @@ async fn a_reply_over_two_thousand_characters_arrives_as_ordered_messages() {
 #[actix_rt::test]
 async fn after_op_7_the_shard_resumes_and_later_messages_are_answered() {
     let fake = start_fake_discord().await;
-    let bot = discord_bot(&fake, "5s").await;
+    let bot = discord_bot(&fake, 5).await;
     let (task, thread) = discord_nudge(&bot, "Pay rent").await;
     fake.send_reconnect();
     assert!(
@@ -321,7 +289,7 @@ async fn after_op_7_the_shard_resumes_and_later_messages_are_answered() {
 #[actix_rt::test]
 async fn a_429_is_waited_out_and_then_the_reply_is_delivered() {
     let fake = start_fake_discord().await;
-    let bot = discord_bot(&fake, "10s").await;
+    let bot = discord_bot(&fake, 10).await;
     let (_, thread) = discord_nudge(&bot, "Pay rent").await;
     fake.rate_limit_next(Duration::from_millis(1_500));
     fake.dispatch_message_create(IncomingMessage::guild(GUILD, thread, OWNER, "busy"));
@@ -349,7 +317,7 @@ async fn a_429_is_waited_out_and_then_the_reply_is_delivered() {
 #[actix_rt::test]
 async fn a_rest_outage_longer_than_the_deadline_keeps_the_reply_until_rest_returns() {
     let fake = start_fake_discord().await;
-    let bot = discord_bot(&fake, "1s").await;
+    let bot = discord_bot(&fake, 1).await;
     let (task, thread) = discord_nudge(&bot, "Pay rent").await;
     fake.set_down(true);
     fake.dispatch_message_create(IncomingMessage::guild(GUILD, thread, OWNER, "done"));
@@ -359,7 +327,7 @@ async fn a_rest_outage_longer_than_the_deadline_keeps_the_reply_until_rest_retur
         })
         .await
     );
-    let shared = bot.app.discord_shared.clone().unwrap_or_default();
+    let shared = bot.app.discord_shared.clone().needed();
     assert!(
         eventually(Duration::from_secs(10), || async {
             shared.send_failures.load(Ordering::Relaxed) >= 2
@@ -372,7 +340,7 @@ async fn a_rest_outage_longer_than_the_deadline_keeps_the_reply_until_rest_retur
         .store
         .read(|conn| donna::conversation::outbox::undelivered(conn, "discord", 10))
         .await
-        .unwrap_or_default();
+        .needed();
     assert_eq!(undelivered.len(), 1);
     fake.set_down(false);
     assert!(sent_to(&fake, thread, "Marked 'Pay rent' as done.").await);
@@ -389,7 +357,7 @@ async fn a_rest_outage_longer_than_the_deadline_keeps_the_reply_until_rest_retur
 #[actix_rt::test]
 async fn close_code_4004_fails_the_gateway_in_health_while_the_local_api_serves() {
     let fake = start_fake_discord().await;
-    let bot = discord_bot(&fake, "5s").await;
+    let bot = discord_bot(&fake, 5).await;
     fake.close_with(4004);
     let failed = eventually(Duration::from_secs(10), || async {
         bot.get("/health").await.0 == 503
@@ -397,25 +365,16 @@ async fn close_code_4004_fails_the_gateway_in_health_while_the_local_api_serves(
     .await;
     let (_, health) = bot.get("/health").await;
     assert!(failed, "{health}");
-    let gateway = health["actors"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|a| a["name"] == "discord_gateway")
-        .cloned()
-        .unwrap_or_default();
+    let gateway = actor_in(&health, "discord_gateway");
     assert_eq!(gateway["state"], "failed");
     assert!(
-        gateway["last_failure"]["message"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("4004"),
+        gateway["last_failure"]["message"].text().contains("4004"),
         "{gateway}"
     );
     // No reconnect loop, and the local API serves on: once no shard task is left (the shard
     // gave up for good), nothing can connect or identify again.
     let identifies = fake.identify_count();
-    let shared = bot.app.discord_shared.clone().unwrap_or_default();
+    let shared = bot.app.discord_shared.clone().needed();
     assert!(
         eventually(Duration::from_secs(10), || async {
             shared.shard_tasks_running.load(Ordering::Acquire) == 0
@@ -436,11 +395,15 @@ async fn two_bots_answering_each_other_stop_at_the_reply_cap() {
     let llm = common::fake_llm::start_fake_llm();
     // The gate keeps voting REPLY: only the hard cap can end the loop.
     llm.always(common::fake_llm::Script::Output("REPLY".into()));
-    let extra = format!(
-        "{}reply_decision:\n  enabled: true\n  max_replies_per_window: 3\n  window: 120s\n",
-        llm.config("ollama", "2s", 2)
-    );
-    let bot = discord_bot_with(&fake, "5s", &format!("[{OWNER}, {OTHER_BOT}]"), &extra).await;
+    let bot = discord_config(&fake, 5, &[OWNER, OTHER_BOT])
+        .hearing_bots()
+        .with_llm(&llm, LlmProvider::Ollama, 2, 2)
+        .with_yaml(
+            "reply_decision:\n  enabled: true\n  max_replies_per_window: 3\n  window: 120s\n",
+        )
+        .start()
+        .await;
+    wait_ready(&bot).await;
     let donna_in_general = |fake: &FakeDiscord| {
         fake.sent_messages()
             .iter()
@@ -495,10 +458,9 @@ async fn two_bots_answering_each_other_stop_at_the_reply_cap() {
 #[actix_rt::test]
 async fn messages_sent_while_donna_was_down_are_answered_after_she_restarts() {
     let fake = start_fake_discord().await;
-    let config = discord_config(&fake, "5s", &format!("[{OWNER}]"), "");
-    let env = || TestEnv(vec![("DISCORD_TOKEN", "test-token")]);
+    let config = discord_config(&fake, 5, &[OWNER]);
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let bot = common::start_bot_in(dir, &config, env()).await;
+    let bot = config.clone().start_in(dir).await;
     wait_ready(&bot).await;
     let (task, thread) = discord_nudge(&bot, "Pay rent").await;
     bot.stop().await;
@@ -513,7 +475,7 @@ async fn messages_sent_while_donna_was_down_are_answered_after_she_restarts() {
     // Said while Donna was offline: in the channel's history, never dispatched to her.
     fake.insert_message(IncomingMessage::guild(GUILD, thread, OWNER, "done"));
 
-    let again = common::start_bot_in(dir, &config, env()).await;
+    let again = config.start_in(dir).await;
     wait_ready(&again).await;
     assert!(
         eventually(Duration::from_secs(10), || async {
@@ -527,17 +489,11 @@ async fn messages_sent_while_donna_was_down_are_answered_after_she_restarts() {
 #[actix_rt::test]
 async fn with_discord_on_the_nudger_opens_its_threads_in_discord() {
     let fake = start_fake_discord().await;
-    let bot = discord_bot(&fake, "5s").await;
+    let bot = discord_bot(&fake, 5).await;
     let task = bot
         .task(json!({"title": "Pay rent", "deadline": "2026-11-20T09:00:00Z"}))
         .await;
-    let nudged = bot
-        .app
-        .nudger
-        .ask(|reply| donna::nudges::NudgerMsg::Tick { reply: Some(reply) })
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let nudged = bot.tick_nudger().await;
     assert_eq!(nudged.len(), 1);
     let thread: u64 = nudged[0].thread_id.parse().unwrap_or(0);
     assert!(
@@ -560,7 +516,7 @@ async fn with_discord_on_the_nudger_opens_its_threads_in_discord() {
 #[actix_rt::test]
 async fn no_message_donna_posts_can_ping_everyone_or_a_role() {
     let fake = start_fake_discord().await;
-    let bot = discord_bot(&fake, "5s").await;
+    let bot = discord_bot(&fake, 5).await;
     let title = "Pay rent @everyone <@&123456789012345678>";
     let (task, thread) = discord_nudge(&bot, title).await;
     fake.dispatch_message_create(IncomingMessage::guild(GUILD, thread, OWNER, "done"));
@@ -580,11 +536,8 @@ async fn no_message_donna_posts_can_ping_everyone_or_a_role() {
         .collect();
     assert!(created.len() >= 2, "{created:?}");
     for request in created {
-        let body = request.body.clone().unwrap_or_default();
+        let body = request.body.clone().needed();
         assert_eq!(body["allowed_mentions"], json!({"parse": []}), "{body}");
-        assert!(body["content"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("@everyone"));
+        assert!(body["content"].text().contains("@everyone"));
     }
 }

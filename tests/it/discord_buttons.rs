@@ -7,6 +7,7 @@
 //! until every task was shown, each page one message under 2,000 characters.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -15,19 +16,14 @@ use common::discord_messages::{bot_messages, buttons_of};
 use common::fake_discord::{
     start_fake_discord, Click, FakeDiscord, IncomingMessage, SentInteraction, SlashCommand,
 };
+use common::ids::{DM, FRIEND, GUILD, NUDGE_CHANNEL, OWNER, STRANGER};
 use common::{discord_bot, eventually, Bot};
 use serde_json::{json, Value};
 
-pub(crate) const OWNER: u64 = 42;
-const FRIEND: u64 = 44;
-const STRANGER: u64 = 4242;
-const GUILD: u64 = 900;
-pub(crate) const NUDGE_CHANNEL: u64 = 500;
-const DM: u64 = 700;
 pub(crate) const WAIT: Duration = Duration::from_secs(10);
 
 pub(crate) async fn bot(fake: &FakeDiscord) -> Bot {
-    discord_bot(fake, &format!("[{OWNER}, {FRIEND}]"), NUDGE_CHANNEL, "").await
+    discord_bot(fake, &[OWNER, FRIEND], NUDGE_CHANNEL, "").await
 }
 
 /// A nudge Donna sent: where its buttons sit and what they name.
@@ -57,9 +53,9 @@ async fn last_nudge(fake: &FakeDiscord, channel: u64, count_before: usize) -> Nu
         "no nudge with buttons in {channel}: {:?}",
         fake.sent_messages()
     );
-    let message = nudges(fake).pop().unwrap_or_default();
+    let message = nudges(fake).pop().needed();
     let buttons = buttons_of(&message);
-    let (_, done, _) = buttons.first().cloned().unwrap_or_default();
+    let (_, done, _) = buttons.first().cloned().needed();
     let parts: Vec<&str> = done.split(':').collect();
     let [_, task_id, nudge_id, "done"] = parts.as_slice() else {
         panic!("not a Done button: {done}");
@@ -356,7 +352,7 @@ async fn a_nudge_in_the_dm_a_task_came_from_answers_that_task_even_after_other_t
         fake.sent_messages()
     );
     let (_, tasks) = bot.get("/api/tasks").await;
-    let id = tasks[0]["id"].as_str().unwrap_or_default().to_owned();
+    let id = tasks[0]["id"].text().to_owned();
     let before = nudges_in(&fake, DM);
     let (status, opened) = bot.post("/api/nudges", json!({ "task_id": id })).await;
     assert_eq!(status, 200, "nudged in its chat: {opened}");
@@ -445,10 +441,7 @@ async fn slash_tasks_pages_with_a_more_button_until_every_task_was_shown() {
         });
         let update = common::interaction_callback(&fake, &clicked).await;
         assert_eq!(update["type"], 7, "the page is replaced: {update}");
-        page = update["data"]["content"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
+        page = update["data"]["content"].text().to_owned();
         assert_eq!(
             fake.message(message_id)
                 .and_then(|m| m["content"].as_str().map(str::to_owned)),
@@ -501,25 +494,16 @@ async fn slash_tasks_with_long_titles_stays_one_message_under_2000_characters() 
 async fn a_click_that_became_stale_on_its_way_changes_nothing_in_its_turn() {
     use donna::actions::Intent;
     use donna::conversation::Channel;
-    use donna::nudges::NudgerMsg;
     use donna::turn::intake::Incoming;
 
     let bot = common::start_bot("").await;
     let task = bot
         .task(json!({ "title": "Stretch", "scheduled_start": "2026-11-23T09:00:00Z" }))
         .await;
-    let tick = || async {
-        bot.app
-            .nudger
-            .ask(|reply| NudgerMsg::Tick { reply: Some(reply) })
-            .await
-            .unwrap_or_else(|e| panic!("{e}"))
-            .unwrap_or_else(|e| panic!("{e}"))
-    };
-    let first = tick().await;
+    let first = bot.tick_nudger().await;
     assert_eq!(first.len(), 1, "{first:?}");
     bot.clock.advance(chrono::Duration::hours(5));
-    let second = tick().await;
+    let second = bot.tick_nudger().await;
     assert_eq!(second.len(), 1, "{second:?}");
     assert_eq!(first[0].thread_id, second[0].thread_id);
     let click = |nudge_id: &str, message_id: &str| {

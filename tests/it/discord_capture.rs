@@ -4,28 +4,17 @@
 //! message that does not address her) capture nothing.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use chrono::{Datelike, Timelike, Weekday};
 use common::fake_discord::{start_fake_discord, IncomingMessage, BOT_USER_ID};
+use common::ids::{DM, GENERAL, GUILD, NUDGE_CHANNEL, OWNER, STRANGER, STRANGER_DM};
 use common::{discord_bot, eventually, Bot};
 use serde_json::Value;
 use std::time::Duration;
 
-const OWNER: u64 = 42;
-const STRANGER: u64 = 43;
-const GUILD: u64 = 900;
-const NUDGE_CHANNEL: u64 = 500;
-const GENERAL: u64 = 501;
-const DM: u64 = 700;
-const STRANGER_DM: u64 = 701;
-
 async fn tasks(bot: &Bot) -> Vec<Value> {
-    bot.get("/api/tasks")
-        .await
-        .1
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
+    bot.get("/api/tasks").await.1.items().to_vec()
 }
 
 /// Donna's first message in `channel` starting with `start`, within 10 s.
@@ -42,13 +31,13 @@ async fn reply_in(fake: &common::fake_discord::FakeDiscord, channel: u64, start:
         "no {start:?} in {channel}: {:?}",
         fake.sent_messages()
     );
-    find().unwrap_or_default()
+    find().needed()
 }
 
 #[actix_rt::test]
 async fn a_dm_captures_a_reminder_with_its_time_and_answers_questions_there() {
     let fake = start_fake_discord().await;
-    let bot = discord_bot(&fake, &format!("[{OWNER}]"), NUDGE_CHANNEL, "").await;
+    let bot = discord_bot(&fake, &[OWNER], NUDGE_CHANNEL, "").await;
     fake.dispatch_message_create(IncomingMessage::dm(
         DM,
         OWNER,
@@ -85,7 +74,7 @@ async fn a_dm_captures_a_reminder_with_its_time_and_answers_questions_there() {
 #[actix_rt::test]
 async fn a_mention_in_a_guild_channel_captures_and_unaddressed_or_stranger_messages_do_not() {
     let fake = start_fake_discord().await;
-    let bot = discord_bot(&fake, &format!("[{OWNER}]"), NUDGE_CHANNEL, "").await;
+    let bot = discord_bot(&fake, &[OWNER], NUDGE_CHANNEL, "").await;
     // Not addressed to Donna, and a stranger's DM: nothing happens.
     fake.dispatch_message_create(IncomingMessage::guild(
         GUILD,

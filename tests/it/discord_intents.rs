@@ -6,15 +6,14 @@
 //! Discord on loopback, driven by the real twilight clients.
 
 use crate::common;
-use crate::discord_buttons::{click, nudged, NUDGE_CHANNEL, OWNER, WAIT};
-use crate::discord_native::{click as answer, last_proposal, tell, DM};
+use crate::discord_buttons::{click, nudged, WAIT};
+use crate::discord_native::{click as answer, last_proposal, tell};
 
 use common::fake_discord::{start_fake_discord, IncomingMessage};
+use common::ids::{DM, GUILD, NUDGE_CHANNEL, OWNER};
 use common::swapped_words::swapped_words;
 use common::{discord_bot, eventually, sent_to, Bot};
 use serde_json::{json, Value};
-
-const GUILD: u64 = 900;
 
 async fn task(bot: &Bot, id: &str) -> Value {
     bot.task_json(id).await
@@ -25,7 +24,7 @@ async fn nudge_buttons_do_what_they_say_where_their_words_read_otherwise_and_und
 {
     let fake = start_fake_discord().await;
     let (_vocabulary, intents) = swapped_words();
-    let bot = discord_bot(&fake, &format!("[{OWNER}]"), NUDGE_CHANNEL, &intents).await;
+    let bot = discord_bot(&fake, &[OWNER], NUDGE_CHANNEL, &intents).await;
 
     // Typed, "done" is what this vocabulary says: it moves the task, it does not finish it.
     let (plants, plants_thread) = nudged(&bot, &fake, "Water plants").await;
@@ -96,7 +95,7 @@ async fn nudge_buttons_do_what_they_say_where_their_words_read_otherwise_and_und
 async fn a_proposals_yes_button_confirms_it_where_a_typed_yes_says_no() {
     let fake = start_fake_discord().await;
     let (_vocabulary, intents) = swapped_words();
-    let bot = discord_bot(&fake, &format!("[{OWNER}]"), NUDGE_CHANNEL, &intents).await;
+    let bot = discord_bot(&fake, &[OWNER], NUDGE_CHANNEL, &intents).await;
     let ask = "every monday at 9 remind me to submit the timesheet";
 
     // Typed, "yes" says no in this vocabulary.

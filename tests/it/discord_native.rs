@@ -4,8 +4,8 @@
 //! the typing indicator.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use common::discord_messages::{bot_messages, buttons_of};
@@ -13,30 +13,19 @@ use common::fake_discord::{
     start_fake_discord, Click, FakeDiscord, IncomingMessage, SentInteraction, SlashCommand,
     BOT_USER_ID,
 };
-use common::{eventually, start_bot_with, Bot, TestEnv};
+use common::{eventually, wait_ready, Bot, TestConfig};
+use donna::config::LlmProvider;
 use serde_json::Value;
 
-const OWNER: u64 = 42;
-const FRIEND: u64 = 44;
-const GUILD: u64 = 900;
-const GENERAL: u64 = 501;
-pub(crate) const DM: u64 = 700;
+use common::ids::{DM, FRIEND, GENERAL, GUILD, OWNER, STRANGER};
 const WAIT: Duration = Duration::from_secs(10);
 
 async fn native_bot(fake: &FakeDiscord, extra: &str) -> Bot {
-    let config = format!(
-        "discord:\n  allowed_user_ids: [{OWNER}, {FRIEND}]\n  gateway_url: {}\n  api_proxy: {}\n  http_timeout: 5s\n{extra}",
-        fake.gateway_url(),
-        fake.rest_addr(),
-    );
-    let bot = start_bot_with(&config, TestEnv(vec![("DISCORD_TOKEN", "test-token")])).await;
-    let shared = bot.app.discord_shared.clone();
-    let ready = eventually(WAIT, || {
-        let shared = shared.clone();
-        async move { shared.is_some_and(|s| s.bot_user_id.load(Ordering::Acquire) == BOT_USER_ID) }
-    })
-    .await;
-    assert!(ready, "the gateway never became ready");
+    let bot = TestConfig::yaml(extra)
+        .with_discord(fake, &[OWNER, FRIEND])
+        .start()
+        .await;
+    wait_ready(&bot).await;
     bot
 }
 
@@ -73,9 +62,8 @@ async fn settle(fake: &FakeDiscord, channel: u64) {
 async fn task_titles(bot: &Bot) -> Vec<String> {
     let (_, list) = bot.get("/api/tasks").await;
     let mut titles: Vec<String> = list
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
+        .items()
+        .to_vec()
         .iter()
         .filter_map(|task| task["title"].as_str().map(str::to_owned))
         .collect();
@@ -227,7 +215,7 @@ async fn a_click_by_someone_else_is_refused_privately_and_changes_nothing() {
     let text = common::ephemeral_text(&common::interaction_callback(&fake, &theirs).await);
     assert!(text.contains("not yours"), "{text}");
     // A stranger (not an allowed user) is refused the same way.
-    let stranger = click(&fake, GENERAL, 4242, &proposal, "no");
+    let stranger = click(&fake, GENERAL, STRANGER, &proposal, "no");
     // A refused click runs no turn: its private answer is the last thing that happens.
     assert!(
         common::ephemeral_text(&common::interaction_callback(&fake, &stranger).await)
@@ -239,7 +227,7 @@ async fn a_click_by_someone_else_is_refused_privately_and_changes_nothing() {
         sent_before,
         "nothing said in the channel"
     );
-    let message = fake.message(proposal.message_id).unwrap_or_default();
+    let message = fake.message(proposal.message_id).needed();
     assert!(
         buttons_of(&message)
             .iter()
@@ -393,7 +381,12 @@ async fn slash_pending_names_the_proposal_waiting_for_a_yes() {
 #[actix_rt::test]
 async fn commands_are_registered_once_per_start_in_the_configured_guild() {
     let fake = start_fake_discord().await;
-    let _bot = native_bot(&fake, &format!("  command_guild_id: \"{GUILD}\"\n")).await;
+    let bot = TestConfig::new()
+        .with_discord(&fake, &[OWNER, FRIEND])
+        .with_command_guild(GUILD)
+        .start()
+        .await;
+    wait_ready(&bot).await;
     let registered = eventually(WAIT, || async { fake.command_registrations().len() == 1 }).await;
     assert!(registered, "{:?}", fake.command_registrations());
     let request = &fake.command_registrations()[0];
@@ -450,7 +443,12 @@ async fn typing_shows_while_a_turn_waits_for_the_model_and_never_for_instant_tur
         Box::new(common::fake_llm::Script::Output(route)),
     ));
     let fake = start_fake_discord().await;
-    let bot = native_bot(&fake, &llm.config("ollama", "5s", 2)).await;
+    let bot = TestConfig::new()
+        .with_discord(&fake, &[OWNER, FRIEND])
+        .with_llm(&llm, LlmProvider::Ollama, 5, 2)
+        .start()
+        .await;
+    wait_ready(&bot).await;
     // Instant turns: a capture, a common question, a bare "yes" with nothing to confirm.
     for text in ["add buy milk", "list my tasks", "yes"] {
         tell(&fake, DM, OWNER, text).await;

@@ -4,35 +4,20 @@
 //! names, the command registered with autocomplete.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use common::fake_discord::{
-    start_fake_discord, FakeDiscord, IncomingMessage, SlashCommand, BOT_USER_ID,
-};
-use common::{eventually, start_bot_with, Bot, TestEnv};
+use common::fake_discord::{start_fake_discord, FakeDiscord, IncomingMessage, SlashCommand};
+use common::{eventually, wait_ready, Bot, TestConfig};
 use serde_json::Value;
 
-const OWNER: u64 = 42;
-const STRANGER: u64 = 66;
-const DM: u64 = 700;
+use common::ids::{DM, OWNER, STRANGER};
 const WAIT: Duration = Duration::from_secs(10);
 
 async fn bot(fake: &FakeDiscord) -> Bot {
-    let config = format!(
-        "discord:\n  allowed_user_ids: [{OWNER}]\n  gateway_url: {}\n  api_proxy: {}\n  http_timeout: 5s\n",
-        fake.gateway_url(),
-        fake.rest_addr(),
-    );
-    let bot = start_bot_with(&config, TestEnv(vec![("DISCORD_TOKEN", "test-token")])).await;
-    let shared = bot.app.discord_shared.clone();
-    let ready = eventually(WAIT, || {
-        let shared = shared.clone();
-        async move { shared.is_some_and(|s| s.bot_user_id.load(Ordering::Acquire) == BOT_USER_ID) }
-    })
-    .await;
-    assert!(ready, "the gateway never became ready");
+    let bot = TestConfig::new().with_discord(fake, &[OWNER]).start().await;
+    wait_ready(&bot).await;
     bot
 }
 
@@ -57,14 +42,14 @@ fn choices(callback: &Value) -> Vec<String> {
         .flatten()
         .map(|choice| {
             assert_eq!(choice["name"], choice["value"], "{choice}");
-            choice["name"].as_str().unwrap_or_default().to_owned()
+            choice["name"].text().to_owned()
         })
         .collect()
 }
 
 async fn zone_of(bot: &Bot, user: u64) -> String {
     let (_, person) = bot.get(&format!("/api/people/{user}")).await;
-    person["timezone"].as_str().unwrap_or_default().to_owned()
+    person["timezone"].text().to_owned()
 }
 
 #[actix_rt::test]
@@ -94,14 +79,14 @@ async fn autocomplete_offers_iana_names_as_the_person_types() {
     let commands = registered
         .last()
         .and_then(|request| request.body.clone())
-        .unwrap_or_default();
+        .needed();
     let timezone = commands
         .as_array()
         .into_iter()
         .flatten()
         .find(|command| command["name"] == "timezone")
         .cloned()
-        .unwrap_or_default();
+        .needed();
     assert_eq!(timezone["options"][0]["autocomplete"], true, "{commands}");
 }
 

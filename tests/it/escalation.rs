@@ -6,6 +6,7 @@
 //! that failed costs nothing, and one cut off by a restart is never made again.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use std::time::Duration;
 
@@ -46,7 +47,7 @@ async fn spend(bot: &Bot) -> Value {
 fn estimate_of(offer: &Value) -> i64 {
     offer["actions"][0]["params"]["estimate_micros"]
         .as_i64()
-        .unwrap_or_default()
+        .needed()
 }
 
 #[actix_rt::test]
@@ -58,7 +59,7 @@ async fn an_offer_names_its_cost_sends_nothing_before_yes_and_is_settled_once_fr
     let offer = bot.say(&thread, QUESTION).await;
     assert_eq!(offer["path"], "escalation_proposed", "{offer}");
     assert!(offer["pending_plan_id"].is_string(), "{offer}");
-    let reply = offer["reply"].as_str().unwrap_or_default();
+    let reply = offer["reply"].text();
     assert!(
         reply.contains("bigger model") && reply.contains("$0.0"),
         "{reply}"
@@ -142,10 +143,7 @@ async fn over_the_budget_nothing_is_offered_and_a_yes_no_longer_affordable_spend
     let (one, two) = futures_util::join!(one, two);
     assert_eq!(one["path"], "escalated", "{one}");
     assert_eq!(two["path"], "chat", "{two}");
-    assert!(
-        two["reply"].as_str().unwrap_or_default().contains("budget"),
-        "{two}"
-    );
+    assert!(two["reply"].text().contains("budget"), "{two}");
     assert_eq!(big.count("chat"), 1, "the unaffordable yes sent nothing");
     let day = spend(&bot).await;
     assert_eq!(
@@ -158,7 +156,7 @@ async fn over_the_budget_nothing_is_offered_and_a_yes_no_longer_affordable_spend
     let refused = bot.say(&first, QUESTION).await;
     assert_eq!(refused["path"], "chat", "{refused}");
     assert_eq!(refused["pending_plan_id"], Value::Null);
-    let reply = refused["reply"].as_str().unwrap_or_default();
+    let reply = refused["reply"].text();
     assert!(
         reply.contains("That one is beyond me.") && reply.contains("budget"),
         "{reply}"
@@ -214,10 +212,7 @@ async fn under_the_auto_approve_threshold_it_is_asked_at_once_and_an_error_costs
     assert_eq!(answered["pending_plan_id"], Value::Null);
     // No usage reported: settled at the estimate, never less.
     let day = spend(&bot).await;
-    assert!(
-        day["spent_usd"].as_f64().unwrap_or_default() > 0.015,
-        "{day}"
-    );
+    assert!(day["spent_usd"].as_f64().needed() > 0.015, "{day}");
     // An error answer: the failure contract, settled at 0.
     let before = day["spent_usd"].clone();
     local_needs_help(&local);
@@ -272,16 +267,13 @@ async fn a_call_cut_off_by_a_restart_is_never_made_again_and_stays_counted() {
         TestEnv(Vec::new()),
     )
     .await;
-    assert_eq!(again.app.recover().await.unwrap_or_default(), 1);
+    assert_eq!(again.app.recover().await.needed(), 1);
     let path = format!("/api/threads/{thread}/messages");
     let interrupted = || async {
         again.get(&path).await.1.as_array().is_some_and(|messages| {
-            messages.iter().any(|m| {
-                m["text"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .contains("interrupted")
-            })
+            messages
+                .iter()
+                .any(|m| m["text"].text().contains("interrupted"))
         })
     };
     assert!(common::eventually(Duration::from_secs(5), interrupted).await);
@@ -301,7 +293,7 @@ fn system_of(fake: &FakeLlm, title: &str, index: usize) -> String {
         .into_iter()
         .find(|(role, _)| role == "system")
         .map(|(_, content)| content)
-        .unwrap_or_default()
+        .needed()
 }
 
 /// One chat turn and one planner turn against `local`, each answered plainly.
@@ -371,13 +363,7 @@ async fn a_planner_answer_that_needs_the_bigger_model_offers_it() {
     );
     let offer = bot.say(&thread, QUESTION).await;
     assert_eq!(offer["path"], "escalation_proposed", "{offer}");
-    assert!(
-        offer["reply"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("current tax law"),
-        "{offer}"
-    );
+    assert!(offer["reply"].text().contains("current tax law"), "{offer}");
     assert_eq!(big.count("chat"), 0, "nothing sent before the yes");
     big_answers(&big, "In France, freelancers ...");
     let answered = bot.say(&thread, "yes").await;
@@ -486,10 +472,7 @@ async fn asking_for_the_bigger_model_offers_it_for_the_previous_question() {
         offer["actions"][0]["params"]["message"], QUESTION,
         "{offer}"
     );
-    assert!(
-        offer["reply"].as_str().unwrap_or_default().contains("$0.0"),
-        "{offer}"
-    );
+    assert!(offer["reply"].text().contains("$0.0"), "{offer}");
     assert_eq!(big.count("chat"), 0, "nothing sent before the yes");
     big_answers(&big, "For a French micro-entrepreneur, ...");
     let answered = bot.say(&thread, "yes").await;
@@ -513,10 +496,7 @@ async fn asking_for_the_bigger_model_offers_it_for_the_previous_question() {
     let refused = without.say(&there, "ask the bigger model").await;
     assert_eq!(refused["path"], "unhandled", "{refused}");
     assert!(
-        refused["reply"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("no bigger model set up"),
+        refused["reply"].text().contains("no bigger model set up"),
         "{refused}"
     );
     assert_eq!(plain.requests().len(), 0, "no model was asked");

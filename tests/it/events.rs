@@ -3,12 +3,12 @@
 //! `reset` after an unknown id, the bearer token, and the stream's end when Donna stops.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use std::time::Duration;
 
 use common::fake_llm::{out, start_fake_llm};
 use common::{start_bot, start_bot_with, Bot, TestEnv};
-use donna::nudges::NudgerMsg;
 use serde_json::{json, Value};
 
 /// One SSE event as a client reads it.
@@ -37,7 +37,7 @@ impl Stream {
             .headers()
             .get("content-type")
             .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
+            .needed()
             .to_string();
         assert_eq!(content_type, "text/event-stream");
         Stream {
@@ -130,7 +130,7 @@ async fn a_task_its_nudge_and_the_answer_appear_on_the_stream_in_order() {
     );
 
     let result = bot.say(&thread, "done").await;
-    let reply = result["reply"].as_str().unwrap_or_default().to_string();
+    let reply = result["reply"].text().to_string();
     assert!(!reply.is_empty(), "{result}");
     let answered = stream.take(2).await;
     assert_eq!(kinds(&answered), ["task", "message"]);
@@ -181,13 +181,7 @@ async fn a_scheduled_nudge_and_an_api_edit_appear_on_the_stream() {
         .task(json!({"title": "Call mum", "deadline": "2026-11-22T09:00:00Z"}))
         .await;
     let mut stream = Stream::open(&bot, None).await;
-    let nudged = bot
-        .app
-        .nudger
-        .ask(|reply| NudgerMsg::Tick { reply: Some(reply) })
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let nudged = bot.tick_nudger().await;
     assert_eq!(nudged.len(), 1);
     let events = stream.take(2).await;
     assert_eq!(kinds(&events), ["nudge", "message"]);
@@ -214,7 +208,7 @@ async fn a_client_that_reconnects_with_its_last_id_gets_exactly_what_it_missed()
     let mut stream = Stream::open(&bot, None).await;
     bot.nudged_task("Pay rent").await;
     let seen = stream.take(3).await;
-    let last = seen[2].id.clone().unwrap_or_default();
+    let last = seen[2].id.clone().needed();
     drop(stream);
 
     // While disconnected: a task, its nudge, and an answer in that thread.

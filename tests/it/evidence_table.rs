@@ -4,6 +4,7 @@
 //! model proposed that the person never asked for; a "yes" row reaches the person (as a plan:
 //! plainly asked, or asked by halves, `Grounded::Plan`).
 
+use crate::common::Needed;
 use chrono::{TimeZone, Utc};
 use donna::actions::ActionRegistry;
 use donna::replies::grounding::Grounded;
@@ -16,7 +17,7 @@ fn when_context() -> WhenContext {
         now: Utc
             .with_ymd_and_hms(2026, 11, 23, 10, 0, 0)
             .single()
-            .unwrap_or_default(),
+            .needed(),
         timezone: chrono_tz::UTC,
         current_start: None,
         later: std::time::Duration::from_secs(3 * 3600),

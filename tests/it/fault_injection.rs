@@ -2,6 +2,7 @@
 //! keeps serving (the next turn through it succeeds).
 
 use crate::common;
+use crate::common::health::actor_in;
 
 use common::{eventually, start_bot, Bot};
 use serde_json::Value;
@@ -9,13 +10,7 @@ use std::time::Duration;
 
 async fn actor(bot: &Bot, name: &str) -> Value {
     let (_, health) = bot.get("/health").await;
-    health["actors"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|a| a["name"] == name)
-        .cloned()
-        .unwrap_or_default()
+    actor_in(&health, name)
 }
 
 async fn restarted_with_message(bot: &Bot, name: &str) {

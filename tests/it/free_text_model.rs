@@ -4,6 +4,7 @@
 //! person sees; nothing invalid creates anything.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use std::time::Duration;
 
@@ -129,7 +130,7 @@ async fn the_models_answers_are_validated_before_anything_is_created() {
         }
         let result = bot.say(&thread, said).await;
         assert_eq!(result["path"], path, "row {index}: {result}");
-        let reply = result["reply"].as_str().unwrap_or_default();
+        let reply = result["reply"].text();
         assert!(reply.contains(words), "row {index}: {reply}");
         expected_tasks += created;
         assert_eq!(task_count(&bot).await, expected_tasks, "row {index}");
@@ -178,10 +179,7 @@ async fn route_sees_the_last_exchanges_and_each_intent_goes_to_its_room() {
         fake.push_for("route", out(json!({"intent": intent, "confidence": 0.9})));
         let result = bot.say(&thread, &format!("something about {intent}")).await;
         assert_eq!(result["path"], path, "{intent}: {result}");
-        assert!(
-            result["reply"].as_str().unwrap_or_default().contains(words),
-            "{intent}: {result}"
-        );
+        assert!(result["reply"].text().contains(words), "{intent}: {result}");
     }
     // Only the last exchange (one message and its answer) went to the last route call.
     let requests = fake.requests();
@@ -190,7 +188,7 @@ async fn route_sees_the_last_exchanges_and_each_intent_goes_to_its_room() {
         .rev()
         .find(|(_, body)| schema_title(body).as_deref() == Some("route"))
         .map(|(_, body)| body.to_string())
-        .unwrap_or_default();
+        .needed();
     assert!(last.contains("something about chat"), "{last}");
     assert!(!last.contains("something about question"), "{last}");
     // Unclear: one clarifying question, then the answer is merged and parsed again.
@@ -211,7 +209,7 @@ async fn route_sees_the_last_exchanges_and_each_intent_goes_to_its_room() {
         .requests()
         .last()
         .map(|(_, body)| body.to_string())
-        .unwrap_or_default();
+        .needed();
     assert!(
         parse.contains("the car thing") && parse.contains("renew the insurance"),
         "{parse}"

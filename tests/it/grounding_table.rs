@@ -4,6 +4,7 @@
 //! could read wrong: a question, a negation, an intention, a feeling, or a word that only
 //! looks like the action ("dropped it off", "took the bins out", "killing it").
 
+use crate::common::Needed;
 use chrono::{TimeZone, Utc};
 use donna::replies::grounding::{asks_for, title_in_message, Ask, Context};
 use donna::sentence::Sentence;
@@ -14,7 +15,7 @@ fn when_context() -> WhenContext {
         now: Utc
             .with_ymd_and_hms(2026, 11, 23, 10, 0, 0)
             .single()
-            .unwrap_or_default(),
+            .needed(),
         timezone: chrono_tz::Europe::Berlin,
         current_start: None,
         later: std::time::Duration::from_secs(3 * 3600),

@@ -8,17 +8,17 @@ use crate::common;
 
 use chrono::Duration as Days;
 use common::fake_discord::{start_fake_discord, FakeDiscord, IncomingMessage, BOT_USER_ID};
+use common::ids::{self, GUILD, NUDGE_CHANNEL};
 use common::{discord_bot, eventually, monday_10am, Bot};
 use donna::tasks::{repo, NewTask, TaskSource};
 use std::time::Duration;
 
-const ANN: u64 = 42;
-const BOB: u64 = 44;
-const GUILD: u64 = 900;
-const NUDGE_CHANNEL: u64 = 500;
-const GROUP: u64 = 501;
-const ANN_DM: u64 = 700;
-const BOB_DM: u64 = 702;
+/// Ann is the owner; Bob, a friend she shares the group with.
+const ANN: u64 = ids::OWNER;
+const BOB: u64 = ids::FRIEND;
+const GROUP: u64 = ids::GENERAL;
+const ANN_DM: u64 = ids::DM;
+const BOB_DM: u64 = ids::FRIEND_DM;
 
 /// The private tasks of each member: never named in the group.
 const ANNS: [&str; 3] = [
@@ -100,7 +100,7 @@ fn names_none_of(answer: &str, private: &[&str], who: &str) {
 #[actix_rt::test]
 async fn a_group_list_names_only_the_groups_tasks_and_its_more_belongs_to_the_asker() {
     let fake = start_fake_discord().await;
-    let bot = discord_bot(&fake, &format!("[{ANN}, {BOB}]"), NUDGE_CHANNEL, "").await;
+    let bot = discord_bot(&fake, &[ANN, BOB], NUDGE_CHANNEL, "").await;
     // Each member has written in their DM (so it is theirs) and in the group.
     in_dm(&fake, ANN_DM, ANN, "add water the ficus").await;
     in_dm(&fake, BOB_DM, BOB, "add oil the bike chain").await;

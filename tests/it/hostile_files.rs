@@ -4,6 +4,7 @@
 //! stop. The real binary throughout (`check-config`, `run`, a reload by editing the config).
 
 use crate::common;
+use crate::common::Fields;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -165,7 +166,7 @@ fn a_turn_is_answered(port: u16) {
     let Some((201, thread)) = opened else {
         panic!("open a thread: {opened:?}");
     };
-    let id = thread["thread_id"].as_str().unwrap_or_default();
+    let id = thread["thread_id"].text();
     let answer = http(
         port,
         "POST",

@@ -2,6 +2,8 @@
 //! the shapes of /health and /metrics. Every refused request must change nothing.
 
 use crate::common;
+use crate::common::health::{actor_in, actor_names};
+use crate::common::{Fields, Needed};
 
 use common::{start_bot, start_bot_with, TestEnv};
 use serde_json::{json, Value};
@@ -17,12 +19,7 @@ async fn health_lists_every_actor_and_is_ok_on_a_fresh_start() {
     let (status, health) = bot.get("/health").await;
     assert_eq!(status, 200);
     assert_eq!(health["status"], "ok");
-    let names: Vec<&str> = health["actors"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|a| a["name"].as_str())
-        .collect();
+    let names: Vec<&str> = actor_names(&health);
     for name in [
         "thread_memory",
         "pending_plans",
@@ -36,13 +33,7 @@ async fn health_lists_every_actor_and_is_ok_on_a_fresh_start() {
     ] {
         assert!(names.contains(&name), "{name} missing from {names:?}");
     }
-    let gateway = health["actors"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|a| a["name"] == "discord_gateway")
-        .cloned()
-        .unwrap_or_default();
+    let gateway = actor_in(&health, "discord_gateway");
     assert_eq!(gateway["state"], "disabled");
     for field in [
         "restarts",
@@ -70,7 +61,7 @@ async fn metrics_count_turns_per_path() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(response.status().as_u16(), 200);
-    let body = response.text().await.unwrap_or_default();
+    let body = response.text().await.needed();
     assert!(
         body.contains("donna_turn_duration_seconds_count{path=\"fast\"} 1"),
         "{body}"
@@ -204,10 +195,7 @@ async fn task_edits_follow_the_state_machine_with_409() {
         .patch(&format!("/api/tasks/{task}"), json!({"status": "done"}))
         .await;
     assert_eq!(status, 409, "{refused}");
-    assert!(refused["error"]
-        .as_str()
-        .unwrap_or_default()
-        .contains("cancelled"));
+    assert!(refused["error"].text().contains("cancelled"));
     // A refused edit changes nothing, including fields sent along with it.
     let (status, _) = bot
         .patch(
@@ -353,13 +341,7 @@ async fn the_same_message_id_in_another_thread_is_another_message() {
     let (status, second) = bot.say_with_id(&gym_thread, "busy", "1").await;
     assert_eq!(status, 200, "{second}");
     assert_eq!(second["thread_id"], gym_thread.as_str(), "{second}");
-    assert!(
-        second["reply"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("Snoozed 'Gym'"),
-        "{second}"
-    );
+    assert!(second["reply"].text().contains("Snoozed 'Gym'"), "{second}");
     assert_eq!(bot.task_json(&rent).await["status"], "done");
     assert!(bot.task_json(&gym).await["snoozed_until"].is_string());
     // Within a thread the id still means the same message: the first result, nothing applied.
@@ -420,7 +402,7 @@ async fn opening_a_thread_needs_a_json_body_of_the_right_shape_and_a_refusal_cre
             .await
             .unwrap_or_else(|e| panic!("{case}: {e}"));
         let status = response.status().as_u16();
-        let answer: Value = response.json().await.unwrap_or_default();
+        let answer: Value = response.json().await.needed();
         assert_eq!(status, 400, "{case}: {answer}");
         assert!(
             answer["error"].as_str().is_some_and(|e| e.contains(reason)),
@@ -495,10 +477,7 @@ async fn times_that_would_not_read_back_identically_are_refused_with_400_naming_
                 .patch(&format!("/api/tasks/{task}"), json!({field: time}))
                 .await;
             assert_eq!(status, 200, "PATCH {field} {time}: {answer}");
-            let shown = bot.task_json(&task).await[field]
-                .as_str()
-                .unwrap_or_default()
-                .to_string();
+            let shown = bot.task_json(&task).await[field].text().to_string();
             let read = chrono::DateTime::parse_from_rfc3339(&shown).map(|at| {
                 at.with_timezone(&chrono::Utc)
                     .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)

@@ -6,6 +6,7 @@
 //! written (an HTTP client library would normalise dot segments and percent-encodings first).
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use std::time::Duration;
 
@@ -148,10 +149,10 @@ async fn guarded_bot() -> (Bot, String) {
         .send()
         .await;
     let thread: serde_json::Value = match response {
-        Ok(response) => response.json().await.unwrap_or_default(),
+        Ok(response) => response.json().await.needed(),
         Err(error) => panic!("open a thread: {error}"),
     };
-    let id = thread["thread_id"].as_str().unwrap_or_default().to_string();
+    let id = thread["thread_id"].text().to_string();
     assert!(!id.is_empty(), "no thread id in {thread}");
     (bot, id)
 }
@@ -165,7 +166,7 @@ async fn messages_in(bot: &Bot, thread: &str) -> usize {
         .send()
         .await;
     let history: serde_json::Value = match response {
-        Ok(response) => response.json().await.unwrap_or_default(),
+        Ok(response) => response.json().await.needed(),
         Err(error) => panic!("history: {error}"),
     };
     history.as_array().map_or(0, Vec::len)
@@ -275,7 +276,7 @@ async fn every_registered_route_but_health_metrics_and_the_page_needs_the_token(
         Ok(document) => document,
         Err(error) => panic!("{error}"),
     };
-    let paths = document["paths"].as_object().cloned().unwrap_or_default();
+    let paths = document["paths"].as_object().cloned().needed();
     let mut checked = 0;
     let mut open = Vec::new();
     for (template, item) in &paths {
@@ -291,7 +292,7 @@ async fn every_registered_route_but_health_metrics_and_the_page_needs_the_token(
             })
             .collect::<Vec<_>>()
             .join("/");
-        let methods = item.as_object().cloned().unwrap_or_default();
+        let methods = item.as_object().cloned().needed();
         for method in methods.keys() {
             let method = method.to_ascii_uppercase();
             if !["GET", "POST", "PUT", "PATCH", "DELETE"].contains(&method.as_str()) {

@@ -4,6 +4,7 @@
 //! calls were made, what was sent, what came back, in which order.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use std::time::Duration;
 
@@ -43,9 +44,9 @@ fn owned(list: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
 /// The texts of the messages a model entry sent.
 fn sent(entry: &JournalEntry) -> Vec<String> {
     serde_json::from_str::<Vec<Value>>(&entry.request)
-        .unwrap_or_default()
+        .needed()
         .iter()
-        .map(|message| message["content"].as_str().unwrap_or_default().to_string())
+        .map(|message| message["content"].text().to_string())
         .collect()
 }
 

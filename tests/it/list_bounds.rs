@@ -3,6 +3,7 @@
 //! heading says how many there are in all.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use common::start_bot;
 use donna::clock::Clock;
@@ -10,7 +11,7 @@ use donna::tasks::model::NewTask;
 use donna::tasks::repo;
 
 fn reply(result: &serde_json::Value) -> String {
-    result["reply"].as_str().unwrap_or_default().to_string()
+    result["reply"].text().to_string()
 }
 
 #[actix_rt::test]
@@ -38,14 +39,14 @@ async fn list_my_tasks_pages_through_the_soonest_thousand_and_says_how_many_ther
     assert!(first.contains("1. Errand 0000"), "{first}");
     let mut pages = vec![first];
     for _ in 0..60 {
-        let last = pages.last().cloned().unwrap_or_default();
+        let last = pages.last().cloned().needed();
         if last.contains("That's all.") {
             break;
         }
         pages.push(reply(&bot.say(&chat, "more").await));
     }
     assert_eq!(pages.len(), 50, "20 a page: {:?}", pages.last());
-    let last = pages.last().cloned().unwrap_or_default();
+    let last = pages.last().cloned().needed();
     assert!(last.contains("1000. Errand 0999"), "{last}");
     assert!(last.contains("That's all."), "{last}");
     // The latest five are not in the list; its heading said so.

@@ -6,6 +6,7 @@
 //! answer. Also the table of sentences the rules read as "more" (and must not).
 
 use crate::common;
+use crate::common::Fields;
 
 use std::collections::BTreeSet;
 
@@ -41,7 +42,7 @@ fn numbered(reply: &str) -> Vec<(usize, String)> {
 }
 
 fn reply_of(result: &Value) -> String {
-    result["reply"].as_str().unwrap_or_default().to_string()
+    result["reply"].text().to_string()
 }
 
 #[actix_rt::test]

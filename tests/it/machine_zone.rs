@@ -4,6 +4,7 @@
 //! one keeps it whatever `TZ` says.
 
 use crate::common;
+use crate::common::Fields;
 
 use std::process::Stdio;
 
@@ -25,7 +26,7 @@ fn unpinned_config(dir: &std::path::Path, port: u16, zone_line: &str) -> std::pa
 fn captured_start(port: u16) -> String {
     let opened = http(port, "POST", "/api/threads", Some(&json!({})));
     let thread = match &opened {
-        Some((201, body)) => body["thread_id"].as_str().unwrap_or_default().to_string(),
+        Some((201, body)) => body["thread_id"].text().to_string(),
         other => panic!("open a chat: {other:?}"),
     };
     let said = json!({
@@ -38,13 +39,10 @@ fn captured_start(port: u16) -> String {
         panic!("message: {answer:?}");
     };
     assert_eq!(result["path"], "task_created", "{result}");
-    let id = result["results"][0]["task_id"].as_str().unwrap_or_default();
+    let id = result["results"][0]["task_id"].text();
     let task = http(port, "GET", &format!("/api/tasks/{id}"), None);
     match task {
-        Some((200, task)) => task["scheduled_start"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string(),
+        Some((200, task)) => task["scheduled_start"].text().to_string(),
         other => panic!("task: {other:?}"),
     }
 }

@@ -3,6 +3,7 @@
 //! the real binary logs about it at startup.
 
 use crate::common;
+use crate::common::Fields;
 
 use std::time::Duration;
 
@@ -30,7 +31,7 @@ async fn wait_model_state(bot: &Bot, state: &str) -> (u16, Value) {
 }
 
 fn reply(result: &Value) -> String {
-    result["reply"].as_str().unwrap_or_default().to_string()
+    result["reply"].text().to_string()
 }
 
 /// The honest answer: names a keyword that works, and does not invite a retry.
@@ -93,7 +94,7 @@ async fn a_server_without_the_model_is_missing_and_the_reply_says_what_works_wit
     let (status, body) = wait_model_state(&bot, "missing").await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["status"], "degraded", "{body}");
-    let error = body["model"]["error"].as_str().unwrap_or_default();
+    let error = body["model"]["error"].text();
     assert!(
         error.contains("llama3:8b"),
         "the error lists what is there: {error}"
@@ -186,9 +187,8 @@ fn the_binary_says_once_at_startup_that_the_model_is_unreachable_and_how_to_star
     // Serving may begin a moment before the first probe has answered.
     let mut body = Value::Null;
     wait_until(Duration::from_secs(10), || {
-        body = process::health(port)
-            .map(|(_, body)| body)
-            .unwrap_or_default();
+        // No answer yet is no state yet: look again.
+        body = process::health(port).map_or(Value::Null, |(_, body)| body);
         body["model"]["state"] != "unknown"
     });
     assert_eq!(body["model"]["state"], "unreachable", "{body}");

@@ -2,26 +2,16 @@
 //! hours, and the backoff between unanswered nudges.
 
 use crate::common;
+use crate::common::Needed;
 
 use std::time::Duration as StdDuration;
 
 use chrono::{Duration, TimeZone, Utc};
 use common::{eventually, start_bot, Bot};
-use donna::nudges::NudgeOpened;
-use donna::nudges::NudgerMsg;
 use serde_json::json;
 
 /// Ticks never fire on their own within a test; the test ticks by hand.
 const MANUAL: &str = "nudges:\n  interval: 1h\n  min_gap: 4h\n  quiet_hours: \"22:00-08:00\"\n";
-
-async fn tick(bot: &Bot) -> Vec<NudgeOpened> {
-    bot.app
-        .nudger
-        .ask(|reply| NudgerMsg::Tick { reply: Some(reply) })
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .unwrap_or_else(|e| panic!("{e}"))
-}
 
 async fn task(bot: &Bot, body: serde_json::Value) -> String {
     bot.task(body).await
@@ -54,7 +44,7 @@ async fn overdue_and_check_in_tasks_are_nudged_in_their_own_thread_and_others_ar
     bot.patch(&format!("/api/tasks/{done}"), json!({"status": "done"}))
         .await;
 
-    let nudged = tick(&bot).await;
+    let nudged = bot.tick_nudger().await;
     let texts: Vec<&str> = nudged.iter().map(|n| n.text.as_str()).collect();
     assert_eq!(texts.len(), 2, "{texts:?}");
     assert!(
@@ -74,7 +64,7 @@ async fn overdue_and_check_in_tasks_are_nudged_in_their_own_thread_and_others_ar
         assert_eq!(bot.task_json(id).await["nudge_count"], 0);
     }
     // Right away again: nothing (the gap).
-    assert!(tick(&bot).await.is_empty());
+    assert!(bot.tick_nudger().await.is_empty());
 }
 
 #[actix_rt::test]
@@ -91,21 +81,24 @@ async fn snoozed_and_rescheduled_tasks_wait() {
     };
     bot.say(&thread, "busy").await; // snoozed for 2 hours
     bot.clock.advance(Duration::hours(1));
-    assert!(tick(&bot).await.is_empty(), "snoozed");
+    assert!(bot.tick_nudger().await.is_empty(), "snoozed");
     bot.clock.advance(Duration::hours(4));
-    let nudged = tick(&bot).await;
+    let nudged = bot.tick_nudger().await;
     assert_eq!(nudged.len(), 1);
     assert_eq!(nudged[0].thread_id, thread, "nudged in its open thread");
 
     bot.say(&thread, "tomorrow").await; // rescheduled to tomorrow 09:00
     bot.clock.advance(Duration::hours(5));
-    assert!(tick(&bot).await.is_empty(), "rescheduled to a later time");
+    assert!(
+        bot.tick_nudger().await.is_empty(),
+        "rescheduled to a later time"
+    );
     bot.clock.set(
         Utc.with_ymd_and_hms(2026, 11, 24, 9, 1, 0)
             .single()
-            .unwrap_or_default(),
+            .needed(),
     );
-    assert_eq!(tick(&bot).await.len(), 1, "its new time has come");
+    assert_eq!(bot.tick_nudger().await.len(), 1, "its new time has come");
     assert_eq!(bot.task_json(&task).await["nudge_count"], 3);
 }
 
@@ -115,26 +108,26 @@ async fn quiet_hours_hold_nudges_until_morning() {
     bot.clock.set(
         Utc.with_ymd_and_hms(2026, 11, 23, 23, 0, 0)
             .single()
-            .unwrap_or_default(),
+            .needed(),
     );
     task(
         &bot,
         json!({"title": "Pay rent", "deadline": "2026-11-22T09:00:00Z"}),
     )
     .await;
-    assert!(tick(&bot).await.is_empty(), "23:00 is quiet");
+    assert!(bot.tick_nudger().await.is_empty(), "23:00 is quiet");
     bot.clock.set(
         Utc.with_ymd_and_hms(2026, 11, 24, 7, 59, 0)
             .single()
-            .unwrap_or_default(),
+            .needed(),
     );
-    assert!(tick(&bot).await.is_empty(), "07:59 is quiet");
+    assert!(bot.tick_nudger().await.is_empty(), "07:59 is quiet");
     bot.clock.set(
         Utc.with_ymd_and_hms(2026, 11, 24, 8, 0, 0)
             .single()
-            .unwrap_or_default(),
+            .needed(),
     );
-    assert_eq!(tick(&bot).await.len(), 1);
+    assert_eq!(bot.tick_nudger().await.len(), 1);
 }
 
 #[actix_rt::test]
@@ -146,9 +139,9 @@ async fn quiet_hours_are_read_in_the_configured_timezone() {
         json!({"title": "Pay rent", "deadline": "2026-11-22T09:00:00Z"}),
     )
     .await;
-    assert!(tick(&bot).await.is_empty());
+    assert!(bot.tick_nudger().await.is_empty());
     bot.clock.advance(Duration::hours(3)); // 08:00 in New York
-    assert_eq!(tick(&bot).await.len(), 1);
+    assert_eq!(bot.tick_nudger().await.len(), 1);
 }
 
 #[actix_rt::test]
@@ -160,21 +153,28 @@ async fn the_gap_doubles_while_unanswered_up_to_a_day_and_an_answer_resets_it() 
         json!({"title": "Pay rent", "deadline": "2026-11-22T09:00:00Z"}),
     )
     .await;
-    let first = tick(&bot).await;
+    let first = bot.tick_nudger().await;
     assert_eq!(first.len(), 1);
     let thread = first[0].thread_id.clone();
     // Each gap: one minute short, nothing; on time, a nudge. 4h, 8h, 16h, then capped at 24h.
     for gap_hours in [4, 8, 16, 24, 24] {
         bot.clock
             .advance(Duration::hours(gap_hours) - Duration::minutes(1));
-        assert!(tick(&bot).await.is_empty(), "before the {gap_hours}h gap");
+        assert!(
+            bot.tick_nudger().await.is_empty(),
+            "before the {gap_hours}h gap"
+        );
         bot.clock.advance(Duration::minutes(1));
-        assert_eq!(tick(&bot).await.len(), 1, "after the {gap_hours}h gap");
+        assert_eq!(
+            bot.tick_nudger().await.len(),
+            1,
+            "after the {gap_hours}h gap"
+        );
     }
     // An answer resets the backoff (the count is kept).
     bot.say(&thread, "hmm").await;
     bot.clock.advance(Duration::hours(4));
-    assert_eq!(tick(&bot).await.len(), 1, "back to the 4h gap");
+    assert_eq!(bot.tick_nudger().await.len(), 1, "back to the 4h gap");
     assert_eq!(bot.task_json(&id).await["nudge_count"], 7);
 }
 

@@ -9,29 +9,20 @@
 //! them), so these tests do not depend on how free text is captured.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use std::time::Duration as StdDuration;
 
 use chrono::{DateTime, Duration, Utc};
 use common::fake_discord::{start_fake_discord, FakeDiscord, IncomingMessage, BOT_USER_ID};
+use common::ids::{DM, GENERAL, GUILD, NUDGE_CHANNEL, OWNER, STRANGER};
 use common::{eventually, monday_10am, sent_to, start_bot, Bot};
 use donna::conversation::{threads, Channel};
-use donna::nudges::NudgeOpened;
-use donna::nudges::NudgerMsg;
 use donna::tasks::{repo, NewTask, Task, TaskSource};
 use serde_json::{json, Value};
 
 /// Ticks never fire on their own within a test; the test ticks by hand.
 const MANUAL: &str = "nudges:\n  interval: 1h\n  min_gap: 4h\n  quiet_hours: \"22:00-08:00\"\n";
-
-async fn tick(bot: &Bot) -> Vec<NudgeOpened> {
-    bot.app
-        .nudger
-        .ask(|reply| NudgerMsg::Tick { reply: Some(reply) })
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .unwrap_or_else(|e| panic!("{e}"))
-}
 
 /// A task captured in `origin` (overdue since yesterday), inserted as the capture room would.
 async fn task_from(bot: &Bot, title: &str, origin: &str) -> String {
@@ -71,7 +62,7 @@ async fn thread_ids(bot: &Bot) -> Vec<String> {
                 .filter_map(|t| t["id"].as_str().map(str::to_string))
                 .collect()
         })
-        .unwrap_or_default()
+        .needed()
 }
 
 async fn messages(bot: &Bot, thread: &str) -> Vec<(String, String)> {
@@ -80,15 +71,10 @@ async fn messages(bot: &Bot, thread: &str) -> Vec<(String, String)> {
     body.as_array()
         .map(|all| {
             all.iter()
-                .map(|m| {
-                    (
-                        m["role"].as_str().unwrap_or_default().to_string(),
-                        m["text"].as_str().unwrap_or_default().to_string(),
-                    )
-                })
+                .map(|m| (m["role"].text().to_string(), m["text"].text().to_string()))
                 .collect()
         })
-        .unwrap_or_default()
+        .needed()
 }
 
 /// `POST /api/nudges` for the task without naming a channel.
@@ -104,7 +90,7 @@ async fn the_nudger_nudges_a_task_in_the_free_thread_it_came_from_and_done_there
     let chat = bot.free_thread().await;
     let task = task_from(&bot, "Pay rent", &chat).await;
 
-    let nudged = tick(&bot).await;
+    let nudged = bot.tick_nudger().await;
     assert_eq!(nudged.len(), 1, "{nudged:?}");
     assert_eq!(nudged[0].thread_id, chat, "nudged in the chat it came from");
     assert_eq!(nudged[0].text, RENT_NUDGE);
@@ -218,7 +204,7 @@ async fn tasks_without_a_chat_or_with_a_closed_one_or_a_channel_named_get_their_
     let api_task = bot
         .task(json!({"title": "Gym", "deadline": "2026-11-22T09:00:00Z"}))
         .await;
-    let nudged = tick(&bot).await;
+    let nudged = bot.tick_nudger().await;
     assert_eq!(nudged.len(), 1);
     assert_ne!(nudged[0].thread_id, chat);
     assert!(nudged[0].created, "a nudge thread of its own");
@@ -271,7 +257,7 @@ async fn tasks_without_a_chat_or_with_a_closed_one_or_a_channel_named_get_their_
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     let from_dm = task_from(&bot, "Water the plants", &DM.to_string()).await;
-    let nudged = tick(&bot).await;
+    let nudged = bot.tick_nudger().await;
     let dm_nudge = nudged
         .iter()
         .find(|n| n.task_id == from_dm)
@@ -283,15 +269,8 @@ async fn tasks_without_a_chat_or_with_a_closed_one_or_a_channel_named_get_their_
 
 // ---- Discord ------------------------------------------------------------------------------
 
-const OWNER: u64 = 42;
-const STRANGER: u64 = 43;
-const GUILD: u64 = 900;
-const NUDGE_CHANNEL: u64 = 500;
-const GENERAL: u64 = 501;
-const DM: u64 = 700;
-
 async fn discord_bot(fake: &FakeDiscord) -> Bot {
-    common::discord_bot(fake, &format!("[{OWNER}]"), NUDGE_CHANNEL, MANUAL).await
+    common::discord_bot(fake, &[OWNER], NUDGE_CHANNEL, MANUAL).await
 }
 
 /// The id of Donna's message with `text` in `channel`.
@@ -326,7 +305,7 @@ async fn a_dm_origin_task_is_nudged_in_the_dm_and_done_there_marks_it_done() {
     );
     let task = task_from(&bot, "Pay rent", &dm).await;
 
-    let nudged = tick(&bot).await;
+    let nudged = bot.tick_nudger().await;
     assert_eq!(nudged.len(), 1, "{nudged:?}");
     assert_eq!(nudged[0].thread_id, dm);
     assert!(

@@ -6,6 +6,7 @@
 //! as before.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use common::fake_llm::{out, start_fake_llm, FakeLlm};
 use common::{start_bot, Bot};
@@ -35,10 +36,7 @@ async fn tasks(bot: &Bot) -> Vec<(String, bool)> {
         .flatten()
         .map(|task| {
             let timed = !task["scheduled_start"].is_null() || !task["deadline"].is_null();
-            (
-                task["title"].as_str().unwrap_or_default().to_string(),
-                timed,
-            )
+            (task["title"].text().to_string(), timed)
         })
         .collect()
 }
@@ -102,7 +100,7 @@ async fn route_is_shown_what_the_person_said_before_but_not_donnas_lines() {
     let result = bot.say(&thread, "going for a walk now").await;
     assert_eq!(result["reply"], "A walk sounds good.", "{result}");
     let prompt = fake.messages_of("route", 1);
-    let (_, turn) = prompt.last().cloned().unwrap_or_default();
+    let (_, turn) = prompt.last().cloned().needed();
     assert!(
         turn.contains("> User: ugh, this week is endless"),
         "the person's earlier message is shown: {turn}"
@@ -258,7 +256,7 @@ async fn a_chat_about_a_pinned_task_is_answered_by_the_chat_room_which_shows_the
         .task(json!({"title": "Renew passport", "deadline": "2026-11-27T09:00:00Z"}))
         .await;
     let (_, body) = bot.post("/api/threads", json!({"task_id": task})).await;
-    let pinned = body["thread_id"].as_str().unwrap_or_default().to_string();
+    let pinned = body["thread_id"].text().to_string();
     fake.push_for(
         "route",
         out(json!({"intent": "chat", "confidence": 0.9, "reply_to_user": "Hang in there."})),

@@ -9,6 +9,7 @@
 //! which waits for quiet hours to end.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use chrono::{DateTime, TimeZone, Utc};
 use common::{start_bot, Bot};
@@ -20,13 +21,13 @@ const DEFAULT_QUIET: &str =
 fn at(day: u32, hour: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, day, hour, 0, 0)
         .single()
-        .unwrap_or_default()
+        .needed()
 }
 
 /// The titles nudged by a tick at `when`, sorted.
 async fn nudged_at(bot: &Bot, when: DateTime<Utc>) -> Vec<String> {
     bot.clock.set(when);
-    bot.titles_of(&bot.nudge_tick().await).await
+    bot.titles_of(&bot.tick_nudger().await).await
 }
 
 /// `user` captures `sentence` in a chat of their own; the new task's id.
@@ -34,10 +35,7 @@ async fn captured_by(bot: &Bot, user: &str, sentence: &str) -> String {
     let chat = bot.free_thread().await;
     let result = bot.say_as(&chat, user, sentence).await;
     assert_eq!(result["path"], "task_created", "{sentence:?}: {result}");
-    result["results"][0]["task_id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
+    result["results"][0]["task_id"].text().to_string()
 }
 
 async fn person(bot: &Bot, user: &str) -> Value {

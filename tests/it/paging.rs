@@ -6,6 +6,7 @@
 //! that was there once, never twice (a keyset, newest first, then by id).
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -36,7 +37,7 @@ impl Answer {
             .as_array()
             .unwrap_or_else(|| panic!("not an array: {}", self.body))
             .iter()
-            .map(|item| item["id"].as_str().unwrap_or_default().to_string())
+            .map(|item| item["id"].text().to_string())
             .collect()
     }
 
@@ -92,10 +93,7 @@ async fn limit_and_cursor_are_read_or_refused_plainly_on_every_list() {
         bot.free_thread().await;
     }
     // A real cursor of the task list, to be refused by the others.
-    let tasks_cursor = get(&bot, "/api/tasks?limit=1")
-        .await
-        .next()
-        .unwrap_or_default();
+    let tasks_cursor = get(&bot, "/api/tasks?limit=1").await.next().needed();
     let tasks_cursor = tasks_cursor
         .split("cursor=")
         .nth(1)
@@ -173,7 +171,7 @@ async fn limit_and_cursor_are_read_or_refused_plainly_on_every_list() {
                 assert!(answer.total.is_some(), "{list}{query}: no X-Total-Count");
             } else {
                 assert_eq!(answer.status, 400, "{list}{query}: {}", answer.body);
-                let error = answer.body["error"].as_str().unwrap_or_default();
+                let error = answer.body["error"].text();
                 assert!(error.contains(names), "{list}{query}: {error}");
             }
         }
@@ -213,7 +211,7 @@ async fn walking_the_tasks_while_some_are_added_and_closed_shows_each_once() {
         assert_eq!(page.status, 200, "{url}: {}", page.body);
         assert!(page.ids().len() <= 4, "{url}");
         seen.extend(page.ids());
-        totals.push(page.total.unwrap_or_default());
+        totals.push(page.total.needed());
         // Two new tasks arrive between pages (newer than any page read so far).
         for _ in 0..2 {
             bot.clock.advance(chrono::Duration::seconds(1));
@@ -283,11 +281,11 @@ async fn a_list_without_limit_answers_1000_and_links_the_rest_with_the_same_filt
         assert_eq!(page.status, 200);
         assert_eq!(page.ids().len(), 1_000, "{first}");
         assert_eq!(page.total, Some(1_005), "{first}");
-        let link = page.link.clone().unwrap_or_default();
+        let link = page.link.clone().needed();
         let prefix = format!("<{}/api/tasks?{filters}cursor=", bot.base);
         assert!(link.starts_with(&prefix), "{first}: {link}");
         assert!(link.ends_with(">; rel=\"next\""), "{link}");
-        let rest = get(&bot, &page.next().unwrap_or_default()).await;
+        let rest = get(&bot, &page.next().needed()).await;
         assert_eq!(rest.ids().len(), 5, "{first}");
         assert_eq!(rest.total, Some(1_005));
         assert!(rest.link.is_none(), "{first}: the last page links nothing");

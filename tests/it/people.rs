@@ -5,17 +5,17 @@
 //! DST change, and `GET/PUT /api/people/{user_id}`.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use chrono::{DateTime, TimeZone, Utc};
 use common::{start_bot, Bot};
 use donna::automations::runner::AutomationsMsg;
-use donna::nudges::NudgerMsg;
 use serde_json::{json, Value};
 
 pub(crate) async fn zone_of(bot: &Bot, user: &str) -> String {
     let (status, person) = bot.get(&format!("/api/people/{user}")).await;
     assert_eq!(status, 200, "{person}");
-    person["timezone"].as_str().unwrap_or_default().to_string()
+    person["timezone"].text().to_string()
 }
 
 /// Sentences that set the zone, each said by a person of its own. Monday 23 Nov 2026 10:00 UTC.
@@ -136,7 +136,7 @@ async fn sentences_that_only_look_like_a_time_zone_change_nothing() {
     for (i, text) in table.iter().enumerate() {
         let user = format!("bystander{i}");
         let result = bot.say_as(&thread, &user, text).await;
-        let reply = result["reply"].as_str().unwrap_or_default();
+        let reply = result["reply"].text();
         assert!(
             !reply.starts_with("Your time zone is now"),
             "{text}: {result}"
@@ -153,7 +153,7 @@ async fn an_unknown_zone_is_answered_with_the_nearest_names_and_asking_says_the_
         .say_as(&thread, "owner", "set my timezone to Tokio")
         .await;
     assert_eq!(result["path"], "clarify", "{result}");
-    let reply = result["reply"].as_str().unwrap_or_default();
+    let reply = result["reply"].text();
     assert!(
         reply.starts_with("I don't know the time zone \"Tokio\". Did you mean Asia/Tokyo, "),
         "{reply}"
@@ -181,9 +181,7 @@ async fn an_unknown_zone_is_answered_with_the_nearest_names_and_asking_says_the_
 }
 
 fn at(y: i32, mo: u32, d: u32, h: u32, mi: u32) -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(y, mo, d, h, mi, 0)
-        .single()
-        .unwrap_or_default()
+    Utc.with_ymd_and_hms(y, mo, d, h, mi, 0).single().needed()
 }
 
 fn time_of(task: &Value, field: &str) -> DateTime<Utc> {
@@ -211,7 +209,7 @@ async fn times_a_person_writes_are_read_in_their_zone_and_said_back_in_it() {
             .is_some_and(|r| r.contains("tomorrow at 09:00")),
         "{result}"
     );
-    let id = result["results"][0]["task_id"].as_str().unwrap_or_default();
+    let id = result["results"][0]["task_id"].text();
     let task = bot.task_json(id).await;
     assert_eq!(time_of(&task, "scheduled_start"), at(2026, 11, 24, 14, 0));
     assert_eq!(task["created_by"], "nyc", "{task}");
@@ -223,12 +221,12 @@ async fn times_a_person_writes_are_read_in_their_zone_and_said_back_in_it() {
             "remind me to water plants tomorrow at 9am",
         )
         .await;
-    let id = result["results"][0]["task_id"].as_str().unwrap_or_default();
+    let id = result["results"][0]["task_id"].text();
     let task = bot.task_json(id).await;
     assert_eq!(time_of(&task, "scheduled_start"), at(2026, 11, 24, 9, 0));
     // The common questions show the asker's days and clocks.
     let answer = bot.say_as(&thread, "nyc", "what's due tomorrow?").await;
-    let reply = answer["reply"].as_str().unwrap_or_default();
+    let reply = answer["reply"].text();
     assert!(reply.contains("Call mom"), "{reply}");
     assert!(reply.contains("09:00"), "{reply}");
     assert!(!reply.contains("14:00"), "{reply}");
@@ -245,13 +243,7 @@ async fn a_tasks_nudge_says_its_time_in_the_zone_of_the_person_who_captured_it()
         .await;
     assert_eq!(result["path"], "task_created", "{result}");
     bot.clock.set(at(2026, 11, 23, 11, 1));
-    let opened = bot
-        .app
-        .nudger
-        .ask(|reply| NudgerMsg::Tick { reply: Some(reply) })
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let opened = bot.tick_nudger().await;
     let texts: Vec<&str> = opened.iter().map(|nudge| nudge.text.as_str()).collect();
     assert_eq!(
         texts,
@@ -341,7 +333,7 @@ async fn people_are_read_and_set_over_http_and_an_unknown_zone_is_refused_with_s
     assert_eq!((status, &person["timezone"]), (200, &json!("Asia/Tokyo")));
     let (status, error) = put(json!({"timezone": "Europe/Berln"})).await;
     assert_eq!(status, 400, "{error}");
-    let message = error["error"].as_str().unwrap_or_default();
+    let message = error["error"].text();
     assert!(message.contains("Did you mean Europe/Berlin"), "{message}");
     let (status, _) = put(json!({"timezone": 5})).await;
     assert_eq!(status, 400);

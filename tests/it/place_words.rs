@@ -4,6 +4,7 @@
 //! ("Victoria", "Jersey") is asked about, and nothing changes until the person says which.
 
 use crate::common;
+use crate::common::Fields;
 use crate::people::zone_of;
 
 use common::start_bot;
@@ -106,7 +107,7 @@ async fn a_place_sets_its_zone_a_word_that_names_none_sets_nothing_and_an_ambigu
     for (i, (text, outcome)) in table.iter().enumerate() {
         let user = format!("traveller{i}");
         let result = bot.say_as(&thread, &user, text).await;
-        let reply = result["reply"].as_str().unwrap_or_default();
+        let reply = result["reply"].text();
         match outcome {
             Sets(zone) => {
                 assert_eq!(zone_of(&bot, &user).await, *zone, "{text}: {result}");

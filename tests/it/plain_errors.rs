@@ -3,6 +3,7 @@
 //! the store writer), a damaged row and a table gone from under Donna.
 
 use crate::common;
+use crate::common::Fields;
 
 use std::time::Duration;
 
@@ -31,7 +32,7 @@ const INTERNALS: [&str; 16] = [
 
 fn assert_plain(status: u16, answer: &Value, what: &str, words: &str) {
     assert_eq!(status, 500, "{what}: {answer}");
-    let error = answer["error"].as_str().unwrap_or_default();
+    let error = answer["error"].text();
     assert!(
         error.contains(words),
         "{what}: {error:?} should say {words:?}"

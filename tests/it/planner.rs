@@ -6,6 +6,7 @@
 //! repeated message id calls nothing.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -151,7 +152,7 @@ async fn unknown_tools_and_bad_arguments_count_as_calls_and_change_nothing() {
         fake.push_for("chat", answer("I could not look that up."));
         let result = bot.say(&thread, &format!("question number {index}?")).await;
         assert_eq!(result["path"], "answer", "row {index}: {result}");
-        let steps = result["steps"].as_array().cloned().unwrap_or_default();
+        let steps = result["steps"].items().to_vec();
         assert_eq!(steps.len(), 3, "row {index}: {result}");
         assert!(
             steps.iter().all(|step| step["ok"] == false),
@@ -204,7 +205,7 @@ async fn an_instruction_inside_a_task_title_changes_nothing_and_never_reaches_a_
     for (_, body) in &requests {
         for message in body["messages"].as_array().into_iter().flatten() {
             if message["role"] == "system" {
-                let content = message["content"].as_str().unwrap_or_default();
+                let content = message["content"].text();
                 assert!(!content.contains("cancel every task"), "{content}");
             }
         }
@@ -508,7 +509,7 @@ async fn the_persona_decides_the_planners_answer_prompt_too() {
             .into_iter()
             .find(|(role, _)| role == "system")
             .map(|(_, content)| content)
-            .unwrap_or_default();
+            .needed();
         assert!(system.contains("look-ups"), "{persona}: {system}");
         systems.push(system);
     }

@@ -12,11 +12,11 @@
 //! 09:00 (the reader's hour for a day alone) falls inside them.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use common::{start_bot, Bot};
 use donna::nudges::NudgeOpened;
-use donna::nudges::NudgerMsg;
 use donna::tasks::{repo, NewTask, TaskSource};
 use serde_json::{json, Value};
 
@@ -26,22 +26,13 @@ const QUIET: &str = "nudges:\n  interval: 1h\n  min_gap: 4h\n  quiet_hours: \"22
 /// Sets the clock to `when`, then ticks.
 async fn nudged_at(bot: &Bot, when: DateTime<Utc>) -> Vec<NudgeOpened> {
     bot.clock.set(when);
-    tick(bot).await
-}
-
-async fn tick(bot: &Bot) -> Vec<NudgeOpened> {
-    bot.app
-        .nudger
-        .ask(|reply| NudgerMsg::Tick { reply: Some(reply) })
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .unwrap_or_else(|e| panic!("{e}"))
+    bot.tick_nudger().await
 }
 
 fn at(day: u32, hour: u32, minute: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, day, hour, minute, 0)
         .single()
-        .unwrap_or_default()
+        .needed()
 }
 
 /// Captures `sentence` in a chat of its own; returns (task id, chat).
@@ -49,10 +40,7 @@ async fn capture(bot: &Bot, sentence: &str) -> (String, String) {
     let chat = bot.free_thread().await;
     let result = bot.say(&chat, sentence).await;
     assert_eq!(result["path"], "task_created", "{sentence:?}: {result}");
-    let id = result["results"][0]["task_id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let id = result["results"][0]["task_id"].text().to_string();
     (id, chat)
 }
 
@@ -77,12 +65,7 @@ async fn messages(bot: &Bot, thread: &str) -> Vec<(String, String)> {
     body.as_array()
         .into_iter()
         .flatten()
-        .map(|m| {
-            (
-                m["role"].as_str().unwrap_or_default().to_string(),
-                m["text"].as_str().unwrap_or_default().to_string(),
-            )
-        })
+        .map(|m| (m["role"].text().to_string(), m["text"].text().to_string()))
         .collect()
 }
 
@@ -156,7 +139,7 @@ async fn a_reschedule_to_an_explicit_time_and_an_api_instant_fire_in_quiet_hours
     let (pill, pill_chat) = capture(&bot, "remind me to take the pill in 2 hours").await;
     let (plants, plants_chat) = capture(&bot, "remind me to water the plants in 3 hours").await;
     bot.clock.set(at(23, 13, 0));
-    assert_eq!(tick(&bot).await.len(), 2, "both came due by day");
+    assert_eq!(bot.tick_nudger().await.len(), 2, "both came due by day");
     assert_eq!(
         bot.say(&pill_chat, "push it to 23:30").await["path"],
         "fast"
@@ -169,19 +152,29 @@ async fn a_reschedule_to_an_explicit_time_and_an_api_instant_fire_in_quiet_hours
         .task(json!({"title": "Call Tokyo", "scheduled_start": "2026-11-24T02:15:00Z"}))
         .await;
     bot.clock.set(at(23, 23, 30));
-    let nudged = tick(&bot).await;
+    let nudged = bot.tick_nudger().await;
     let nudged: Vec<String> = nudged.into_iter().map(|n| n.task_id).collect();
     assert_eq!(nudged, vec![pill.clone()], "the reschedule named 23:30");
     bot.clock.set(at(24, 2, 15));
-    let nudged: Vec<String> = tick(&bot).await.into_iter().map(|n| n.task_id).collect();
+    let nudged: Vec<String> = bot
+        .tick_nudger()
+        .await
+        .into_iter()
+        .map(|n| n.task_id)
+        .collect();
     assert_eq!(nudged, vec![api], "an exact instant over the API");
     bot.clock.set(at(24, 9, 0));
     assert!(
-        tick(&bot).await.is_empty(),
+        bot.tick_nudger().await.is_empty(),
         "'tomorrow morning' is 09:00 by Donna's choice: held"
     );
     bot.clock.set(at(24, 10, 0));
-    let nudged: Vec<String> = tick(&bot).await.into_iter().map(|n| n.task_id).collect();
+    let nudged: Vec<String> = bot
+        .tick_nudger()
+        .await
+        .into_iter()
+        .map(|n| n.task_id)
+        .collect();
     assert!(nudged.contains(&plants), "{nudged:?}");
 }
 
@@ -226,9 +219,9 @@ async fn nudges_held_by_quiet_hours_arrive_as_one_message_per_chat_and_a_number_
     let other = bot.free_thread().await;
     let alone = task_in(&bot, "Book the dentist", &other, at(24, 4, 0), None).await;
     bot.clock.set(at(24, 9, 59));
-    assert!(tick(&bot).await.is_empty(), "all held");
+    assert!(bot.tick_nudger().await.is_empty(), "all held");
     bot.clock.set(at(24, 10, 0));
-    let nudged = tick(&bot).await;
+    let nudged = bot.tick_nudger().await;
     assert_eq!(nudged.len(), 4, "{nudged:?}");
     let here: Vec<&NudgeOpened> = nudged.iter().filter(|n| n.thread_id == chat).collect();
     assert_eq!(here.len(), 3);
@@ -256,10 +249,7 @@ async fn nudges_held_by_quiet_hours_arrive_as_one_message_per_chat_and_a_number_
     let which = bot.say(&chat, "done").await;
     assert_eq!(which["path"], "clarify", "{which}");
     assert!(
-        which["reply"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("2) 'Call the bank'"),
+        which["reply"].text().contains("2) 'Call the bank'"),
         "{which}"
     );
     for id in [&plants, &bank, &report] {
@@ -292,7 +282,7 @@ async fn when_one_task_of_a_grouped_nudge_is_left_a_bare_answer_acts_on_it() {
     let plants = task_in(&bot, "Water the plants", &chat, at(24, 1, 0), None).await;
     let bank = task_in(&bot, "Call the bank", &chat, at(24, 2, 0), None).await;
     bot.clock.set(at(24, 10, 0));
-    assert_eq!(tick(&bot).await.len(), 2);
+    assert_eq!(bot.tick_nudger().await.len(), 2);
     let (status, _) = bot
         .patch(&format!("/api/tasks/{bank}"), json!({"status": "done"}))
         .await;
@@ -319,7 +309,7 @@ async fn a_task_past_its_start_and_estimate_gets_one_completion_check_in_per_sch
         )
         .await;
     bot.clock.set(at(23, 10, 30));
-    let first = tick(&bot).await;
+    let first = bot.tick_nudger().await;
     assert_eq!(first.len(), 1);
     assert!(
         first[0].text.starts_with("Time for 'Write report'"),
@@ -327,9 +317,12 @@ async fn a_task_past_its_start_and_estimate_gets_one_completion_check_in_per_sch
     );
     let thread = first[0].thread_id.clone();
     bot.clock.set(at(23, 11, 29));
-    assert!(tick(&bot).await.is_empty(), "the estimate has not passed");
+    assert!(
+        bot.tick_nudger().await.is_empty(),
+        "the estimate has not passed"
+    );
     bot.clock.set(at(23, 11, 30));
-    let asked = tick(&bot).await;
+    let asked = bot.tick_nudger().await;
     assert_eq!(asked.len(), 1, "{asked:?}");
     assert_eq!(asked[0].text, "Did you finish 'Write report'?");
     assert_eq!(asked[0].thread_id, thread, "in the task's thread");
@@ -339,7 +332,7 @@ async fn a_task_past_its_start_and_estimate_gets_one_completion_check_in_per_sch
     // Once per scheduled time: the backoff's next nudges are check-ins, never the question again.
     for hour in [12, 15, 16] {
         bot.clock.set(at(23, hour, 45));
-        for nudge in tick(&bot).await {
+        for nudge in bot.tick_nudger().await {
             assert_ne!(nudge.text, "Did you finish 'Write report'?", "{hour}:45");
         }
     }
@@ -351,11 +344,11 @@ async fn a_task_past_its_start_and_estimate_gets_one_completion_check_in_per_sch
     let later = bot.say(&thread, "later").await;
     assert_eq!(later["path"], "fast", "{later}");
     let start = bot.task_json(&id).await["scheduled_start"].clone();
-    let start = DateTime::parse_from_rfc3339(start.as_str().unwrap_or_default())
+    let start = DateTime::parse_from_rfc3339(start.text())
         .map(|s| s.with_timezone(&Utc))
         .unwrap_or_else(|e| panic!("{e}"));
     bot.clock.set(start + Duration::minutes(60));
-    let again = tick(&bot).await;
+    let again = bot.tick_nudger().await;
     assert_eq!(again.len(), 1, "{again:?}");
     assert_eq!(again[0].text, "Did you finish 'Write report'?");
     let done = bot.say(&thread, "done").await;
@@ -377,12 +370,12 @@ async fn no_estimate_or_done_means_no_completion_check_in() {
         )
         .await;
     bot.clock.set(at(23, 10, 30));
-    assert_eq!(tick(&bot).await.len(), 2);
+    assert_eq!(bot.tick_nudger().await.len(), 2);
     bot.patch(&format!("/api/tasks/{finished}"), json!({"status": "done"}))
         .await;
     for minute in [46, 59] {
         bot.clock.set(at(23, 11, minute));
-        for nudge in tick(&bot).await {
+        for nudge in bot.tick_nudger().await {
             assert!(!nudge.text.starts_with("Did you finish"), "{nudge:?}");
         }
     }

@@ -17,6 +17,7 @@
 #[path = "../../benches/model_calls/cases.rs"]
 mod cases;
 
+use crate::common::{Fields, Needed};
 use std::collections::BTreeMap;
 
 use crate::common;
@@ -117,7 +118,7 @@ async fn sweep(bot: &Bot) {
 }
 
 fn messages(body: &Value) -> Vec<Value> {
-    body["messages"].as_array().cloned().unwrap_or_default()
+    body["messages"].items().to_vec()
 }
 
 /// How many messages every body starts with, identical byte for byte (role and content).
@@ -162,7 +163,7 @@ fn assert_one_prefix(kinds: &BTreeMap<String, Vec<Value>>, prefix_len: usize) ->
             .collect::<Vec<_>>()
     );
     let first = messages(bodies[0]);
-    let shared_text = serde_json::to_string(&first[..prefix_len]).unwrap_or_default();
+    let shared_text = serde_json::to_string(&first[..prefix_len]).needed();
     for words in SAID {
         assert!(!shared_text.contains(words), "{words} is in the prefix");
     }
@@ -176,7 +177,7 @@ async fn every_call_kind_starts_with_the_one_system_message_and_route_s_examples
     // The system message, then `route`'s guide and 7 examples as user and assistant messages.
     let system = assert_one_prefix(&kinds, 15);
     assert_eq!(system["role"], "system");
-    let text = system["content"].as_str().unwrap_or_default();
+    let text = system["content"].text();
     for kind in [
         "A reply to a nudge",
         "A reply check",
@@ -197,7 +198,7 @@ async fn folded_into_the_first_user_message_the_prefix_is_still_one() {
     let kinds = every_call_kind(&fake, &llm).await;
     let first = assert_one_prefix(&kinds, 14);
     assert_eq!(first["role"], "user");
-    let text = first["content"].as_str().unwrap_or_default();
+    let text = first["content"].text();
     assert!(text.starts_with("<instructions>\n"), "{text}");
     assert!(
         kinds.values().flatten().all(|body| messages(body)
@@ -214,8 +215,8 @@ fn prompt_text(body: &Value) -> String {
         .map(|message| {
             format!(
                 "<{}>\n{}\n",
-                message["role"].as_str().unwrap_or_default(),
-                message["content"].as_str().unwrap_or_default()
+                message["role"].text(),
+                message["content"].text()
             )
         })
         .collect()

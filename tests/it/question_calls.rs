@@ -7,6 +7,7 @@
 //! ("when is the dentist again?") is answered from the task by the rules: no call at all.
 
 use crate::common;
+use crate::common::Fields;
 
 use common::fake_llm::planner::{call, question};
 use common::fake_llm::{in_role, out, start_fake_llm, FakeLlm};
@@ -58,7 +59,7 @@ async fn a_question_about_one_tasks_time_is_answered_from_the_task_with_no_model
     ] {
         let (result, calls) = calls_for(&bot, &fake, &thread, text).await;
         assert_eq!(result["path"], "answer", "{text:?}: {result}");
-        let reply = result["reply"].as_str().unwrap_or_default();
+        let reply = result["reply"].text();
         assert!(
             reply.contains("Dentist appointment") && reply.contains("Friday 27 Nov at 09:00"),
             "{text:?}: {result}"

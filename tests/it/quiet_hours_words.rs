@@ -8,6 +8,7 @@
 //! quiet hours 22:00-08:00.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use chrono::{TimeZone, Utc};
 use common::{start_bot, Bot};
@@ -96,7 +97,7 @@ async fn a_person_sets_resets_and_asks_for_their_quiet_hours_in_words() {
         ),
     ] {
         let said = bot.say_as(&chat, "nyc", sentence).await;
-        let reply = said["reply"].as_str().unwrap_or_default();
+        let reply = said["reply"].text();
         if path.is_empty() {
             assert!(
                 !reply.contains("quiet hours"),
@@ -133,15 +134,15 @@ async fn quiet_hours_said_in_words_hold_the_nudges_in_the_persons_zone() {
         .await;
     assert_eq!(captured["path"], "task_created", "{captured}");
     let tick = |hour| Utc.with_ymd_and_hms(2026, 11, 24, hour, 0, 0).single();
-    bot.clock.set(tick(0).unwrap_or_default());
-    let at_nine = bot.titles_of(&bot.nudge_tick().await).await;
+    bot.clock.set(tick(0).needed());
+    let at_nine = bot.titles_of(&bot.tick_nudger().await).await;
     assert!(
         at_nine.is_empty(),
         "09:00 in Tokyo is quiet for the owl: {at_nine:?}"
     );
-    bot.clock.set(tick(2).unwrap_or_default());
+    bot.clock.set(tick(2).needed());
     assert_eq!(
-        bot.titles_of(&bot.nudge_tick().await).await,
+        bot.titles_of(&bot.tick_nudger().await).await,
         ["Feed the fish"]
     );
 }

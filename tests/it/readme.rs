@@ -4,6 +4,7 @@
 //! binary fails here.
 
 use crate::common;
+use crate::common::Needed;
 
 use common::process::{donna, http, start, wait_healthy};
 use serde_json::Value;
@@ -182,7 +183,7 @@ fn every_command_the_readme_shows_is_one_donna_or_a_named_tool_knows() {
             .trim_start_matches("| `")
             .split('`')
             .next()
-            .unwrap_or_default()
+            .needed()
             .replace("\\|", "|");
         let words: Vec<String> = shown.split_whitespace().map(str::to_string).collect();
         check_donna_command(&words[1..], &shown);

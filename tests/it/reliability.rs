@@ -5,6 +5,7 @@
 //! zero per-thread order violations.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -33,7 +34,7 @@ async fn a_message_whose_turn_failed_is_finished_at_the_next_start() {
     drop(app);
 
     let again = start_bot_in(dir, "", TestEnv(Vec::new())).await;
-    assert_eq!(again.app.recover().await.unwrap_or_default(), 1);
+    assert_eq!(again.app.recover().await.needed(), 1);
     assert!(
         common::eventually(Duration::from_secs(5), || async {
             again.task_json(&task).await["status"] == "done"
@@ -72,7 +73,7 @@ async fn a_turn_that_awaits_nothing_is_one_store_write_and_a_failed_one_is_kept_
         .store
         .read(donna::conversation::inbox::unfinished)
         .await
-        .unwrap_or_default();
+        .needed();
     assert_eq!(
         pending.len(),
         1,
@@ -82,7 +83,7 @@ async fn a_turn_that_awaits_nothing_is_one_store_write_and_a_failed_one_is_kept_
     let common::Bot { dir, app, .. } = bot;
     drop(app);
     let again = start_bot_in(dir, "", TestEnv(Vec::new())).await;
-    assert_eq!(again.app.recover().await.unwrap_or_default(), 1);
+    assert_eq!(again.app.recover().await.needed(), 1);
     assert!(
         common::eventually(Duration::from_secs(5), || async {
             again.task_json(&task).await["status"] == "done"
@@ -123,10 +124,7 @@ async fn a_turns_own_writes_are_counted_apart_from_background_writes_at_the_same
     let app = bot.app.clone();
     let background = async {
         for _ in 0..5 {
-            let _ = app
-                .nudger
-                .ask(|reply| donna::nudges::NudgerMsg::Tick { reply: Some(reply) })
-                .await;
+            let _ = bot.try_tick_nudger().await;
             let _ = app
                 .plans
                 .ask(|reply| donna::subsystems::pending_plans::PlansMsg::Sweep {
@@ -165,7 +163,7 @@ async fn a_message_waiting_for_the_model_is_in_the_inbox_meanwhile() {
     let fake = common::fake_llm::start_fake_llm();
     let bot = start_bot(&fake.config("ollama", "10s", 2)).await;
     let (_, body) = bot.post("/api/threads", serde_json::json!({})).await;
-    let thread = body["thread_id"].as_str().unwrap_or_default().to_string();
+    let thread = body["thread_id"].text().to_string();
     fake.push_for(
         "route",
         common::fake_llm::Script::Delay(
@@ -192,7 +190,7 @@ async fn a_message_waiting_for_the_model_is_in_the_inbox_meanwhile() {
             .store
             .read(donna::conversation::inbox::unfinished)
             .await
-            .unwrap_or_default()
+            .needed()
     };
     let (result, waiting) = futures_util::join!(turn, watch);
     assert_eq!(result["path"], "chat", "{result}");
@@ -310,7 +308,7 @@ async fn twenty_thousand_messages_with_random_panics_lose_nothing_duplicate_noth
     );
     let mut violations = 0;
     for (_, thread) in &threads {
-        let ids = per_thread.get(thread).cloned().unwrap_or_default();
+        let ids = per_thread.get(thread).cloned().needed();
         assert_eq!(
             ids.len(),
             PER_THREAD,
@@ -338,7 +336,7 @@ async fn twenty_thousand_messages_with_random_panics_lose_nothing_duplicate_noth
         .store
         .read(|conn| Ok(conn.query_row("PRAGMA integrity_check", [], |row| row.get(0))?))
         .await
-        .unwrap_or_default();
+        .needed();
     assert_eq!(integrity, "ok");
     eprintln!(
         "{total} messages, {} retries, {restarts} restarts",

@@ -8,6 +8,7 @@
 //! The clock starts at Monday 23 November 2026, 10:00 UTC; the config's zone is UTC.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use chrono::{DateTime, TimeZone, Utc};
 use common::{start_bot_with, Bot, TestEnv};
@@ -19,7 +20,7 @@ const TOKEN: &str = "cal-completion-5d1";
 fn at(month: u32, day: u32, hour: u32, minute: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, month, day, hour, minute, 0)
         .single()
-        .unwrap_or_default()
+        .needed()
 }
 
 /// The runner's tick at `when`: the tasks it made.
@@ -58,14 +59,14 @@ async fn created(bot: &Bot, body: Value) -> Value {
 async fn calendar(bot: &Bot) -> String {
     let (status, text) = bot.get(&format!("/api/calendar.ics?token={TOKEN}")).await;
     assert_eq!(status, 200);
-    text.as_str().unwrap_or_default().to_string()
+    text.text().to_string()
 }
 
 /// The VEVENT with `uid` in the feed, its lines unfolded enough to read DTSTART and RRULE.
 fn event(feed: &str, uid: &str) -> Option<String> {
     feed.split("BEGIN:VEVENT")
         .skip(1)
-        .map(|event| event.split("END:VEVENT").next().unwrap_or_default())
+        .map(|event| event.split("END:VEVENT").next().needed())
         .find(|event| event.contains(&format!("UID:{uid}@donna")))
         .map(str::to_string)
 }
@@ -85,7 +86,7 @@ async fn the_next_occurrence_comes_the_interval_after_the_last_was_done_and_a_sn
         }),
     )
     .await;
-    let id = kettle["id"].as_str().unwrap_or_default().to_string();
+    let id = kettle["id"].text().to_string();
     assert_eq!(kettle["repeat_from"], "completion");
     assert_eq!(
         kettle["time_stated"], true,
@@ -152,7 +153,7 @@ async fn without_a_stated_time_the_next_is_the_interval_after_the_moment_it_was_
         }),
     )
     .await;
-    let id = cactus["id"].as_str().unwrap_or_default().to_string();
+    let id = cactus["id"].text().to_string();
     assert_eq!(
         cactus["time_stated"], false,
         "no hour and no first run given"

@@ -4,6 +4,7 @@
 //! prints the differences and exits 1; an unknown message exits 2 with a clear message.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use std::ffi::OsStr;
 use std::path::Path;
@@ -79,7 +80,7 @@ async fn a_recorded_planner_turn_replays_without_a_model_next_to_the_running_bot
     create_task(port, "Dentist appointment");
     let (_, opened) = http(port, "POST", "/api/threads", Some(&json!({})))
         .unwrap_or_else(|| panic!("POST /api/threads"));
-    let thread = opened["thread_id"].as_str().unwrap_or_default().to_string();
+    let thread = opened["thread_id"].text().to_string();
     fake.push_for(
         "route",
         out(json!({"intent": "question", "confidence": 0.9})),
@@ -192,7 +193,7 @@ async fn a_recorded_yes_to_an_escalation_offer_replays_identical() {
     wait_healthy(&mut running);
     let (_, opened) = http(port, "POST", "/api/threads", Some(&json!({})))
         .unwrap_or_else(|| panic!("POST /api/threads"));
-    let thread = opened["thread_id"].as_str().unwrap_or_default().to_string();
+    let thread = opened["thread_id"].text().to_string();
     // Asked with an async client: the fake models answer on this test's own runtime.
     let client = reqwest::Client::new();
     let say = |text: &'static str, id: &'static str| {
@@ -203,7 +204,7 @@ async fn a_recorded_yes_to_an_escalation_offer_replays_identical() {
         async move {
             let response = request.await.unwrap_or_else(|e| panic!("{text}: {e}"));
             let status = response.status().as_u16();
-            let body: Value = response.json().await.unwrap_or_default();
+            let body: Value = response.json().await.needed();
             (status, body)
         }
     };

@@ -3,6 +3,7 @@
 //! chats that are never gated.
 
 use crate::common;
+use crate::common::Needed;
 
 use std::time::Duration;
 
@@ -212,7 +213,7 @@ async fn open_titles(bot: &Bot) -> Vec<String> {
                 .filter_map(|task| task["title"].as_str().map(str::to_string))
                 .collect()
         })
-        .unwrap_or_default()
+        .needed()
 }
 
 fn gate_calls(fake: &FakeLlm) -> usize {

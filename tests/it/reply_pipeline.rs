@@ -2,13 +2,14 @@
 //! sees happen to their task.
 
 use crate::common;
+use crate::common::Fields;
 
 use chrono::Duration;
 use common::{start_bot, Bot};
 use serde_json::{json, Value};
 
 fn text(value: &Value) -> &str {
-    value.as_str().unwrap_or_default()
+    value.text()
 }
 
 /// An intents file whose "drop it" proposes cancel_task as a plan (cancel is plan-only), and
@@ -265,7 +266,7 @@ async fn negated_and_questioned_keywords_do_not_act() {
         assert_eq!(task["scheduled_start"], Value::Null, "{reply}");
         // Close it so the next round's task gets a fresh thread.
         bot.patch(
-            &format!("/api/tasks/{}", task["id"].as_str().unwrap_or_default()),
+            &format!("/api/tasks/{}", task["id"].text()),
             json!({"status": "cancelled"}),
         )
         .await;

@@ -7,6 +7,7 @@
 //! the task's start and snooze stay empty.
 
 use crate::common;
+use crate::common::Fields;
 
 use chrono::Duration;
 use common::fake_llm::{start_fake_llm, Script};
@@ -36,7 +37,7 @@ async fn run_rows(bot: &Bot, task_body: impl Fn(usize) -> Value, rows: &[Row]) {
         let before = bot.task_json(&task).await;
         let result = bot.say(&thread, reply).await;
         assert_eq!(result["path"], *path, "{reply:?}: {result}");
-        let answer = result["reply"].as_str().unwrap_or_default();
+        let answer = result["reply"].text();
         assert!(
             answer.contains(says),
             "{reply:?}: answer {answer:?} lacks {says:?}"
@@ -332,13 +333,7 @@ async fn a_day_without_a_time_keeps_the_tasks_own_time_of_day_never_a_leftover()
         .set(monday_10am() - Duration::hours(10) + Duration::minutes(22) + Duration::seconds(41));
     let (task, thread) = bot.nudged_task("Call mom").await;
     let later = bot.say(&thread, "later").await;
-    assert!(
-        later["reply"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("today at 03:22"),
-        "{later}"
-    );
+    assert!(later["reply"].text().contains("today at 03:22"), "{later}");
     let friday = bot.say(&thread, "push it to friday").await;
     assert_eq!(
         friday["reply"], "Moved 'Call mom' to Friday 27 Nov at 09:00.",

@@ -8,6 +8,7 @@
 //! the one they asked for; a detail on a message that is not a task changes nothing.
 
 use crate::common;
+use crate::common::Fields;
 
 use common::fake_llm::{out, start_fake_llm};
 use common::start_bot;
@@ -220,7 +221,7 @@ fn held(task: &Value) -> (i64, Option<i64>, Option<String>, Vec<String>, String,
         task["estimated_duration_minutes"].as_i64(),
         task["description"].as_str().map(String::from),
         tags,
-        task["domain"].as_str().unwrap_or_default().to_string(),
+        task["domain"].text().to_string(),
         !task["scheduled_start"].is_null() || !task["deadline"].is_null(),
     )
 }

@@ -2,6 +2,8 @@
 //! the schedule to act (no call into the actors).
 
 use crate::common;
+use crate::common::health::actor_in;
+use crate::common::Fields;
 
 use std::time::Duration as StdDuration;
 
@@ -17,12 +19,8 @@ async fn count(bot: &common::Bot, path: &str) -> usize {
 /// How many messages the actor `name` has handled, from `/health`.
 async fn processed(bot: &common::Bot, name: &str) -> u64 {
     let (_, health) = bot.get("/health").await;
-    health["actors"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|actor| actor["name"] == name)
-        .and_then(|actor| actor["processed"].as_u64())
+    actor_in(&health, name)["processed"]
+        .as_u64()
         .unwrap_or_else(|| panic!("no processed count for {name}: {health}"))
 }
 
@@ -79,10 +77,7 @@ async fn the_expiry_sweep_marks_old_plans_expired() {
     let bot = start_bot(FAST_SCHEDULES).await;
     let (_, thread) = bot.nudged_task("Old project").await;
     let proposed = bot.say(&thread, "drop it").await;
-    let plan_id = proposed["pending_plan_id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let plan_id = proposed["pending_plan_id"].text().to_string();
     assert!(!plan_id.is_empty(), "{proposed}");
     let status = |bot: &common::Bot| {
         let store = bot.app.store.clone();

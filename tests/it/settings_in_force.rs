@@ -6,6 +6,7 @@
 //! `tests/it/chat.rs`.) Each test fails when its behaviour breaks.
 
 use crate::common;
+use crate::common::Needed;
 
 use chrono::Duration;
 use common::fake_llm::planner::{call, done, question};
@@ -56,7 +57,7 @@ async fn the_reply_gate_asks_the_model_reply_decision_model_names() {
         .into_iter()
         .find(|(_, body)| schema_title(body).as_deref() == Some("route"))
         .map(|(_, body)| body)
-        .unwrap_or_default();
+        .needed();
     assert_eq!(routed["model"], "fake-model", "{routed}");
 }
 

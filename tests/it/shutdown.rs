@@ -4,6 +4,7 @@
 //! stops before it touches the data directory.
 
 use crate::common;
+use crate::common::Fields;
 
 use std::time::Duration;
 
@@ -71,7 +72,7 @@ async fn sigterm_answers_every_turn_in_flight_and_refuses_new_requests_with_503(
             json!({"task_id": task["id"]}),
         )
         .await;
-        threads.push(nudge["thread_id"].as_str().unwrap_or_default().to_string());
+        threads.push(nudge["thread_id"].text().to_string());
     }
     let turns = threads.iter().map(|thread| {
         post(

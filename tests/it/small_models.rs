@@ -5,6 +5,7 @@
 //! that applies all of its steps or none.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use common::fake_llm::{start_fake_llm, FakeLlm, Script};
 use common::{start_bot, Bot};
@@ -19,7 +20,7 @@ async fn bot_with(fake: &FakeLlm, provider: &str, extra_llm_lines: &str) -> Bot 
 }
 
 fn reply(result: &Value) -> &str {
-    result["reply"].as_str().unwrap_or_default()
+    result["reply"].text()
 }
 
 fn action_names(result: &Value) -> Vec<String> {
@@ -42,13 +43,13 @@ fn messages(fake: &FakeLlm, index: usize) -> Vec<(String, String)> {
                 .flatten()
                 .map(|m| {
                     (
-                        m["role"].as_str().unwrap_or_default().to_string(),
-                        m["content"].as_str().unwrap_or_default().to_string(),
+                        m["role"].text().to_string(),
+                        m["content"].text().to_string(),
                     )
                 })
                 .collect()
         })
-        .unwrap_or_default()
+        .needed()
 }
 
 #[actix_rt::test]
@@ -73,7 +74,7 @@ async fn with_system_role_user_the_rules_travel_inside_the_first_user_message() 
         );
         assert!(first.contains("You can only PROPOSE actions"), "{first}");
         // The rules come first (the prefix every call shares), the turn last.
-        let (_, turn) = sent.last().cloned().unwrap_or_default();
+        let (_, turn) = sent.last().cloned().needed();
         assert!(
             turn.contains("The task: \"Pay rent\"") && !turn.contains("<instructions>"),
             "{provider}: {turn}"
@@ -288,7 +289,7 @@ async fn a_confirmed_plan_applies_all_of_its_steps_or_none_and_says_which() {
     assert_eq!(status, 200);
     let confirmed = bot.say(&thread, "yes").await;
     assert_eq!(confirmed["path"], "plan_confirmed", "{confirmed}");
-    let results = confirmed["results"].as_array().cloned().unwrap_or_default();
+    let results = confirmed["results"].items().to_vec();
     assert_eq!(results.len(), 2, "{confirmed}");
     assert!(
         results.iter().all(|r| r["ok"] == false),

@@ -7,6 +7,7 @@
 //! The clock starts at Monday 23 November 2026, 10:00 UTC; the config's zone is UTC.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use chrono::{DateTime, TimeZone, Utc};
 use common::{start_bot, Bot};
@@ -19,7 +20,7 @@ const QUIET: &str = "nudges:\n  interval: 1h\n  min_gap: 4h\n  quiet_hours: \"22
 fn at(day: u32, hour: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, day, hour, 0, 0)
         .single()
-        .unwrap_or_default()
+        .needed()
 }
 
 /// `sentence` proposed in a chat of its own and confirmed with "yes"; the chat.
@@ -39,7 +40,7 @@ async fn confirmed_in_chat(bot: &Bot, sentence: &str) -> String {
 async fn nudged_at(bot: &Bot, when: DateTime<Utc>) -> Vec<String> {
     bot.clock.set(when);
     bot.automation_tick().await;
-    bot.titles_of(&bot.nudge_tick().await).await
+    bot.titles_of(&bot.tick_nudger().await).await
 }
 
 /// Each automation's (title, time_stated), as `GET /api/automations` shows them.
@@ -51,7 +52,7 @@ async fn stated(bot: &Bot) -> Vec<(String, bool)> {
         .into_iter()
         .flatten()
         .map(|a| {
-            let title = a["title"].as_str().unwrap_or_default().to_string();
+            let title = a["title"].text().to_string();
             (title, a["time_stated"] == json!(true))
         })
         .collect();

@@ -7,6 +7,7 @@
 //! stay as the person wrote them. Each table has rows that must capture as before.
 
 use crate::common;
+use crate::common::Fields;
 use crate::when_categories::{cap, check, unread, At, Fails, Nothing, NOW};
 
 use common::{start_bot, Bot};
@@ -36,7 +37,7 @@ fn numbers_in_scientific_notation_and_long_years_are_times_refused_or_asked() {
 
 async fn tasks(bot: &Bot) -> Vec<Value> {
     let (_, list) = bot.get("/api/tasks").await;
-    list.as_array().cloned().unwrap_or_default()
+    list.items().to_vec()
 }
 
 /// End to end: the reply says why, and nothing is stored.
@@ -54,7 +55,7 @@ async fn a_capture_with_such_a_time_is_refused_with_the_reason_and_stores_nothin
         let thread = bot.free_thread().await;
         let asked = bot.say(&thread, sentence).await;
         assert_eq!(asked["path"], "clarify", "{sentence}: {asked}");
-        let reply = asked["reply"].as_str().unwrap_or_default();
+        let reply = asked["reply"].text();
         assert!(reply.contains(reason), "{sentence}: {reply:?}");
         assert_eq!(tasks(&bot).await.len(), 0, "{sentence} created a task");
         assert_eq!(bot.say(&thread, "never mind").await["path"], "unhandled");
@@ -85,7 +86,7 @@ async fn a_title_keeps_the_persons_markup_whole() {
         let thread = bot.free_thread().await;
         let result = bot.say(&thread, sentence).await;
         assert_eq!(result["path"], "task_created", "{sentence}: {result}");
-        let id = result["results"][0]["task_id"].as_str().unwrap_or_default();
+        let id = result["results"][0]["task_id"].text();
         assert_eq!(bot.task_json(id).await["title"], title, "{sentence}");
     }
 }

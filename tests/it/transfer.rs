@@ -5,6 +5,7 @@
 //! is refused with a clear message.
 
 use crate::common;
+use crate::common::Fields;
 
 use std::ffi::OsStr;
 use std::path::Path;
@@ -77,10 +78,7 @@ fn fill(port: u16) {
     assert_eq!(say("my time zone is Europe/Berlin")["path"], "chat");
     let captured = say("remind me to renew the passport tomorrow at 9am");
     assert_eq!(captured["path"], "task_created", "{captured}");
-    let passport = captured["results"][0]["task_id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let passport = captured["results"][0]["task_id"].text().to_string();
     // Filed under work within a day: a learned preference.
     let patched = http(
         port,

@@ -5,8 +5,8 @@
 use crate::common;
 
 use common::page::NEW_YORK;
-use common::start_bot;
-use serde_json::json;
+use common::{start_bot, Bot, Fields};
+use serde_json::{json, Value};
 
 #[actix_rt::test]
 async fn an_act_the_page_could_not_mean_is_refused_and_changes_nothing() {
@@ -88,7 +88,7 @@ async fn an_act_the_page_could_not_mean_is_refused_and_changes_nothing() {
     for (body, status, says) in table {
         let (got, answer) = bot.post("/api/web/act", body.clone()).await;
         assert_eq!(got, status, "{body}: {answer}");
-        let error = answer["error"].as_str().unwrap_or_default();
+        let error = answer["error"].text();
         assert!(
             error.contains(says),
             "{body}: {error:?} should say {says:?}"
@@ -99,17 +99,21 @@ async fn an_act_the_page_could_not_mean_is_refused_and_changes_nothing() {
     assert_eq!(status, 404, "not even the page's chat was opened");
 }
 
+/// The page moves `task` to `when` (`POST /api/web/act`): (status, answer).
+async fn reschedule(bot: &Bot, task: &str, when: &str) -> (u16, Value) {
+    bot.post(
+        "/api/web/act",
+        json!({ "task_id": task, "intent": "reschedule", "when": when }),
+    )
+    .await
+}
+
 #[actix_rt::test]
 async fn a_chosen_time_is_read_in_the_persons_zone_and_one_behind_us_is_said_not_used() {
     let bot = start_bot(NEW_YORK).await;
     let rent = bot.task(json!({ "title": "Pay rent" })).await;
     // Now is Monday 05:00 in New York: 04:00 today has passed.
-    let (status, passed) = bot
-        .post(
-            "/api/web/act",
-            json!({ "task_id": rent, "intent": "reschedule", "when": "2026-11-23T04:00" }),
-        )
-        .await;
+    let (status, passed) = reschedule(&bot, &rent, "2026-11-23T04:00").await;
     assert_eq!(status, 200, "{passed}");
     assert_eq!(passed["path"], "clarify", "{passed}");
     assert!(
@@ -124,30 +128,18 @@ async fn a_chosen_time_is_read_in_the_persons_zone_and_one_behind_us_is_said_not
         ("2026-12-01T15:00", "2026-12-01T15:00:00-05:00"),
         ("2026-12-02T09:30:00+01:00", "2026-12-02T03:30:00-05:00"),
     ] {
-        let (status, moved) = bot
-            .post(
-                "/api/web/act",
-                json!({ "task_id": rent, "intent": "reschedule", "when": when }),
-            )
-            .await;
+        let (status, moved) = reschedule(&bot, &rent, when).await;
         assert_eq!(status, 200, "{moved}");
         assert_eq!(moved["path"], "fast", "{moved}");
         assert_eq!(bot.task_json(&rent).await["scheduled_start"], shown);
     }
     // Set to another zone, the same wall time is another instant.
     let (status, _) = bot
-        .request(
-            reqwest::Method::PUT,
-            "/api/people/web",
-            Some(json!({ "timezone": "Europe/Paris" })),
-        )
+        .put_person("web", json!({ "timezone": "Europe/Paris" }))
         .await;
     assert_eq!(status, 200);
-    bot.post(
-        "/api/web/act",
-        json!({ "task_id": rent, "intent": "reschedule", "when": "2026-12-01T15:00" }),
-    )
-    .await;
+    let (status, moved) = reschedule(&bot, &rent, "2026-12-01T15:00").await;
+    assert_eq!(status, 200, "{moved}");
     assert_eq!(
         bot.task_json(&rent).await["scheduled_start"],
         "2026-12-01T09:00:00-05:00"

@@ -4,6 +4,7 @@
 //! proposal made for someone else shows no buttons and its answer from the page is refused.
 
 use crate::common;
+use crate::common::Fields;
 
 use common::browser::Browser;
 use common::page::{
@@ -154,10 +155,7 @@ async fn a_proposal_made_for_someone_else_shows_no_buttons_and_its_answer_is_ref
         )
         .await;
     assert_eq!(status, 200, "{proposal}");
-    let plan = proposal["pending_plan_id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let plan = proposal["pending_plan_id"].text().to_string();
     assert!(!plan.is_empty(), "{proposal}");
     let browser = Browser::launch().await;
     let tab = open_page(&bot, &browser, 1000).await;

@@ -8,6 +8,7 @@
 //! `web_buttons.rs`, the token flow `web_token.rs`, the README's screenshot `web_screenshot.rs`.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use common::browser::Browser;
 use common::fake_llm::{out, start_fake_llm, Script};
@@ -46,7 +47,7 @@ async fn the_regions_and_the_field_have_their_names_and_a_phone_gets_one_column(
     let requests = tab.events("Network.requestWillBeSent");
     assert!(!requests.is_empty());
     for request in &requests {
-        let url = request["request"]["url"].as_str().unwrap_or_default();
+        let url = request["request"]["url"].text();
         assert!(
             url.starts_with(&bot.base) || url.starts_with("data:"),
             "the page fetched {url}"
@@ -174,7 +175,7 @@ async fn nudges_from_any_chat_appear_in_the_conversation_live_and_once() {
         )
         .await;
     assert_eq!(status, 201, "{nudge}");
-    let text = nudge["text"].as_str().unwrap_or_default().to_string();
+    let text = nudge["text"].text().to_string();
     assert!(text.contains("Water the plants"), "{nudge}");
     tab.wait_until(
         "the nudge in the conversation",
@@ -193,14 +194,14 @@ async fn nudges_from_any_chat_appear_in_the_conversation_live_and_once() {
     let captured = tasks
         .as_array()
         .and_then(|all| all.iter().find(|t| t["title"] == json!("Renew passport")))
-        .map(|t| t["id"].as_str().unwrap_or_default().to_string())
-        .unwrap_or_default();
+        .map(|t| t["id"].text().to_string())
+        .needed();
     let (status, here) = bot
         .post("/api/nudges", json!({ "task_id": captured }))
         .await;
     assert_eq!(status, 200, "{here}");
     assert_eq!(here["thread_id"], json!("web"));
-    let here_text = here["text"].as_str().unwrap_or_default().to_string();
+    let here_text = here["text"].text().to_string();
     tab.wait_until(
         "the nudge in the page's chat",
         &format!("!!({})", item_in("Conversation", &here_text)),
@@ -253,11 +254,11 @@ async fn the_stream_resumes_with_last_event_id_after_a_dropped_connection() {
                     .as_str()
                     .is_some_and(|u| u.ends_with("/api/events"))
             })
-            .map(|r| r["requestId"].as_str().unwrap_or_default().to_string())
+            .map(|r| r["requestId"].text().to_string())
             .collect()
     };
     // The stream that delivered it (the latest one opened), until it ends.
-    let delivering = stream_ids().last().cloned().unwrap_or_default();
+    let delivering = stream_ids().last().cloned().needed();
     let ended = common::eventually(common::browser::PAGE_WAIT, || async {
         tab.events("Network.loadingFinished")
             .iter()
@@ -297,16 +298,13 @@ async fn the_stream_resumes_with_last_event_id_after_a_dropped_connection() {
         .collect();
     // The headers as sent on the wire (the DevTools "extra info"; EventSource adds this one
     // below the page's view of the request).
-    let reconnection = resumed
-        .first()
-        .map(|r| r["requestId"].clone())
-        .unwrap_or_default();
+    let reconnection = resumed.first().map(|r| r["requestId"].clone()).needed();
     let last_event_id = tab
         .events("Network.requestWillBeSentExtraInfo")
         .iter()
         .find(|extra| extra["requestId"] == reconnection)
         .and_then(|extra| extra["headers"]["Last-Event-ID"].as_str().map(String::from))
-        .unwrap_or_default();
+        .needed();
     assert!(
         last_event_id
             .rsplit_once('-')

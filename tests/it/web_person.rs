@@ -5,25 +5,23 @@
 //! Chromium, against the fake Discord on loopback.
 
 use crate::common;
-use crate::discord_buttons::{NUDGE_CHANNEL, OWNER, WAIT};
-use crate::discord_native::{last_proposal, tell, DM};
+use crate::discord_buttons::WAIT;
+use crate::discord_native::{last_proposal, tell};
 
 use common::browser::Browser;
 use common::discord_messages::{bot_messages, buttons_of};
 use common::fake_discord::start_fake_discord;
+use common::ids::{DM, FRIEND, FRIEND_DM, NUDGE_CHANNEL, OWNER};
 use common::page::{button_in, for_someone_else, open_page};
 use common::{discord_bot, eventually};
 use serde_json::json;
-
-const FRIEND: u64 = 44;
-const FRIENDS_DM: u64 = 701;
 
 #[actix_rt::test]
 async fn set_to_the_owners_discord_id_the_page_shares_their_zone_and_answers_their_proposals() {
     let fake = start_fake_discord().await;
     let bot = discord_bot(
         &fake,
-        &format!("[{OWNER}, {FRIEND}]"),
+        &[OWNER, FRIEND],
         NUDGE_CHANNEL,
         &format!("http:\n  web_user_id: \"{OWNER}\"\n"),
     )
@@ -40,12 +38,12 @@ async fn set_to_the_owners_discord_id_the_page_shares_their_zone_and_answers_the
     let owners = last_proposal(&fake, DM);
     tell(
         &fake,
-        FRIENDS_DM,
+        FRIEND_DM,
         FRIEND,
         "every day at 8am remind me to stretch",
     )
     .await;
-    let friends = last_proposal(&fake, FRIENDS_DM);
+    let friends = last_proposal(&fake, FRIEND_DM);
 
     let (_, chat) = bot.post("/api/web/chat", json!({})).await;
     assert_eq!(chat["user_id"], OWNER.to_string(), "{chat}");

@@ -5,6 +5,7 @@
 //! them (JSON, from this server's own origin); the Host check guards the page too.
 
 use crate::common;
+use crate::common::{Fields, Needed};
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -54,11 +55,7 @@ fn raw(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &str
         .unwrap_or_else(|e| panic!("{e}"));
     let mut answer = String::new();
     let _ = stream.read_to_string(&mut answer);
-    let head = answer
-        .split("\r\n\r\n")
-        .next()
-        .unwrap_or_default()
-        .to_string();
+    let head = answer.split("\r\n\r\n").next().needed().to_string();
     let status = head
         .split(' ')
         .nth(1)
@@ -136,7 +133,7 @@ async fn the_page_asks_for_the_token_once_and_keeps_it_in_an_http_only_strict_co
     assert_eq!(cookie["httpOnly"], json!(true), "{cookie}");
     assert_eq!(cookie["sameSite"], json!("Strict"), "{cookie}");
     assert_eq!(cookie["path"], json!("/"), "{cookie}");
-    let value = cookie["value"].as_str().unwrap_or_default().to_string();
+    let value = cookie["value"].text().to_string();
     assert!(!value.is_empty() && !value.contains(TOKEN), "{cookie}");
     // Script on the page cannot read it.
     assert_eq!(tab.eval("document.cookie").await, json!(""));
@@ -166,7 +163,7 @@ async fn the_page_asks_for_the_token_once_and_keeps_it_in_an_http_only_strict_co
     for tab in [&tab, &again] {
         assert_eq!(tab.eval("location.href").await, json!(format!("{base}/")));
         for request in tab.events("Network.requestWillBeSent") {
-            let url = request["request"]["url"].as_str().unwrap_or_default();
+            let url = request["request"]["url"].text();
             assert!(!url.contains(TOKEN), "{url}");
         }
     }

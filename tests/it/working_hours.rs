@@ -4,6 +4,7 @@
 //! changed. The free slots Donna finds for a person lie inside their own working hours and
 //! outside their own quiet hours, in their own zone (the calendar book over a real .ics file).
 
+use crate::common::Needed;
 use chrono::{DateTime, Duration, TimeZone, Timelike, Utc};
 use donna::people::{self, OwnDay};
 use serde_json::{json, Value};
@@ -74,7 +75,7 @@ END:VEVENT
 fn utc(day: u32, hour: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, day, hour, 0, 0)
         .single()
-        .unwrap_or_default()
+        .needed()
 }
 
 #[actix_rt::test]

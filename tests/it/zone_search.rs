@@ -4,6 +4,7 @@
 //! `/health/live` answers promptly while such requests arrive.
 
 use crate::common;
+use crate::common::Fields;
 
 use std::time::{Duration, Instant};
 
@@ -51,7 +52,7 @@ async fn a_long_zone_name_is_refused_at_once_and_the_probes_keep_answering() {
     let (answers, probed) = futures_util::join!(join_all(puts), join_all(probes));
     for (status, body, took) in answers {
         assert_eq!(status, 400, "{body}");
-        let error = body["error"].as_str().unwrap_or_default();
+        let error = body["error"].text();
         assert!(error.contains("at most 64 characters"), "{error}");
         assert!(took < PROMPTLY, "the refusal took {took:?}");
     }
@@ -68,6 +69,6 @@ async fn a_long_zone_name_is_refused_at_once_and_the_probes_keep_answering() {
         )
         .await;
     assert_eq!(status, 400, "{body}");
-    let error = body["error"].as_str().unwrap_or_default();
+    let error = body["error"].text();
     assert!(error.contains("Europe/Berlin"), "{error}");
 }

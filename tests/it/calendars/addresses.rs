@@ -5,6 +5,7 @@
 //! 127.0.0.2 treated as a public host (`Fetcher::treating_as_public`: loopback has no public
 //! address to redirect from).
 
+use crate::common::Needed;
 use donna::calendar::fetch::{FetchError, Fetched, Fetcher, Refused};
 use donna::config::CalendarsConfig;
 use serde_json::{json, Value};
@@ -80,11 +81,7 @@ async fn a_persons_url_on_a_private_address_is_refused_and_never_fetched() {
         let state = state_of(&statuses, name);
         assert!(!state.ok, "{name}: {state:?}");
         assert!(
-            state
-                .error
-                .clone()
-                .unwrap_or_default()
-                .contains("not a public one"),
+            state.error.clone().needed().contains("not a public one"),
             "{name}: {state:?}"
         );
     }

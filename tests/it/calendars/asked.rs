@@ -2,6 +2,7 @@
 //! table of sentences the way people write them, with the ones that must read as nothing:
 //! which question, and the window it asks about (Monday 23 November 2026, 10:00 UTC).
 
+use crate::common::Needed;
 use chrono::{DateTime, TimeZone, Utc};
 use donna::capture::calendar_asked::{read, CalendarAsk};
 use donna::sentence::Sentence;
@@ -9,7 +10,7 @@ use donna::sentence::Sentence;
 fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 23, 10, 0, 0)
         .single()
-        .unwrap_or_default()
+        .needed()
 }
 
 /// What a sentence reads as, in short: "show tomorrow", "free Fri 27 Nov 14:00-15:00",

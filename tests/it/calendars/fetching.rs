@@ -4,6 +4,7 @@
 //! `calendars.max_bytes`), the copy surviving a restart, and /health never showing a URL's
 //! path or query.
 
+use crate::common::{Fields, Needed};
 use donna::clock::Clock;
 use serde_json::Value;
 
@@ -134,7 +135,7 @@ async fn a_source_that_fails_keeps_its_last_good_copy_and_says_why_without_its_a
         let statuses = refresh_later(&bot).await;
         let remote = state_of(&statuses, "Remote");
         assert!(!remote.ok, "{reason}: {remote:?}");
-        let error = remote.error.clone().unwrap_or_default();
+        let error = remote.error.clone().needed();
         assert!(error.contains(reason), "{reason}: {error}");
         assert_eq!(remote.events, 1, "{reason}: the last good copy stays");
         assert!(dentist_is_listed(&bot).await, "{reason}");
@@ -143,13 +144,7 @@ async fn a_source_that_fails_keeps_its_last_good_copy_and_says_why_without_its_a
         assert_eq!(shown[0]["name"], "Remote");
         assert_eq!(shown[0]["for_user_id"], "ana");
         assert_eq!(shown[0]["events"], 1);
-        assert!(
-            shown[0]["error"]
-                .as_str()
-                .unwrap_or_default()
-                .contains(reason),
-            "{shown}"
-        );
+        assert!(shown[0]["error"].text().contains(reason), "{shown}");
     }
     let (status, _) = bot.get("/health/ready").await;
     assert_eq!(status, 200, "a broken calendar is harmless");

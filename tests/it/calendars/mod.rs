@@ -14,6 +14,7 @@ mod reading;
 mod tool;
 mod words;
 
+use crate::common::Fields;
 use donna::calendar::book::SourceStatus;
 use donna::subsystems::calendars::CalendarsMsg;
 use serde_json::Value;
@@ -63,8 +64,8 @@ pub fn titles_and_starts(events: &Value) -> Vec<(String, String)> {
         .flatten()
         .map(|event| {
             (
-                event["title"].as_str().unwrap_or_default().to_string(),
-                event["start"].as_str().unwrap_or_default().to_string(),
+                event["title"].text().to_string(),
+                event["start"].text().to_string(),
             )
         })
         .collect()
@@ -106,22 +107,35 @@ DTEND:20261124T110000Z
 END:VEVENT
 "#;
 
-/// A bot reading two local .ics files: the owner's (`owner`: its VEVENTs) and Sam's, with
-/// `more` config, after one refresh that read both.
-pub async fn bot_with_owner_and_sam(owner: &str, more: &str) -> Bot {
+/// A bot reading local .ics files in its own dir, one a calendar (name, person, its VEVENTs),
+/// with `more` keys in its `calendars:` section; nothing refreshed yet.
+pub async fn bot_reading_files(calendars: &[(&str, &str, &str)], more: &str) -> Bot {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let (mine, sams) = (dir.path().join("owner.ics"), dir.path().join("sam.ics"));
-    std::fs::write(&mine, ics(owner)).unwrap_or_else(|e| panic!("{e}"));
-    std::fs::write(&sams, ics(SAM)).unwrap_or_else(|e| panic!("{e}"));
-    let config = calendars_config(
-        &[
-            ("Mine", &mine.display().to_string(), "owner"),
-            ("Sams", &sams.display().to_string(), "sam"),
-        ],
-        more,
-    );
-    let bot = start_bot_in(dir, &config, TestEnv(Vec::new())).await;
+    let mut files = Vec::new();
+    for (name, _, components) in calendars {
+        let file = dir.path().join(format!("{}.ics", name.to_lowercase()));
+        std::fs::write(&file, ics(components)).unwrap_or_else(|e| panic!("{e}"));
+        files.push(file.display().to_string());
+    }
+    let sources: Vec<(&str, &str, &str)> = calendars
+        .iter()
+        .zip(&files)
+        .map(|((name, person, _), file)| (*name, file.as_str(), *person))
+        .collect();
+    let config = calendars_config(&sources, more);
+    start_bot_in(dir, &config, TestEnv(Vec::new())).await
+}
+
+/// `bot_reading_files` after one refresh that read every file.
+pub async fn bot_with_calendars_read(calendars: &[(&str, &str, &str)], more: &str) -> Bot {
+    let bot = bot_reading_files(calendars, more).await;
     let states = refresh(&bot).await;
     assert!(states.iter().all(|state| state.ok), "{states:?}");
     bot
+}
+
+/// A bot reading the owner's calendar (`owner`: its VEVENTs) and Sam's, with `more` config,
+/// after one refresh that read both.
+pub async fn bot_with_owner_and_sam(owner: &str, more: &str) -> Bot {
+    bot_with_calendars_read(&[("Mine", "owner", owner), ("Sams", "sam", SAM)], more).await
 }

@@ -4,10 +4,11 @@
 //! knows (skipped and counted), and a weekly event across a DST change; each person sees only
 //! their own calendars. Monday 23 November 2026, 10:00 UTC.
 
+use crate::common::{Fields, Needed};
 use serde_json::json;
 
-use super::{calendars_config, events, ics, refresh, state_of, titles_and_starts};
-use crate::common::{start_bot_in, Bot, TestEnv};
+use super::{bot_reading_files, events, refresh, state_of, titles_and_starts};
+use crate::common::Bot;
 
 const WORK: &str = r#"
 BEGIN:VTIMEZONE
@@ -102,19 +103,7 @@ END:VEVENT
 "#;
 
 async fn bot_with_files() -> Bot {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let work = dir.path().join("work.ics");
-    let family = dir.path().join("family.ics");
-    std::fs::write(&work, ics(WORK)).unwrap_or_else(|e| panic!("{e}"));
-    std::fs::write(&family, ics(FAMILY)).unwrap_or_else(|e| panic!("{e}"));
-    let config = calendars_config(
-        &[
-            ("Work", &work.display().to_string(), "ana"),
-            ("Family", &family.display().to_string(), "ben"),
-        ],
-        "",
-    );
-    let bot = start_bot_in(dir, &config, TestEnv(Vec::new())).await;
+    let bot = bot_reading_files(&[("Work", "ana", WORK), ("Family", "ben", FAMILY)], "").await;
     let (status, _) = bot
         .request(
             reqwest::Method::PUT,
@@ -172,7 +161,7 @@ async fn recurrences_exceptions_overrides_all_day_events_and_zones_read_as_the_c
         .as_array()
         .and_then(|all| all.iter().find(|e| e["title"] == "Company holiday"))
         .cloned()
-        .unwrap_or_default();
+        .needed();
     assert_eq!(holiday["all_day"], true);
     assert_eq!(holiday["end"], "2026-11-28T00:00:00+01:00");
     assert_eq!(holiday["calendar"], "Work");
@@ -235,10 +224,7 @@ async fn a_person_sees_only_their_own_calendars_and_the_window_is_checked() {
     for (from, to, reason) in refused {
         let (status, body) = events(&bot, "ana", from, to).await;
         assert_eq!(status, 400, "{from} {to}: {body}");
-        assert!(
-            body["error"].as_str().unwrap_or_default().contains(reason),
-            "{body}"
-        );
+        assert!(body["error"].text().contains(reason), "{body}");
     }
     let (status, _) = bot
         .get("/api/calendar/events?from=2026-11-23T00:00:00Z&to=2026-11-24T00:00:00Z")
@@ -248,15 +234,8 @@ async fn a_person_sees_only_their_own_calendars_and_the_window_is_checked() {
 
 #[actix_rt::test]
 async fn a_calendar_past_max_events_is_refused_whole_never_cut_short() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let daily = dir.path().join("daily.ics");
     let every_day = "BEGIN:VEVENT\nUID:daily@x\nSUMMARY:Pills\nDTSTART:20261101T080000Z\nRRULE:FREQ=DAILY\nEND:VEVENT\n";
-    std::fs::write(&daily, ics(every_day)).unwrap_or_else(|e| panic!("{e}"));
-    let config = calendars_config(
-        &[("Daily", &daily.display().to_string(), "ana")],
-        "  max_events: 100\n",
-    );
-    let bot = start_bot_in(dir, &config, TestEnv(Vec::new())).await;
+    let bot = bot_reading_files(&[("Daily", "ana", every_day)], "  max_events: 100\n").await;
     let statuses = refresh(&bot).await;
     let state = state_of(&statuses, "Daily");
     assert!(!state.ok && state.events == 0, "{state:?}");
@@ -264,7 +243,7 @@ async fn a_calendar_past_max_events_is_refused_whole_never_cut_short() {
         state
             .error
             .clone()
-            .unwrap_or_default()
+            .needed()
             .contains("more than 100 events"),
         "{state:?}"
     );

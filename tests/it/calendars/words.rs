@@ -6,6 +6,7 @@
 //! In a group chat calendars are private; a person with no calendar is told how to add one;
 //! sentences that only look like these trigger nothing.
 
+use crate::common::Fields;
 use chrono::{DateTime, Duration, Utc};
 use serde_json::{json, Value};
 
@@ -82,7 +83,7 @@ async fn bot_with_calendars() -> Bot {
 }
 
 fn reply(result: &Value) -> String {
-    result["reply"].as_str().unwrap_or_default().to_string()
+    result["reply"].text().to_string()
 }
 
 /// Asserts a slot [start, start + minutes) overlaps none of the owner's busy events and lies
@@ -272,7 +273,7 @@ async fn a_slot_found_for_a_task_overlaps_nothing_and_moves_it_only_after_a_yes(
     assert_eq!(bot.task_json(&taxes).await["scheduled_start"], Value::Null);
     assert_eq!(bot.say(&chat, "yes").await["path"], "plan_confirmed");
     let moved = bot.task_json(&taxes).await;
-    let start = at(moved["scheduled_start"].as_str().unwrap_or_default());
+    let start = at(moved["scheduled_start"].text());
     assert_eq!(start, at("2026-11-24T12:00:00Z"), "{moved}");
     assert_clear(start, 60);
 
@@ -300,9 +301,7 @@ async fn a_slot_found_for_a_task_overlaps_nothing_and_moves_it_only_after_a_yes(
         "{text}"
     );
     assert_eq!(bot.say(&chat, "yes").await["path"], "plan_confirmed");
-    let start = at(bot.task_json(&gym).await["scheduled_start"]
-        .as_str()
-        .unwrap_or_default());
+    let start = at(bot.task_json(&gym).await["scheduled_start"].text());
     assert_clear(start, 60);
     // A task that is not there is named back; nothing is added.
     let text = reply(
@@ -339,7 +338,7 @@ async fn without_a_calendar_a_slot_keeps_clear_of_the_person_s_tasks_and_says_so
         "plan_confirmed"
     );
     let moved = bot.task_json(&plants).await;
-    let start = at(moved["scheduled_start"].as_str().unwrap_or_default());
+    let start = at(moved["scheduled_start"].text());
     assert_eq!(start, at("2026-11-23T11:00:00Z"), "{moved}");
     bot.stop().await;
 }

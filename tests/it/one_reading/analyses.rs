@@ -4,6 +4,7 @@
 //! equal. A click (the web page's Done) is a turn that reads no words: it is never analysed.
 //! A child process, so no other test's turns count.
 
+use crate::common::{Fields, Needed};
 use serde_json::json;
 
 use crate::common::process::{self, create_task, http, start, wait_healthy};
@@ -27,7 +28,7 @@ fn a_message_is_analysed_once_per_turn() {
     let thread = |body: serde_json::Value| {
         let created = http(port, "POST", "/api/threads", Some(&body));
         match created {
-            Some((201, thread)) => thread["thread_id"].as_str().unwrap_or_default().to_string(),
+            Some((201, thread)) => thread["thread_id"].text().to_string(),
             other => panic!("open thread: {other:?}"),
         }
     };
@@ -61,7 +62,7 @@ fn a_message_is_analysed_once_per_turn() {
         let answer = http(port, "POST", "/api/messages", Some(&body));
         assert!(matches!(answer, Some((200, _))), "{text:?}: {answer:?}");
     }
-    let page = process::get_text(port, "/metrics").unwrap_or_default();
+    let page = process::get_text(port, "/metrics").needed();
     let analyses = sum_of(&page, "donna_message_analyses_total");
     let turns = sum_of(&page, "donna_turn_duration_seconds_count");
     assert_eq!(turns, said.len() as u64, "{page}");
@@ -76,7 +77,7 @@ fn a_message_is_analysed_once_per_turn() {
         matches!(&task, Some((200, task)) if task["status"] == "done"),
         "the click marks its task done: {task:?}"
     );
-    let page = process::get_text(port, "/metrics").unwrap_or_default();
+    let page = process::get_text(port, "/metrics").needed();
     assert_eq!(
         sum_of(&page, "donna_turn_duration_seconds_count"),
         said.len() as u64 + 1,

@@ -7,7 +7,7 @@
 use serde_json::{json, Value};
 
 use super::outcome::in_a_nudge_thread;
-use crate::common::fake_llm::{out, start_fake_llm, FakeLlm};
+use crate::common::fake_llm::start_fake_llm;
 use crate::common::start_bot;
 
 /// What a message must lead to.
@@ -91,17 +91,6 @@ async fn a_keyword_acts_only_in_the_persons_own_plain_clause() {
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
 
-fn model_proposes(fake: &FakeLlm, actions: Value) {
-    fake.when_asked(
-        "route",
-        out(json!({"intent": "task_action", "confidence": 0.9})),
-    );
-    fake.push_for(
-        "chat",
-        out(json!({"reply_to_user": "Sure.", "actions": actions})),
-    );
-}
-
 /// Free chat with a model that proposes the write: (the task, the message, the action it
 /// proposes, what must happen).
 #[rustfmt::skip]
@@ -138,7 +127,7 @@ async fn a_model_write_runs_at_once_only_on_the_persons_plain_request() {
             "reschedule_task" => json!({"task": title, "when": "friday"}),
             _ => json!({"task": title}),
         };
-        model_proposes(&fake, json!([{"name": action, "params": params}]));
+        fake.proposes("Sure.", json!([{"name": action, "params": params}]));
         let result = bot.say(&chat, text).await;
         let got = then_of(&result);
         let status = bot.task_json(&task).await["status"].clone();

@@ -7,6 +7,7 @@
 //! question, "I don't know when"), closings, captures, a question about one task's time, the
 //! common questions, greetings.
 
+use crate::common::Fields;
 use serde_json::json;
 
 use super::outcome::{in_a_free_chat, in_a_nudge_thread, Outcome};
@@ -354,7 +355,7 @@ async fn a_question_about_one_tasks_time_is_answered_from_the_task() {
     let mut wrong = Vec::new();
     for (text, says) in table {
         let (outcome, result) = in_a_free_chat(&bot, text).await;
-        let reply = result["reply"].as_str().unwrap_or_default();
+        let reply = result["reply"].text();
         if outcome.path != "answer" || !reply.contains(says) || !outcome.actions.is_empty() {
             wrong.push(format!("{text:?}: {result}"));
         }

@@ -2,6 +2,7 @@
 //! or proposed with their parameters (the acting task's id aside), whether they wait for a
 //! yes, what changed on the task, and the tasks created. The reply's words may differ.
 
+use crate::common::Fields;
 use serde_json::{json, Value};
 
 use crate::common::Bot;
@@ -40,10 +41,7 @@ fn actions(result: &Value) -> Vec<(String, Value)> {
             if let Some(params) = params.as_object_mut() {
                 params.remove("task_id");
             }
-            (
-                action["name"].as_str().unwrap_or_default().to_string(),
-                params,
-            )
+            (action["name"].text().to_string(), params)
         })
         .collect()
 }
@@ -65,7 +63,7 @@ pub async fn in_a_nudge_thread(bot: &Bot, title: &str, text: &str) -> (Outcome, 
     let result = bot.say(&thread, text).await;
     let after = bot.task_json(&task).await;
     let outcome = Outcome {
-        path: result["path"].as_str().unwrap_or_default().to_string(),
+        path: result["path"].text().to_string(),
         actions: actions(&result),
         proposed: !result["pending_plan_id"].is_null(),
         task: task_state(&after),
@@ -88,7 +86,7 @@ pub async fn in_a_free_chat(bot: &Bot, text: &str) -> (Outcome, Value) {
     let before = open_ids(bot).await;
     let result = bot.say(&thread, text).await;
     let outcome = Outcome {
-        path: result["path"].as_str().unwrap_or_default().to_string(),
+        path: result["path"].text().to_string(),
         actions: actions(&result),
         proposed: !result["pending_plan_id"].is_null(),
         task: Value::Null,

@@ -5,6 +5,7 @@
 //! open nudge thread.
 
 use crate::common;
+use crate::common::Needed;
 
 use std::ffi::OsStr;
 use std::path::Path;
@@ -298,9 +299,8 @@ fn a_done_task_an_import_writes_keeps_no_open_nudge_thread() {
     let out = files.path().join("export.json");
     let (task, config, port) = nudged_export(dir.path(), &out);
     // The same task, done (as another Donna of the person's would export it).
-    let mut document: Value =
-        serde_json::from_str(&std::fs::read_to_string(&out).unwrap_or_default())
-            .unwrap_or_else(|e| panic!("{e}"));
+    let mut document: Value = serde_json::from_str(&std::fs::read_to_string(&out).needed())
+        .unwrap_or_else(|e| panic!("{e}"));
     let Some(exported) = document["tasks"]
         .as_array_mut()
         .and_then(|tasks| tasks.iter_mut().find(|t| t["id"] == json!(task)))

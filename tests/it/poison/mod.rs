@@ -13,15 +13,14 @@ pub mod import_door;
 pub mod rules;
 pub mod stored_values;
 
+use crate::common::Needed;
 use chrono::{DateTime, TimeZone, Utc};
 use donna::automations::repo::{Automation, AutomationKind};
 use donna::automations::Schedule;
 use serde_json::{json, Value};
 
 pub fn utc(y: i32, mo: u32, d: u32, h: u32) -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(y, mo, d, h, 0, 0)
-        .single()
-        .unwrap_or_default()
+    Utc.with_ymd_and_hms(y, mo, d, h, 0, 0).single().needed()
 }
 
 /// An automation as stored, with `rrule` as it is (no door's check): "Water the plants",

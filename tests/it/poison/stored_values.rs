@@ -4,26 +4,16 @@
 //! while the others go on, and an old database is repaired when it is opened.
 
 use crate::common;
+use crate::common::Needed;
 
 use chrono::{DateTime, Duration, Utc};
 use common::{start_bot, start_bot_in, Bot, TestEnv};
-use donna::nudges::NudgeOpened;
-use donna::nudges::NudgerMsg;
 use donna::tasks::{repo, Task};
 use serde_json::{json, Value};
 
 use super::skipped;
 
 const RULES: &str = "nudges:\n  interval: 1h\n  min_gap: 4h\n  quiet_hours: \"22:00-08:00\"\n";
-
-async fn tick(bot: &Bot) -> Result<Vec<NudgeOpened>, String> {
-    bot.app
-        .nudger
-        .ask(|reply| NudgerMsg::Tick { reply: Some(reply) })
-        .await
-        .map_err(|e| e.to_string())?
-        .map_err(|e| e.to_string())
-}
 
 async fn stored(bot: &Bot, id: &str) -> Task {
     let id = id.to_string();
@@ -86,7 +76,8 @@ async fn a_database_holding_values_no_door_stores_still_nudges_and_lists_for_eve
 
     // Before: the completion check of the huge estimate panicked (`TimeDelta::minutes out of
     // bounds`) and no one was nudged at all.
-    let nudged = tick(&bot)
+    let nudged = bot
+        .try_tick_nudger()
         .await
         .unwrap_or_else(|e| panic!("the tick failed: {e}"));
     let ids: Vec<&str> = nudged.iter().map(|n| n.task_id.as_str()).collect();
@@ -116,10 +107,10 @@ async fn a_database_holding_values_no_door_stores_still_nudges_and_lists_for_eve
         .iter()
         .find(|n| n.task_id == huge_count)
         .map(|n| n.thread_id.clone())
-        .unwrap_or_default();
+        .needed();
     let busy = bot.say(&thread, "busy").await;
     assert_eq!(busy["path"], "fast", "{busy}");
-    assert!(tick(&bot).await.is_ok());
+    assert!(bot.try_tick_nudger().await.is_ok());
     assert_eq!(skipped(&bot.metrics_text().await, "nudger"), 0.0);
 }
 
@@ -143,7 +134,8 @@ async fn a_row_no_read_takes_is_skipped_and_reported_and_the_others_are_nudged()
     drop(conn);
 
     // Before: the whole tick failed on the one row, and no one was nudged.
-    let nudged = tick(&bot)
+    let nudged = bot
+        .try_tick_nudger()
         .await
         .unwrap_or_else(|e| panic!("the tick failed: {e}"));
     let ids: Vec<&str> = nudged.iter().map(|n| n.task_id.as_str()).collect();
@@ -197,6 +189,9 @@ async fn an_old_database_holding_such_values_is_repaired_when_opened() {
     assert_eq!(status, 200, "{shown}");
     assert_eq!(shown["nudge_count"], 1_000_000);
     assert_eq!(shown["estimated_duration_minutes"], Value::Null);
-    let nudged = tick(&bot).await.unwrap_or_else(|e| panic!("{e}"));
+    let nudged = bot
+        .try_tick_nudger()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(nudged.len(), 1);
 }

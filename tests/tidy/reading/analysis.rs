@@ -3,7 +3,6 @@
 use syn::visit::{self, Visit};
 
 use super::{checked, parsed, ANALYSIS, SENTENCE};
-use crate::lengths::is_test_code;
 use crate::source::SourceFile;
 
 /// Calls of `Sentence::read`, with their lines.
@@ -13,17 +12,7 @@ struct Analyses {
 }
 
 impl<'ast> Visit<'ast> for Analyses {
-    fn visit_item_mod(&mut self, module: &'ast syn::ItemMod) {
-        if !is_test_code(&module.attrs) {
-            visit::visit_item_mod(self, module);
-        }
-    }
-
-    fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
-        if !is_test_code(&item.attrs) {
-            visit::visit_item_fn(self, item);
-        }
-    }
+    outside_test_code!('ast);
 
     fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
         let segments: Vec<String> = path

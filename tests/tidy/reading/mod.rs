@@ -14,6 +14,24 @@
 //! - One analysis: `Sentence::read` is called in `src/` (outside `src/sentence/` and tests)
 //!   only in `src/turn/message_reading.rs`.
 
+/// The `Visit` methods that keep a visitor out of test code (`#[cfg(test)]` modules and
+/// `#[test]` functions): `outside_test_code!('ast);` in an `impl<'ast> Visit<'ast>`.
+macro_rules! outside_test_code {
+    ($ast:lifetime) => {
+        fn visit_item_mod(&mut self, module: &$ast syn::ItemMod) {
+            if !crate::lengths::is_test_code(&module.attrs) {
+                syn::visit::visit_item_mod(self, module);
+            }
+        }
+
+        fn visit_item_fn(&mut self, item: &$ast syn::ItemFn) {
+            if !crate::lengths::is_test_code(&item.attrs) {
+                syn::visit::visit_item_fn(self, item);
+            }
+        }
+    };
+}
+
 mod analysis;
 mod tokenizers;
 mod word_lists;

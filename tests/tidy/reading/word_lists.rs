@@ -6,7 +6,6 @@ use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 
 use super::{checked, parsed, GUARDED, LEXICON, ZONE_TABLE};
-use crate::lengths::is_test_code;
 use crate::source::SourceFile;
 
 /// A collection of string literals in the code: an array or slice (its strings, the first
@@ -49,17 +48,7 @@ fn strings_of_pattern(pattern: &syn::Pat, out: &mut Vec<String>) {
 }
 
 impl<'ast> Visit<'ast> for Collections {
-    fn visit_item_mod(&mut self, module: &'ast syn::ItemMod) {
-        if !is_test_code(&module.attrs) {
-            visit::visit_item_mod(self, module);
-        }
-    }
-
-    fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
-        if !is_test_code(&item.attrs) {
-            visit::visit_item_fn(self, item);
-        }
-    }
+    outside_test_code!('ast);
 
     fn visit_expr_array(&mut self, array: &'ast syn::ExprArray) {
         let strings: Vec<String> = array.elems.iter().filter_map(string_of).collect();

@@ -1,0 +1,28 @@
+//! Reading a `/health` answer in a test: the actors it lists and one actor's record.
+
+use serde_json::Value;
+
+/// The names of the actors `health` lists, in its order.
+pub fn actor_names(health: &Value) -> Vec<&str> {
+    health["actors"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|actor| actor["name"].as_str())
+        .collect()
+}
+
+/// The record of the actor `name` in `health`; a panic showing the answer when it is not there.
+#[track_caller]
+pub fn actor_in(health: &Value, name: &str) -> Value {
+    let found = health["actors"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|actor| actor["name"] == name)
+        .cloned();
+    match found {
+        Some(actor) => actor,
+        None => panic!("no actor {name} in {health}"),
+    }
+}
