@@ -192,6 +192,17 @@ impl Bot {
         task["id"].text().to_string()
     }
 
+    /// Task `id` as the store holds it (a panic when it is not there).
+    pub async fn stored_task(&self, id: &str) -> donna::tasks::Task {
+        let id = id.to_string();
+        self.app
+            .store
+            .read(move |conn| donna::tasks::repo::get(conn, &id))
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+            .unwrap_or_else(|| panic!("task gone"))
+    }
+
     pub async fn task_json(&self, id: &str) -> Value {
         let (status, task) = self.get(&format!("/api/tasks/{id}")).await;
         assert_eq!(status, 200, "get task: {task}");

@@ -63,6 +63,23 @@ pub fn database(dir: &Path) -> PathBuf {
     dir.join("data").join("donna.db")
 }
 
+/// Runs Donna on `dir` (as `start`) until /health answers, creates a task of each title over
+/// HTTP, and stops her cleanly (SIGTERM, exit 0; her log shown otherwise); her config file.
+pub fn run_with_tasks(dir: &Path, titles: &[&str]) -> PathBuf {
+    let mut running = start(dir);
+    wait_healthy(&mut running);
+    for title in titles {
+        create_task(running.port, title);
+    }
+    assert_eq!(
+        terminate(&mut running.child),
+        Some(0),
+        "{}",
+        running.stderr()
+    );
+    running.config.clone()
+}
+
 /// A `donna run` child, killed on drop if the test did not stop it.
 pub struct Running {
     pub child: Child,

@@ -10,7 +10,8 @@ use std::ffi::OsStr;
 use std::path::Path;
 
 use common::process::{
-    create_task, database, health, run_once, start, terminate, text, wait_healthy, write_config,
+    create_task, database, health, run_once, run_with_tasks, start, terminate, text, wait_healthy,
+    write_config,
 };
 
 fn titles(database: &Path) -> Vec<String> {
@@ -47,16 +48,7 @@ fn backup(config: &Path, out: &Path) -> std::process::Output {
 #[test]
 fn after_a_clean_stop_the_database_file_alone_holds_every_task() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let mut running = start(dir.path());
-    wait_healthy(&mut running);
-    create_task(running.port, "Pay rent");
-    create_task(running.port, "Call the plumber");
-    assert_eq!(
-        terminate(&mut running.child),
-        Some(0),
-        "{}",
-        running.stderr()
-    );
+    run_with_tasks(dir.path(), &["Pay rent", "Call the plumber"]);
 
     // What people do: copy donna.db, and only donna.db.
     let db = database(dir.path());
@@ -171,20 +163,12 @@ fn backup_never_overwrites_and_says_why_it_cannot_write() {
     assert!(!database(dir.path()).exists(), "backup created a database");
     assert!(!out.exists(), "backup wrote {out:?} without a database");
 
-    let mut running = start(dir.path());
-    wait_healthy(&mut running);
-    create_task(running.port, "Pay rent");
-    assert_eq!(
-        terminate(&mut running.child),
-        Some(0),
-        "{}",
-        running.stderr()
-    );
+    let config = run_with_tasks(dir.path(), &["Pay rent"]);
 
     // An existing OUT is kept as it was.
     let existing = outside.path().join("existing.db");
     std::fs::write(&existing, "keep me").unwrap_or_else(|e| panic!("{e}"));
-    let output = backup(&running.config, &existing);
+    let output = backup(&config, &existing);
     let message = text(&output.stderr);
     assert!(!output.status.success(), "{message}");
     assert!(message.contains("already exists"), "{message}");
@@ -193,13 +177,13 @@ fn backup_never_overwrites_and_says_why_it_cannot_write() {
     // An OUT that cannot be written (its folder is a file).
     let blocker = outside.path().join("not-a-folder");
     std::fs::write(&blocker, "").unwrap_or_else(|e| panic!("{e}"));
-    let output = backup(&running.config, &blocker.join("donna.db"));
+    let output = backup(&config, &blocker.join("donna.db"));
     let message = text(&output.stderr);
     assert!(!output.status.success(), "{message}");
     assert!(message.contains("cannot write"), "{message}");
 
     // Donna stopped: the backup works too.
-    let output = backup(&running.config, &out);
+    let output = backup(&config, &out);
     assert!(output.status.success(), "{}", text(&output.stderr));
     assert_eq!(titles(&out), ["Pay rent"]);
     assert_eq!(integrity(&out), "ok");

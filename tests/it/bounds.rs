@@ -4,6 +4,8 @@
 
 use crate::common;
 use crate::common::Needed;
+use crate::common::TestConfig;
+use donna::config::LlmProvider;
 
 use std::time::Duration;
 
@@ -150,7 +152,10 @@ async fn the_global_cap_on_turns_in_flight_answers_429() {
 #[actix_rt::test]
 async fn shutdown_finishes_turns_in_flight_and_refuses_new_ones() {
     let fake = slow_llm();
-    let bot = start_bot(&fake.config("ollama", "10s", 4)).await;
+    let bot = TestConfig::new()
+        .with_llm(&fake, LlmProvider::Ollama, 10, 4)
+        .start()
+        .await;
     let (_, busy) = bot.nudged_task("Busy thread").await;
     let (_, other) = bot.nudged_task("Other thread").await;
     let in_flight = send(&bot, &busy, "tell me more", "a").await;

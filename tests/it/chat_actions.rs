@@ -7,15 +7,20 @@
 //! planner's look-ups always waits for a yes; a stopped reminder can be taken back.
 
 use crate::common;
+use crate::common::TestConfig;
 use crate::common::{Fields, Needed};
+use donna::config::LlmProvider;
 
 use common::fake_llm::planner::{call, done, question};
 use common::fake_llm::{in_role, out, start_fake_llm, FakeLlm};
-use common::{start_bot, Bot};
+use common::Bot;
 use serde_json::{json, Value};
 
 async fn bot(fake: &FakeLlm) -> Bot {
-    start_bot(&fake.config("ollama", "10s", 2)).await
+    TestConfig::new()
+        .with_llm(fake, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await
 }
 
 async fn said(bot: &Bot, fake: &FakeLlm, thread: &str, text: &str, actions: Value) -> Value {

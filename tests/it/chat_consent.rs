@@ -6,14 +6,19 @@
 //! a pending draft never swallows a command; "dingo report" is ambiguous when A and B exist.
 
 use crate::common;
+use crate::common::TestConfig;
 use crate::common::{Fields, Needed};
+use donna::config::LlmProvider;
 
 use common::fake_llm::{out, start_fake_llm, FakeLlm};
 use common::{start_bot, Bot};
 use serde_json::{json, Value};
 
 async fn bot(fake: &FakeLlm) -> Bot {
-    start_bot(&fake.config("ollama", "10s", 2)).await
+    TestConfig::new()
+        .with_llm(fake, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await
 }
 
 async fn status(bot: &Bot, id: &str) -> String {

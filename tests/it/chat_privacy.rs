@@ -3,9 +3,10 @@
 //! someone else's private chat, whichever chat the talk happens in.
 
 use crate::common;
+use crate::common::TestConfig;
+use donna::config::LlmProvider;
 
 use common::fake_llm::start_fake_llm;
-use common::start_bot;
 use serde_json::{json, Value};
 
 fn prompt_text(prompt: &[(String, String)]) -> String {
@@ -19,7 +20,10 @@ fn created(result: &Value, sentence: &str) {
 #[actix_rt::test]
 async fn task_talk_in_a_group_never_shows_the_model_another_persons_private_tasks() {
     let fake = start_fake_llm();
-    let bot = start_bot(&fake.config("ollama", "10s", 2)).await;
+    let bot = TestConfig::new()
+        .with_llm(&fake, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await;
     // The owner's task, captured in their own chat.
     let private = bot.free_thread().await;
     let sentence = "remind me to renew the kayak licence tomorrow at 9am";

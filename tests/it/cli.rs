@@ -2,7 +2,7 @@
 //! SIGTERM exiting 0, and the one-process-per-data-dir lock.
 
 use crate::common;
-use crate::common::health::actor_names;
+use crate::common::health::assert_every_actor_listed;
 
 use common::process::{
     donna, free_port, run, terminate, wait_exit, wait_healthy, write_yaml, Running,
@@ -144,18 +144,7 @@ fn run_serves_health_with_the_seven_actors_and_sigterm_exits_zero() {
         if model_away { "degraded" } else { "ok" },
         "{body}"
     );
-    let names: Vec<&str> = actor_names(&body);
-    for name in [
-        "thread_memory",
-        "pending_plans",
-        "fast_path",
-        "llm_classifier",
-        "action_executor",
-        "rate_cap",
-        "discord_gateway",
-    ] {
-        assert!(names.contains(&name), "{name} missing: {names:?}");
-    }
+    assert_every_actor_listed(&body);
     assert_eq!(terminate(&mut running.child), Some(0));
 }
 

@@ -6,6 +6,8 @@
 
 use crate::common;
 use crate::common::Needed;
+use crate::common::TestConfig;
+use donna::config::LlmProvider;
 
 use common::fake_llm::{out, start_fake_llm, FakeLlm};
 use common::process::{self, terminate};
@@ -43,7 +45,10 @@ async fn chat_turn(bot: &Bot, fake: &FakeLlm, thread: &str, n: usize, chars: usi
 #[actix_rt::test]
 async fn a_long_chat_never_asks_for_more_than_the_context_and_keeps_its_newest_messages() {
     let fake = start_fake_llm();
-    let bot = start_bot(&fake.config("ollama", "10s", 2)).await;
+    let bot = TestConfig::new()
+        .with_llm(&fake, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await;
     // 4,096 tokens: 512 kept for the answer, 204 spare, the rest for the prompt; the chat
     // budget (24,000 by default) is held to it.
     let figures = context(&bot).await;

@@ -11,9 +11,7 @@ use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
 use std::time::Duration;
 
-use common::process::{
-    create_task, database, exit_or_serve, health, start, terminate, wait_healthy, Outcome,
-};
+use common::process::{database, exit_or_serve, health, run_with_tasks, start, Outcome};
 use common::{eventually, start_bot, wait_until, Bot};
 use serde_json::{json, Value};
 
@@ -73,15 +71,7 @@ fn garble_page(db: &Path, page: u64, page_size: u64) {
 
 /// A data dir whose database holds one task, Donna stopped and everything in `donna.db`.
 fn database_with_a_task(dir: &Path) {
-    let mut running = start(dir);
-    wait_healthy(&mut running);
-    create_task(running.port, "Pay rent");
-    assert_eq!(
-        terminate(&mut running.child),
-        Some(0),
-        "{}",
-        running.stderr()
-    );
+    run_with_tasks(dir, &["Pay rent"]);
     checkpoint(&database(dir));
     for sidecar in ["donna.db-wal", "donna.db-shm"] {
         let _ = std::fs::remove_file(dir.join("data").join(sidecar));

@@ -6,7 +6,9 @@
 //! that failed costs nothing, and one cut off by a restart is never made again.
 
 use crate::common;
+use crate::common::TestConfig;
 use crate::common::{Fields, Needed};
+use donna::config::LlmProvider;
 
 use std::time::Duration;
 
@@ -333,7 +335,10 @@ async fn the_prompts_the_local_model_receives_describe_the_escalation_flag() {
     }
 
     let plain = start_fake_llm();
-    let without = start_bot(&plain.config("ollama", "10s", 2)).await;
+    let without = TestConfig::new()
+        .with_llm(&plain, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await;
     a_chat_and_a_question(&without, &plain).await;
     for index in [0, 1] {
         let system = system_of(&plain, "chat", index);
@@ -491,7 +496,10 @@ async fn asking_for_the_bigger_model_offers_it_for_the_previous_question() {
     assert_eq!(local.count("route"), 1, "the rules took every request");
 
     let plain = start_fake_llm();
-    let without = start_bot(&plain.config("ollama", "10s", 2)).await;
+    let without = TestConfig::new()
+        .with_llm(&plain, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await;
     let there = without.free_thread().await;
     let refused = without.say(&there, "ask the bigger model").await;
     assert_eq!(refused["path"], "unhandled", "{refused}");

@@ -3,7 +3,9 @@
 //! `reset` after an unknown id, the bearer token, and the stream's end when Donna stops.
 
 use crate::common;
+use crate::common::TestConfig;
 use crate::common::{Fields, Needed};
+use donna::config::LlmProvider;
 
 use std::time::Duration;
 
@@ -149,7 +151,10 @@ async fn a_task_its_nudge_and_the_answer_appear_on_the_stream_in_order() {
 #[actix_rt::test]
 async fn a_turn_that_waits_for_the_model_says_thinking_first_and_a_rule_turn_does_not() {
     let fake = start_fake_llm();
-    let bot = start_bot(&fake.config("ollama", "10s", 1)).await;
+    let bot = TestConfig::new()
+        .with_llm(&fake, LlmProvider::Ollama, 10, 1)
+        .start()
+        .await;
     let thread = bot.free_thread().await;
     let mut stream = Stream::open(&bot, None).await;
     // A rule takes it: the task and the answer, nothing before them.

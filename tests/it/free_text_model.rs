@@ -4,7 +4,9 @@
 //! person sees; nothing invalid creates anything.
 
 use crate::common;
+use crate::common::TestConfig;
 use crate::common::{Fields, Needed};
+use donna::config::LlmProvider;
 
 use std::time::Duration;
 
@@ -224,7 +226,10 @@ async fn route_sees_the_last_exchanges_and_each_intent_goes_to_its_room() {
 #[actix_rt::test]
 async fn a_turns_later_call_does_not_wait_behind_every_other_turns_first_call() {
     let fake = start_fake_llm();
-    let bot = start_bot(&fake.config("ollama", "10s", 2)).await;
+    let bot = TestConfig::new()
+        .with_llm(&fake, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await;
     const CHATS: usize = 10;
     let slow =
         |value: serde_json::Value| Script::Delay(Duration::from_millis(50), Box::new(out(value)));

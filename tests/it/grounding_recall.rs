@@ -6,9 +6,10 @@
 //! BENCHMARKS.md); the test holds it at 90% or more.
 
 use crate::common;
+use crate::common::TestConfig;
+use donna::config::LlmProvider;
 
 use common::fake_llm::{start_fake_llm, Script};
-use common::start_bot;
 use serde_json::{json, Value};
 
 /// (the task, the person's reply, the action the model proposes, its parameters)
@@ -267,7 +268,10 @@ fn names(result: &Value) -> Vec<String> {
 /// prints the figure and each miss.
 async fn recall(label: &str, replies: &[(&str, &str, &str, &str)]) -> f64 {
     let fake = start_fake_llm();
-    let bot = start_bot(&fake.config("ollama", "5s", 2)).await;
+    let bot = TestConfig::new()
+        .with_llm(&fake, LlmProvider::Ollama, 5, 2)
+        .start()
+        .await;
     let mut reached = 0;
     let mut missed = Vec::new();
     for (title, reply, action, params) in replies {

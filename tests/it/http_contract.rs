@@ -2,7 +2,7 @@
 //! the shapes of /health and /metrics. Every refused request must change nothing.
 
 use crate::common;
-use crate::common::health::{actor_in, actor_names};
+use crate::common::health::{actor_in, assert_every_actor_listed};
 use crate::common::{Fields, Needed};
 
 use common::{start_bot, start_bot_with, TestEnv};
@@ -19,20 +19,7 @@ async fn health_lists_every_actor_and_is_ok_on_a_fresh_start() {
     let (status, health) = bot.get("/health").await;
     assert_eq!(status, 200);
     assert_eq!(health["status"], "ok");
-    let names: Vec<&str> = actor_names(&health);
-    for name in [
-        "thread_memory",
-        "pending_plans",
-        "fast_path",
-        "llm_classifier",
-        "action_executor",
-        "rate_cap",
-        "discord_gateway",
-        "router",
-        "store_writer",
-    ] {
-        assert!(names.contains(&name), "{name} missing from {names:?}");
-    }
+    assert_every_actor_listed(&health);
     let gateway = actor_in(&health, "discord_gateway");
     assert_eq!(gateway["state"], "disabled");
     for field in [

@@ -4,6 +4,8 @@
 //! with a clear error and store nothing; a capture in chat creates no task.
 
 use crate::common;
+use crate::common::TestConfig;
+use donna::config::LlmProvider;
 
 use common::fake_llm::{out, start_fake_llm};
 use common::start_bot;
@@ -89,7 +91,10 @@ async fn a_capture_of_an_invisible_title_creates_no_task() {
 #[actix_rt::test]
 async fn a_model_capture_with_an_invisible_title_creates_no_task() {
     let fake = start_fake_llm();
-    let bot = start_bot(&fake.config("ollama", "2s", 2)).await;
+    let bot = TestConfig::new()
+        .with_llm(&fake, LlmProvider::Ollama, 2, 2)
+        .start()
+        .await;
     for (index, title) in INVISIBLE.iter().enumerate() {
         let thread = bot.free_thread().await;
         fake.push_for(

@@ -4,18 +4,23 @@
 //! calls were made, what was sent, what came back, in which order.
 
 use crate::common;
+use crate::common::TestConfig;
 use crate::common::{Fields, Needed};
+use donna::config::LlmProvider;
 
 use std::time::Duration;
 
 use common::fake_llm::planner::{call, done, question};
 use common::fake_llm::{out, start_fake_llm, FakeLlm, Script};
-use common::{eventually, start_bot, Bot};
+use common::{eventually, Bot};
 use donna::conversation::turn_journal::{self, EntryKind, JournalEntry};
 use serde_json::{json, Value};
 
 async fn planner_bot(fake: &FakeLlm, extra: &str) -> Bot {
-    start_bot(&format!("{extra}{}", fake.config("ollama", "10s", 2))).await
+    TestConfig::yaml(extra)
+        .with_llm(fake, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await
 }
 
 async fn journal_of(bot: &Bot, thread: &str, message: &str) -> Vec<JournalEntry> {

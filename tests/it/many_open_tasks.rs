@@ -9,11 +9,13 @@
 //! a shared machine falls on both alike.
 
 use crate::common;
+use crate::common::TestConfig;
+use donna::config::LlmProvider;
 
 use std::time::{Duration, Instant};
 
 use common::fake_llm::{out, start_fake_llm, FakeLlm};
-use common::{start_bot, Bot};
+use common::Bot;
 use serde_json::json;
 
 /// Open tasks the message names on the busy bot (each shares "call" and "bank" with it).
@@ -56,8 +58,14 @@ async fn capture(bot: &Bot, fake: &FakeLlm, index: usize) -> Duration {
 #[actix_rt::test]
 async fn a_capture_takes_as_long_with_hundreds_of_open_tasks_named_as_with_two() {
     let (quiet_model, busy_model) = (start_fake_llm(), start_fake_llm());
-    let quiet = start_bot(&quiet_model.config("ollama", "10s", 2)).await;
-    let busy = start_bot(&busy_model.config("ollama", "10s", 2)).await;
+    let quiet = TestConfig::new()
+        .with_llm(&quiet_model, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await;
+    let busy = TestConfig::new()
+        .with_llm(&busy_model, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await;
     for case in 0..2 {
         quiet
             .task(json!({"title": format!("Call the bank about case {case}")}))

@@ -18,7 +18,7 @@ use common::fake_discord::{start_fake_discord, FakeDiscord, IncomingMessage, BOT
 use common::ids::{DM, GENERAL, GUILD, NUDGE_CHANNEL, OWNER, STRANGER};
 use common::{eventually, monday_10am, sent_to, start_bot, Bot};
 use donna::conversation::{threads, Channel};
-use donna::tasks::{repo, NewTask, Task, TaskSource};
+use donna::tasks::{repo, NewTask, TaskSource};
 use serde_json::{json, Value};
 
 /// Ticks never fire on their own within a test; the test ticks by hand.
@@ -40,16 +40,6 @@ async fn task_from(bot: &Bot, title: &str, origin: &str) -> String {
         .await
         .unwrap_or_else(|e| panic!("insert: {e}"));
     id
-}
-
-async fn stored_task(bot: &Bot, id: &str) -> Task {
-    let id = id.to_string();
-    bot.app
-        .store
-        .read(move |conn| repo::get(conn, &id))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .unwrap_or_else(|| panic!("task gone"))
 }
 
 async fn thread_ids(bot: &Bot) -> Vec<String> {
@@ -103,14 +93,14 @@ async fn the_nudger_nudges_a_task_in_the_free_thread_it_came_from_and_done_there
     let shown = bot.task_json(&task).await;
     assert_eq!(shown["nudge_count"], 1, "{shown}");
     assert!(shown["open_thread_id"].is_null(), "{shown}");
-    assert_eq!(stored_task(&bot, &task).await.unanswered_nudges, 1);
+    assert_eq!(bot.stored_task(&task).await.unanswered_nudges, 1);
 
     let answer = bot.say(&chat, "done").await;
     assert_eq!(answer["path"], "fast", "{answer}");
     assert_eq!(answer["reply"], "Marked 'Pay rent' as done.", "{answer}");
     assert_eq!(bot.task_json(&task).await["status"], "done");
     assert_eq!(
-        stored_task(&bot, &task).await.unanswered_nudges,
+        bot.stored_task(&task).await.unanswered_nudges,
         0,
         "the answer resets the backoff"
     );
@@ -148,7 +138,7 @@ async fn only_a_keyword_answer_right_after_the_nudge_acts_on_the_task() {
     let bot = start_bot(MANUAL).await;
     let chat = bot.free_thread().await;
     let task = task_from(&bot, "Pay rent", &chat).await;
-    let before = stored_task(&bot, &task).await;
+    let before = bot.stored_task(&task).await;
 
     // Each of these, right after a fresh nudge in the chat, is free text: the task is untouched.
     let not_answers = [
@@ -165,7 +155,7 @@ async fn only_a_keyword_answer_right_after_the_nudge_acts_on_the_task() {
         assert_eq!(status, 200);
         let answer = bot.say(&chat, text).await;
         assert_ne!(answer["path"], "fast", "{text:?}: {answer}");
-        let after = stored_task(&bot, &task).await;
+        let after = bot.stored_task(&task).await;
         assert_eq!(
             (after.status, after.scheduled_start, after.snoozed_until),
             (before.status, before.scheduled_start, before.snoozed_until),
@@ -184,13 +174,14 @@ async fn only_a_keyword_answer_right_after_the_nudge_acts_on_the_task() {
             "{answer}"
         );
     }
-    assert_eq!(stored_task(&bot, &task).await.status, before.status);
+    assert_eq!(bot.stored_task(&task).await.status, before.status);
 
     // And "busy" right after the nudge snoozes it, as in a nudge thread.
     nudge_api(&bot, &task).await;
     let answer = bot.say(&chat, "busy").await;
     assert_eq!(answer["path"], "fast", "{answer}");
-    assert!(stored_task(&bot, &task)
+    assert!(bot
+        .stored_task(&task)
         .await
         .snoozed_until
         .is_some_and(|until: DateTime<Utc>| until > monday_10am()));

@@ -9,7 +9,6 @@ use crate::common::{Fields, Needed};
 
 use chrono::{DateTime, TimeZone, Utc};
 use common::{start_bot, Bot};
-use donna::automations::runner::AutomationsMsg;
 use serde_json::{json, Value};
 
 pub(crate) async fn zone_of(bot: &Bot, user: &str) -> String {
@@ -273,13 +272,7 @@ async fn an_automation_keeps_its_zone_and_its_wall_clock_time_across_a_dst_chang
     let mut starts = Vec::new();
     for day in 28..=31 {
         bot.clock.set(at(2026, 3, day, 12, 0));
-        let created = bot
-            .app
-            .automations
-            .ask(|reply| AutomationsMsg::Tick { reply: Some(reply) })
-            .await
-            .unwrap_or_else(|e| panic!("{e}"))
-            .unwrap_or_else(|e| panic!("{e}"));
+        let created = bot.automation_tick().await;
         assert_eq!(created.len(), 1, "{day} March");
         assert_eq!(created[0].created_by.as_deref(), Some("berlin"));
         starts.extend(created[0].scheduled_start);

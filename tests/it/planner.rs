@@ -6,7 +6,9 @@
 //! repeated message id calls nothing.
 
 use crate::common;
+use crate::common::TestConfig;
 use crate::common::{Fields, Needed};
+use donna::config::LlmProvider;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -22,7 +24,10 @@ fn answer(text: &str) -> Script {
 }
 
 async fn planner_bot(fake: &FakeLlm, extra: &str) -> Bot {
-    start_bot(&format!("{extra}{}", fake.config("ollama", "10s", 2))).await
+    TestConfig::yaml(extra)
+        .with_llm(fake, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await
 }
 
 async fn tasks(bot: &Bot) -> Value {

@@ -8,14 +8,19 @@
 
 use crate::common;
 use crate::common::Fields;
+use crate::common::TestConfig;
+use donna::config::LlmProvider;
 
 use common::fake_llm::planner::{call, question};
 use common::fake_llm::{in_role, out, start_fake_llm, FakeLlm};
-use common::{start_bot, Bot};
+use common::Bot;
 use serde_json::{json, Value};
 
 async fn bot(fake: &FakeLlm) -> Bot {
-    start_bot(&fake.config("ollama", "10s", 2)).await
+    TestConfig::new()
+        .with_llm(fake, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await
 }
 
 fn answers(reply: &str, actions: Value) -> common::fake_llm::Script {

@@ -5,7 +5,9 @@
 //! zero per-thread order violations.
 
 use crate::common;
+use crate::common::TestConfig;
 use crate::common::{Fields, Needed};
+use donna::config::LlmProvider;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -161,7 +163,10 @@ fn turn_store_writes(page: &str) -> u64 {
 #[actix_rt::test]
 async fn a_message_waiting_for_the_model_is_in_the_inbox_meanwhile() {
     let fake = common::fake_llm::start_fake_llm();
-    let bot = start_bot(&fake.config("ollama", "10s", 2)).await;
+    let bot = TestConfig::new()
+        .with_llm(&fake, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await;
     let (_, body) = bot.post("/api/threads", serde_json::json!({})).await;
     let thread = body["thread_id"].text().to_string();
     fake.push_for(

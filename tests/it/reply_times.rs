@@ -8,6 +8,8 @@
 
 use crate::common;
 use crate::common::Fields;
+use crate::common::TestConfig;
+use donna::config::LlmProvider;
 
 use chrono::Duration;
 use common::fake_llm::{start_fake_llm, Script};
@@ -349,7 +351,10 @@ async fn a_day_without_a_time_keeps_the_tasks_own_time_of_day_never_a_leftover()
 async fn with_a_model_an_impossible_time_is_still_the_readers_reason_and_an_unclear_one_is_read() {
     let fake = start_fake_llm();
     fake.always(Script::answer(json!([]), "When would suit you?"));
-    let bot = start_bot(&fake.config("ollama", "5s", 2)).await;
+    let bot = TestConfig::new()
+        .with_llm(&fake, LlmProvider::Ollama, 5, 2)
+        .start()
+        .await;
     let rows: &[Row] = &[
         (
             "push it to 25:00",

@@ -9,9 +9,10 @@
 
 use crate::common;
 use crate::common::Fields;
+use crate::common::TestConfig;
+use donna::config::LlmProvider;
 
 use common::fake_llm::{out, start_fake_llm};
-use common::start_bot;
 use serde_json::{json, Value};
 
 /// What the created task holds: (priority, estimate, description, tags, domain, has a time).
@@ -233,7 +234,10 @@ async fn check(rows: Vec<Row>) {
 /// Each row with, where `route` names no task, `parse_task`'s answer (its one call).
 async fn check_reading(rows: Vec<(Row, Option<Value>)>) {
     let fake = start_fake_llm();
-    let bot = start_bot(&fake.config("ollama", "10s", 2)).await;
+    let bot = TestConfig::new()
+        .with_llm(&fake, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await;
     let mut parsed = 0;
     for (turn, ((text, route, expected), parse_task)) in rows.into_iter().enumerate() {
         let thread = bot.free_thread().await;

@@ -11,7 +11,7 @@ use crate::common::{Fields, Needed};
 
 use chrono::{DateTime, TimeZone, Utc};
 use common::{start_bot, Bot};
-use donna::subsystems::digest::{DigestMsg, DigestSent};
+use donna::subsystems::digest::DigestSent;
 use serde_json::{json, Value};
 
 /// Quiet until 10:00, so Donna's 09:00 falls inside.
@@ -101,13 +101,7 @@ async fn a_recurring_reminder_at_a_stated_time_fires_then_in_quiet_hours_and_don
 
 async fn digests_at(bot: &Bot, when: DateTime<Utc>) -> Vec<DigestSent> {
     bot.clock.set(when);
-    let sent = bot
-        .app
-        .digests
-        .ask(|reply| DigestMsg::Tick { reply: Some(reply) })
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let sent = bot.digest_tick().await;
     sent.into_iter().filter(|d| d.text.is_some()).collect()
 }
 

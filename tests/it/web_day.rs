@@ -6,6 +6,8 @@
 //! accessible names, the contract with screen readers; the keyboard submits and presses.
 
 use crate::common;
+use crate::common::TestConfig;
+use donna::config::LlmProvider;
 
 use common::browser::{Browser, Tab};
 use common::fake_llm::{out, start_fake_llm};
@@ -128,7 +130,10 @@ fn named_button(text: &str) -> String {
 #[actix_rt::test]
 async fn a_tasks_row_shows_its_estimated_duration_when_it_has_one() {
     let fake = start_fake_llm();
-    let bot = start_bot(&format!("{NEW_YORK}{}", fake.config("ollama", "10s", 2))).await;
+    let bot = TestConfig::yaml(NEW_YORK)
+        .with_llm(&fake, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await;
     bot.task(json!({ "title": "Deep work", "estimated_duration_minutes": 75 }))
         .await;
     bot.task(

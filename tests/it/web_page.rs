@@ -8,7 +8,9 @@
 //! `web_buttons.rs`, the token flow `web_token.rs`, the README's screenshot `web_screenshot.rs`.
 
 use crate::common;
+use crate::common::TestConfig;
 use crate::common::{Fields, Needed};
+use donna::config::LlmProvider;
 
 use common::browser::Browser;
 use common::fake_llm::{out, start_fake_llm, Script};
@@ -116,7 +118,10 @@ async fn a_typed_capture_appears_in_tasks_without_a_reload() {
 #[actix_rt::test]
 async fn donna_is_thinking_shows_while_the_model_answers_and_goes_with_the_answer() {
     let fake = start_fake_llm();
-    let bot = start_bot(&format!("{NEW_YORK}{}", fake.config("ollama", "10s", 1))).await;
+    let bot = TestConfig::yaml(NEW_YORK)
+        .with_llm(&fake, LlmProvider::Ollama, 10, 1)
+        .start()
+        .await;
     let browser = Browser::launch().await;
     let tab = open_page(&bot, &browser, 1000).await;
     let thinking_shown = "!document.getElementById('thinking').hidden";

@@ -16,6 +16,8 @@ mod without_model;
 
 use crate::common;
 use crate::common::Needed;
+use crate::common::TestConfig;
+use donna::config::LlmProvider;
 
 use chrono::Duration as ChronoDuration;
 use common::fake_llm::{in_role, out, start_fake_llm, FakeLlm, Script};
@@ -35,7 +37,10 @@ fn chat_says(fake: &FakeLlm, text: &str) {
 }
 
 async fn chat_bot(fake: &FakeLlm, extra: &str) -> Bot {
-    start_bot(&format!("{extra}{}", fake.config("ollama", "10s", 2))).await
+    TestConfig::yaml(extra)
+        .with_llm(fake, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await
 }
 
 fn anywhere(messages: &[(String, String)], words: &str) -> bool {

@@ -3,11 +3,16 @@
 
 use super::*;
 use crate::common::Fields;
+use crate::common::TestConfig;
+use donna::config::LlmProvider;
 
 #[actix_rt::test]
 async fn a_thirty_second_model_call_does_not_delay_a_fast_reply_on_another_thread() {
     let fake = start_fake_llm();
-    let bot = start_bot(&fake.config("ollama", "60s", 2)).await;
+    let bot = TestConfig::new()
+        .with_llm(&fake, LlmProvider::Ollama, 60, 2)
+        .start()
+        .await;
     fake.push(Script::Delay(
         Duration::from_secs(30),
         Box::new(Script::answer(json!([]), "finally")),
@@ -38,7 +43,10 @@ async fn with_a_hundred_model_bound_messages_at_once_the_calls_in_flight_peak_at
         Duration::from_millis(40),
         Box::new(Script::answer(json!([]), "ok")),
     ));
-    let bot = start_bot(&fake.config("ollama", "30s", 3)).await;
+    let bot = TestConfig::new()
+        .with_llm(&fake, LlmProvider::Ollama, 30, 3)
+        .start()
+        .await;
     let mut threads = Vec::new();
     for i in 0..100 {
         threads.push(bot.nudged_task(&format!("Task {i}")).await.1);
@@ -77,7 +85,10 @@ async fn with_a_hundred_model_bound_messages_at_once_the_calls_in_flight_peak_at
 #[actix_rt::test]
 async fn a_yes_sent_while_donna_was_thinking_up_a_new_plan_does_not_confirm_it() {
     let fake = start_fake_llm();
-    let bot = start_bot(&fake.config("ollama", "10s", 2)).await;
+    let bot = TestConfig::new()
+        .with_llm(&fake, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await;
     let (task, thread) = bot.nudged_task("Pay rent").await;
     fake.push(Script::answer(
         json!([{"name": "reschedule", "params": {"when": "friday 9am"}}]),
@@ -123,7 +134,10 @@ async fn a_yes_sent_while_donna_was_thinking_up_a_new_plan_does_not_confirm_it()
 #[actix_rt::test]
 async fn a_plan_expires_plans_expiry_after_it_was_proposed_not_after_the_model_was_asked() {
     let fake = start_fake_llm();
-    let bot = start_bot(&fake.config("ollama", "10s", 2)).await;
+    let bot = TestConfig::new()
+        .with_llm(&fake, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await;
     let (_, thread) = bot.nudged_task("Pay rent").await;
     fake.push(Script::Delay(
         Duration::from_millis(800),

@@ -4,6 +4,8 @@
 use super::*;
 use crate::common::health::actor_in;
 use crate::common::Fields;
+use crate::common::TestConfig;
+use donna::config::LlmProvider;
 
 #[actix_rt::test]
 async fn every_failure_mode_apologises_executes_nothing_and_keeps_the_bot_healthy() {
@@ -92,7 +94,10 @@ async fn an_endless_model_answer_is_cut_off_at_64_kib_and_the_turn_apologises_at
         every: Duration::from_millis(20),
         total: FULL_BODY,
     });
-    let bot = start_bot(&fake.config("ollama", "10s", 2)).await;
+    let bot = TestConfig::new()
+        .with_llm(&fake, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await;
     let (task, thread) = bot.nudged_task("Pay rent").await;
     let started = std::time::Instant::now();
     let result = bot.say(&thread, "hmm, about that one").await;

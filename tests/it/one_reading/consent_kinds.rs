@@ -4,6 +4,8 @@
 //! sarcasm, someone else's intention; someone else's report ("Tom paid it") and sarcasm become a
 //! plan, never nothing and never a write. Kinds, each with members the issue never named.
 
+use crate::common::TestConfig;
+use donna::config::LlmProvider;
 use serde_json::{json, Value};
 
 use super::outcome::in_a_nudge_thread;
@@ -118,7 +120,10 @@ const CHAT_ROWS: &[(&str, &str, &str, Then)] = &[
 #[actix_rt::test]
 async fn a_model_write_runs_at_once_only_on_the_persons_plain_request() {
     let fake = start_fake_llm();
-    let bot = start_bot(&fake.config("ollama", "10s", 2)).await;
+    let bot = TestConfig::new()
+        .with_llm(&fake, LlmProvider::Ollama, 10, 2)
+        .start()
+        .await;
     let mut wrong = Vec::new();
     for (title, text, action, expected) in CHAT_ROWS {
         let task = bot.task(json!({"title": title})).await;

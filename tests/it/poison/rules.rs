@@ -16,7 +16,6 @@ use donna::automations::repo::{self, Automation, AutomationKind};
 
 use super::{automation, skipped, utc};
 use donna::automations::{AutomationDraft, AutomationsMsg, RepeatFrom, Schedule};
-use donna::subsystems::digest::DigestMsg;
 
 /// The rule: every second of every 30 February.
 const SECONDLY: &str = "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30";
@@ -115,13 +114,7 @@ async fn a_turn_is_not_held_up_by_rules_that_never_occur_and_the_others_still_fi
         Some("aut_plants"),
         "{created:?}"
     );
-    let digests = bot
-        .app
-        .digests
-        .ask(|reply| DigestMsg::Tick { reply: Some(reply) })
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .unwrap_or_else(|e| panic!("the digest tick failed: {e}"));
+    let digests = bot.digest_tick().await;
     assert!(digests.is_empty(), "{digests:?}");
     let metrics = bot.metrics_text().await;
     assert_eq!(
@@ -132,13 +125,7 @@ async fn a_turn_is_not_held_up_by_rules_that_never_occur_and_the_others_still_fi
     assert_eq!(skipped(&metrics, "digests"), 5.0);
 
     // The next tick does not search again what cannot be due, and reports nothing twice.
-    let again = bot
-        .app
-        .automations
-        .ask(|reply| AutomationsMsg::Tick { reply: Some(reply) })
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let again = bot.automation_tick().await;
     assert!(again.is_empty(), "{again:?}");
     assert_eq!(skipped(&bot.metrics_text().await, "automations"), 150.0);
 }

@@ -15,16 +15,6 @@ use super::skipped;
 
 const RULES: &str = "nudges:\n  interval: 1h\n  min_gap: 4h\n  quiet_hours: \"22:00-08:00\"\n";
 
-async fn stored(bot: &Bot, id: &str) -> Task {
-    let id = id.to_string();
-    bot.app
-        .store
-        .read(move |conn| repo::get(conn, &id))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .unwrap_or_else(|| panic!("task gone"))
-}
-
 /// Writes `task` as it is, past every door (as an import before the checks did).
 async fn put(bot: &Bot, task: Task) {
     bot.app
@@ -40,7 +30,7 @@ async fn spoiled(bot: &Bot, title: &str, spoil: impl FnOnce(&mut Task)) -> Strin
     let id = bot
         .task(json!({"title": title, "scheduled_start": start}))
         .await;
-    let mut task = stored(bot, &id).await;
+    let mut task = bot.stored_task(&id).await;
     spoil(&mut task);
     put(bot, task).await;
     id
@@ -86,10 +76,10 @@ async fn a_database_holding_values_no_door_stores_still_nudges_and_lists_for_eve
     }
     // The counter saturated: an integer still (before, `+ 1` made it REAL and every read of
     // the task failed from then on).
-    let counted = stored(&bot, &huge_count).await;
+    let counted = bot.stored_task(&huge_count).await;
     assert_eq!(counted.nudge_count, 1_000_000);
     assert_eq!(counted.unanswered_nudges, 1_000_000);
-    assert_eq!(stored(&bot, &negative).await.nudge_count, 1);
+    assert_eq!(bot.stored_task(&negative).await.nudge_count, 1);
 
     let (status, listed) = bot.get("/api/tasks").await;
     assert_eq!(status, 200, "{listed}");
