@@ -7,7 +7,7 @@
 //! - **a. FastPath**: replies/s and ns/reply of the message's one reading and
 //!   `replies::analysis::analyze` on it (`classify`, `plan_answer`, `is_undo`,
 //!   `is_confirm_word`, as the FastPath actor calls them), the reading alone, and `classify`
-//!   alone on a read message, over ~100 replies copied from `tests/it/fast_path_table.rs`, with
+//!   alone on a read message, over ~100 replies copied from `tests/it/fast_path_table/`, with
 //!   the shipped `config/reply_intents.yaml`.
 //! - **b. whole turns**: the real app (`App::start`, real SQLite in a fresh temp dir, every
 //!   actor) without HTTP. 1,000 tasks each get an open nudge thread, then "done" is submitted to
@@ -112,7 +112,7 @@ const TARGET_CONCURRENT_VS_TRIVIAL: f64 = 0.9;
 /// Extra rounds with bounded concurrency, to show what the burst's fan-out costs (not a target).
 const DIAGNOSTIC_IN_FLIGHT: [usize; 2] = [8, 64];
 
-/// ~100 replies from tests/it/fast_path_table.rs: matches, negations, questions, multi-intent,
+/// ~100 replies from tests/it/fast_path_table/: matches, negations, questions, multi-intent,
 /// lookalikes, plan answers, undo requests.
 const REPLIES: &[&str] = &[
     "done",

@@ -352,6 +352,16 @@ impl Bot {
     }
 }
 
+/// The names of the actions a turn result proposes or ran, in order.
+pub fn action_names(result: &Value) -> Vec<String> {
+    result["actions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|action| action["name"].as_str().map(str::to_string))
+        .collect()
+}
+
 // ---- polling: a test waits on a condition, never a fixed time ---------------------------------
 
 /// How often the polling helpers look again.

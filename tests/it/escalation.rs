@@ -27,7 +27,7 @@ fn config(local: &FakeLlm, big: &FakeLlm, extra: &str) -> String {
 }
 
 /// The local model routes to chat and says it needs the bigger one.
-fn local_needs_help(local: &FakeLlm) {
+pub(crate) fn local_needs_help(local: &FakeLlm) {
     local.push_for("route", out(json!({"intent": "chat", "confidence": 0.9})));
     local.push_for(
         "chat",

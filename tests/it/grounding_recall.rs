@@ -6,6 +6,7 @@
 //! BENCHMARKS.md); the test holds it at 90% or more.
 
 use crate::common;
+use crate::common::action_names;
 use crate::common::TestConfig;
 use donna::config::LlmProvider;
 
@@ -255,15 +256,6 @@ const HELD_OUT: &[(&str, &str, &str, &str)] = &[
     ("Pay rent", "and put renew insurance on the todo list", "create_task", r#"{"title": "Renew insurance"}"#),
 ];
 
-fn names(result: &Value) -> Vec<String> {
-    result["actions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|a| a["name"].as_str().map(str::to_string))
-        .collect()
-}
-
 /// How many of `replies` reach the person as the right proposal (or the right keyword action);
 /// prints the figure and each miss.
 async fn recall(label: &str, replies: &[(&str, &str, &str, &str)]) -> f64 {
@@ -283,9 +275,10 @@ async fn recall(label: &str, replies: &[(&str, &str, &str, &str)]) -> f64 {
         );
         let (_, thread) = bot.nudged_task(title).await;
         let result = bot.say(&thread, reply).await;
-        let shown =
-            result["pending_plan_id"].is_string() && names(&result).contains(&action.to_string());
-        let done_at_once = result["path"] == "fast" && names(&result) == [action.to_string()];
+        let shown = result["pending_plan_id"].is_string()
+            && action_names(&result).contains(&action.to_string());
+        let done_at_once =
+            result["path"] == "fast" && action_names(&result) == [action.to_string()];
         if shown || done_at_once {
             reached += 1;
         } else {

@@ -298,37 +298,26 @@ async fn people_are_read_and_set_over_http_and_an_unknown_zone_is_refused_with_s
         person,
         json!({"user_id": "owner", "timezone": "Europe/Paris", "quiet_hours": "22:00-08:00", "working_hours": "09:00-18:00", "calendars": []})
     );
-    let put = |body: Value| {
-        let bot = &bot;
-        async move {
-            let response = bot
-                .client
-                .put(format!("{}/api/people/owner", bot.base))
-                .json(&body)
-                .send()
-                .await
-                .unwrap_or_else(|e| panic!("{e}"));
-            let status = response.status().as_u16();
-            (
-                status,
-                response.json::<Value>().await.unwrap_or(Value::Null),
-            )
-        }
-    };
-    let (status, person) = put(json!({"timezone": "America/New_York"})).await;
+    let (status, person) = bot
+        .put_person("owner", json!({"timezone": "America/New_York"}))
+        .await;
     assert_eq!(status, 200, "{person}");
     assert_eq!(
         person,
         json!({"user_id": "owner", "timezone": "America/New_York", "quiet_hours": "22:00-08:00", "working_hours": "09:00-18:00", "calendars": []})
     );
     assert_eq!(zone_of(&bot, "owner").await, "America/New_York");
-    let (status, person) = put(json!({"timezone": "asia/tokyo"})).await;
+    let (status, person) = bot
+        .put_person("owner", json!({"timezone": "asia/tokyo"}))
+        .await;
     assert_eq!((status, &person["timezone"]), (200, &json!("Asia/Tokyo")));
-    let (status, error) = put(json!({"timezone": "Europe/Berln"})).await;
+    let (status, error) = bot
+        .put_person("owner", json!({"timezone": "Europe/Berln"}))
+        .await;
     assert_eq!(status, 400, "{error}");
     let message = error["error"].text();
     assert!(message.contains("Did you mean Europe/Berlin"), "{message}");
-    let (status, _) = put(json!({"timezone": 5})).await;
+    let (status, _) = bot.put_person("owner", json!({"timezone": 5})).await;
     assert_eq!(status, 400);
     assert_eq!(zone_of(&bot, "owner").await, "Asia/Tokyo");
     // The OpenAPI document has both operations.

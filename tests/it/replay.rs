@@ -208,14 +208,7 @@ async fn a_recorded_yes_to_an_escalation_offer_replays_identical() {
             (status, body)
         }
     };
-    local.push_for("route", out(json!({"intent": "chat", "confidence": 0.9})));
-    local.push_for(
-        "chat",
-        out(
-            json!({"reply_to_user": "That one is beyond me.", "needs_escalation": true,
-            "escalation_reason": "it needs current tax law"}),
-        ),
-    );
+    crate::escalation::local_needs_help(&local);
     let (_, offer) = say("what are the tax rules for a freelancer in France?", "m1").await;
     assert_eq!(offer["path"], "escalation_proposed", "{offer}");
     big.set_usage(1_000, 200);

@@ -5,6 +5,7 @@
 //! that applies all of its steps or none.
 
 use crate::common;
+use crate::common::action_names;
 use crate::common::{Fields, Needed};
 
 use common::fake_llm::{start_fake_llm, FakeLlm, Script};
@@ -21,15 +22,6 @@ async fn bot_with(fake: &FakeLlm, provider: &str, extra_llm_lines: &str) -> Bot 
 
 fn reply(result: &Value) -> &str {
     result["reply"].text()
-}
-
-fn action_names(result: &Value) -> Vec<String> {
-    result["actions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|a| a["name"].as_str().map(str::to_string))
-        .collect()
 }
 
 /// The messages of request `index` as (role, content).

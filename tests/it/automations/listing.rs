@@ -27,25 +27,11 @@ async fn automations_are_listed_over_http_and_a_deleted_one_fires_no_more() {
 
     let delete = |path: String| {
         let bot = &bot;
-        async move {
-            let response = bot
-                .client
-                .delete(format!("{}{path}", bot.base))
-                .send()
-                .await
-                .unwrap_or_else(|e| panic!("{e}"));
-            response.status().as_u16()
-        }
+        async move { bot.request(reqwest::Method::DELETE, &path, None).await.0 }
     };
     assert_eq!(delete(format!("/api/automations/{id}")).await, 204);
     assert_eq!(delete(format!("/api/automations/{id}")).await, 404);
-    assert_eq!(
-        bot.get("/api/automations").await,
-        (200, Value::Array(vec![]))
-    );
-    bot.clock.set(utc(2026, 11, 30, 8, 30));
-    assert!(bot.automation_tick().await.is_empty());
-    assert!(instances(&bot, &id).await.is_empty());
+    assert_none_left(&bot, &id).await;
     bot.stop().await;
 }
 

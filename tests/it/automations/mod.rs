@@ -52,6 +52,17 @@ fn local(at: DateTime<Utc>) -> String {
         .to_string()
 }
 
+/// No automation is listed any more, and the next Monday 09:00 (Paris) makes no task of `id`.
+async fn assert_none_left(bot: &Bot, id: &str) {
+    assert_eq!(
+        bot.get("/api/automations").await,
+        (200, Value::Array(vec![]))
+    );
+    bot.clock.set(utc(2026, 11, 30, 8, 30));
+    assert!(bot.automation_tick().await.is_empty());
+    assert!(instances(bot, id).await.is_empty());
+}
+
 /// Stores `text`'s automation as the confirmed plan's handler does; returns its id.
 async fn confirmed(bot: &Bot, text: &str) -> String {
     let action = proposal_action(&draft(text), None);

@@ -59,12 +59,6 @@ async fn a_proposal_says_the_schedule_and_first_run_and_undo_of_the_yes_removes_
             .contains("won't remind you to 'Submit the timesheet'"),
         "{undone}"
     );
-    assert_eq!(
-        bot.get("/api/automations").await,
-        (200, Value::Array(vec![]))
-    );
-    bot.clock.set(utc(2026, 11, 30, 8, 30));
-    assert!(bot.automation_tick().await.is_empty());
-    assert!(instances(&bot, &id).await.is_empty());
+    assert_none_left(&bot, &id).await;
     bot.stop().await;
 }
