@@ -136,6 +136,14 @@ impl FakeLlm {
         )
     }
 
+    /// The planner's next turn: `route` reads a question, the plan calls `tool` with `args`
+    /// once and is done (the `chat` answer is the test's to push).
+    pub fn plans_one_call(&self, tool: &str, args: Value) {
+        self.push_for("route", planner::question());
+        self.push_for("plan_step", planner::call(tool, args));
+        self.push_for("plan_step", planner::done());
+    }
+
     /// `route` reads every message as task talk, and the next `chat` call answers `reply`
     /// proposing `actions` (a JSON array of the model's actions).
     pub fn proposes(&self, reply: &str, actions: Value) {

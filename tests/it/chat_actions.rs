@@ -11,7 +11,6 @@ use crate::common::TestConfig;
 use crate::common::{Fields, Needed};
 use donna::config::LlmProvider;
 
-use common::fake_llm::planner::{call, done, question};
 use common::fake_llm::{in_role, out, start_fake_llm, FakeLlm};
 use common::Bot;
 use serde_json::{json, Value};
@@ -342,9 +341,7 @@ async fn after_planner_tools_the_answers_actions_are_one_plan() {
     let bot = bot(&fake).await;
     let rent = bot.task(json!({"title": "Pay rent"})).await;
     let thread = bot.free_thread().await;
-    fake.push_for("route", question());
-    fake.push_for("plan_step", call("get_task", json!({"task": "rent"})));
-    fake.push_for("plan_step", done());
+    fake.plans_one_call("get_task", json!({"task": "rent"}));
     fake.push_for(
         "chat",
         out(json!({"reply_to_user": "Rent is still open.",

@@ -182,9 +182,7 @@ async fn an_instruction_inside_a_task_title_changes_nothing_and_never_reaches_a_
     bot.task(json!({"title": "Pay rent"})).await;
     let before = tasks(&bot).await;
     let thread = bot.free_thread().await;
-    fake.push_for("route", question());
-    fake.push_for("plan_step", call("list_tasks", json!({})));
-    fake.push_for("plan_step", done());
+    fake.plans_one_call("list_tasks", json!({}));
     // The model obeys the injected title: its answer proposes cancelling everything.
     fake.push_for(
         "chat",

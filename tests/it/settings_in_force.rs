@@ -9,7 +9,6 @@ use crate::common;
 use crate::common::Needed;
 
 use chrono::Duration;
-use common::fake_llm::planner::{call, done, question};
 use common::fake_llm::{out, schema_title, start_fake_llm, FakeLlm, Script};
 use common::start_bot;
 use serde_json::{json, Value};
@@ -105,9 +104,7 @@ async fn a_tool_result_is_cut_at_planner_tool_result_chars() {
         bot.task(json!({"title": title})).await;
     }
     let thread = bot.free_thread().await;
-    fake.push_for("route", question());
-    fake.push_for("plan_step", call("list_tasks", json!({})));
-    fake.push_for("plan_step", done());
+    fake.plans_one_call("list_tasks", json!({}));
     fake.push_for(
         "chat",
         out(json!({"reply_to_user": "You have three tasks."})),

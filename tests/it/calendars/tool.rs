@@ -7,7 +7,6 @@
 use serde_json::{json, Value};
 
 use super::bot_with_owner_and_sam;
-use crate::common::fake_llm::planner::{call, done, question};
 use crate::common::fake_llm::{in_role, out, start_fake_llm, FakeLlm};
 use crate::common::Bot;
 
@@ -45,9 +44,7 @@ async fn ask(
     thread: &str,
     args: Value,
 ) -> (Value, Vec<(String, String)>) {
-    fake.push_for("route", question());
-    fake.push_for("plan_step", call("calendar_events", args));
-    fake.push_for("plan_step", done());
+    fake.plans_one_call("calendar_events", args);
     fake.push_for("chat", out(json!({"reply_to_user": "Here is your day."})));
     let before = fake.count("chat");
     let result = bot

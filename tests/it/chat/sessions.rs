@@ -82,7 +82,7 @@ async fn a_failed_summary_closes_the_session_without_one() {
     assert!(!anywhere(&prompt, "Summaries"), "{prompt:?}");
 }
 
-/// Issue 29 item 3: a person who comes back after the session expired, before the sweeper's next
+/// A person who comes back after the session expired, before the sweeper's next
 /// run, gets a prompt that carries the summary of the conversation they left: the turn closes
 /// the expired session first with the sweeper's own close (one `summarize` call), then opens a
 /// new one. The sweeper then finds nothing left to close.
@@ -122,7 +122,7 @@ async fn a_returning_person_s_turn_closes_the_expired_session_with_its_summary_f
     assert_eq!(fake.count("summarize"), 1);
 }
 
-/// Issue 29 item 3: the sweeper and a returning person's turn closing the same session at the
+/// The sweeper and a returning person's turn closing the same session at the
 /// same moment make ONE `summarize` call between them, whichever starts first, and the turn's
 /// prompt carries the summary either way.
 #[actix_rt::test]
@@ -179,7 +179,7 @@ async fn the_sweeper_and_a_returning_turn_at_once_summarise_the_session_once() {
     }
 }
 
-/// Issue 29 item 3 (and item 10, `chat.summary_on_close: false`): with summaries off, the
+/// With summaries off (`chat.summary_on_close: false`), the
 /// expired session closes without a `summarize` call, by the sweeper or the returning turn,
 /// and the next prompt holds neither its messages nor a summary.
 #[actix_rt::test]

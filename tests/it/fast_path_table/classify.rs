@@ -226,7 +226,7 @@ fn classify_requests_about_several_tasks_fall_through() {
     check("finished it all", intent("mark_done").via("finished"));
     check("done with it all", intent("mark_done"));
     check("done, that's all", intent("mark_done"));
-    // "all sorted" is a report people send (issue 30): done; "all good" could be anything.
+    // "all sorted" is a report people send: done; "all good" could be anything.
     check("all sorted", intent("mark_done").via("all sorted"));
     check("all good", FallThrough(NoKeyword));
     // Whole words: "everywhere" is not "every".

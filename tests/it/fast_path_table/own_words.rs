@@ -3,7 +3,7 @@
 
 use super::*;
 
-/// Issue 16: times and durations in replies. A time on its own answers as a reschedule; an
+/// Times and durations in replies. A time on its own answers as a reschedule; an
 /// amount after a moving verb reschedules; a length in a snooze reply stays a snooze; the
 /// neighbours that must not act stay what they were.
 #[test]
@@ -70,7 +70,7 @@ fn replies_with_times_and_durations() {
     check("in 2 hours", FallThrough(NoKeyword));
 }
 
-/// People's own words for the three answers (issue 30 item 4), each with why it maps, and the
+/// People's own words for the three answers, each with why it maps, and the
 /// look-alikes that must not fire.
 #[test]
 fn classify_peoples_own_words_for_done_later_and_busy() {
@@ -119,7 +119,7 @@ fn classify_peoples_own_words_for_done_later_and_busy() {
     check("not done yet", FallThrough(Negated));
 }
 
-/// Agreement followed by content reads as the content (issue 30 item 4), and "remind me
+/// Agreement followed by content reads as the content, and "remind me
 /// <time>" asks to be asked again then: what the keyword layer, with the time reader, makes of
 /// a reply (`analyze_reply`). A bare agreement stays a bare agreement.
 #[test]

@@ -54,7 +54,7 @@ async fn a_draft_asks_once_merges_the_answer_and_survives_a_restart() {
     assert_eq!(tasks(&bot).await.len(), 1);
 }
 
-/// Issue 29 item 8: a capture command with nothing to add after its own words, or only a time,
+/// A capture command with nothing to add after its own words, or only a time,
 /// asks what to add (a `what` draft) and never creates a task ("remind me to" once became a
 /// task titled "To"). One line per sentence; the last rows must still capture.
 #[actix_rt::test]
@@ -132,7 +132,7 @@ async fn a_command_with_no_title_left_asks_what_to_add_and_creates_nothing() {
     }
 }
 
-/// Issue 29 item 8: the time said with a bare command is kept for the answer to "What should I
+/// The time said with a bare command is kept for the answer to "What should I
 /// add?"; an answer with its own time uses that one.
 #[actix_rt::test]
 async fn the_answer_to_what_should_i_add_keeps_the_time_said_before() {

@@ -66,7 +66,7 @@ async fn an_automation_is_proposed_in_words_and_stored_only_after_a_yes() {
     }
 }
 
-/// Issue 30, item 3, end to end: a recurrence is proposed in words (nothing stored), and after
+/// A recurrence is proposed in words (nothing stored), and after
 /// the yes `GET /api/automations` shows it as RFC 5545.
 #[actix_rt::test]
 async fn recurrences_are_said_in_words_then_stored_as_rfc_5545_after_a_yes() {

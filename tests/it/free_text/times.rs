@@ -30,7 +30,7 @@ async fn a_time_donna_cannot_read_is_asked_never_guessed() {
     );
 }
 
-/// Issue 30, items 1 and 2, end to end: a sample of each kind of time captured through the
+/// A sample of each kind of time captured through the
 /// HTTP API. The reply says the time in words; the task's title keeps no word of it.
 /// Now is Monday 23 November 2026, 11:00 in Paris.
 #[actix_rt::test]
@@ -223,7 +223,7 @@ async fn a_time_read_only_in_part_is_asked_naming_the_words_never_guessed() {
     }
 }
 
-/// Issue 28, item 12: times that cannot be used are answered with the reason and never left in
+/// Times that cannot be used are answered with the reason and never left in
 /// a title; a negative amount is refused, never read as the positive one.
 #[actix_rt::test]
 async fn times_that_cannot_be_used_are_answered_with_the_reason() {

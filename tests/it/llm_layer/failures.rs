@@ -135,7 +135,7 @@ async fn an_endless_model_answer_is_cut_off_at_64_kib_and_the_turn_apologises_at
     );
 }
 
-/// Issue 29 item 6: fields the model adds beyond the answer's own are ignored (at the top and
+/// Fields the model adds beyond the answer's own are ignored (at the top and
 /// inside an action), so an answer that is otherwise right costs no retry; a missing required
 /// field still does.
 #[actix_rt::test]

@@ -3,7 +3,7 @@
 use super::*;
 use crate::common::{Fields, Needed};
 
-/// Issue 29 item 7: a task the model proposes in a nudge thread goes through the same duplicate
+/// A task the model proposes in a nudge thread goes through the same duplicate
 /// check and learned preferences as any other new task (all but `POST /api/tasks` and
 /// automation instances): the proposal says it looks like an open task, and the task it creates
 /// gets the learned domain and priority, listed on it and said.

@@ -98,7 +98,7 @@ fn random_phrases_never_panic() {
         "İ",
         "२",
         "🙂",
-        // the grammar of issue 30: fractions, ordinals, points, relative times, zones, signs
+        // the newer grammar: fractions, ordinals, points, relative times, zones, signs
         "half",
         "quarter",
         "couple",

@@ -3,7 +3,7 @@
 
 use super::*;
 
-/// Issue 16, item 1: a spelled-out or numeric count with a unit after a moving verb is an amount
+/// A spelled-out or numeric count with a unit after a moving verb is an amount
 /// of time from now, without "in" or "by"; the same words anywhere else name no time.
 #[rustfmt::skip]
 #[test]
@@ -41,7 +41,7 @@ fn amounts_after_a_moving_verb_need_no_in() {
     check("read one chapter a day", FRI, Nothing);
 }
 
-/// Issue 16, item 4: an impossible time in a reschedule reply is the reader's own reason.
+/// An impossible time in a reschedule reply is the reader's own reason.
 #[rustfmt::skip]
 #[test]
 fn impossible_times_in_a_reply_keep_their_reason() {
@@ -53,7 +53,7 @@ fn impossible_times_in_a_reply_keep_their_reason() {
     check("push it to 23:00", FRI, At("Fri 2026-03-27 23:00"));
 }
 
-/// Issue 16, item 5: a day without a time keeps the task's time of day only when it was chosen
+/// A day without a time keeps the task's time of day only when it was chosen
 /// (a quarter hour, no seconds); a leftover of "later" arithmetic gives way to 09:00.
 #[rustfmt::skip]
 #[test]
@@ -78,7 +78,7 @@ fn a_day_without_a_time_keeps_only_a_deliberate_time_of_day() {
     assert_eq!(got, Ok(Some("Fri 09:00".to_string())));
 }
 
-/// Issue 16, item 3: whether a reply is nothing but a time (then it answers a nudge as a
+/// Whether a reply is nothing but a time (then it answers a nudge as a
 /// reschedule). Usable or not: "feb 30" is a time, answered with its reason.
 #[rustfmt::skip]
 #[test]
