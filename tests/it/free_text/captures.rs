@@ -73,23 +73,8 @@ async fn captures_make_one_task_with_the_title_and_the_time_said() {
         ),
     ];
     for (sentence, title, deadline, start) in table {
-        let thread = bot.free_thread().await;
-        let result = bot.say(&thread, sentence).await;
-        assert_eq!(result["path"], "task_created", "{sentence}: {result}");
+        let (thread, result, task) = captured(&bot, sentence, title, *deadline, *start).await;
         assert_eq!(result["actions"][0]["name"], "create_task", "{sentence}");
-        let id = result["results"][0]["task_id"].text();
-        let task = bot.task_json(id).await;
-        assert_eq!(task["title"], *title, "{sentence}");
-        assert_eq!(
-            local(&task["deadline"]).as_deref(),
-            *deadline,
-            "{sentence}: {task}"
-        );
-        assert_eq!(
-            local(&task["scheduled_start"]).as_deref(),
-            *start,
-            "{sentence}: {task}"
-        );
         assert_eq!(task["source"], "capture", "{sentence}");
         assert_eq!(task["origin_thread_id"], thread.as_str(), "{sentence}");
         let reply = result["reply"].text();

@@ -29,6 +29,33 @@ async fn tasks(bot: &Bot) -> Vec<Value> {
     list.items().to_vec()
 }
 
+/// `sentence` in a fresh chat creates one task with `title`, `deadline` and `start` (local
+/// "YYYY-MM-DDTHH:MM", or none): the chat, the turn's result and the task.
+async fn captured(
+    bot: &Bot,
+    sentence: &str,
+    title: &str,
+    deadline: Option<&str>,
+    start: Option<&str>,
+) -> (String, Value, Value) {
+    let thread = bot.free_thread().await;
+    let result = bot.say(&thread, sentence).await;
+    assert_eq!(result["path"], "task_created", "{sentence}: {result}");
+    let task = bot.task_json(result["results"][0]["task_id"].text()).await;
+    assert_eq!(task["title"], title, "{sentence}");
+    assert_eq!(
+        local(&task["deadline"]).as_deref(),
+        deadline,
+        "{sentence}: {task}"
+    );
+    assert_eq!(
+        local(&task["scheduled_start"]).as_deref(),
+        start,
+        "{sentence}: {task}"
+    );
+    (thread, result, task)
+}
+
 fn local(value: &Value) -> Option<String> {
     value.as_str().map(|text| text.chars().take(16).collect())
 }

@@ -131,22 +131,7 @@ async fn each_kind_of_time_is_captured_with_the_time_said_and_a_clean_title() {
         ),
     ];
     for (sentence, title, deadline, start, says) in table {
-        let thread = bot.free_thread().await;
-        let result = bot.say(&thread, sentence).await;
-        assert_eq!(result["path"], "task_created", "{sentence}: {result}");
-        let id = result["results"][0]["task_id"].text();
-        let task = bot.task_json(id).await;
-        assert_eq!(task["title"], *title, "{sentence}");
-        assert_eq!(
-            local(&task["deadline"]).as_deref(),
-            *deadline,
-            "{sentence}: {task}"
-        );
-        assert_eq!(
-            local(&task["scheduled_start"]).as_deref(),
-            *start,
-            "{sentence}: {task}"
-        );
+        let (_, result, _) = captured(&bot, sentence, title, *deadline, *start).await;
         let reply = result["reply"].text();
         assert!(reply.contains(says), "{sentence}: {reply:?} lacks {says:?}");
     }
