@@ -341,6 +341,14 @@ impl Bot {
         .await
     }
 
+    /// This bot's app dropped (as a process exit) and Donna started again on the same data dir
+    /// with `extra` YAML sections.
+    pub async fn restart(self, extra: &str) -> Bot {
+        let Bot { dir, app, .. } = self;
+        drop(app);
+        start_bot_in(dir, extra, TestEnv(Vec::new())).await
+    }
+
     /// Stops the HTTP server at once (in-flight requests are dropped), releasing its handles.
     pub async fn stop_server_now(&self) {
         self.server.stop(false).await;

@@ -65,6 +65,25 @@ fn start(config: &Path, port: u16) -> Running {
     running
 }
 
+/// Task `i` created and nudged over HTTP (retried until Donna answers): (task id, thread id).
+fn nudged_task(port: u16, i: usize) -> (String, String) {
+    let task = until_ok(
+        port,
+        "POST",
+        "/api/tasks",
+        Some(&json!({"title": format!("Task {i}")})),
+    );
+    let task_id = task["id"].text().to_string();
+    let nudge = until_ok(
+        port,
+        "POST",
+        "/api/nudges",
+        Some(&json!({"task_id": task_id})),
+    );
+    let thread_id = nudge["thread_id"].text().to_string();
+    (task_id, thread_id)
+}
+
 #[test]
 fn sigkill_at_random_points_loses_nothing_and_applies_nothing_twice() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -78,20 +97,7 @@ fn sigkill_at_random_points_loses_nothing_and_applies_nothing_twice() {
 
     let mut threads = Vec::new();
     for i in 0..CLIENTS + PLANS {
-        let task = until_ok(
-            port,
-            "POST",
-            "/api/tasks",
-            Some(&json!({"title": format!("Task {i}")})),
-        );
-        let task_id = task["id"].text().to_string();
-        let nudge = until_ok(
-            port,
-            "POST",
-            "/api/nudges",
-            Some(&json!({"task_id": task_id})),
-        );
-        threads.push((task_id, nudge["thread_id"].text().to_string()));
+        threads.push(nudged_task(port, i));
     }
     let (client_threads, plan_threads) = threads.split_at(CLIENTS);
     for (i, (_, thread)) in plan_threads.iter().enumerate() {
@@ -214,20 +220,7 @@ fn sigkill_under_load_without_message_ids_keeps_each_turn_whole() {
     let mut running = start(&config, port);
     let mut threads = Vec::new();
     for i in 0..ID_LESS_CLIENTS {
-        let task = until_ok(
-            port,
-            "POST",
-            "/api/tasks",
-            Some(&json!({"title": format!("Task {i}")})),
-        );
-        let task_id = task["id"].text().to_string();
-        let nudge = until_ok(
-            port,
-            "POST",
-            "/api/nudges",
-            Some(&json!({"task_id": task_id})),
-        );
-        threads.push(nudge["thread_id"].text().to_string());
+        threads.push(nudged_task(port, i).1);
     }
     let kills_done = Arc::new(AtomicBool::new(false));
     // Each client sends "busy 000", "busy 001", ... once each, never retried (no id to retry

@@ -11,7 +11,7 @@ use crate::common::{Fields, Needed};
 use chrono::{DateTime, TimeZone, Utc};
 use chrono_tz::Europe::Paris;
 use common::reading::read_digest as read;
-use common::{monday_10am, start_bot, start_bot_in, Bot, TestEnv};
+use common::{monday_10am, start_bot, Bot};
 use donna::automations::digest_command::DigestReading;
 use serde_json::json;
 
@@ -30,9 +30,7 @@ async fn donna_said(bot: &Bot, thread: &str) -> Vec<String> {
 
 async fn restart(bot: Bot) -> Bot {
     bot.stop().await;
-    let Bot { dir, app, .. } = bot;
-    drop(app);
-    start_bot_in(dir, PARIS, TestEnv(Vec::new())).await
+    bot.restart(PARIS).await
 }
 
 #[test]

@@ -104,9 +104,7 @@ async fn an_offer_names_its_cost_sends_nothing_before_yes_and_is_settled_once_fr
 
     // The budget survives a restart.
     bot.stop().await;
-    let Bot { dir, app, .. } = bot;
-    drop(app);
-    let again = start_bot_in(dir, &config(&local, &big, ""), TestEnv(Vec::new())).await;
+    let again = bot.restart(&config(&local, &big, "")).await;
     assert_eq!(spend(&again).await["spent_usd"], 0.006);
 }
 

@@ -35,9 +35,7 @@ async fn restart(bot: Bot) -> (Bot, usize) {
 /// [`restart`] with config lines `extra`.
 pub(crate) async fn restart_with(bot: Bot, extra: &str) -> (Bot, usize) {
     bot.stop().await;
-    let Bot { dir, app, .. } = bot;
-    drop(app);
-    let again = start_bot_in(dir, extra, TestEnv(Vec::new())).await;
+    let again = bot.restart(extra).await;
     let recovered = again.app.recover().await.unwrap_or_else(|e| panic!("{e}"));
     (again, recovered)
 }

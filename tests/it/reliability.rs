@@ -32,10 +32,7 @@ async fn a_message_whose_turn_failed_is_finished_at_the_next_start() {
         "nothing half-applied"
     );
     bot.stop().await;
-    let common::Bot { dir, app, .. } = bot;
-    drop(app);
-
-    let again = start_bot_in(dir, "", TestEnv(Vec::new())).await;
+    let again = bot.restart("").await;
     assert_eq!(again.app.recover().await.needed(), 1);
     assert!(
         common::eventually(Duration::from_secs(5), || async {
@@ -82,9 +79,7 @@ async fn a_turn_that_awaits_nothing_is_one_store_write_and_a_failed_one_is_kept_
         "the failed turn's message is kept for the next start"
     );
     bot.stop().await;
-    let common::Bot { dir, app, .. } = bot;
-    drop(app);
-    let again = start_bot_in(dir, "", TestEnv(Vec::new())).await;
+    let again = bot.restart("").await;
     assert_eq!(again.app.recover().await.needed(), 1);
     assert!(
         common::eventually(Duration::from_secs(5), || async {

@@ -193,10 +193,8 @@ async fn a_restart_inside_the_window_keeps_the_cap() {
     assert_ne!(bot.say(&thread, "one").await["path"], "skipped");
     assert_ne!(bot.say(&thread, "two").await["path"], "skipped");
     bot.stop().await;
-    let common::Bot { dir, app, .. } = bot;
-    drop(app);
     // Same data dir, fresh process state.
-    let again = start_bot_in(dir, &config, TestEnv(Vec::new())).await;
+    let again = bot.restart(&config).await;
     assert_eq!(again.dir.path(), data.as_path());
     assert_eq!(again.say(&thread, "three").await["path"], "skipped");
 }

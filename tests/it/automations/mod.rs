@@ -20,7 +20,7 @@ use std::time::Duration as StdDuration;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use chrono_tz::Europe::Paris;
-use common::{monday_10am, start_bot, start_bot_in, Bot, TestEnv};
+use common::{monday_10am, start_bot, Bot};
 use donna::actions::automation::proposal_action;
 use donna::actions::{ActionEnv, ActionRegistry};
 use donna::automations::{AutomationDraft, AutomationReading, Schedule};
@@ -104,7 +104,5 @@ async fn instances(bot: &Bot, id: &str) -> Vec<Value> {
 
 async fn restart(bot: Bot) -> Bot {
     bot.stop().await;
-    let Bot { dir, app, .. } = bot;
-    drop(app);
-    start_bot_in(dir, PARIS, TestEnv(Vec::new())).await
+    bot.restart(PARIS).await
 }
