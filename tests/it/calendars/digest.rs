@@ -238,7 +238,7 @@ async fn the_offer_is_the_soonest_deadline_with_room_whatever_else_is_open() {
     assert_eq!(bot.say(&chat, "yes").await["path"], "plan_confirmed");
     let placed = task(&bot, &taxes).await;
     assert_eq!(
-        at(placed["scheduled_start"].as_str().unwrap_or_default()),
+        at(placed["scheduled_start"].text()),
         utc(25, 10, 0),
         "{placed}"
     );
