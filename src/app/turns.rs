@@ -25,6 +25,7 @@ use crate::subsystems::rate_cap::{GateMetrics, RateCapMsg};
 use crate::subsystems::session_closer::SessionCloser;
 use crate::subsystems::thread_memory::MemoryMsg;
 use crate::turn::conversation::Conversation;
+use crate::turn::deps::TurnDeps;
 use crate::turn::intake::Intake;
 use crate::turn::pipeline::Pipeline;
 use crate::turn::settings::{GateSettings, TurnSettings};
@@ -97,7 +98,7 @@ pub fn start_conversations(
     health: Arc<HealthRegistry>,
     arbiters: Vec<ArbiterHandle>,
 ) -> Intake {
-    let pipeline = Arc::new(Pipeline {
+    let pipeline = Arc::new(Pipeline::new(TurnDeps {
         store: store.clone(),
         clock: clock.clone(),
         fast_path: actors.fast_path,
@@ -118,7 +119,7 @@ pub fn start_conversations(
         system: actors.system,
         session_closer: actors.session_closer,
         calendars: actors.calendars,
-    });
+    }));
     let runtime = &config.runtime;
     let router = KeyedRouter::new(
         "router",

@@ -26,10 +26,25 @@ use crate::tasks::open::{self, Window};
 use crate::tasks::repo;
 use crate::tasks::when::WhenContext;
 
-use super::chat::{Talk, OPEN_TASKS_SHOWN, SUMMARIES_SHOWN};
+use super::capture::capture_when;
+use super::deps::TurnDeps;
 use super::error::TurnError;
-use super::pipeline::Pipeline;
 use super::settings::chrono_duration;
+
+/// How many earlier sessions' summaries a chat prompt shows (the newest ones).
+pub const SUMMARIES_SHOWN: usize = 3;
+
+/// Most open tasks a task-talk prompt lists (soonest first).
+pub const OPEN_TASKS_SHOWN: usize = 30;
+
+/// What the person is talking about, as `route` read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Talk {
+    /// Small talk, venting: no task list in the prompt.
+    Chat,
+    /// Changing tasks in plain words: the open tasks are in the prompt.
+    Tasks,
+}
 
 /// What the chat room reads from the store, in one read.
 pub(super) struct Remembered {
@@ -43,88 +58,82 @@ pub(super) struct Remembered {
     pub open_tasks: Vec<String>,
 }
 
-impl Pipeline {
-    /// What the prompt remembers at `now`, after closing an expired session (see the header).
-    pub(super) async fn remembered_now(
-        &self,
-        asker: &Viewer,
-        now: DateTime<Utc>,
-        talk: Talk,
-        chat: &ChatConfig,
-    ) -> Result<Remembered, TurnError> {
-        let remembered = self.remembered(asker, now, talk, chat).await?;
-        let Some(expired) = remembered.expired else {
-            return Ok(remembered);
-        };
-        self.session_closer.close_if_idle(expired, now).await?;
-        self.remembered(asker, now, talk, chat).await
-    }
+/// What the prompt remembers at `now`, after closing an expired session (see the header).
+pub(super) async fn remembered_now(
+    deps: &TurnDeps,
+    asker: &Viewer,
+    now: DateTime<Utc>,
+    talk: Talk,
+    chat: &ChatConfig,
+) -> Result<Remembered, TurnError> {
+    let remembered = recall(deps, asker, now, talk, chat).await?;
+    let Some(expired) = remembered.expired else {
+        return Ok(remembered);
+    };
+    deps.session_closer.close_if_idle(expired, now).await?;
+    recall(deps, asker, now, talk, chat).await
+}
 
-    /// The live session's messages (bounded by the budget), the pinned task and the summaries
-    /// of earlier sessions in the asker's chat, in one read.
-    async fn remembered(
-        &self,
-        asker: &Viewer,
-        now: DateTime<Utc>,
-        talk: Talk,
-        chat: &ChatConfig,
-    ) -> Result<Remembered, TurnError> {
-        let when = self.capture_when(now);
-        let asker = asker.clone();
-        let thread_id = asker.here.clone();
-        let ttl = chrono_duration(chat.session_ttl.get());
-        // Characters are at least tokens: no more text than this can fit the budget.
-        let max_chars = chat.context_budget_tokens.saturating_mul(4);
-        Ok(self
-            .store
-            .read(move |conn| {
-                let latest = chat_sessions::latest(conn, &thread_id)?;
-                let expired = latest
-                    .as_ref()
-                    .filter(|session| session.closed_at.is_none() && !session.is_live(now, ttl))
-                    .map(|session| session.id);
-                let live = latest.filter(|session| session.is_live(now, ttl));
-                let history = match &live {
-                    Some(session) => chat_sessions::messages(
-                        conn,
-                        &thread_id,
-                        session.started_at,
-                        None,
-                        max_chars,
-                    )?,
-                    None => Vec::new(),
-                };
-                let pinned = match pins::pinned(conn, &thread_id)? {
-                    Some(task_id) => repo::get(conn, &task_id)?,
-                    None => None,
-                };
-                let summaries = chat_sessions::summaries(
-                    conn,
-                    &thread_id,
-                    live.as_ref().map(|session| session.id),
-                    SUMMARIES_SHOWN,
-                )?;
-                let open_tasks = match talk {
-                    Talk::Chat => Vec::new(),
-                    Talk::Tasks => open_task_lines(conn, &asker, &when)?,
-                };
-                Ok(Remembered {
-                    open_tasks,
-                    live: live.map(|session| session.id),
-                    expired,
-                    pinned,
-                    summaries,
-                    history: history
-                        .into_iter()
-                        .map(|entry| ChatLine {
-                            from_person: entry.role == Role::User,
-                            text: entry.content,
-                        })
-                        .collect(),
-                })
+/// The live session's messages (bounded by the budget), the pinned task and the summaries
+/// of earlier sessions in the asker's chat, in one read.
+async fn recall(
+    deps: &TurnDeps,
+    asker: &Viewer,
+    now: DateTime<Utc>,
+    talk: Talk,
+    chat: &ChatConfig,
+) -> Result<Remembered, TurnError> {
+    let when = capture_when(deps, now);
+    let asker = asker.clone();
+    let thread_id = asker.here.clone();
+    let ttl = chrono_duration(chat.session_ttl.get());
+    // Characters are at least tokens: no more text than this can fit the budget.
+    let max_chars = chat.context_budget_tokens.saturating_mul(4);
+    Ok(deps
+        .store
+        .read(move |conn| {
+            let latest = chat_sessions::latest(conn, &thread_id)?;
+            let expired = latest
+                .as_ref()
+                .filter(|session| session.closed_at.is_none() && !session.is_live(now, ttl))
+                .map(|session| session.id);
+            let live = latest.filter(|session| session.is_live(now, ttl));
+            let history = match &live {
+                Some(session) => {
+                    chat_sessions::messages(conn, &thread_id, session.started_at, None, max_chars)?
+                }
+                None => Vec::new(),
+            };
+            let pinned = match pins::pinned(conn, &thread_id)? {
+                Some(task_id) => repo::get(conn, &task_id)?,
+                None => None,
+            };
+            let summaries = chat_sessions::summaries(
+                conn,
+                &thread_id,
+                live.as_ref().map(|session| session.id),
+                SUMMARIES_SHOWN,
+            )?;
+            let open_tasks = match talk {
+                Talk::Chat => Vec::new(),
+                Talk::Tasks => open_task_lines(conn, &asker, &when)?,
+            };
+            Ok(Remembered {
+                open_tasks,
+                live: live.map(|session| session.id),
+                expired,
+                pinned,
+                summaries,
+                history: history
+                    .into_iter()
+                    .map(|entry| ChatLine {
+                        from_person: entry.role == Role::User,
+                        text: entry.content,
+                    })
+                    .collect(),
             })
-            .await?)
-    }
+        })
+        .await?)
 }
 
 /// The first open tasks `asker` may see (`participation`: those of the chats they take part

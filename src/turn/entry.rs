@@ -16,61 +16,59 @@ use crate::llm::journal;
 use super::context::TurnContext;
 use super::decide::{decide, keep_the_live_plan, Decided, Next, Words};
 use super::decide_click::decide_click;
+use super::deps::TurnDeps;
 use super::error::TurnError;
-use super::pipeline::Pipeline;
+use super::message_reading::read_message;
 use super::readings::Readings;
 use super::Inbound;
 
-impl Pipeline {
-    pub(super) async fn enter(
-        &self,
-        inbound: &Inbound,
-        context: TurnContext,
-    ) -> Result<Decided, TurnError> {
-        let Some(intent) = &inbound.intent else {
-            return self.read_words(inbound, context).await;
-        };
-        let now = self.decided_now();
-        let (plan_step, next) =
-            decide_click(&context, intent, inbound.answers_plan.as_deref(), now);
-        Ok(Decided {
-            plan_step: keep_the_live_plan(plan_step, &next, inbound, None),
-            context,
-            words: None,
-            next,
-            now,
-        })
-    }
+pub(super) async fn enter(
+    deps: &TurnDeps,
+    inbound: &Inbound,
+    context: TurnContext,
+) -> Result<Decided, TurnError> {
+    let Some(intent) = &inbound.intent else {
+        return read_words(deps, inbound, context).await;
+    };
+    let now = decided_now(deps);
+    let (plan_step, next) = decide_click(&context, intent, inbound.answers_plan.as_deref(), now);
+    Ok(Decided {
+        plan_step: keep_the_live_plan(plan_step, &next, inbound, None),
+        context,
+        words: None,
+        next,
+        now,
+    })
+}
 
-    async fn read_words(
-        &self,
-        inbound: &Inbound,
-        context: TurnContext,
-    ) -> Result<Decided, TurnError> {
-        let (context, said, analysis) = self.read_message(context, inbound).await?;
-        let now = self.decided_now();
-        let (plan_step, next) = decide(&context, &analysis, now);
-        let readings = matches!(next, Next::FreeText)
-            .then(|| Readings::of(&said, now, self.settings.timezone));
-        Ok(Decided {
-            plan_step: keep_the_live_plan(plan_step, &next, inbound, readings.as_ref()),
-            context,
-            words: Some(Words {
-                said,
-                analysis,
-                readings,
-            }),
-            next,
-            now,
-        })
-    }
+async fn read_words(
+    deps: &TurnDeps,
+    inbound: &Inbound,
+    context: TurnContext,
+) -> Result<Decided, TurnError> {
+    let (context, said, analysis) = read_message(deps, context, inbound).await?;
+    let now = decided_now(deps);
+    let (plan_step, next) = decide(&context, &analysis, now);
+    let readings =
+        matches!(next, Next::FreeText).then(|| Readings::of(&said, now, deps.settings.timezone));
+    Ok(Decided {
+        plan_step: keep_the_live_plan(plan_step, &next, inbound, readings.as_ref()),
+        context,
+        words: Some(Words {
+            said,
+            analysis,
+            readings,
+        }),
+        next,
+        now,
+    })
+}
 
-    /// Now, as the moment the turn decided (the journal keeps it for `donna replay`).
-    fn decided_now(&self) -> DateTime<Utc> {
-        let now = self.clock.now();
-        if let Some(journal) = journal::current() {
-            journal.decided(now);
-        }
-        now
+/// Now, as the moment the turn decided (the journal keeps it for `donna replay`).
+fn decided_now(deps: &TurnDeps) -> DateTime<Utc> {
+    let now = deps.clock.now();
+    if let Some(journal) = journal::current() {
+        journal.decided(now);
     }
+    now
 }

@@ -39,236 +39,223 @@ use crate::conversation::drafts::DraftKind;
 use crate::llm::free_text::{FreeTextContext, ParsedTask, RouteIntent};
 use crate::llm::LlmError;
 use crate::subsystems::llm_classifier::LlmMsg;
-use crate::tasks::when::TimeAnchor;
 use crate::tasks::TaskSource;
 use actors::Reply;
 
 use super::apply::Work;
+use super::capture::{ask_when, capture_when, capture_work, set_time};
+use super::chat::{chat, task_talk};
 use super::context::TurnContext;
+use super::deps::TurnDeps;
 use super::draft_step::DraftStep;
 use super::error::TurnError;
-use super::free_text::{ask, ask_with, say};
-use super::model_call::{ask_model, model_down};
-use super::pipeline::Pipeline;
+use super::history::free_text_context;
+use super::model_call::{ask_model, model_down, without_the_model, Called};
+use super::planner::planner;
 use super::result::TurnPath;
+use super::routed::routed_chat;
 use super::said_details::said_details;
+use super::say::{ask, say};
+use super::task_change::asks_to_change_a_task;
 use super::texts;
 use super::Inbound;
 use crate::replies::grounding::{asks_for, time_words_said, title_shares_a_word, Ask, Context};
 use crate::sentence::tokens::Tokens;
 use crate::sentence::Sentence;
 
-impl Pipeline {
-    pub(super) async fn free_model(
-        &self,
-        context: &TurnContext,
-        inbound: &Inbound,
-        said: &Sentence,
-        now: DateTime<Utc>,
-    ) -> Result<(Work, DraftStep), TurnError> {
-        if let Some(answer) = self.without_the_model(DraftStep::Keep, Some(said)) {
-            return Ok(answer);
+pub(super) async fn free_model(
+    deps: &TurnDeps,
+    context: &TurnContext,
+    inbound: &Inbound,
+    said: &Sentence,
+    now: DateTime<Utc>,
+) -> Result<(Work, DraftStep), TurnError> {
+    if let Some(answer) = without_the_model(deps, DraftStep::Keep, Some(said)) {
+        return Ok(answer);
+    }
+    if asks_to_change_a_task(deps, said).await? {
+        // The person's words already say what this is (`turn::task_change`).
+        return task_talk(deps, context, inbound, said, now).await;
+    }
+    let call = |context, reply| LlmMsg::Route { context, reply };
+    let route = match free_call(
+        deps,
+        inbound,
+        said,
+        &inbound.text,
+        now,
+        DraftStep::Keep,
+        call,
+    )
+    .await?
+    {
+        Called::Answered(route) => route,
+        Called::Settled(answer) => return Ok(*answer),
+    };
+    tracing::debug!(intent = ?route.intent, confidence = route.confidence, "routed");
+    match route.intent {
+        RouteIntent::Capture | RouteIntent::Automation => match route.task {
+            Some(parsed) => {
+                capture_parsed(deps, context, said, &inbound.text, 0, now, parsed).await
+            }
+            None => parse_and_capture(deps, context, inbound, said, &inbound.text, 0, now).await,
+        },
+        RouteIntent::Unclear => {
+            let question = route
+                .clarifying_question
+                .unwrap_or_else(|| texts::CLARIFY.to_string());
+            Ok(ask(DraftKind::Clarify, &inbound.text, 1, &question))
         }
-        if self.asks_to_change_a_task(said).await? {
-            // The person's words already say what this is (`turn::task_change`).
-            return self.task_talk(context, inbound, said, now).await;
+        RouteIntent::Question => planner(deps, context, inbound, said, now).await,
+        RouteIntent::Chat => match route.reply {
+            Some(reply) => routed_chat(deps, context, inbound, said, now, reply).await,
+            None => chat(deps, context, inbound, said, now).await,
+        },
+        RouteIntent::TaskAction => task_talk(deps, context, inbound, said, now).await,
+    }
+}
+
+/// `parse_task` on `text` (the message, or a draft merged with its answer, the message
+/// `said`), validated and captured. `questions` were asked for it already.
+pub(super) async fn parse_and_capture(
+    deps: &TurnDeps,
+    context: &TurnContext,
+    inbound: &Inbound,
+    said: &Sentence,
+    text: &str,
+    questions: i64,
+    now: DateTime<Utc>,
+) -> Result<(Work, DraftStep), TurnError> {
+    let call = |context, reply| LlmMsg::ParseTask { context, reply };
+    match free_call(deps, inbound, said, text, now, DraftStep::Remove, call).await? {
+        Called::Answered(parsed) => {
+            capture_parsed(deps, context, said, text, questions, now, parsed).await
         }
-        let call = |context, reply| LlmMsg::Route { context, reply };
-        let route = match self
-            .free_call(inbound, said, &inbound.text, now, DraftStep::Keep, call)
-            .await?
-        {
-            Ok(route) => route,
-            Err(answer) => return Ok(answer),
+        Called::Settled(answer) => Ok(*answer),
+    }
+}
+
+/// The task the model read from `text` (`parse_task`'s answer, or `route`'s: the message
+/// `said`, or a draft merged with it), validated and captured. `questions` were asked for
+/// it already.
+pub(super) async fn capture_parsed(
+    deps: &TurnDeps,
+    context: &TurnContext,
+    said: &Sentence,
+    text: &str,
+    questions: i64,
+    now: DateTime<Utc>,
+    parsed: ParsedTask,
+) -> Result<(Work, DraftStep), TurnError> {
+    let title = capitalise(parsed.title.trim());
+    // A closing, a feeling or small talk read as a capture with nothing in it: no "what
+    // should I add?" unless the person asked to add something.
+    let message = words_read(said, text);
+    if title.is_empty() && !asks_for(said, Ask::Create, &Context::default(), || false) {
+        return Ok((say(TurnPath::Chat, texts::NOT_A_TASK), DraftStep::Remove));
+    }
+    if title.is_empty() || parsed.confidence < deps.settings.min_confidence {
+        let question = if title.is_empty() {
+            texts::ASK_WHAT.to_string()
+        } else {
+            format!("Should I add '{title}'? Tell me what to add, in your words.")
         };
-        tracing::debug!(intent = ?route.intent, confidence = route.confidence, "routed");
-        match route.intent {
-            RouteIntent::Capture | RouteIntent::Automation => match route.task {
-                Some(parsed) => {
-                    self.capture_parsed(context, said, &inbound.text, 0, now, parsed)
-                        .await
-                }
-                None => {
-                    self.parse_and_capture(context, inbound, said, &inbound.text, 0, now)
-                        .await
-                }
-            },
-            RouteIntent::Unclear => {
-                let question = route
-                    .clarifying_question
-                    .unwrap_or_else(|| texts::CLARIFY.to_string());
-                Ok(ask(DraftKind::Clarify, &inbound.text, 1, &question))
-            }
-            RouteIntent::Question => self.planner(context, inbound, said, now).await,
-            RouteIntent::Chat => match route.reply {
-                Some(reply) => self.routed_chat(context, inbound, said, now, reply).await,
-                None => self.chat(context, inbound, said, now).await,
-            },
-            RouteIntent::TaskAction => self.task_talk(context, inbound, said, now).await,
-        }
+        return Ok(ask(DraftKind::Clarify, text, questions + 1, &question));
     }
-
-    /// `parse_task` on `text` (the message, or a draft merged with its answer, the message
-    /// `said`), validated and captured. `questions` were asked for it already.
-    pub(super) async fn parse_and_capture(
-        &self,
-        context: &TurnContext,
-        inbound: &Inbound,
-        said: &Sentence,
-        text: &str,
-        questions: i64,
-        now: DateTime<Utc>,
-    ) -> Result<(Work, DraftStep), TurnError> {
-        let call = |context, reply| LlmMsg::ParseTask { context, reply };
-        match self
-            .free_call(inbound, said, text, now, DraftStep::Remove, call)
-            .await?
-        {
-            Ok(parsed) => {
-                self.capture_parsed(context, said, text, questions, now, parsed)
-                    .await
-            }
-            Err(answer) => Ok(answer),
-        }
+    // A title the person never said a word of is the model's invention ("what a day" ->
+    // "Wire 5000 USD to ..."): nothing is added and nothing is asked to be merged later.
+    if !title_shares_a_word(&message, &title) {
+        tracing::info!(%title, "dropped a capture whose title the message does not hold");
+        return Ok((
+            say(TurnPath::Clarify, texts::INVENTED_TASK),
+            DraftStep::Remove,
+        ));
     }
-
-    /// The task the model read from `text` (`parse_task`'s answer, or `route`'s: the message
-    /// `said`, or a draft merged with it), validated and captured. `questions` were asked for
-    /// it already.
-    pub(super) async fn capture_parsed(
-        &self,
-        context: &TurnContext,
-        said: &Sentence,
-        text: &str,
-        questions: i64,
-        now: DateTime<Utc>,
-        parsed: ParsedTask,
-    ) -> Result<(Work, DraftStep), TurnError> {
-        let title = capitalise(parsed.title.trim());
-        // A closing, a feeling or small talk read as a capture with nothing in it: no "what
-        // should I add?" unless the person asked to add something.
-        let message = words_read(said, text);
-        if title.is_empty() && !asks_for(said, Ask::Create, &Context::default(), || false) {
-            return Ok((say(TurnPath::Chat, texts::NOT_A_TASK), DraftStep::Remove));
-        }
-        if title.is_empty() || parsed.confidence < self.settings.min_confidence {
-            let question = if title.is_empty() {
-                texts::ASK_WHAT.to_string()
-            } else {
-                format!("Should I add '{title}'? Tell me what to add, in your words.")
-            };
-            return Ok(ask(DraftKind::Clarify, text, questions + 1, &question));
-        }
-        // A title the person never said a word of is the model's invention ("what a day" ->
-        // "Wire 5000 USD to ..."): nothing is added and nothing is asked to be merged later.
-        if !title_shares_a_word(&message, &title) {
-            tracing::info!(%title, "dropped a capture whose title the message does not hold");
-            return Ok((
-                say(TurnPath::Clarify, texts::INVENTED_TASK),
-                DraftStep::Remove,
-            ));
-        }
-        if let Some(recurrence) = &parsed.recurrence {
-            return Ok(self.recurrence(context, text, questions, now, recurrence, &title));
-        }
-        let mut capture = said_details(&message, &parsed, text, now).capture(title);
-        // Time words the message does not hold are the model's, not the person's: no time.
-        let when = parsed
-            .when
-            .as_ref()
-            .filter(|when| time_words_said(&message, when));
-        if let Some(when) = when {
-            match time_words::read(when, &self.capture_when(now)) {
-                CaptureTime::At { at, anchor, .. } => {
-                    match anchor {
-                        TimeAnchor::Deadline => capture.deadline = Some(at),
-                        TimeAnchor::Start => capture.scheduled_start = Some(at),
-                    }
-                    // The model copies the person's time words; a clock time is theirs.
-                    capture.explicit_time = crate::tasks::explicit::names_the_moment(when);
-                }
-                CaptureTime::None => {
-                    let question = texts::ask_time(&capture.title, "I found no time in it");
-                    return Ok(ask_with(
-                        DraftKind::Time,
-                        text,
-                        json!({ "title": capture.title }),
-                        questions + 1,
-                        &question,
-                    ));
-                }
-                CaptureTime::Unreadable { reason, .. } => {
-                    let question = texts::ask_time(&capture.title, &reason.to_string());
-                    return Ok(ask_with(
-                        DraftKind::Time,
-                        text,
-                        json!({ "title": capture.title }),
-                        questions + 1,
-                        &question,
-                    ));
-                }
-            }
-        }
-        self.capture_work(context, capture, now, TaskSource::Capture)
-            .await
+    if let Some(recurrence) = &parsed.recurrence {
+        return Ok(recurring_capture(
+            deps, context, text, questions, now, recurrence, &title,
+        ));
     }
-
-    /// A recurring reminder the model read: it copied the schedule words, and Donna's own
-    /// reader turns them into a rule, proposed; or the question about what it could not read.
-    fn recurrence(
-        &self,
-        context: &TurnContext,
-        text: &str,
-        questions: i64,
-        now: DateTime<Utc>,
-        recurrence: &str,
-        title: &str,
-    ) -> (Work, DraftStep) {
-        let words = format!("{recurrence} remind me to {title}");
-        match automation_command::read_words(&words, now, self.settings.timezone) {
-            AutomationReading::Draft(draft) => (
-                Work::Propose {
-                    actions: vec![proposal_action(&draft, Some(&context.thread.id))],
-                    preamble: None,
-                    path: TurnPath::AutomationProposed,
-                    steps: Vec::new(),
-                },
-                DraftStep::Remove,
-            ),
-            AutomationReading::Unreadable(question) => {
-                ask(DraftKind::Clarify, text, questions + 1, &question)
+    let mut capture = said_details(&message, &parsed, text, now).capture(title);
+    // Time words the message does not hold are the model's, not the person's: no time.
+    let when = parsed
+        .when
+        .as_ref()
+        .filter(|when| time_words_said(&message, when));
+    if let Some(when) = when {
+        let reason = match time_words::read(when, &capture_when(deps, now)) {
+            CaptureTime::At { at, anchor, .. } => {
+                set_time(&mut capture, at, anchor);
+                // The model copies the person's time words; a clock time is theirs.
+                capture.explicit_time = crate::tasks::explicit::names_the_moment(when);
+                None
             }
-            AutomationReading::NotAutomation => ask(
-                DraftKind::Clarify,
-                text,
-                questions + 1,
-                "How often should I remind you, e.g. 'every monday at 9'?",
-            ),
-        }
-    }
-
-    /// One free-text model call on `text`. Err: the turn's answer when no usable reply comes
-    /// (no model: `unhandled`, the draft as `no_model`; the model known away, the actor gone
-    /// or the call failing: `llm_unavailable`).
-    async fn free_call<T: Send + 'static>(
-        &self,
-        inbound: &Inbound,
-        said: &Sentence,
-        text: &str,
-        now: DateTime<Utc>,
-        no_model: DraftStep,
-        message: impl FnOnce(Box<FreeTextContext>, Reply<Result<T, LlmError>>) -> LlmMsg,
-    ) -> Result<Result<T, (Work, DraftStep)>, TurnError> {
-        if let Some(answer) = self.without_the_model(no_model, Some(said)) {
-            return Ok(Err(answer));
-        }
-        let Some(llm) = &self.llm else {
-            return Ok(Err(model_down()));
+            CaptureTime::None => Some("I found no time in it".to_string()),
+            CaptureTime::Unreadable { reason, .. } => Some(reason.to_string()),
         };
-        let free = self.free_text_context(inbound, text, now).await?;
-        self.thinking.notify(inbound);
-        ask_model(llm, "free text", |reply| message(Box::new(free), reply)).await
+        if let Some(reason) = reason {
+            let data = json!({ "title": capture.title });
+            return Ok(ask_when(&capture.title, &reason, text, data, questions));
+        }
     }
+    capture_work(deps, context, capture, now, TaskSource::Capture).await
+}
+
+/// A recurring reminder the model read: it copied the schedule words, and Donna's own
+/// reader turns them into a rule, proposed; or the question about what it could not read.
+fn recurring_capture(
+    deps: &TurnDeps,
+    context: &TurnContext,
+    text: &str,
+    questions: i64,
+    now: DateTime<Utc>,
+    recurrence: &str,
+    title: &str,
+) -> (Work, DraftStep) {
+    let words = format!("{recurrence} remind me to {title}");
+    match automation_command::read_words(&words, now, deps.settings.timezone) {
+        AutomationReading::Draft(draft) => (
+            Work::Propose {
+                actions: vec![proposal_action(&draft, Some(&context.thread.id))],
+                preamble: None,
+                path: TurnPath::AutomationProposed,
+                steps: Vec::new(),
+            },
+            DraftStep::Remove,
+        ),
+        AutomationReading::Unreadable(question) => {
+            ask(DraftKind::Clarify, text, questions + 1, &question)
+        }
+        AutomationReading::NotAutomation => ask(
+            DraftKind::Clarify,
+            text,
+            questions + 1,
+            "How often should I remind you, e.g. 'every monday at 9'?",
+        ),
+    }
+}
+
+/// One free-text model call on `text`. Settled: the turn's answer when no usable reply comes
+/// (no model: `unhandled`, the draft as `no_model`; the model known away, the actor gone
+/// or the call failing: `llm_unavailable`).
+async fn free_call<T: Send + 'static>(
+    deps: &TurnDeps,
+    inbound: &Inbound,
+    said: &Sentence,
+    text: &str,
+    now: DateTime<Utc>,
+    no_model: DraftStep,
+    message: impl FnOnce(Box<FreeTextContext>, Reply<Result<T, LlmError>>) -> LlmMsg,
+) -> Result<Called<T>, TurnError> {
+    if let Some(answer) = without_the_model(deps, no_model, Some(said)) {
+        return Ok(Called::settled(answer));
+    }
+    let Some(llm) = &deps.llm else {
+        return Ok(Called::settled(model_down()));
+    };
+    let free = free_text_context(deps, inbound, text, now).await?;
+    deps.thinking.notify(inbound);
+    ask_model(llm, "free text", |reply| message(Box::new(free), reply)).await
 }
 
 /// The words of what the model read: the message's own reading, or a merged draft's text.

@@ -19,141 +19,138 @@ use crate::subsystems::rate_cap::{RateCapMsg, Reservation, ReserveError};
 
 use super::context::TurnContext;
 use super::decide::Next;
+use super::deps::TurnDeps;
 use super::error::TurnError;
-use super::history::Speakers;
-use super::pipeline::Pipeline;
+use super::history::{history, Speakers};
 use super::readings::Readings;
 use super::receipt;
 use super::Inbound;
 
-impl Pipeline {
-    /// The gate applies to group chats (or every chat, if not `group_only`) outside nudge
-    /// threads.
-    pub(super) fn gate_applies(&self, thread: &Thread) -> bool {
-        match self.settings.gate {
-            Some(gate) => thread.task_id.is_none() && (thread.is_group || !gate.group_only),
-            None => false,
+/// The gate applies to group chats (or every chat, if not `group_only`) outside nudge
+/// threads.
+pub(super) fn gate_applies(deps: &TurnDeps, thread: &Thread) -> bool {
+    match deps.settings.gate {
+        Some(gate) => thread.task_id.is_none() && (thread.is_group || !gate.group_only),
+        None => false,
+    }
+}
+
+/// A message the gate is never asked about (docs/contract.md "Free text", steps 4 and 7): the
+/// answer of the person a live proposal was made for, and a command the rules read
+/// (a capture, an automation, one of the common questions, the sender's time zone). It
+/// still takes a reply slot.
+pub(super) fn bypasses_gate(next: &Next, readings: Option<&Readings>) -> bool {
+    match (next, readings) {
+        (Next::ConfirmPlan(_) | Next::RejectPlan(_) | Next::PlanReplaced(_), _) => true,
+        (Next::FreeText, Some(readings)) => {
+            matches!(
+                readings.rules,
+                Reading::Capture { .. }
+                    | Reading::BareCapture
+                    | Reading::Question(_)
+                    | Reading::TaskTime { .. }
+            ) || readings.calendar.is_some()
+                || !matches!(readings.automation, AutomationReading::NotAutomation)
+                || is_zone_command(&readings.zone)
+                || readings.quiet != crate::people::quiet_sentence::QuietSentence::Nothing
         }
+        _ => false,
     }
+}
 
-    /// A message the gate is never asked about (docs/contract.md "Free text", steps 4 and 7): the
-    /// answer of the person a live proposal was made for, and a command the rules read
-    /// (a capture, an automation, one of the common questions, the sender's time zone). It
-    /// still takes a reply slot.
-    pub(super) fn bypasses_gate(&self, next: &Next, readings: Option<&Readings>) -> bool {
-        match (next, readings) {
-            (Next::ConfirmPlan(_) | Next::RejectPlan(_) | Next::PlanReplaced(_), _) => true,
-            (Next::FreeText, Some(readings)) => {
-                matches!(
-                    readings.rules,
-                    Reading::Capture { .. }
-                        | Reading::BareCapture
-                        | Reading::Question(_)
-                        | Reading::TaskTime { .. }
-                ) || readings.calendar.is_some()
-                    || !matches!(readings.automation, AutomationReading::NotAutomation)
-                    || is_zone_command(&readings.zone)
-                    || readings.quiet != crate::people::quiet_sentence::QuietSentence::Nothing
-            }
-            _ => false,
-        }
-    }
+/// Takes a reply slot without asking the gate. False: the cap is reached, stay quiet.
+pub(super) async fn takes_reply_slot(
+    deps: &TurnDeps,
+    context: &TurnContext,
+    inbound: &Inbound,
+) -> Result<bool, TurnError> {
+    Ok(reserve_slot(deps, context, inbound).await?.is_some())
+}
 
-    /// Takes a reply slot without asking the gate. False: the cap is reached, stay quiet.
-    pub(super) async fn takes_reply_slot(
-        &self,
-        context: &TurnContext,
-        inbound: &Inbound,
-    ) -> Result<bool, TurnError> {
-        Ok(self.reserve_slot(context, inbound).await?.is_some())
-    }
-
-    /// Reserves a reply slot, then asks the gate. False: stay quiet (the cap is reached, or the
-    /// gate said SKIP and the slot was given back).
-    pub(super) async fn gate_says_reply(
-        &self,
-        context: &TurnContext,
-        inbound: &Inbound,
-    ) -> Result<bool, TurnError> {
-        let Some(slot) = self.reserve_slot(context, inbound).await? else {
-            return Ok(false);
-        };
-        let Slot::Reserved(reservation) = slot else {
-            return Ok(true);
-        };
-        let Some(llm) = &self.llm else {
-            self.gate_metrics
-                .failed_open
-                .fetch_add(1, Ordering::Relaxed);
-            return Ok(true);
-        };
-        let history = self
-            .history(&inbound.thread_id, Speakers::Authors)
-            .await
-            .unwrap_or_default();
-        let gate_context = GateContext {
-            history,
-            author: inbound.user_id.clone(),
-            message: inbound.text.clone(),
-        };
-        receipt::before_waiting().await?;
-        let decision = llm
-            .ask(|reply| {
-                journaled(LlmMsg::Gate {
-                    context: Box::new(gate_context),
-                    reply,
-                })
-            })
-            .await
-            .unwrap_or_else(|error| GateDecision::FailOpen(error.to_string()));
-        let counter = match &decision {
-            GateDecision::Reply => &self.gate_metrics.replied,
-            GateDecision::Skip => &self.gate_metrics.skipped,
-            GateDecision::FailOpen(reason) => {
-                tracing::info!(%reason, "reply gate failed open");
-                &self.gate_metrics.failed_open
-            }
-        };
-        counter.fetch_add(1, Ordering::Relaxed);
-        if decision == GateDecision::Skip {
-            let _ = self.rate_cap.tell(RateCapMsg::Release { reservation });
-            return Ok(false);
-        }
-        Ok(true)
-    }
-
-    /// A reply slot from the RateCap; None at the cap. A store hiccup fails open (`Unchecked`),
-    /// as the gate does: it must not silence a real question.
-    async fn reserve_slot(
-        &self,
-        context: &TurnContext,
-        inbound: &Inbound,
-    ) -> Result<Option<Slot>, TurnError> {
-        let (channel, chat_id) = (
-            inbound.channel.as_str().to_string(),
-            context.thread.chat_id.clone(),
-        );
-        let reservation = self
-            .rate_cap
-            .ask(|reply| RateCapMsg::Reserve {
-                channel,
-                chat_id,
+/// Reserves a reply slot, then asks the gate. False: stay quiet (the cap is reached, or the
+/// gate said SKIP and the slot was given back).
+pub(super) async fn gate_says_reply(
+    deps: &TurnDeps,
+    context: &TurnContext,
+    inbound: &Inbound,
+) -> Result<bool, TurnError> {
+    let Some(slot) = reserve_slot(deps, context, inbound).await? else {
+        return Ok(false);
+    };
+    let Slot::Reserved(reservation) = slot else {
+        return Ok(true);
+    };
+    let Some(llm) = &deps.llm else {
+        deps.gate_metrics
+            .failed_open
+            .fetch_add(1, Ordering::Relaxed);
+        return Ok(true);
+    };
+    let history = history(deps, &inbound.thread_id, Speakers::Authors)
+        .await
+        .unwrap_or_default();
+    let gate_context = GateContext {
+        history,
+        author: inbound.user_id.clone(),
+        message: inbound.text.clone(),
+    };
+    receipt::before_waiting().await?;
+    let decision = llm
+        .ask(|reply| {
+            journaled(LlmMsg::Gate {
+                context: Box::new(gate_context),
                 reply,
             })
-            .await?;
-        match reservation {
-            Ok(reservation) => Ok(Some(Slot::Reserved(reservation))),
-            Err(ReserveError::CapReached) => {
-                tracing::info!("reply cap reached for this chat; staying quiet");
-                Ok(None)
-            }
-            Err(error) => {
-                tracing::warn!(%error, "rate cap unavailable; replying");
-                self.gate_metrics
-                    .failed_open
-                    .fetch_add(1, Ordering::Relaxed);
-                Ok(Some(Slot::Unchecked))
-            }
+        })
+        .await
+        .unwrap_or_else(|error| GateDecision::FailOpen(error.to_string()));
+    let counter = match &decision {
+        GateDecision::Reply => &deps.gate_metrics.replied,
+        GateDecision::Skip => &deps.gate_metrics.skipped,
+        GateDecision::FailOpen(reason) => {
+            tracing::info!(%reason, "reply gate failed open");
+            &deps.gate_metrics.failed_open
+        }
+    };
+    counter.fetch_add(1, Ordering::Relaxed);
+    if decision == GateDecision::Skip {
+        let _ = deps.rate_cap.tell(RateCapMsg::Release { reservation });
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// A reply slot from the RateCap; None at the cap. A store hiccup fails open (`Unchecked`),
+/// as the gate does: it must not silence a real question.
+async fn reserve_slot(
+    deps: &TurnDeps,
+    context: &TurnContext,
+    inbound: &Inbound,
+) -> Result<Option<Slot>, TurnError> {
+    let (channel, chat_id) = (
+        inbound.channel.as_str().to_string(),
+        context.thread.chat_id.clone(),
+    );
+    let reservation = deps
+        .rate_cap
+        .ask(|reply| RateCapMsg::Reserve {
+            channel,
+            chat_id,
+            reply,
+        })
+        .await?;
+    match reservation {
+        Ok(reservation) => Ok(Some(Slot::Reserved(reservation))),
+        Err(ReserveError::CapReached) => {
+            tracing::info!("reply cap reached for this chat; staying quiet");
+            Ok(None)
+        }
+        Err(error) => {
+            tracing::warn!(%error, "rate cap unavailable; replying");
+            deps.gate_metrics
+                .failed_open
+                .fetch_add(1, Ordering::Relaxed);
+            Ok(Some(Slot::Unchecked))
         }
     }
 }

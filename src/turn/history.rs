@@ -10,8 +10,8 @@ use crate::llm::free_text::FreeTextContext;
 use crate::llm::prompts::HistoryLine;
 use crate::subsystems::thread_memory::MemoryMsg;
 
+use super::deps::TurnDeps;
 use super::error::TurnError;
-use super::pipeline::Pipeline;
 use super::Inbound;
 
 /// How the person's lines are labelled.
@@ -23,27 +23,25 @@ pub enum Speakers {
     Authors,
 }
 
-impl Pipeline {
-    /// The thread's last messages, oldest first, labelled for a prompt.
-    pub(super) async fn history(
-        &self,
-        thread_id: &str,
-        speakers: Speakers,
-    ) -> Result<Vec<HistoryLine>, TurnError> {
-        let (thread_id, limit) = (thread_id.to_string(), Some(self.settings.window_size));
-        let entries = self
-            .memory
-            .ask(move |reply| MemoryMsg::Recent {
-                thread_id,
-                limit,
-                reply,
-            })
-            .await??;
-        Ok(entries
-            .into_iter()
-            .map(|entry| history_line(entry, speakers))
-            .collect())
-    }
+/// The thread's last messages, oldest first, labelled for a prompt.
+pub(super) async fn history(
+    deps: &TurnDeps,
+    thread_id: &str,
+    speakers: Speakers,
+) -> Result<Vec<HistoryLine>, TurnError> {
+    let (thread_id, limit) = (thread_id.to_string(), Some(deps.settings.window_size));
+    let entries = deps
+        .memory
+        .ask(move |reply| MemoryMsg::Recent {
+            thread_id,
+            limit,
+            reply,
+        })
+        .await??;
+    Ok(entries
+        .into_iter()
+        .map(|entry| history_line(entry, speakers))
+        .collect())
 }
 
 fn history_line(entry: MemoryEntry, speakers: Speakers) -> HistoryLine {
@@ -77,20 +75,18 @@ fn last_exchanges(history: Vec<HistoryLine>, exchanges: usize) -> Vec<HistoryLin
     history.into_iter().skip(from).collect()
 }
 
-impl Pipeline {
-    /// What the free-text prompts show: the last `planner.history_exchanges` exchanges.
-    pub(super) async fn free_text_context(
-        &self,
-        inbound: &Inbound,
-        text: &str,
-        now: DateTime<Utc>,
-    ) -> Result<FreeTextContext, TurnError> {
-        let history = self.history(&inbound.thread_id, Speakers::Roles).await?;
-        Ok(FreeTextContext {
-            history: last_exchanges(history, self.settings.history_exchanges),
-            message: text.to_string(),
-            now: now.with_timezone(&self.settings.timezone).to_rfc3339(),
-            timezone: self.settings.timezone.name().to_string(),
-        })
-    }
+/// What the free-text prompts show: the last `planner.history_exchanges` exchanges.
+pub(super) async fn free_text_context(
+    deps: &TurnDeps,
+    inbound: &Inbound,
+    text: &str,
+    now: DateTime<Utc>,
+) -> Result<FreeTextContext, TurnError> {
+    let history = history(deps, &inbound.thread_id, Speakers::Roles).await?;
+    Ok(FreeTextContext {
+        history: last_exchanges(history, deps.settings.history_exchanges),
+        message: text.to_string(),
+        now: now.with_timezone(&deps.settings.timezone).to_rfc3339(),
+        timezone: deps.settings.timezone.name().to_string(),
+    })
 }

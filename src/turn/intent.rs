@@ -24,63 +24,58 @@ use crate::subsystems::action_executor::ExecutorMsg;
 
 use super::apply::Work;
 use super::context::TurnContext;
+use super::deps::TurnDeps;
 use super::error::TurnError;
-use super::pipeline::Pipeline;
+use super::model::model_layer;
 use super::result::TurnPath;
 use super::texts;
 use super::Inbound;
 
-impl Pipeline {
-    pub(super) async fn intent_layer(
-        &self,
-        context: &TurnContext,
-        inbound: &Inbound,
-        said: &Sentence,
-        intent: IntentMatch,
-        now: DateTime<Utc>,
-    ) -> Result<Work, TurnError> {
-        // The core of the reply: its wrapper ("ok,", "thanks!") and a grouped nudge's number
-        // set aside, so "ok, remind me at 7" reads its time from "remind me at 7".
-        let text = said.core_text().to_string();
-        let bind_context = self.bind_context(context, now);
-        let bound = self
-            .executor
-            .ask(|reply| ExecutorMsg::BindIntent {
-                intent,
-                text,
-                context: bind_context,
-                reply,
-            })
-            .await?;
-        if let Ok(bound) = &bound {
-            // In a free thread the model room has no thread task to talk about: an answer to a
-            // nudge delivered there is asked about, as without a model.
-            if bound.action.time_is_unclear() && self.llm.is_some() && !context.answering_nudge {
-                return self.model_layer(context, inbound, said, now).await;
-            }
+pub(super) async fn intent_layer(
+    deps: &TurnDeps,
+    context: &TurnContext,
+    inbound: &Inbound,
+    said: &Sentence,
+    intent: IntentMatch,
+    now: DateTime<Utc>,
+) -> Result<Work, TurnError> {
+    // The core of the reply: its wrapper ("ok,", "thanks!") and a grouped nudge's number
+    // set aside, so "ok, remind me at 7" reads its time from "remind me at 7".
+    let text = said.core_text().to_string();
+    let bound = deps
+        .bind_and_ask(context, now, |context, reply| ExecutorMsg::BindIntent {
+            intent,
+            text,
+            context,
+            reply,
+        })
+        .await?;
+    if let Ok(bound) = &bound {
+        // In a free thread the model room has no thread task to talk about: an answer to a
+        // nudge delivered there is asked about, as without a model.
+        if bound.action.time_is_unclear() && deps.llm.is_some() && !context.answering_nudge {
+            return model_layer(deps, context, inbound, said, now).await;
         }
-        Ok(answer_bound(context, bound))
     }
+    Ok(answer_bound(context, bound))
+}
 
-    /// A button's change to one task (`Next::Clicked`): bound from the intent alone, then
-    /// answered as a keyword reply's action is.
-    pub(super) async fn click_layer(
-        &self,
-        context: &TurnContext,
-        intent: Intent,
-        now: DateTime<Utc>,
-    ) -> Result<Work, TurnError> {
-        let bind_context = self.bind_context(context, now);
-        let bound = self
-            .executor
-            .ask(|reply| ExecutorMsg::BindButton {
-                intent,
-                context: bind_context,
-                reply,
-            })
-            .await?;
-        Ok(answer_bound(context, bound))
-    }
+/// A button's change to one task (`Next::Clicked`): bound from the intent alone, then
+/// answered as a keyword reply's action is.
+pub(super) async fn click_layer(
+    deps: &TurnDeps,
+    context: &TurnContext,
+    intent: Intent,
+    now: DateTime<Utc>,
+) -> Result<Work, TurnError> {
+    let bound = deps
+        .bind_and_ask(context, now, |context, reply| ExecutorMsg::BindButton {
+            intent,
+            context,
+            reply,
+        })
+        .await?;
+    Ok(answer_bound(context, bound))
 }
 
 /// The work of a bound intent: run at once, proposed (a `confirm: true` intent, a `plan_only`

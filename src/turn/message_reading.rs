@@ -15,37 +15,35 @@ use crate::sentence::Sentence;
 use crate::subsystems::fast_path::FastPathMsg;
 
 use super::context::TurnContext;
+use super::deps::TurnDeps;
 use super::error::TurnError;
 use super::nudge_group;
-use super::pipeline::Pipeline;
 use super::Inbound;
 
-impl Pipeline {
-    /// The message's one reading (every room takes it, none reads the text again), with a
-    /// grouped nudge's number set aside ("2 done" picks task 2), and the keyword layer's
-    /// analysis of it.
-    pub(super) async fn read_message(
-        &self,
-        context: TurnContext,
-        inbound: &Inbound,
-    ) -> Result<(TurnContext, Arc<Sentence>, Analysis), TurnError> {
-        let read = Sentence::read(&inbound.text);
-        let (context, said) = nudge_group::pick(context, &read);
-        let said = Arc::new(said);
-        let task_title = context
-            .task
-            .as_ref()
-            .or(context.nudged_task.as_ref())
-            .map(|task| task.title.clone());
-        let sentence = said.clone();
-        let analysis = self
-            .fast_path
-            .ask(|reply| FastPathMsg::Analyze {
-                sentence,
-                task_title,
-                reply,
-            })
-            .await?;
-        Ok((context, said, analysis))
-    }
+/// The message's one reading (every room takes it, none reads the text again), with a
+/// grouped nudge's number set aside ("2 done" picks task 2), and the keyword layer's
+/// analysis of it.
+pub(super) async fn read_message(
+    deps: &TurnDeps,
+    context: TurnContext,
+    inbound: &Inbound,
+) -> Result<(TurnContext, Arc<Sentence>, Analysis), TurnError> {
+    let read = Sentence::read(&inbound.text);
+    let (context, said) = nudge_group::pick(context, &read);
+    let said = Arc::new(said);
+    let task_title = context
+        .task
+        .as_ref()
+        .or(context.nudged_task.as_ref())
+        .map(|task| task.title.clone());
+    let sentence = said.clone();
+    let analysis = deps
+        .fast_path
+        .ask(|reply| FastPathMsg::Analyze {
+            sentence,
+            task_title,
+            reply,
+        })
+        .await?;
+    Ok((context, said, analysis))
 }

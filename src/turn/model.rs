@@ -15,9 +15,11 @@
 
 use std::sync::Arc;
 
+use actors::ChildRef;
 use chrono::{DateTime, Utc};
 
 use crate::conversation::ContextType;
+use crate::llm::output::Classification;
 use crate::llm::prompts::{ClassifyContext, TaskFacts};
 use crate::llm::LlmError;
 use crate::sentence::Sentence;
@@ -27,172 +29,198 @@ use crate::tasks::Task;
 
 use super::apply::Work;
 use super::context::TurnContext;
+use super::deps::TurnDeps;
+use super::draft_step::DraftStep;
 use super::error::TurnError;
-use super::history::Speakers;
-use super::pipeline::Pipeline;
-use super::proposed_task::GivenFields;
+use super::history::{history, Speakers};
+use super::model_call::Called;
+use super::proposed_task::{proposed_tasks, GivenFields};
 use super::receipt;
 use super::result::TurnPath;
 use super::texts;
 use super::Inbound;
 
-impl Pipeline {
-    pub(super) async fn model_layer(
-        &self,
-        context: &TurnContext,
-        inbound: &Inbound,
-        said: &Sentence,
-        now: DateTime<Utc>,
-    ) -> Result<Work, TurnError> {
-        let Some(task) = &context.task else {
-            // The thread's task is gone (a captured task taken back by undo).
-            return Ok(Work::Say {
-                path: TurnPath::Unhandled,
-                text: texts::FREE_THREAD.to_string(),
-            });
+pub(super) async fn model_layer(
+    deps: &TurnDeps,
+    context: &TurnContext,
+    inbound: &Inbound,
+    said: &Sentence,
+    now: DateTime<Utc>,
+) -> Result<Work, TurnError> {
+    let Some(task) = &context.task else {
+        // The thread's task is gone (a captured task taken back by undo).
+        return Ok(Work::Say {
+            path: TurnPath::Unhandled,
+            text: texts::FREE_THREAD.to_string(),
+        });
+    };
+    let Some(llm) = &deps.llm else {
+        return Ok(Work::Say {
+            path: TurnPath::Unhandled,
+            text: texts::not_understood(said, &task.title),
+        });
+    };
+    if deps.model.skips_calls() {
+        tracing::debug!(
+            state = deps.model.state().as_str(),
+            "the model is not there; not asking it"
+        );
+        return Ok(model_not_there());
+    }
+    let classification = match classify(deps, llm, context, task, inbound, now).await? {
+        Called::Answered(classification) => classification,
+        Called::Settled(answer) => return Ok(answer.0),
+    };
+    tracing::debug!(reasoning = %classification.reasoning, "model reasoning (never shown)");
+    if classification.actions.is_empty() {
+        let text = if classification.reply_to_user.is_empty() {
+            texts::LLM_EMPTY.to_string()
+        } else {
+            classification.reply_to_user
         };
-        let Some(llm) = &self.llm else {
-            return Ok(Work::Say {
-                path: TurnPath::Unhandled,
-                text: texts::not_understood(said, &task.title),
-            });
-        };
-        if self.model.skips_calls() {
-            tracing::debug!(
-                state = self.model.state().as_str(),
-                "the model is not there; not asking it"
-            );
-            return Ok(model_not_there());
-        }
-        let history = self.history(&inbound.thread_id, Speakers::Roles).await?;
-        let classify = self.classify_context(context, task, history, inbound, now);
-        self.thinking.notify(inbound);
-        receipt::before_waiting().await?;
-        let answer = llm
-            .ask(|reply| {
-                journaled(LlmMsg::Classify {
-                    context: Box::new(classify),
-                    reply,
-                })
-            })
-            .await;
-        let classification = match answer {
-            Ok(Ok(classification)) => classification,
-            // The LLMClassifier has logged the failure (one line).
-            Ok(Err(LlmError::Connect(_) | LlmError::Http { status: 404, .. })) => {
-                return Ok(model_not_there());
-            }
-            Ok(Err(error)) => {
-                tracing::debug!(%error, "model layer unavailable for this turn");
-                return Ok(apology());
-            }
-            Err(error) => {
-                tracing::warn!(%error, "model actor unavailable for this turn");
-                return Ok(apology());
-            }
-        };
-        tracing::debug!(reasoning = %classification.reasoning, "model reasoning (never shown)");
-        if classification.actions.is_empty() {
-            let text = if classification.reply_to_user.is_empty() {
-                texts::LLM_EMPTY.to_string()
-            } else {
-                classification.reply_to_user
-            };
-            return Ok(Work::Say {
-                path: TurnPath::Llm,
-                text,
-            });
-        }
-        let given = GivenFields::of(&classification.actions);
-        let (requests, bind_context) = (classification.actions, self.bind_context(context, now));
-        let facts = self.proposal_facts(said, task);
-        let proposal = self
-            .executor
-            .ask(|reply| ExecutorMsg::Propose {
-                requests,
-                context: bind_context,
-                facts,
+        return Ok(Work::Say {
+            path: TurnPath::Llm,
+            text,
+        });
+    }
+    propose(deps, context, said, task, classification, now).await
+}
+
+/// The classification of the reply, or the honest answer when the model is not there, times
+/// out or answers garbage (the LLMClassifier has logged the failure, one line).
+async fn classify(
+    deps: &TurnDeps,
+    llm: &ChildRef<LlmMsg>,
+    context: &TurnContext,
+    task: &Task,
+    inbound: &Inbound,
+    now: DateTime<Utc>,
+) -> Result<Called<Classification>, TurnError> {
+    let history = history(deps, &inbound.thread_id, Speakers::Roles).await?;
+    let classify = classify_context(deps, context, task, history, inbound, now);
+    deps.thinking.notify(inbound);
+    receipt::before_waiting().await?;
+    let answer = llm
+        .ask(|reply| {
+            journaled(LlmMsg::Classify {
+                context: Box::new(classify),
                 reply,
             })
-            .await?;
-        log_left_out(&proposal);
-        let review = proposal.review;
-        if let Some(contradiction) = &review.contradiction {
-            return Ok(Work::Say {
-                path: TurnPath::Clarify,
-                text: texts::contradictory_plan(contradiction, &task.title),
-            });
-        }
-        if review.kept.is_empty() {
-            return Ok(Work::Say {
-                path: TurnPath::Clarify,
-                text: texts::CLARIFY.to_string(),
-            });
-        }
-        // The model's words may describe what was left out; then the plan speaks for itself.
-        let everything_kept = review.dropped.is_empty() && proposal.invalid.is_empty();
-        // A new task goes through the duplicate check and the learned preferences.
-        let (actions, duplicates) = self.proposed_tasks(review.kept, &given).await?;
-        let preamble: Vec<String> = everything_kept
-            .then_some(classification.reply_to_user)
-            .into_iter()
-            .chain(duplicates)
-            .filter(|text| !text.trim().is_empty())
-            .collect();
-        Ok(Work::Propose {
-            actions,
-            preamble: (!preamble.is_empty()).then(|| preamble.join(" ")),
-            path: TurnPath::Llm,
-            steps: Vec::new(),
         })
-    }
-
-    /// What the review of a proposal is told: the reply, read once, and the task's title.
-    fn proposal_facts(&self, said: &Sentence, task: &Task) -> ProposalFacts {
-        ProposalFacts {
-            reply: Arc::new(said.clone()),
-            task_title: Some(task.title.clone()),
-            require_evidence: self.settings.require_evidence,
+        .await;
+    let failed = match answer {
+        Ok(Ok(classification)) => return Ok(Called::Answered(classification)),
+        Ok(Err(LlmError::Connect(_) | LlmError::Http { status: 404, .. })) => model_not_there(),
+        Ok(Err(error)) => {
+            tracing::debug!(%error, "model layer unavailable for this turn");
+            apology()
         }
-    }
-
-    /// What the classification prompt shows: the task, why Donna asked, the time, the history
-    /// window and the reply.
-    fn classify_context(
-        &self,
-        context: &TurnContext,
-        task: &Task,
-        history: Vec<crate::llm::prompts::HistoryLine>,
-        inbound: &Inbound,
-        now: DateTime<Utc>,
-    ) -> ClassifyContext {
-        let tz = self.settings.timezone;
-        let show = |at: DateTime<Utc>| {
-            at.with_timezone(&tz)
-                .format("%a %d %b %Y %H:%M")
-                .to_string()
-        };
-        ClassifyContext {
-            task: TaskFacts {
-                title: task.title.clone(),
-                status: task.status.as_str().replace('_', " "),
-                domain: task.domain.clone(),
-                priority: task.priority,
-                scheduled_start: task.scheduled_start.map(show),
-                deadline: task.deadline.map(show),
-                estimated_duration_minutes: task.estimated_duration_minutes,
-            },
-            context: match context.thread.context_type {
-                Some(ContextType::Overdue) => "the task is overdue".into(),
-                Some(ContextType::CheckIn) => "a check-in: the task's time has come".into(),
-                Some(ContextType::Completion) => "asking whether the task is finished".into(),
-                None => "a conversation about the task".into(),
-            },
-            now: show(now),
-            timezone: tz.name().to_string(),
-            history,
-            reply: inbound.text.clone(),
+        Err(error) => {
+            tracing::warn!(%error, "model actor unavailable for this turn");
+            apology()
         }
+    };
+    Ok(Called::settled((failed, DraftStep::Keep)))
+}
+
+/// The classification's actions validated and reviewed as one proposal; what the review kept
+/// becomes a plan (a new task with the duplicate check and the learned preferences).
+async fn propose(
+    deps: &TurnDeps,
+    context: &TurnContext,
+    said: &Sentence,
+    task: &Task,
+    classification: Classification,
+    now: DateTime<Utc>,
+) -> Result<Work, TurnError> {
+    let given = GivenFields::of(&classification.actions);
+    let requests = classification.actions;
+    let facts = proposal_facts(deps, said, task);
+    let proposal = deps
+        .bind_and_ask(context, now, |context, reply| ExecutorMsg::Propose {
+            requests,
+            context,
+            facts,
+            reply,
+        })
+        .await?;
+    log_left_out(&proposal);
+    let review = proposal.review;
+    if let Some(contradiction) = &review.contradiction {
+        return Ok(Work::Say {
+            path: TurnPath::Clarify,
+            text: texts::contradictory_plan(contradiction, &task.title),
+        });
+    }
+    if review.kept.is_empty() {
+        return Ok(Work::Say {
+            path: TurnPath::Clarify,
+            text: texts::CLARIFY.to_string(),
+        });
+    }
+    // The model's words may describe what was left out; then the plan speaks for itself.
+    let everything_kept = review.dropped.is_empty() && proposal.invalid.is_empty();
+    // A new task goes through the duplicate check and the learned preferences.
+    let (actions, duplicates) = proposed_tasks(deps, review.kept, &given).await?;
+    let preamble: Vec<String> = everything_kept
+        .then_some(classification.reply_to_user)
+        .into_iter()
+        .chain(duplicates)
+        .filter(|text| !text.trim().is_empty())
+        .collect();
+    Ok(Work::Propose {
+        actions,
+        preamble: (!preamble.is_empty()).then(|| preamble.join(" ")),
+        path: TurnPath::Llm,
+        steps: Vec::new(),
+    })
+}
+
+/// What the review of a proposal is told: the reply, read once, and the task's title.
+fn proposal_facts(deps: &TurnDeps, said: &Sentence, task: &Task) -> ProposalFacts {
+    ProposalFacts {
+        reply: Arc::new(said.clone()),
+        task_title: Some(task.title.clone()),
+        require_evidence: deps.settings.require_evidence,
+    }
+}
+
+/// What the classification prompt shows: the task, why Donna asked, the time, the history
+/// window and the reply.
+fn classify_context(
+    deps: &TurnDeps,
+    context: &TurnContext,
+    task: &Task,
+    history: Vec<crate::llm::prompts::HistoryLine>,
+    inbound: &Inbound,
+    now: DateTime<Utc>,
+) -> ClassifyContext {
+    let tz = deps.settings.timezone;
+    let show = |at: DateTime<Utc>| {
+        at.with_timezone(&tz)
+            .format("%a %d %b %Y %H:%M")
+            .to_string()
+    };
+    ClassifyContext {
+        task: TaskFacts {
+            title: task.title.clone(),
+            status: task.status.as_str().replace('_', " "),
+            domain: task.domain.clone(),
+            priority: task.priority,
+            scheduled_start: task.scheduled_start.map(show),
+            deadline: task.deadline.map(show),
+            estimated_duration_minutes: task.estimated_duration_minutes,
+        },
+        context: match context.thread.context_type {
+            Some(ContextType::Overdue) => "the task is overdue".into(),
+            Some(ContextType::CheckIn) => "a check-in: the task's time has come".into(),
+            Some(ContextType::Completion) => "asking whether the task is finished".into(),
+            None => "a conversation about the task".into(),
+        },
+        now: show(now),
+        timezone: tz.name().to_string(),
+        history,
+        reply: inbound.text.clone(),
     }
 }
 

@@ -30,154 +30,151 @@ use crate::subsystems::llm_classifier::LlmMsg;
 use actors::ChildRef;
 
 use super::apply::Work;
-use super::chat::{ChatPrompt, Talk};
-use super::chat_actions::Proposed;
+use super::chat_actions::{chat_actions, Proposed};
+use super::chat_memory::Talk;
+use super::chat_prompt::{chat_prompt, ChatPrompt};
 use super::context::TurnContext;
+use super::deps::TurnDeps;
 use super::draft_step::DraftStep;
 use super::error::TurnError;
-use super::model_call::{ask_model, model_down};
-use super::pipeline::Pipeline;
+use super::escalation::offer_escalation;
+use super::history::free_text_context;
+use super::model_call::{ask_model, model_down, Called};
 use super::result::PlannerStep;
 use super::Inbound;
 use crate::conversation::participation::Viewer;
 use crate::sentence::Sentence;
 
-impl Pipeline {
-    pub(super) async fn planner(
-        &self,
-        turn: &TurnContext,
-        inbound: &Inbound,
-        said: &Sentence,
-        now: DateTime<Utc>,
-    ) -> Result<(Work, DraftStep), TurnError> {
-        let Some(llm) = &self.llm else {
-            return Ok(model_down());
-        };
-        let question = self.free_text_context(inbound, &inbound.text, now).await?;
-        let cap = self.settings.max_tool_calls;
-        let mut context = PlannerContext {
-            question,
-            observations: Vec::new(),
-            calls_left: cap,
-        };
-        let mut answered = None;
-        while context.observations.len() < cap {
-            context.calls_left = cap - context.observations.len();
-            let asked = Box::new(context.clone());
-            let call = |reply| LlmMsg::PlanStep {
-                context: asked,
-                reply,
-            };
-            let step = match ask_model(llm, "plan_step", call).await? {
-                Ok(step) => step,
-                // The gathered results are dropped with the failed turn.
-                Err(answer) => return Ok(answer),
-            };
-            let (tool, args) = match step {
-                PlanStep::CallTool { tool, args } => (tool, args),
-                PlanStep::Answer(answer) => {
-                    answered = Some(answer);
-                    break;
-                }
-                PlanStep::Done => break,
-            };
-            let viewer = Viewer {
-                person: inbound.user_id.clone(),
-                here: inbound.thread_id.clone(),
-            };
-            let observation = self.run_tool(ToolCall { tool, args }, &viewer, now).await?;
-            context
-                .observations
-                .push(observation.cut(self.settings.tool_result_chars));
-        }
-        if context.observations.len() >= cap {
-            tracing::debug!(cap, "planner stopped at its tool budget");
-        }
-        let answer = match answered {
-            Some(answer) => answer,
-            None => match self.compose(llm, &mut context).await? {
-                Ok(answer) => answer,
-                Err(answer) => return Ok(answer),
-            },
-        };
-        if answer.needs_escalation && self.escalation.is_some() {
-            // The local model says the question is beyond it: offer the bigger one, asked
-            // with the chat's prompt for this question (its look-ups stay here).
-            let ChatPrompt { context, .. } = self
-                .chat_prompt(inbound, &inbound.text, now, Talk::Chat)
-                .await?;
-            return self
-                .offer_escalation(inbound, answer, context, None, now)
-                .await;
-        }
-        let steps: Vec<PlannerStep> = context
-            .observations
-            .iter()
-            .map(|observation| PlannerStep {
-                tool: observation.tool.clone(),
-                args: observation.args.clone(),
-                ok: observation.ok,
-            })
-            .collect();
-        if !answer.actions.is_empty() {
-            // Writes are not tools: after tools, the answer's actions are one plan (consent).
-            let proposed = Proposed {
-                actions: answer.actions,
-                planner: Some((answer.reply_to_user, steps)),
-                session: None,
-                pinned: None,
-            };
-            return self.chat_actions(turn, said, proposed, now).await;
-        }
-        Ok((Work::Answer(answer.reply_to_user, steps), DraftStep::Keep))
-    }
-
-    /// The answer composed from what the look-ups returned (one `chat` call).
-    async fn compose(
-        &self,
-        llm: &ChildRef<LlmMsg>,
-        context: &mut PlannerContext,
-    ) -> Result<Result<ChatAnswer, (Work, DraftStep)>, TurnError> {
-        context.calls_left = 0;
+pub(super) async fn planner(
+    deps: &TurnDeps,
+    turn: &TurnContext,
+    inbound: &Inbound,
+    said: &Sentence,
+    now: DateTime<Utc>,
+) -> Result<(Work, DraftStep), TurnError> {
+    let Some(llm) = &deps.llm else {
+        return Ok(model_down());
+    };
+    let question = free_text_context(deps, inbound, &inbound.text, now).await?;
+    let cap = deps.settings.max_tool_calls;
+    let mut context = PlannerContext {
+        question,
+        observations: Vec::new(),
+        calls_left: cap,
+    };
+    let mut answered = None;
+    while context.observations.len() < cap {
+        context.calls_left = cap - context.observations.len();
         let asked = Box::new(context.clone());
-        let call = |reply| LlmMsg::Chat {
+        let call = |reply| LlmMsg::PlanStep {
             context: asked,
             reply,
         };
-        ask_model(llm, "planner chat", call).await
-    }
-
-    /// One tool call on a read connection, journaled with its whole output. A tool's own
-    /// failure is an error observation; only the read pool itself failing fails the turn (the
-    /// message stays in the inbox). Replaying, the recorded output answers a call of the same
-    /// tool with the same arguments (`llm::journal`).
-    async fn run_tool(
-        &self,
-        call: ToolCall,
-        viewer: &Viewer,
-        now: DateTime<Utc>,
-    ) -> Result<Observation, TurnError> {
-        let journal = journal::current();
-        let recorded = journal
-            .as_ref()
-            .and_then(|journal| journal.replayed_tool(&call.tool, &call.args));
-        let observation = match recorded {
-            Some(observation) => observation,
-            None => {
-                let env = ToolEnv {
-                    now,
-                    timezone: self.settings.timezone,
-                    viewer: Some(viewer.clone()),
-                    calendars: Some(self.calendars.clone()),
-                };
-                self.store
-                    .read(move |conn| Ok(planner::run(conn, &call, &env)))
-                    .await?
-            }
+        let step = match ask_model(llm, "plan_step", call).await? {
+            Called::Answered(step) => step,
+            // The gathered results are dropped with the failed turn.
+            Called::Settled(answer) => return Ok(*answer),
         };
-        if let Some(journal) = &journal {
-            journal.record_tool(&observation);
-        }
-        Ok(observation)
+        let (tool, args) = match step {
+            PlanStep::CallTool { tool, args } => (tool, args),
+            PlanStep::Answer(answer) => {
+                answered = Some(answer);
+                break;
+            }
+            PlanStep::Done => break,
+        };
+        let viewer = Viewer {
+            person: inbound.user_id.clone(),
+            here: inbound.thread_id.clone(),
+        };
+        let observation = run_tool(deps, ToolCall { tool, args }, &viewer, now).await?;
+        context
+            .observations
+            .push(observation.cut(deps.settings.tool_result_chars));
     }
+    if context.observations.len() >= cap {
+        tracing::debug!(cap, "planner stopped at its tool budget");
+    }
+    let answer = match answered {
+        Some(answer) => answer,
+        None => match compose(llm, &mut context).await? {
+            Called::Answered(answer) => answer,
+            Called::Settled(answer) => return Ok(*answer),
+        },
+    };
+    if answer.needs_escalation && deps.escalation.is_some() {
+        // The local model says the question is beyond it: offer the bigger one, asked
+        // with the chat's prompt for this question (its look-ups stay here).
+        let ChatPrompt { context, .. } =
+            chat_prompt(deps, inbound, &inbound.text, now, Talk::Chat).await?;
+        return offer_escalation(deps, inbound, answer, context, None, now).await;
+    }
+    let steps: Vec<PlannerStep> = context
+        .observations
+        .iter()
+        .map(|observation| PlannerStep {
+            tool: observation.tool.clone(),
+            args: observation.args.clone(),
+            ok: observation.ok,
+        })
+        .collect();
+    if !answer.actions.is_empty() {
+        // Writes are not tools: after tools, the answer's actions are one plan (consent).
+        let proposed = Proposed {
+            actions: answer.actions,
+            planner: Some((answer.reply_to_user, steps)),
+            session: None,
+            pinned: None,
+        };
+        return chat_actions(deps, turn, said, proposed, now).await;
+    }
+    Ok((Work::Answer(answer.reply_to_user, steps), DraftStep::Keep))
+}
+
+/// The answer composed from what the look-ups returned (one `chat` call).
+async fn compose(
+    llm: &ChildRef<LlmMsg>,
+    context: &mut PlannerContext,
+) -> Result<Called<ChatAnswer>, TurnError> {
+    context.calls_left = 0;
+    let asked = Box::new(context.clone());
+    let call = |reply| LlmMsg::Chat {
+        context: asked,
+        reply,
+    };
+    ask_model(llm, "planner chat", call).await
+}
+
+/// One tool call on a read connection, journaled with its whole output. A tool's own
+/// failure is an error observation; only the read pool itself failing fails the turn (the
+/// message stays in the inbox). Replaying, the recorded output answers a call of the same
+/// tool with the same arguments (`llm::journal`).
+async fn run_tool(
+    deps: &TurnDeps,
+    call: ToolCall,
+    viewer: &Viewer,
+    now: DateTime<Utc>,
+) -> Result<Observation, TurnError> {
+    let journal = journal::current();
+    let recorded = journal
+        .as_ref()
+        .and_then(|journal| journal.replayed_tool(&call.tool, &call.args));
+    let observation = match recorded {
+        Some(observation) => observation,
+        None => {
+            let env = ToolEnv {
+                now,
+                timezone: deps.settings.timezone,
+                viewer: Some(viewer.clone()),
+                calendars: Some(deps.calendars.clone()),
+            };
+            deps.store
+                .read(move |conn| Ok(planner::run(conn, &call, &env)))
+                .await?
+        }
+    };
+    if let Some(journal) = &journal {
+        journal.record_tool(&observation);
+    }
+    Ok(observation)
 }

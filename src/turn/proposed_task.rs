@@ -15,8 +15,8 @@ use crate::capture::request::Capture;
 use crate::capture::{duplicates, preferences};
 use crate::tasks::TaskSource;
 
+use super::deps::TurnDeps;
 use super::error::TurnError;
-use super::pipeline::Pipeline;
 use super::texts;
 
 /// Which fields the model itself gave a proposed `create_task` (before the registry's defaults
@@ -53,58 +53,55 @@ impl GivenFields {
     }
 }
 
-impl Pipeline {
-    /// `kept` with each new task rebuilt like a capture (`source: chat`, learned preferences
-    /// applied), and what to tell the person about likely duplicates, one sentence each.
-    pub(super) async fn proposed_tasks(
-        &self,
-        kept: Vec<BoundAction>,
-        given: &GivenFields,
-    ) -> Result<(Vec<BoundAction>, Vec<String>), TurnError> {
-        let captures: Vec<Option<Capture>> = kept
-            .iter()
-            .map(|action| as_capture(action, given))
-            .collect();
-        if captures.iter().all(Option::is_none) {
-            return Ok((kept, Vec::new()));
-        }
-        let asked: Vec<(String, Vec<&'static str>)> = captures
-            .iter()
-            .flatten()
-            .map(|capture| (capture.title.clone(), capture.open_fields()))
-            .collect();
-        let found = self
-            .store
-            .read(move |conn| {
-                asked
-                    .iter()
-                    .map(|(title, open)| {
-                        Ok((
-                            duplicates::likely_duplicate(conn, title)?,
-                            preferences::applicable(conn, title, open)?,
-                        ))
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .await?;
-        let mut found = found.into_iter();
-        let mut notes = Vec::new();
-        let mut actions = Vec::with_capacity(kept.len());
-        for (action, capture) in kept.into_iter().zip(captures) {
-            let (Some(capture), Some((duplicate, learned))) = (capture, found.next()) else {
-                actions.push(action);
-                continue;
-            };
-            if let Some(existing) = duplicate {
-                notes.push(texts::duplicate(&existing.title, None));
-            }
-            let mut rebuilt =
-                capture.action(TaskSource::Chat, None, &learned, self.settings.timezone);
-            rebuilt.name = action.name;
-            actions.push(rebuilt);
-        }
-        Ok((actions, notes))
+/// `kept` with each new task rebuilt like a capture (`source: chat`, learned preferences
+/// applied), and what to tell the person about likely duplicates, one sentence each.
+pub(super) async fn proposed_tasks(
+    deps: &TurnDeps,
+    kept: Vec<BoundAction>,
+    given: &GivenFields,
+) -> Result<(Vec<BoundAction>, Vec<String>), TurnError> {
+    let captures: Vec<Option<Capture>> = kept
+        .iter()
+        .map(|action| as_capture(action, given))
+        .collect();
+    if captures.iter().all(Option::is_none) {
+        return Ok((kept, Vec::new()));
     }
+    let asked: Vec<(String, Vec<&'static str>)> = captures
+        .iter()
+        .flatten()
+        .map(|capture| (capture.title.clone(), capture.open_fields()))
+        .collect();
+    let found = deps
+        .store
+        .read(move |conn| {
+            asked
+                .iter()
+                .map(|(title, open)| {
+                    Ok((
+                        duplicates::likely_duplicate(conn, title)?,
+                        preferences::applicable(conn, title, open)?,
+                    ))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .await?;
+    let mut found = found.into_iter();
+    let mut notes = Vec::new();
+    let mut actions = Vec::with_capacity(kept.len());
+    for (action, capture) in kept.into_iter().zip(captures) {
+        let (Some(capture), Some((duplicate, learned))) = (capture, found.next()) else {
+            actions.push(action);
+            continue;
+        };
+        if let Some(existing) = duplicate {
+            notes.push(texts::duplicate(&existing.title, None));
+        }
+        let mut rebuilt = capture.action(TaskSource::Chat, None, &learned, deps.settings.timezone);
+        rebuilt.name = action.name;
+        actions.push(rebuilt);
+    }
+    Ok((actions, notes))
 }
 
 /// A proposed `create_task` as a capture: its title, the fields the model gave, its deadline

@@ -24,62 +24,61 @@ use chrono::{DateTime, Utc};
 use crate::conversation::{chat_sessions, pins};
 
 use super::apply::Work;
+use super::chat::chat;
 use super::context::TurnContext;
+use super::deps::TurnDeps;
 use super::draft_step::DraftStep;
 use super::error::TurnError;
-use super::history::Speakers;
-use super::pipeline::Pipeline;
+use super::history::{history, Speakers};
 use super::settings::chrono_duration;
 use super::Inbound;
 use crate::sentence::Sentence;
 
-impl Pipeline {
-    /// `reply` (from `route`) as the chat room's answer; the chat room itself when the chat
-    /// remembers more than `route` saw.
-    pub(super) async fn routed_chat(
-        &self,
-        turn: &TurnContext,
-        inbound: &Inbound,
-        said: &Sentence,
-        now: DateTime<Utc>,
-        reply: String,
-    ) -> Result<(Work, DraftStep), TurnError> {
-        let ttl = chrono_duration(self.chat.get().session_ttl.get());
-        let thread_id = inbound.thread_id.clone();
-        let (live, remembers_more) = self
-            .store
-            .read(move |conn| {
-                let live = chat_sessions::latest(conn, &thread_id)?
-                    .filter(|session| session.is_live(now, ttl))
-                    .map(|session| session.id);
-                let pinned = pins::pinned(conn, &thread_id)?.is_some();
-                let summarized = !chat_sessions::summaries(conn, &thread_id, live, 1)?.is_empty();
-                Ok((live, pinned || summarized))
-            })
-            .await?;
-        if remembers_more || self.copied(inbound, &reply).await? {
-            return self.chat(turn, inbound, said, now).await;
-        }
-        Ok((
-            Work::Chat {
-                text: reply,
-                session: live,
-            },
-            DraftStep::Keep,
-        ))
+/// `reply` (from `route`) as the chat room's answer; the chat room itself when the chat
+/// remembers more than `route` saw.
+pub(super) async fn routed_chat(
+    deps: &TurnDeps,
+    turn: &TurnContext,
+    inbound: &Inbound,
+    said: &Sentence,
+    now: DateTime<Utc>,
+    reply: String,
+) -> Result<(Work, DraftStep), TurnError> {
+    let ttl = chrono_duration(deps.chat.get().session_ttl.get());
+    let thread_id = inbound.thread_id.clone();
+    let (live, remembers_more) = deps
+        .store
+        .read(move |conn| {
+            let live = chat_sessions::latest(conn, &thread_id)?
+                .filter(|session| session.is_live(now, ttl))
+                .map(|session| session.id);
+            let pinned = pins::pinned(conn, &thread_id)?.is_some();
+            let summarized = !chat_sessions::summaries(conn, &thread_id, live, 1)?.is_empty();
+            Ok((live, pinned || summarized))
+        })
+        .await?;
+    if remembers_more || copied(deps, inbound, &reply).await? {
+        return chat(deps, turn, inbound, said, now).await;
     }
+    Ok((
+        Work::Chat {
+            text: reply,
+            session: live,
+        },
+        DraftStep::Keep,
+    ))
+}
 
-    /// Whether `reply` only echoes the person's words (see the module header).
-    async fn copied(&self, inbound: &Inbound, reply: &str) -> Result<bool, TurnError> {
-        let said = plain(reply);
-        if plain(&inbound.text) == said {
-            return Ok(true);
-        }
-        let history = self.history(&inbound.thread_id, Speakers::Roles).await?;
-        Ok(history
-            .iter()
-            .any(|line| !line.is_donnas() && plain(&line.text) == said))
+/// Whether `reply` only echoes the person's words (see the module header).
+async fn copied(deps: &TurnDeps, inbound: &Inbound, reply: &str) -> Result<bool, TurnError> {
+    let said = plain(reply);
+    if plain(&inbound.text) == said {
+        return Ok(true);
     }
+    let history = history(deps, &inbound.thread_id, Speakers::Roles).await?;
+    Ok(history
+        .iter()
+        .any(|line| !line.is_donnas() && plain(&line.text) == said))
 }
 
 /// A text without case, surrounding spaces or closing punctuation, to compare copies.

@@ -7,7 +7,7 @@ use std::time::Duration;
 pub struct TurnSettings {
     /// The zone this turn reads and shows times in: the config's `timezone` in the shared
     /// pipeline, the sender's own once the turn has read who is writing
-    /// (`Pipeline::for_sender`).
+    /// (`TurnDeps::for_sender`).
     pub timezone: chrono_tz::Tz,
     /// The config's `timezone`: everyone's who set none, and the escalation ledger's day.
     pub default_timezone: chrono_tz::Tz,

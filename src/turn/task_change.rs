@@ -21,8 +21,8 @@ use crate::sentence::tokens::Join;
 use crate::sentence::Sentence;
 use crate::tasks::named;
 
+use super::deps::TurnDeps;
 use super::error::TurnError;
-use super::pipeline::Pipeline;
 
 /// The changes to a task a message may ask for (a new task is a capture, not this).
 const CHANGES: [Ask; 6] = [
@@ -34,21 +34,22 @@ const CHANGES: [Ask; 6] = [
     Ask::Change,
 ];
 
-impl Pipeline {
-    /// Whether the message asks for a change to one of the open tasks it names.
-    pub(super) async fn asks_to_change_a_task(&self, said: &Sentence) -> Result<bool, TurnError> {
-        let words: Vec<String> = said
-            .pieces(Join::Nothing)
-            .into_iter()
-            .map(|piece| piece.word)
-            .collect();
-        let named = self
-            .store
-            .read(move |conn| named::named_by_message(conn, &words))
-            .await?;
-        let titles: Vec<&str> = named.iter().map(|task| task.title.as_str()).collect();
-        Ok(CHANGES
-            .into_iter()
-            .any(|ask| asks_for_on_any(said, ask, &titles)))
-    }
+/// Whether the message asks for a change to one of the open tasks it names.
+pub(super) async fn asks_to_change_a_task(
+    deps: &TurnDeps,
+    said: &Sentence,
+) -> Result<bool, TurnError> {
+    let words: Vec<String> = said
+        .pieces(Join::Nothing)
+        .into_iter()
+        .map(|piece| piece.word)
+        .collect();
+    let named = deps
+        .store
+        .read(move |conn| named::named_by_message(conn, &words))
+        .await?;
+    let titles: Vec<&str> = named.iter().map(|task| task.title.as_str()).collect();
+    Ok(CHANGES
+        .into_iter()
+        .any(|ask| asks_for_on_any(said, ask, &titles)))
 }
