@@ -1,5 +1,6 @@
-//! Wiring the turn: the pipeline's handles and settings, the keyed router that gives every
-//! thread its own Conversation (on two arbiters of their own), and the intake in front of it.
+//! Wiring the turn: the pipeline's handles (`TurnDeps`, with the `TurnActors` the app starts)
+//! and settings, the keyed router that gives every thread its own Conversation (on two arbiters
+//! of their own), and the intake in front of it.
 //!
 //! Invariant: one pipeline, shared by every conversation; the router's per-thread queue bound
 //! and idle passivation come from `runtime.*`, the global bound on turns in flight too.
@@ -21,10 +22,11 @@ use crate::subsystems::action_executor::ExecutorMsg;
 use crate::subsystems::chat_sessions::SessionsMsg;
 use crate::subsystems::fast_path::FastPathMsg;
 use crate::subsystems::llm_classifier::LlmMsg;
-use crate::subsystems::rate_cap::{GateMetrics, RateCapMsg};
+use crate::subsystems::rate_cap::GateMetrics;
 use crate::subsystems::session_closer::SessionCloser;
 use crate::subsystems::thread_memory::MemoryMsg;
 use crate::turn::conversation::Conversation;
+pub use crate::turn::deps::TurnActors;
 use crate::turn::deps::TurnDeps;
 use crate::turn::intake::Intake;
 use crate::turn::pipeline::Pipeline;
@@ -33,35 +35,6 @@ use crate::turn::thinking::Thinking;
 
 use super::reload::Lives;
 use super::spawn::Spawner;
-
-/// The actors a turn talks to.
-#[derive(Debug, Clone)]
-pub struct TurnActors {
-    pub fast_path: ChildRef<FastPathMsg>,
-    pub executor: ChildRef<ExecutorMsg>,
-    pub memory: ChildRef<MemoryMsg>,
-    pub llm: Option<ChildRef<LlmMsg>>,
-    pub rate_cap: ChildRef<RateCapMsg>,
-    /// Whether the model is there: a turn does not wait for a model known not to answer.
-    pub model: Arc<ModelStatus>,
-    pub events: EventBus,
-    /// Told when a turn waits for the model (set once a channel that shows it is on).
-    pub thinking: crate::turn::thinking::Thinking,
-    /// Recordings turns answer from (`donna replay`; empty in the bot).
-    pub replays: crate::llm::journal::Replays,
-    /// The chat's actions and their safety levels (hot reloaded).
-    pub chat_actions: crate::live::Live<crate::chat_actions::ChatActions>,
-    /// The chat config in force (hot reloaded).
-    pub chat: crate::live::Live<crate::config::ChatConfig>,
-    /// The bigger model, when escalation is on.
-    pub escalation: Option<Arc<crate::llm::escalation::Escalation>>,
-    /// What the prefix of every model call is made of (the bigger model's prompt too).
-    pub system: crate::llm::system_prompt::SystemSource,
-    /// Closes an expired chat session (shared with the sweeper).
-    pub session_closer: crate::subsystems::session_closer::SessionCloser,
-    /// The calendars Donna reads (the planner's `calendar_events`).
-    pub calendars: Arc<crate::calendar::book::CalendarBook>,
-}
 
 /// What a turn reads from the config.
 pub fn turn_settings(config: &Config) -> TurnSettings {
@@ -101,24 +74,10 @@ pub fn start_conversations(
     let pipeline = Arc::new(Pipeline::new(TurnDeps {
         store: store.clone(),
         clock: clock.clone(),
-        fast_path: actors.fast_path,
-        executor: actors.executor,
-        memory: actors.memory,
-        llm: actors.llm,
-        rate_cap: actors.rate_cap,
-        model: actors.model,
         gate_metrics,
         settings: turn_settings(config),
         metrics: metrics.clone(),
-        events: actors.events,
-        thinking: actors.thinking,
-        replays: actors.replays,
-        chat_actions: actors.chat_actions,
-        chat: actors.chat,
-        escalation: actors.escalation,
-        system: actors.system,
-        session_closer: actors.session_closer,
-        calendars: actors.calendars,
+        actors,
     }));
     let runtime = &config.runtime;
     let router = KeyedRouter::new(

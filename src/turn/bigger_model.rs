@@ -14,6 +14,7 @@ use chrono::{DateTime, Utc};
 use crate::capture::bigger_model::{self, BiggerModel};
 use crate::conversation::memory::{self, Role};
 use crate::llm::planner::ChatAnswer;
+use crate::store::Store;
 
 use super::apply::Work;
 use super::chat_memory::Talk;
@@ -36,7 +37,7 @@ pub(super) async fn bigger_model_asked(
     asked: BiggerModel,
     now: DateTime<Utc>,
 ) -> Result<(Work, DraftStep), TurnError> {
-    if deps.escalation.is_none() {
+    if deps.actors.escalation.is_none() {
         return Ok((
             say(TurnPath::Unhandled, texts::ESCALATION_NOT_SET_UP),
             DraftStep::Keep,
@@ -44,7 +45,7 @@ pub(super) async fn bigger_model_asked(
     }
     let question = match asked {
         BiggerModel::Ask(question) => Some(question),
-        BiggerModel::Previous => previous_question(deps, inbound).await?,
+        BiggerModel::Previous => previous_question(&deps.store, inbound).await?,
     };
     let Some(question) = question else {
         return Ok((
@@ -71,13 +72,9 @@ pub(super) async fn bigger_model_asked(
 
 /// The sender's last message in this chat before this one that was not itself a request
 /// for the bigger model.
-async fn previous_question(
-    deps: &TurnDeps,
-    inbound: &Inbound,
-) -> Result<Option<String>, TurnError> {
+async fn previous_question(store: &Store, inbound: &Inbound) -> Result<Option<String>, TurnError> {
     let (thread_id, author) = (inbound.thread_id.clone(), inbound.user_id.clone());
-    let recent = deps
-        .store
+    let recent = store
         .read(move |conn| memory::recent(conn, &thread_id, Some(LOOK_BACK)))
         .await?;
     Ok(recent

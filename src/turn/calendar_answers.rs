@@ -32,6 +32,7 @@ use super::deps::TurnDeps;
 use super::error::TurnError;
 use super::result::TurnPath;
 use super::say::say;
+use super::settings::TurnSettings;
 
 /// A length asked for no length, of a task with none.
 const DEFAULT_MINUTES: i64 = 60;
@@ -54,7 +55,10 @@ pub(super) async fn calendar_answer(
         CalendarAsk::Unreadable(text) => say(TurnPath::Clarify, &text),
         CalendarAsk::Show(window) => {
             let seen = seen(deps, context, &window, None).await?;
-            say(TurnPath::Answer, &shown(deps, &window, &seen, now))
+            say(
+                TurnPath::Answer,
+                &shown(&deps.settings, &window, &seen, now),
+            )
         }
         CalendarAsk::Free { window, busy_asked } => {
             let seen = seen(deps, context, &window, None).await?;
@@ -111,20 +115,23 @@ async fn seen(
         .collect();
     Ok(Seen {
         day,
-        events: deps.calendars.events_of(&person, window.from, window.to),
+        events: deps
+            .actors
+            .calendars
+            .events_of(&person, window.from, window.to),
         tasks,
-        has_calendar: deps.calendars.has_calendar(&person),
+        has_calendar: deps.actors.calendars.has_calendar(&person),
     })
 }
 
 /// "Tomorrow: - 10:00-11:00 Dentist ... Tasks: - Pay rent (due ...)".
-fn shown(deps: &TurnDeps, window: &Window, seen: &Seen, now: DateTime<Utc>) -> String {
+fn shown(settings: &TurnSettings, window: &Window, seen: &Seen, now: DateTime<Utc>) -> String {
     let zone = seen.day.day.zone;
     let ctx = WhenContext {
         now,
         timezone: zone,
         current_start: None,
-        later: deps.settings.later,
+        later: settings.later,
     };
     let several_days = window.to - window.from > Duration::days(1);
     let mut lines = vec![format!("{}:", capitalized(&window.said))];

@@ -33,15 +33,16 @@ use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::result::TurnPath;
 use super::say::{ask, ask_with};
+use super::settings::TurnSettings;
 use super::texts;
 
 /// What times in this turn are read against.
-pub(super) fn capture_when(deps: &TurnDeps, now: DateTime<Utc>) -> WhenContext {
+pub(super) fn capture_when(settings: &TurnSettings, now: DateTime<Utc>) -> WhenContext {
     WhenContext {
         now,
-        timezone: deps.settings.timezone,
+        timezone: settings.timezone,
         current_start: None,
-        later: deps.settings.later,
+        later: settings.later,
     }
 }
 
@@ -54,7 +55,7 @@ pub(super) async fn capture_words(
     questions: i64,
     now: DateTime<Utc>,
 ) -> Result<(Work, DraftStep), TurnError> {
-    let when = capture_when(deps, now);
+    let when = capture_when(&deps.settings, now);
     // "for an hour", ", 45 min": how long it takes, read before the time so that "45 min"
     // is never a time from now; its words leave the title.
     let length = lengths(body).into_iter().next();
@@ -115,7 +116,7 @@ pub(super) async fn capture_answer(
     answer: &str,
     now: DateTime<Utc>,
 ) -> Result<(Work, DraftStep), TurnError> {
-    let when = capture_when(deps, now);
+    let when = capture_when(&deps.settings, now);
     let saved = matches!(time_words::read(&draft.text, &when), CaptureTime::At { .. });
     let own = !matches!(time_words::read(answer, &when), CaptureTime::None);
     let body = if saved && !own {
@@ -140,7 +141,7 @@ pub(super) async fn capture_with_time_answer(
         .and_then(serde_json::Value::as_str)
         .unwrap_or_default()
         .to_string();
-    let when = capture_when(deps, now);
+    let when = capture_when(&deps.settings, now);
     let mut capture = Capture {
         title: title.clone(),
         ..Capture::default()
@@ -210,7 +211,7 @@ pub(super) async fn capture_work(
     let Some(existing) = duplicate else {
         return Ok((Work::Capture(Box::new(action)), DraftStep::Keep));
     };
-    let when = capture_when(deps, now);
+    let when = capture_when(&deps.settings, now);
     let timing = match (existing.deadline, existing.scheduled_start) {
         (Some(at), _) => Some(format!("due {}", describe_any(at, &when))),
         (None, Some(at)) => Some(format!("for {}", describe_any(at, &when))),

@@ -35,29 +35,10 @@ use super::model_call::{ask_model, model_down, Called};
 use super::Inbound;
 use crate::sentence::Sentence;
 
-/// Small talk, venting: `route` said chat.
+/// The chat room: small talk, venting (`route` said chat: `Talk::Chat`), or changing tasks in
+/// plain words (`route` said task_action, or the words ask for a change: `Talk::Tasks`, the
+/// open tasks shown).
 pub(super) async fn chat(
-    deps: &TurnDeps,
-    turn: &TurnContext,
-    inbound: &Inbound,
-    said: &Sentence,
-    now: DateTime<Utc>,
-) -> Result<(Work, DraftStep), TurnError> {
-    converse(deps, turn, inbound, said, now, Talk::Chat).await
-}
-
-/// Changing tasks in plain words: `route` said task_action; the open tasks are shown.
-pub(super) async fn task_talk(
-    deps: &TurnDeps,
-    turn: &TurnContext,
-    inbound: &Inbound,
-    said: &Sentence,
-    now: DateTime<Utc>,
-) -> Result<(Work, DraftStep), TurnError> {
-    converse(deps, turn, inbound, said, now, Talk::Tasks).await
-}
-
-async fn converse(
     deps: &TurnDeps,
     turn: &TurnContext,
     inbound: &Inbound,
@@ -65,7 +46,7 @@ async fn converse(
     now: DateTime<Utc>,
     talk: Talk,
 ) -> Result<(Work, DraftStep), TurnError> {
-    let Some(llm) = &deps.llm else {
+    let Some(llm) = &deps.actors.llm else {
         return Ok(model_down());
     };
     let ChatPrompt {
@@ -73,7 +54,7 @@ async fn converse(
         session,
         pinned,
     } = chat_prompt(deps, inbound, &inbound.text, now, talk).await?;
-    deps.thinking.notify(inbound);
+    deps.actors.thinking.notify(inbound);
     let asked = context.clone();
     let call = |reply| LlmMsg::Converse {
         context: Box::new(context),
@@ -83,7 +64,7 @@ async fn converse(
         Called::Answered(answer) => answer,
         Called::Settled(answer) => return Ok(*answer),
     };
-    if answer.needs_escalation && deps.escalation.is_some() {
+    if answer.needs_escalation && deps.actors.escalation.is_some() {
         // The local model says it is out of its depth: offer the bigger one.
         return offer_escalation(deps, inbound, answer, asked, session, now).await;
     }

@@ -62,7 +62,7 @@ pub(super) async fn chat_actions(
     let mut refused = Vec::new();
     for value in proposed.actions {
         match serde_json::from_value::<ActionRequest>(value) {
-            Ok(request) => match deps.chat_actions.get().check_request(&request) {
+            Ok(request) => match deps.actors.chat_actions.get().check_request(&request) {
                 Ok(_) => requests.push(request),
                 Err(reason) => refused.push(reason.to_string()),
             },

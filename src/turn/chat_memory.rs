@@ -21,7 +21,7 @@ use crate::conversation::memory::Role;
 use crate::conversation::participation::{visible_threads, Viewer};
 use crate::conversation::pins;
 use crate::llm::chat_prompt::ChatLine;
-use crate::store::StoreError;
+use crate::store::{Store, StoreError};
 use crate::tasks::open::{self, Window};
 use crate::tasks::repo;
 use crate::tasks::when::WhenContext;
@@ -66,31 +66,34 @@ pub(super) async fn remembered_now(
     talk: Talk,
     chat: &ChatConfig,
 ) -> Result<Remembered, TurnError> {
-    let remembered = recall(deps, asker, now, talk, chat).await?;
+    let when = capture_when(&deps.settings, now);
+    let remembered = recall(&deps.store, &when, asker, talk, chat).await?;
     let Some(expired) = remembered.expired else {
         return Ok(remembered);
     };
-    deps.session_closer.close_if_idle(expired, now).await?;
-    recall(deps, asker, now, talk, chat).await
+    deps.actors
+        .session_closer
+        .close_if_idle(expired, now)
+        .await?;
+    recall(&deps.store, &when, asker, talk, chat).await
 }
 
 /// The live session's messages (bounded by the budget), the pinned task and the summaries
 /// of earlier sessions in the asker's chat, in one read.
 async fn recall(
-    deps: &TurnDeps,
+    store: &Store,
+    when: &WhenContext,
     asker: &Viewer,
-    now: DateTime<Utc>,
     talk: Talk,
     chat: &ChatConfig,
 ) -> Result<Remembered, TurnError> {
-    let when = capture_when(deps, now);
+    let (when, now) = (when.clone(), when.now);
     let asker = asker.clone();
     let thread_id = asker.here.clone();
     let ttl = chrono_duration(chat.session_ttl.get());
     // Characters are at least tokens: no more text than this can fit the budget.
     let max_chars = chat.context_budget_tokens.saturating_mul(4);
-    Ok(deps
-        .store
+    Ok(store
         .read(move |conn| {
             let latest = chat_sessions::latest(conn, &thread_id)?;
             let expired = latest

@@ -36,7 +36,7 @@ pub(super) async fn chat_prompt(
     talk: Talk,
 ) -> Result<ChatPrompt, TurnError> {
     // The chat config in force when the turn started (a reload meanwhile waits its turn).
-    let chat = deps.chat.get();
+    let chat = deps.actors.chat.get();
     let asker = Viewer {
         person: inbound.user_id.clone(),
         here: inbound.thread_id.clone(),

@@ -1,6 +1,6 @@
 //! The turn's shared handles: everything a room may reach outside its own file (the store, the
-//! clock, the actors, the model, the live configs, the event bus). One value, built once by the
-//! app and shared by all conversations; a turn works with its copy in the sender's time zone
+//! clock, the settings, and `TurnActors`: the actors, the model, the live configs, the event
+//! bus). One value, built once by the app and shared by all conversations; a turn works with its copy in the sender's time zone
 //! (`for_sender`).
 //!
 //! A room is a function of these handles, the loaded `TurnContext` and the message's reading;
@@ -36,34 +36,40 @@ use super::settings::TurnSettings;
 pub struct TurnDeps {
     pub store: Store,
     pub clock: SharedClock,
-    pub fast_path: ChildRef<FastPathMsg>,
-    pub executor: ChildRef<ExecutorMsg>,
-    pub memory: ChildRef<MemoryMsg>,
-    /// The model layer; None when `llm.provider` is none.
-    pub llm: Option<ChildRef<LlmMsg>>,
-    pub rate_cap: ChildRef<RateCapMsg>,
-    /// Whether the model is there (the model room does not call one known not to answer).
-    pub model: Arc<ModelStatus>,
     pub gate_metrics: Arc<GateMetrics>,
     pub settings: TurnSettings,
     pub metrics: Arc<TurnMetrics>,
-    /// Where a committed turn's reply and task changes are published.
+    /// The actors, the model and the live configs.
+    pub actors: TurnActors,
+}
+
+/// The actors a turn talks to, the model's state and the live configs it reads, as the app
+/// started them.
+#[derive(Debug, Clone)]
+pub struct TurnActors {
+    pub fast_path: ChildRef<FastPathMsg>,
+    pub executor: ChildRef<ExecutorMsg>,
+    pub memory: ChildRef<MemoryMsg>,
+    pub llm: Option<ChildRef<LlmMsg>>,
+    pub rate_cap: ChildRef<RateCapMsg>,
+    /// Whether the model is there: a turn does not wait for a model known not to answer.
+    pub model: Arc<ModelStatus>,
     pub events: EventBus,
-    /// Told when a turn is about to wait for the model (a channel shows "typing").
+    /// Told when a turn waits for the model (set once a channel that shows it is on).
     pub thinking: super::thinking::Thinking,
-    /// Recordings a turn answers its model and tool calls from (`donna replay` only).
+    /// Recordings turns answer from (`donna replay`; empty in the bot).
     pub replays: Replays,
-    /// The chat's actions and their safety levels (config/chat_actions.yaml), hot reloaded.
+    /// The chat's actions and their safety levels (hot reloaded).
     pub chat_actions: crate::live::Live<crate::chat_actions::ChatActions>,
-    /// The chat config in force (`chat.*`), hot reloaded: a turn reads it once.
+    /// The chat config in force (hot reloaded).
     pub chat: crate::live::Live<crate::config::ChatConfig>,
-    /// The bigger model (`escalation.*`); None when it is off.
+    /// The bigger model, when escalation is on.
     pub escalation: Option<Arc<crate::llm::escalation::Escalation>>,
-    /// What every model call's prefix is made of (here for the bigger model's prompt).
+    /// What the prefix of every model call is made of (the bigger model's prompt too).
     pub system: crate::llm::system_prompt::SystemSource,
-    /// Closes an expired chat session with its summary (the sweeper's close).
+    /// Closes an expired chat session (shared with the sweeper).
     pub session_closer: crate::subsystems::session_closer::SessionCloser,
-    /// The calendars Donna reads: a person's own events (the planner's `calendar_events`).
+    /// The calendars Donna reads (the planner's `calendar_events`).
     pub calendars: Arc<crate::calendar::book::CalendarBook>,
 }
 
@@ -100,7 +106,8 @@ impl TurnDeps {
         message: impl FnOnce(BindContext, Reply<T>) -> ExecutorMsg,
     ) -> Result<T, AskError> {
         let bind_context = self.bind_context(context, now);
-        self.executor
+        self.actors
+            .executor
             .ask(|reply| message(bind_context, reply))
             .await
     }

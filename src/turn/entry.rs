@@ -11,6 +11,7 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::clock::SharedClock;
 use crate::llm::journal;
 
 use super::context::TurnContext;
@@ -30,7 +31,7 @@ pub(super) async fn enter(
     let Some(intent) = &inbound.intent else {
         return read_words(deps, inbound, context).await;
     };
-    let now = decided_now(deps);
+    let now = decided_now(&deps.clock);
     let (plan_step, next) = decide_click(&context, intent, inbound.answers_plan.as_deref(), now);
     Ok(Decided {
         plan_step: keep_the_live_plan(plan_step, &next, inbound, None),
@@ -46,8 +47,8 @@ async fn read_words(
     inbound: &Inbound,
     context: TurnContext,
 ) -> Result<Decided, TurnError> {
-    let (context, said, analysis) = read_message(deps, context, inbound).await?;
-    let now = decided_now(deps);
+    let (context, said, analysis) = read_message(&deps.actors.fast_path, context, inbound).await?;
+    let now = decided_now(&deps.clock);
     let (plan_step, next) = decide(&context, &analysis, now);
     let readings =
         matches!(next, Next::FreeText).then(|| Readings::of(&said, now, deps.settings.timezone));
@@ -65,8 +66,8 @@ async fn read_words(
 }
 
 /// Now, as the moment the turn decided (the journal keeps it for `donna replay`).
-fn decided_now(deps: &TurnDeps) -> DateTime<Utc> {
-    let now = deps.clock.now();
+fn decided_now(clock: &SharedClock) -> DateTime<Utc> {
+    let now = clock.now();
     if let Some(journal) = journal::current() {
         journal.decided(now);
     }

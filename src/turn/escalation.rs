@@ -52,7 +52,7 @@ pub(super) async fn offer_escalation(
     session: Option<i64>,
     now: DateTime<Utc>,
 ) -> Result<(Work, DraftStep), TurnError> {
-    let Some(escalation) = &deps.escalation else {
+    let Some(escalation) = &deps.actors.escalation else {
         return Ok((
             Work::Chat {
                 text: local.reply_to_user,
@@ -62,7 +62,7 @@ pub(super) async fn offer_escalation(
         ));
     };
     let messages = escalation
-        .messages(&deps.system.facts(), &asked)
+        .messages(&deps.actors.system.facts(), &asked)
         .map_err(TurnError::Prompt)?;
     let estimate = escalation.estimate(&messages);
     let settings = &escalation.settings;
@@ -139,14 +139,14 @@ pub(super) async fn escalation_confirmed(
     let ChatPrompt {
         context, session, ..
     } = chat_prompt(deps, inbound, &message, now, Talk::Chat).await?;
-    let Some(escalation) = &deps.escalation else {
+    let Some(escalation) = &deps.actors.escalation else {
         return Ok(Work::Say {
             path: TurnPath::Unhandled,
             text: texts::ESCALATION_OFF.to_string(),
         });
     };
     let messages = escalation
-        .messages(&deps.system.facts(), &context)
+        .messages(&deps.actors.system.facts(), &context)
         .map_err(TurnError::Prompt)?;
     // The estimate is taken again: the session may have grown since the offer.
     let estimate = escalation.estimate(&messages);

@@ -36,7 +36,7 @@ pub(super) async fn escalate(
     session: Option<i64>,
     now: DateTime<Utc>,
 ) -> Result<(Work, DraftStep), TurnError> {
-    let Some(escalation) = deps.escalation.clone() else {
+    let Some(escalation) = deps.actors.escalation.clone() else {
         return Ok((
             say(TurnPath::Unhandled, texts::ESCALATION_OFF),
             DraftStep::Keep,
@@ -59,7 +59,7 @@ pub(super) async fn escalate(
             ))
         }
         Some(Reservation::Reserved) => {
-            deps.thinking.notify(inbound);
+            deps.actors.thinking.notify(inbound);
             let outcome = escalation.answer(messages).await;
             settled(&escalation, outcome, asked)
         }

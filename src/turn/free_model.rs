@@ -1,5 +1,5 @@
-//! The free-text model room (docs/contract.md "Free text", step 8): a message no rule took goes to
-//! `route` with the last `planner.history_exchanges` exchanges of the chat; a capture (or an
+//! The free-text model room (docs/contract.md "Free text", step 8): a message no rule took (but
+//! a request for the bigger model, `bigger_model`) goes to `route` with the last `planner.history_exchanges` exchanges of the chat; a capture (or an
 //! automation) then to `parse_task`, whose answer is validated and captured like the rules'
 //! (times read by Donna's parser, duplicates, preferences).
 //!
@@ -16,7 +16,7 @@
 //!   again).
 //! - A question goes to the planner (`turn::planner`), chat to the chat room (`turn::chat`),
 //!   and a change to the person's tasks in plain words (task_action) to the chat room with their
-//!   open tasks shown (`task_talk`), whose actions follow the rules of consent.
+//!   open tasks shown (`chat` with `Talk::Tasks`), whose actions follow the rules of consent.
 //! - No model: an honest answer naming what works (`unhandled`); a model that is not there, or
 //!   any call of the turn failing (timeout, refused, garbage after one retry):
 //!   `llm_unavailable` with the same list, never "say it again".
@@ -33,6 +33,7 @@ use serde_json::json;
 
 use crate::actions::automation::proposal_action;
 use crate::automations::command::{self as automation_command, AutomationReading};
+use crate::capture::bigger_model;
 use crate::capture::time_words::{self, CaptureTime};
 use crate::capture::title::capitalise;
 use crate::conversation::drafts::DraftKind;
@@ -43,8 +44,10 @@ use crate::tasks::TaskSource;
 use actors::Reply;
 
 use super::apply::Work;
+use super::bigger_model::bigger_model_asked;
 use super::capture::{ask_when, capture_when, capture_work, set_time};
-use super::chat::{chat, task_talk};
+use super::chat::chat;
+use super::chat_memory::Talk;
 use super::context::TurnContext;
 use super::deps::TurnDeps;
 use super::draft_step::DraftStep;
@@ -56,6 +59,7 @@ use super::result::TurnPath;
 use super::routed::routed_chat;
 use super::said_details::said_details;
 use super::say::{ask, say};
+use super::settings::TurnSettings;
 use super::task_change::asks_to_change_a_task;
 use super::texts;
 use super::Inbound;
@@ -70,12 +74,15 @@ pub(super) async fn free_model(
     said: &Sentence,
     now: DateTime<Utc>,
 ) -> Result<(Work, DraftStep), TurnError> {
+    if let Some(asked) = bigger_model::read(said) {
+        return bigger_model_asked(deps, inbound, asked, now).await;
+    }
     if let Some(answer) = without_the_model(deps, DraftStep::Keep, Some(said)) {
         return Ok(answer);
     }
-    if asks_to_change_a_task(deps, said).await? {
+    if asks_to_change_a_task(&deps.store, said).await? {
         // The person's words already say what this is (`turn::task_change`).
-        return task_talk(deps, context, inbound, said, now).await;
+        return chat(deps, context, inbound, said, now, Talk::Tasks).await;
     }
     let call = |context, reply| LlmMsg::Route { context, reply };
     let route = match free_call(
@@ -109,9 +116,9 @@ pub(super) async fn free_model(
         RouteIntent::Question => planner(deps, context, inbound, said, now).await,
         RouteIntent::Chat => match route.reply {
             Some(reply) => routed_chat(deps, context, inbound, said, now, reply).await,
-            None => chat(deps, context, inbound, said, now).await,
+            None => chat(deps, context, inbound, said, now, Talk::Chat).await,
         },
-        RouteIntent::TaskAction => task_talk(deps, context, inbound, said, now).await,
+        RouteIntent::TaskAction => chat(deps, context, inbound, said, now, Talk::Tasks).await,
     }
 }
 
@@ -173,7 +180,13 @@ pub(super) async fn capture_parsed(
     }
     if let Some(recurrence) = &parsed.recurrence {
         return Ok(recurring_capture(
-            deps, context, text, questions, now, recurrence, &title,
+            &deps.settings,
+            context,
+            text,
+            questions,
+            now,
+            recurrence,
+            &title,
         ));
     }
     let mut capture = said_details(&message, &parsed, text, now).capture(title);
@@ -183,7 +196,7 @@ pub(super) async fn capture_parsed(
         .as_ref()
         .filter(|when| time_words_said(&message, when));
     if let Some(when) = when {
-        let reason = match time_words::read(when, &capture_when(deps, now)) {
+        let reason = match time_words::read(when, &capture_when(&deps.settings, now)) {
             CaptureTime::At { at, anchor, .. } => {
                 set_time(&mut capture, at, anchor);
                 // The model copies the person's time words; a clock time is theirs.
@@ -204,7 +217,7 @@ pub(super) async fn capture_parsed(
 /// A recurring reminder the model read: it copied the schedule words, and Donna's own
 /// reader turns them into a rule, proposed; or the question about what it could not read.
 fn recurring_capture(
-    deps: &TurnDeps,
+    settings: &TurnSettings,
     context: &TurnContext,
     text: &str,
     questions: i64,
@@ -213,7 +226,7 @@ fn recurring_capture(
     title: &str,
 ) -> (Work, DraftStep) {
     let words = format!("{recurrence} remind me to {title}");
-    match automation_command::read_words(&words, now, deps.settings.timezone) {
+    match automation_command::read_words(&words, now, settings.timezone) {
         AutomationReading::Draft(draft) => (
             Work::Propose {
                 actions: vec![proposal_action(&draft, Some(&context.thread.id))],
@@ -250,11 +263,11 @@ async fn free_call<T: Send + 'static>(
     if let Some(answer) = without_the_model(deps, no_model, Some(said)) {
         return Ok(Called::settled(answer));
     }
-    let Some(llm) = &deps.llm else {
+    let Some(llm) = &deps.actors.llm else {
         return Ok(Called::settled(model_down()));
     };
     let free = free_text_context(deps, inbound, text, now).await?;
-    deps.thinking.notify(inbound);
+    deps.actors.thinking.notify(inbound);
     ask_model(llm, "free text", |reply| message(Box::new(free), reply)).await
 }
 

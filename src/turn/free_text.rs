@@ -4,11 +4,14 @@
 //!
 //! Order: a pending draft (the answer to Donna's question is merged with it and read again;
 //! "never mind" drops it; a question or a command is handled on its own and the draft stays),
-//! then the sender's time zone and quiet hours (`timezone`), then a digest or automation command (proposed as a
-//! plan), then the rules (captures, the common questions a page at a time and "more" (`lists`),
-//! the agenda, greetings, thanks, a request for the bigger model:
-//! `bigger_model`), then the model
-//! (`free_model`), or without one an honest answer naming what works.
+//! then the sender's time zone and quiet hours (`timezone`), then a digest or automation
+//! command (proposed as a plan), then the rules (captures, the common questions a page at a
+//! time and "more" (`lists`), the agenda, greetings, thanks), then `free_model` (a request for
+//! the bigger model, `bigger_model`, then the model), or without one an honest answer naming
+//! what works.
+//!
+//! Reaches: the settings (the sender's zone), and through the rooms it calls the store, the
+//! calendars and the model.
 //! Invariants: reached only through `decide`'s `Next::FreeText`, so a bare confirmation or
 //! "undo" never gets here; the message's readings by the rules, the automation and digest
 //! commands are made once (`Readings`) from its one reading and shared with the group gate and
@@ -20,13 +23,11 @@ use chrono::{DateTime, Utc};
 use crate::actions::automation::{digest_proposal, proposal_action};
 use crate::automations::command::AutomationReading;
 use crate::automations::digest_command::DigestReading;
-use crate::capture::bigger_model;
 use crate::capture::rules::{Question, Reading};
 use crate::conversation::drafts::{Draft, DraftKind};
 use crate::sentence::Sentence;
 
 use super::apply::Work;
-use super::bigger_model::bigger_model_asked;
 use super::calendar_answers::calendar_answer;
 use super::capture::{capture_answer, capture_with_time_answer, capture_words};
 use super::context::TurnContext;
@@ -109,9 +110,9 @@ pub(super) async fn free_text(
         Reading::NeverMind => Ok((say(TurnPath::Unhandled, texts::NOTHING_TO_DROP), step)),
         Reading::TaskTime { reference } => match task_time(deps, &reference, now).await? {
             Some(answer) => Ok((say(TurnPath::Answer, &answer), step)),
-            None => nothing_the_rules_read(deps, context, inbound, said, now).await,
+            None => free_model(deps, context, inbound, said, now).await,
         },
-        Reading::Nothing => nothing_the_rules_read(deps, context, inbound, said, now).await,
+        Reading::Nothing => free_model(deps, context, inbound, said, now).await,
     }
 }
 
@@ -119,20 +120,6 @@ pub(super) async fn free_text(
 /// see you tomorrow", "you're the best"): a short friendly answer, nothing changes.
 pub(super) fn closing(said: &Sentence) -> Work {
     say(TurnPath::Chat, &texts::closing(said))
-}
-
-/// A message no rule read: a request for the bigger model, else the model.
-async fn nothing_the_rules_read(
-    deps: &TurnDeps,
-    context: &TurnContext,
-    inbound: &Inbound,
-    said: &Sentence,
-    now: DateTime<Utc>,
-) -> Result<(Work, DraftStep), TurnError> {
-    match bigger_model::read(said) {
-        Some(asked) => bigger_model_asked(deps, inbound, asked, now).await,
-        None => free_model(deps, context, inbound, said, now).await,
-    }
 }
 
 /// The person answered Donna's question: read the answer with what the draft holds.

@@ -24,12 +24,13 @@ use super::error::TurnError;
 use super::history::{history, Speakers};
 use super::readings::Readings;
 use super::receipt;
+use super::settings::TurnSettings;
 use super::Inbound;
 
 /// The gate applies to group chats (or every chat, if not `group_only`) outside nudge
 /// threads.
-pub(super) fn gate_applies(deps: &TurnDeps, thread: &Thread) -> bool {
-    match deps.settings.gate {
+pub(super) fn gate_applies(settings: &TurnSettings, thread: &Thread) -> bool {
+    match settings.gate {
         Some(gate) => thread.task_id.is_none() && (thread.is_group || !gate.group_only),
         None => false,
     }
@@ -80,7 +81,7 @@ pub(super) async fn gate_says_reply(
     let Slot::Reserved(reservation) = slot else {
         return Ok(true);
     };
-    let Some(llm) = &deps.llm else {
+    let Some(llm) = &deps.actors.llm else {
         deps.gate_metrics
             .failed_open
             .fetch_add(1, Ordering::Relaxed);
@@ -114,7 +115,10 @@ pub(super) async fn gate_says_reply(
     };
     counter.fetch_add(1, Ordering::Relaxed);
     if decision == GateDecision::Skip {
-        let _ = deps.rate_cap.tell(RateCapMsg::Release { reservation });
+        let _ = deps
+            .actors
+            .rate_cap
+            .tell(RateCapMsg::Release { reservation });
         return Ok(false);
     }
     Ok(true)
@@ -132,6 +136,7 @@ async fn reserve_slot(
         context.thread.chat_id.clone(),
     );
     let reservation = deps
+        .actors
         .rate_cap
         .ask(|reply| RateCapMsg::Reserve {
             channel,

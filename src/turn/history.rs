@@ -31,6 +31,7 @@ pub(super) async fn history(
 ) -> Result<Vec<HistoryLine>, TurnError> {
     let (thread_id, limit) = (thread_id.to_string(), Some(deps.settings.window_size));
     let entries = deps
+        .actors
         .memory
         .ask(move |reply| MemoryMsg::Recent {
             thread_id,

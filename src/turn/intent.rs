@@ -53,7 +53,7 @@ pub(super) async fn intent_layer(
     if let Ok(bound) = &bound {
         // In a free thread the model room has no thread task to talk about: an answer to a
         // nudge delivered there is asked about, as without a model.
-        if bound.action.time_is_unclear() && deps.llm.is_some() && !context.answering_nudge {
+        if bound.action.time_is_unclear() && deps.actors.llm.is_some() && !context.answering_nudge {
             return model_layer(deps, context, inbound, said, now).await;
         }
     }

@@ -28,7 +28,7 @@ use super::deps::TurnDeps;
 use super::error::TurnError;
 use super::list_step::ListStep;
 use super::result::TurnPath;
-use super::settings::chrono_duration;
+use super::settings::{chrono_duration, TurnSettings};
 
 /// Said to "more" when the chat has no list to continue.
 pub const NOTHING_TO_CONTINUE: &str = "There's no list to continue here. Ask me \"list my tasks\", \"what's overdue\", \"what's due this week\" or \"what are you waiting on?\" and say \"more\" after it.";
@@ -98,7 +98,7 @@ pub(super) async fn list_answer(
     question: Question,
     now: DateTime<Utc>,
 ) -> Result<Work, TurnError> {
-    let ctx = list_context(deps, now);
+    let ctx = list_context(&deps.settings, now);
     let expires_at = now + chrono_duration(deps.settings.plan_expiry);
     let viewer = viewer(context);
     let answer = deps
@@ -127,7 +127,7 @@ pub(super) async fn next_page(
     context: &TurnContext,
     now: DateTime<Utc>,
 ) -> Result<Work, TurnError> {
-    let ctx = list_context(deps, now);
+    let ctx = list_context(&deps.settings, now);
     let here = context.thread.id.clone();
     let asker = context.author_id.clone();
     let next = deps
@@ -184,7 +184,9 @@ pub(super) async fn agenda_answer(
     // A person's events only in a chat of their own.
     let events = match context.thread.is_group {
         true => Vec::new(),
-        false => crate::calendar::today::lines(&deps.calendars, &viewer.person, now, timezone),
+        false => {
+            crate::calendar::today::lines(&deps.actors.calendars, &viewer.person, now, timezone)
+        }
     };
     let text = deps
         .store
@@ -198,12 +200,12 @@ pub(super) async fn agenda_answer(
 }
 
 /// How times in a list are said.
-fn list_context(deps: &TurnDeps, now: DateTime<Utc>) -> WhenContext {
+fn list_context(settings: &TurnSettings, now: DateTime<Utc>) -> WhenContext {
     WhenContext {
         now,
-        timezone: deps.settings.timezone,
+        timezone: settings.timezone,
         current_start: None,
-        later: deps.settings.later,
+        later: settings.later,
     }
 }
 

@@ -10,12 +10,13 @@
 
 use std::sync::Arc;
 
+use actors::ChildRef;
+
 use crate::replies::analysis::Analysis;
 use crate::sentence::Sentence;
 use crate::subsystems::fast_path::FastPathMsg;
 
 use super::context::TurnContext;
-use super::deps::TurnDeps;
 use super::error::TurnError;
 use super::nudge_group;
 use super::Inbound;
@@ -24,7 +25,7 @@ use super::Inbound;
 /// grouped nudge's number set aside ("2 done" picks task 2), and the keyword layer's
 /// analysis of it.
 pub(super) async fn read_message(
-    deps: &TurnDeps,
+    fast_path: &ChildRef<FastPathMsg>,
     context: TurnContext,
     inbound: &Inbound,
 ) -> Result<(TurnContext, Arc<Sentence>, Analysis), TurnError> {
@@ -37,8 +38,7 @@ pub(super) async fn read_message(
         .or(context.nudged_task.as_ref())
         .map(|task| task.title.clone());
     let sentence = said.clone();
-    let analysis = deps
-        .fast_path
+    let analysis = fast_path
         .ask(|reply| FastPathMsg::Analyze {
             sentence,
             task_title,

@@ -37,6 +37,7 @@ use super::model_call::Called;
 use super::proposed_task::{proposed_tasks, GivenFields};
 use super::receipt;
 use super::result::TurnPath;
+use super::settings::TurnSettings;
 use super::texts;
 use super::Inbound;
 
@@ -54,15 +55,15 @@ pub(super) async fn model_layer(
             text: texts::FREE_THREAD.to_string(),
         });
     };
-    let Some(llm) = &deps.llm else {
+    let Some(llm) = &deps.actors.llm else {
         return Ok(Work::Say {
             path: TurnPath::Unhandled,
             text: texts::not_understood(said, &task.title),
         });
     };
-    if deps.model.skips_calls() {
+    if deps.actors.model.skips_calls() {
         tracing::debug!(
-            state = deps.model.state().as_str(),
+            state = deps.actors.model.state().as_str(),
             "the model is not there; not asking it"
         );
         return Ok(model_not_there());
@@ -97,8 +98,8 @@ async fn classify(
     now: DateTime<Utc>,
 ) -> Result<Called<Classification>, TurnError> {
     let history = history(deps, &inbound.thread_id, Speakers::Roles).await?;
-    let classify = classify_context(deps, context, task, history, inbound, now);
-    deps.thinking.notify(inbound);
+    let classify = classify_context(&deps.settings, context, task, history, inbound, now);
+    deps.actors.thinking.notify(inbound);
     receipt::before_waiting().await?;
     let answer = llm
         .ask(|reply| {
@@ -135,7 +136,7 @@ async fn propose(
 ) -> Result<Work, TurnError> {
     let given = GivenFields::of(&classification.actions);
     let requests = classification.actions;
-    let facts = proposal_facts(deps, said, task);
+    let facts = proposal_facts(&deps.settings, said, task);
     let proposal = deps
         .bind_and_ask(context, now, |context, reply| ExecutorMsg::Propose {
             requests,
@@ -177,25 +178,25 @@ async fn propose(
 }
 
 /// What the review of a proposal is told: the reply, read once, and the task's title.
-fn proposal_facts(deps: &TurnDeps, said: &Sentence, task: &Task) -> ProposalFacts {
+fn proposal_facts(settings: &TurnSettings, said: &Sentence, task: &Task) -> ProposalFacts {
     ProposalFacts {
         reply: Arc::new(said.clone()),
         task_title: Some(task.title.clone()),
-        require_evidence: deps.settings.require_evidence,
+        require_evidence: settings.require_evidence,
     }
 }
 
 /// What the classification prompt shows: the task, why Donna asked, the time, the history
 /// window and the reply.
 fn classify_context(
-    deps: &TurnDeps,
+    settings: &TurnSettings,
     context: &TurnContext,
     task: &Task,
     history: Vec<crate::llm::prompts::HistoryLine>,
     inbound: &Inbound,
     now: DateTime<Utc>,
 ) -> ClassifyContext {
-    let tz = deps.settings.timezone;
+    let tz = settings.timezone;
     let show = |at: DateTime<Utc>| {
         at.with_timezone(&tz)
             .format("%a %d %b %Y %H:%M")

@@ -97,11 +97,11 @@ pub(super) fn without_the_model(
     no_model: DraftStep,
     said: Option<&Sentence>,
 ) -> Option<(Work, DraftStep)> {
-    if deps.llm.is_none() {
+    if deps.actors.llm.is_none() {
         let unread = said.map(texts::unread).unwrap_or_default();
         let text = format!("{unread} {}", texts::free_text_no_model());
         let answer = say(TurnPath::Unhandled, text.trim_start());
         return Some((answer, no_model));
     }
-    deps.model.skips_calls().then(model_down)
+    deps.actors.model.skips_calls().then(model_down)
 }

@@ -65,6 +65,7 @@ impl Pipeline {
         // Every model and tool call of the turn goes into its journal, committed with it.
         let journal = self
             .deps
+            .actors
             .replays
             .journal_for(&inbound.thread_id, &inbound.message_id);
         let steps = async {
@@ -154,7 +155,7 @@ async fn run_loaded(
         next,
         now,
     } = enter(deps, &inbound, context).await?;
-    if gate_applies(deps, &context.thread) {
+    if gate_applies(&deps.settings, &context.thread) {
         // A click is never chatter: it takes a slot but is not put to the model gate.
         let readings = words.as_ref().and_then(|words| words.readings.as_ref());
         let heard = if inbound.intent.is_some() || bypasses_gate(&next, readings) {
@@ -230,6 +231,6 @@ async fn commit(
         .await?;
     // Durable now (the writer answers after COMMIT): the stream may say so. A failed commit
     // returned above and published nothing.
-    changes::publish(&deps.events, &committed.result, committed.tasks);
+    changes::publish(&deps.actors.events, &committed.result, committed.tasks);
     Ok(committed.result)
 }

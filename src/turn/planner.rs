@@ -52,7 +52,7 @@ pub(super) async fn planner(
     said: &Sentence,
     now: DateTime<Utc>,
 ) -> Result<(Work, DraftStep), TurnError> {
-    let Some(llm) = &deps.llm else {
+    let Some(llm) = &deps.actors.llm else {
         return Ok(model_down());
     };
     let question = free_text_context(deps, inbound, &inbound.text, now).await?;
@@ -102,7 +102,7 @@ pub(super) async fn planner(
             Called::Settled(answer) => return Ok(*answer),
         },
     };
-    if answer.needs_escalation && deps.escalation.is_some() {
+    if answer.needs_escalation && deps.actors.escalation.is_some() {
         // The local model says the question is beyond it: offer the bigger one, asked
         // with the chat's prompt for this question (its look-ups stay here).
         let ChatPrompt { context, .. } =
@@ -166,7 +166,7 @@ async fn run_tool(
                 now,
                 timezone: deps.settings.timezone,
                 viewer: Some(viewer.clone()),
-                calendars: Some(deps.calendars.clone()),
+                calendars: Some(deps.actors.calendars.clone()),
             };
             deps.store
                 .read(move |conn| Ok(planner::run(conn, &call, &env)))

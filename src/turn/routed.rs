@@ -25,6 +25,7 @@ use crate::conversation::{chat_sessions, pins};
 
 use super::apply::Work;
 use super::chat::chat;
+use super::chat_memory::Talk;
 use super::context::TurnContext;
 use super::deps::TurnDeps;
 use super::draft_step::DraftStep;
@@ -44,7 +45,7 @@ pub(super) async fn routed_chat(
     now: DateTime<Utc>,
     reply: String,
 ) -> Result<(Work, DraftStep), TurnError> {
-    let ttl = chrono_duration(deps.chat.get().session_ttl.get());
+    let ttl = chrono_duration(deps.actors.chat.get().session_ttl.get());
     let thread_id = inbound.thread_id.clone();
     let (live, remembers_more) = deps
         .store
@@ -58,7 +59,7 @@ pub(super) async fn routed_chat(
         })
         .await?;
     if remembers_more || copied(deps, inbound, &reply).await? {
-        return chat(deps, turn, inbound, said, now).await;
+        return chat(deps, turn, inbound, said, now, Talk::Chat).await;
     }
     Ok((
         Work::Chat {

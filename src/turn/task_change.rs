@@ -19,9 +19,9 @@
 use crate::replies::grounding::{asks_for_on_any, Ask};
 use crate::sentence::tokens::Join;
 use crate::sentence::Sentence;
+use crate::store::Store;
 use crate::tasks::named;
 
-use super::deps::TurnDeps;
 use super::error::TurnError;
 
 /// The changes to a task a message may ask for (a new task is a capture, not this).
@@ -36,7 +36,7 @@ const CHANGES: [Ask; 6] = [
 
 /// Whether the message asks for a change to one of the open tasks it names.
 pub(super) async fn asks_to_change_a_task(
-    deps: &TurnDeps,
+    store: &Store,
     said: &Sentence,
 ) -> Result<bool, TurnError> {
     let words: Vec<String> = said
@@ -44,8 +44,7 @@ pub(super) async fn asks_to_change_a_task(
         .into_iter()
         .map(|piece| piece.word)
         .collect();
-    let named = deps
-        .store
+    let named = store
         .read(move |conn| named::named_by_message(conn, &words))
         .await?;
     let titles: Vec<&str> = named.iter().map(|task| task.title.as_str()).collect();

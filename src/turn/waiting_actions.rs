@@ -38,6 +38,7 @@ use super::draft_step::DraftStep;
 use super::error::TurnError;
 use super::result::{PlannerStep, TurnPath};
 use super::say::{ask_with, say};
+use super::settings::TurnSettings;
 use super::texts;
 
 /// What a "which one?" draft keeps, to go on once the person picks.
@@ -109,7 +110,7 @@ async fn prepare(
     now: DateTime<Utc>,
 ) -> Result<(Prepared, Option<String>), TurnError> {
     // Checked again: the actions file may have changed while a question was waiting.
-    let chat_actions = deps.chat_actions.get();
+    let chat_actions = deps.actors.chat_actions.get();
     let requests: Vec<_> = waiting
         .requests
         .iter()
@@ -176,7 +177,7 @@ async fn settle_ready(
         pinned: waiting.pinned.as_deref(),
         picked: &picked,
         planner_ran: waiting.planner_ran,
-        names_a_time: names_a_time(deps, &waiting.message, now),
+        names_a_time: names_a_time(&deps.settings, &waiting.message, now),
     };
     let Settling {
         planner, session, ..
@@ -249,12 +250,12 @@ fn drop_invented(waiting: &Waiting, mut ready: Ready, from_planner: bool) -> Opt
 }
 
 /// Whether the message names a time (consent trusts a time the person said).
-fn names_a_time(deps: &TurnDeps, message: &str, now: DateTime<Utc>) -> bool {
+fn names_a_time(settings: &TurnSettings, message: &str, now: DateTime<Utc>) -> bool {
     let when = WhenContext {
         now,
-        timezone: deps.settings.timezone,
+        timezone: settings.timezone,
         current_start: None,
-        later: deps.settings.later,
+        later: settings.later,
     };
     matches!(find_when(message, &when), Ok(Some(_)))
 }
