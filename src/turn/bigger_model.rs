@@ -7,6 +7,10 @@
 //! Without the bigger model configured Donna says so (path `unhandled`, nothing changes); with
 //! no earlier message to ask about she asks for the question (`clarify`, no draft: the next
 //! message is read on its own, and "ask the bigger model" after it works).
+//!
+//! Reaches (of `TurnDeps`): the bigger model, the store; and what `chat_memory`, `chat_prompt`,
+//! `escalation` reach.
+//!
 //! Invariant: nothing is sent to the bigger model here; the offer is committed first.
 
 use chrono::{DateTime, Utc};

@@ -5,6 +5,9 @@
 //! Takes: the question, the chat, now. Reads: the sender's own calendars (`CalendarBook`), the
 //! open tasks they may see, their zone, quiet and working hours (`people::work_day_of`). Sends:
 //! an answer, or a plan whose one step moves the task to the slot after a yes.
+//!
+//! Reaches (of `TurnDeps`): the calendars, the settings, the store.
+//!
 //! Invariants: only the sender's own events, and never in a group chat (there: that calendars
 //! are private); nothing moves before a yes (a slot is a proposal, `Work::Propose`); a slot
 //! proposed overlaps none of the sender's busy events and none of their other tasks' times,

@@ -10,6 +10,8 @@
 //! - A likely duplicate of an open task is proposed, not created (path `duplicate`).
 //! - Learned preferences fill the fields the person did not give, and say so.
 //!
+//! Reaches (of `TurnDeps`): the settings, the store.
+//!
 //! Invariant: the task is created in the turn's commit, not here; the duplicate check and the
 //! preferences are one read before it.
 

@@ -1,7 +1,7 @@
-//! The chat room (docs/contract.md "Free text" step 8, "Chat engine"): a message `route`
-//! calls chat (small talk, venting, a greeting the rules did not take) gets one `chat` call
-//! whose prompt is the persona, the pinned task, the summaries of the chat's last
-//! `chat_memory::SUMMARIES_SHOWN` earlier sessions and the newest messages of the current session that fit
+//! The chat room (docs/contract.md "Free text" step 8, "Chat engine"): a message `route` calls chat
+//! (small talk, venting, a greeting the rules did not take) gets one `chat` call whose prompt is
+//! the persona, the pinned task, the summaries of the chat's last `chat_memory::SUMMARIES_SHOWN`
+//! earlier sessions and the newest messages of the current session that fit
 //! `chat.context_budget_tokens` (`llm::chat_prompt`); path `chat`, the reply the model's
 //! `reply_to_user`.
 //!
@@ -12,6 +12,9 @@
 //! The system message lists the chat actions (config/chat_actions.yaml); a message `route`
 //! calls task talk (`task_action`, `Talk::Tasks`) also shows the open tasks as quoted data.
 //! An answer that proposes actions goes to `turn::chat_actions` (consent, tasks named in chat).
+//!
+//! Reaches (of `TurnDeps`): "thinking", the bigger model, the model; and what `chat_actions`,
+//! `chat_memory`, `chat_prompt`, `escalation`, `model_call` reach.
 //!
 //! Invariants:
 //! - Any model call failing: `llm_unavailable` (the failure contract), and the turn stores

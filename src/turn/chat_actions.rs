@@ -12,6 +12,8 @@
 //! The waiting actions are settled in `waiting_actions` (asked about, refused, run or
 //! proposed).
 //!
+//! Reaches (of `TurnDeps`): the chat actions; and what `waiting_actions` reaches.
+//!
 //! Invariants:
 //! - Nothing runs that the registry does not have, whose parameters do not check, or whose task
 //!   is not exactly one task Donna resolved; a question or a refusal changes nothing.

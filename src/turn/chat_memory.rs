@@ -9,6 +9,10 @@
 //! two even when the sweeper closes it at the same moment) and reads again, so the new
 //! session's prompt carries that summary. Without a model a chat turn never gets here; with
 //! `chat.summary_on_close` off the session closes without a summary, as the sweeper's would.
+//!
+//! Reaches (of `TurnDeps`): the session closer, the settings, the store; and what `capture`
+//! reaches.
+//!
 //! Invariant: nothing here writes but that close (its own store write, before the turn's
 //! commit, with no transaction open across the summarize call).
 

@@ -3,6 +3,8 @@
 //! earlier sessions, the chat actions; for task talk the open tasks the asker may see), built
 //! from what `chat_memory` reads, times shown in the sender's zone.
 //!
+//! Reaches (of `TurnDeps`): the chat config, the settings; and what `chat_memory` reaches.
+//!
 //! Invariant: nothing here writes but `chat_memory`'s close of an expired session; the prompt
 //! holds earlier sessions only as summaries.
 

@@ -1,7 +1,7 @@
 //! The turn's shared handles: everything a room may reach outside its own file (the store, the
-//! clock, the settings, and `TurnActors`: the actors, the model, the live configs, the event
-//! bus). One value, built once by the app and shared by all conversations; a turn works with its copy in the sender's time zone
-//! (`for_sender`).
+//! clock, the settings, and `TurnActors`: the actors, the model, the live configs, the event bus).
+//! One value, built once by the app and shared by all conversations; a turn works with its copy in
+//! the sender's time zone (`for_sender`).
 //!
 //! A room is a function of these handles, the loaded `TurnContext` and the message's reading;
 //! its signature says which handles it takes (the narrow ones where one or two suffice).

@@ -8,6 +8,8 @@
 //!
 //! Owns: the order of reading and deciding, and the moment the turn decided (its `now`, in the
 //! journal). Sends: `Analyze` to the FastPath (words only).
+//!
+//! Reaches (of `TurnDeps`): the FastPath, the clock, the settings.
 
 use chrono::{DateTime, Utc};
 

@@ -17,6 +17,9 @@
 //!   it again, finds its reservation (`TurnContext::interrupted`), says the answer was
 //!   interrupted, marks it so (it stays counted) and never calls again for that offer.
 //!
+//! Reaches (of `TurnDeps`): the bigger model, the settings, the store, the system prompt; and what
+//! `chat_memory`, `chat_prompt`, `escalation_call` reach.
+//!
 //! Invariant: nothing is sent to the bigger model before a reservation is committed, and never
 //! twice for one offer (the ledger's unique `offer_id`). Its actions are not run (its answer is
 //! words only, like any reply after a look-up; a later slice may plan them).

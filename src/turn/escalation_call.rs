@@ -3,6 +3,8 @@
 //! budget, `conversation::escalation_ledger`), the call, and what the turn's commit settles
 //! (`Work::Escalation`). See `turn::escalation` for the whole flow.
 //!
+//! Reaches (of `TurnDeps`): "thinking", the bigger model, the settings, the store.
+//!
 //! Invariant: the message is durable before the reservation, and nothing is sent before the
 //! reservation is committed.
 

@@ -1,7 +1,8 @@
-//! The free-text model room (docs/contract.md "Free text", step 8): a message no rule took (but
-//! a request for the bigger model, `bigger_model`) goes to `route` with the last `planner.history_exchanges` exchanges of the chat; a capture (or an
-//! automation) then to `parse_task`, whose answer is validated and captured like the rules'
-//! (times read by Donna's parser, duplicates, preferences).
+//! The free-text model room (docs/contract.md "Free text", step 8): a message no rule took (but a
+//! request for the bigger model, `bigger_model`) goes to `route` with the last
+//! `planner.history_exchanges` exchanges of the chat; a capture (or an automation) then to
+//! `parse_task`, whose answer is validated and captured like the rules' (times read by Donna's
+//! parser, duplicates, preferences).
 //!
 //! A message that asks, in the person's words, for a change to one of their open tasks is task
 //! talk without `route` (`turn::task_change`): one call instead of two.
@@ -20,6 +21,10 @@
 //! - No model: an honest answer naming what works (`unhandled`); a model that is not there, or
 //!   any call of the turn failing (timeout, refused, garbage after one retry):
 //!   `llm_unavailable` with the same list, never "say it again".
+//!
+//! Reaches (of `TurnDeps`): "thinking", the model, the settings, the store; and what
+//! `bigger_model`, `capture`, `chat`, `chat_memory`, `history`, `model_call`, `planner`, `routed`
+//! reach.
 //!
 //! Invariant: the model's fields are data: a detail the person's words do not say is left out
 //! (`turn::said_details`; a domain or priority left out is then a learned preference's or

@@ -10,8 +10,9 @@
 //! the bigger model, `bigger_model`, then the model), or without one an honest answer naming
 //! what works.
 //!
-//! Reaches: the settings (the sender's zone), and through the rooms it calls the store, the
-//! calendars and the model.
+//! Reaches (of `TurnDeps`): the settings; and what `calendar_answers`, `capture`, `free_model`,
+//! `lists`, `timezone`, `which_one` reach.
+//!
 //! Invariants: reached only through `decide`'s `Next::FreeText`, so a bare confirmation or
 //! "undo" never gets here; the message's readings by the rules, the automation and digest
 //! commands are made once (`Readings`) from its one reading and shared with the group gate and

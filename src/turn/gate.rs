@@ -3,6 +3,9 @@
 //!
 //! The person's own answer to a proposal made for them, and a command the rules read, skip the
 //! model gate (docs/contract.md "Free text", steps 4 and 7) but still take a slot.
+//!
+//! Reaches (of `TurnDeps`): the RateCap, the gate metrics, the model; and what `history` reaches.
+//!
 //! Invariants: the slot is reserved before the model is asked, so a burst cannot pass the cap;
 //! at the cap no model is asked; the gate fails open (a store hiccup or a model failure means
 //! Donna replies); nudge threads are the owner's own conversation and are never gated.

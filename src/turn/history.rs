@@ -2,6 +2,8 @@
 //! ThreadMemory actor and written as the prompts show them. The one place history is fetched
 //! and formatted, for every model call of a turn; with it, what the free-text calls show
 //! (`free_text_context`: the last exchanges and the time).
+//!
+//! Reaches (of `TurnDeps`): the settings, the thread memory.
 
 use chrono::{DateTime, Utc};
 

@@ -6,6 +6,8 @@
 //! binding, on the nudged task; and a button's change to one task (`Next::Clicked`, the
 //! `click_layer`), bound from its intent alone and answered the same way.
 //!
+//! Reaches (of `TurnDeps`): the ActionExecutor, the model; and what `model` reaches.
+//!
 //! Invariants: the action's time is read once when it is bound. A time that cannot be used
 //! changes nothing and is never replaced by "later": an impossible one ("feb 30", "25:00") is
 //! answered with the reader's own reason, with or without a model; one the words leave unclear

@@ -10,6 +10,9 @@
 //! answer and goes no further (not to the model). The cursor belongs to the person who asked:
 //! another member's "more" gets a plain answer, never the next page of someone else's list.
 //! In a group chat a list names only that chat's tasks (`capture::group_lists`).
+//!
+//! Reaches (of `TurnDeps`): the calendars, the settings, the store.
+//!
 //! Invariants: nothing here writes; the page and the cursor step are committed with the turn.
 
 use chrono::{DateTime, Utc};

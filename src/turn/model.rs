@@ -4,6 +4,9 @@
 //! contradictions), and what the review kept becomes a plan the person must confirm; a new
 //! task in it gets the duplicate check and the learned preferences (`proposed_task`).
 //!
+//! Reaches (of `TurnDeps`): "thinking", the ActionExecutor, the model, the model's state, the
+//! settings; and what `history`, `model_call`, `proposed_task` reach.
+//!
 //! Invariants: nothing the model proposes runs in this turn (it is proposed, never executed);
 //! a model known not to answer (unreachable, or missing from its server) is not called, and a
 //! call that cannot connect or finds no such model gets the same honest answer: what works

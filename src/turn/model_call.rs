@@ -6,6 +6,8 @@
 //!
 //! A call's outcome is `Called`: the model's answer for the room to go on with, or the turn's
 //! answer already settled (the failure contract's), which the room returns as it is.
+//!
+//! Reaches (of `TurnDeps`): the model, the model's state.
 
 use actors::{ChildRef, Reply};
 

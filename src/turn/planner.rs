@@ -5,6 +5,10 @@
 //! step says `done` without an answer, does one more `chat` call compose the answer from what
 //! the tools returned: path `answer`, the tool calls in the result's `steps`.
 //!
+//! Reaches (of `TurnDeps`): the bigger model, the calendars, the model, the settings, the store;
+//! and what `chat_actions`, `chat_memory`, `chat_prompt`, `escalation`, `history`, `model_call`
+//! reach.
+//!
 //! Invariants:
 //! - At most `planner.max_tool_calls` tool calls, hard: an unknown tool, invalid arguments or a
 //!   failing tool is an error observation and counts; a model that always wants another tool

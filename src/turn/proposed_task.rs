@@ -4,6 +4,8 @@
 //! likely duplicate of an open task is said in the proposal ("You already have 'Pay rent'...
 //! Add another?"), so the person's yes is a yes to another one.
 //!
+//! Reaches (of `TurnDeps`): the settings, the store.
+//!
 //! Invariant: this only rewrites actions that are proposed anyway (the nudge room's plan waits
 //! for a yes); a title, time or field the model gave is never changed, and nothing is written
 //! here (one read for the duplicate check and the preferences of every new task).

@@ -21,6 +21,9 @@
 //! Takes: a `Decided` turn's `Next`, its words (None for a click) and its context. Sends:
 //! whatever the room sends (the executor, the model, the store reads of the free-text room).
 //!
+//! Reaches (of `TurnDeps`): the settings; and what `calendar_answers`, `escalation`, `free_text`,
+//! `intent`, `model` reach.
+//!
 //! Invariant: a click never reaches a words room (`decide_click` sends none there; a words
 //! room reached without words changes nothing and says nothing).
 

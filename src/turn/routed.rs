@@ -16,6 +16,9 @@
 //! A message that asks for a change to one of the person's tasks never gets here: it is task
 //! talk before `route` is asked (`turn::task_change`).
 //!
+//! Reaches (of `TurnDeps`): the chat config, the store; and what `chat`, `chat_memory`, `history`
+//! reach.
+//!
 //! Invariant: the reply is text for the person and nothing else: no action, no plan, no
 //! escalation comes from `route`.
 

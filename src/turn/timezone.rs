@@ -9,6 +9,9 @@
 //! The same room reads the sender's quiet hours ("quiet hours 23:00 to 7:00", "don't nudge me
 //! between 10pm and 7am", "use the default quiet hours", "quiet hours?": `quiet_sentence`),
 //! stored by the commit (`Work::SetQuietHours`) as `PUT /api/people/{user_id}` stores them.
+//!
+//! Reaches (of `TurnDeps`): the settings, the store.
+//!
 //! Invariant: nothing here writes; the zone is stored by the commit, with the turn.
 
 use chrono::{DateTime, Utc};

@@ -8,6 +8,8 @@
 //!   invention); what the person plainly asked for runs at once (`chat_actions::consent`), the
 //!   rest becomes ONE plan that waits for a yes.
 //!
+//! Reaches (of `TurnDeps`): the chat actions, the settings, the store; and what `capture` reaches.
+//!
 //! Invariants: nothing runs that the registry does not have (checked again here: the actions
 //! file may have changed while a question waited); the reply is Donna's own words, the
 //! planner's composed answer kept before them; nothing here writes (the turn's commit does).

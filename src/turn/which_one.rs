@@ -3,6 +3,8 @@
 //! waiting on it go on exactly as if the person had named that task: what the first message
 //! asked for runs at once, anything else becomes a plan (`chat_actions::consent`).
 //!
+//! Reaches (of `TurnDeps`): the store; and what `waiting_actions` reaches.
+//!
 //! Invariant: a pick only ever chooses among the listed candidates; an answer that picks none
 //! (or several) asks again, and a draft that cannot be read is given up, changing nothing.
 
