@@ -9,6 +9,7 @@
 //! next tick runs as usual. Supervision (restarts) is the `ChildSpec`'s, as for any actor.
 
 use std::future::Future;
+use std::pin::Pin;
 use std::time::Duration;
 
 use actors::{Behaviour, CellCtx, Handled, Reply};
@@ -30,11 +31,12 @@ pub trait Tick: Unpin + 'static {
     const WHAT: &'static str;
 
     /// One tick at `now`; the returned work runs before the next message is taken.
-    fn tick(
-        &mut self,
-        now: DateTime<Utc>,
-    ) -> impl Future<Output = Result<Self::Done, Self::Error>> + 'static;
+    fn tick(&mut self, now: DateTime<Utc>) -> TickWork<Self::Done, Self::Error>;
 }
+
+/// A tick's work: boxed, so each actor's `tick` is one line to declare (a tick a minute makes
+/// the allocation nothing).
+pub type TickWork<T, E> = Pin<Box<dyn Future<Output = Result<T, E>> + 'static>>;
 
 /// A supervised actor running `W` every `interval` of `clock`.
 pub struct Ticking<W> {

@@ -25,7 +25,6 @@
 //! An automation whose rule cannot be searched, or whose task cannot be written, is skipped and
 //! reported (`skipped_rows`); the others still run.
 
-use std::future::Future;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
@@ -41,7 +40,7 @@ use crate::skipped_rows::{Runner, SkippedRows};
 use crate::store::{isolated, Store, StoreError};
 use crate::tasks::model::{NewTask, TaskSource};
 use crate::tasks::{nudge_marks, repo as tasks, Task};
-use crate::ticking::{Tick, TickMsg};
+use crate::ticking::{Tick, TickMsg, TickWork};
 
 pub use super::due::due_occurrence;
 
@@ -254,12 +253,9 @@ impl Tick for AutomationRunner {
     type Error = StoreError;
     const WHAT: &'static str = "automation";
 
-    fn tick(
-        &mut self,
-        now: DateTime<Utc>,
-    ) -> impl Future<Output = Result<Vec<Task>, StoreError>> + 'static {
+    fn tick(&mut self, now: DateTime<Utc>) -> TickWork<Vec<Task>, StoreError> {
         let occurrences = self.occurrences.clone();
-        async move {
+        Box::pin(async move {
             let events = occurrences.events.clone();
             let created = occurrences.tick(now, fire).await?;
             // Committed: the console and /api/events may show them now.
@@ -275,6 +271,6 @@ impl Tick for AutomationRunner {
                 tracing::info!(count = created.len(), "automation tasks created");
             }
             Ok(created)
-        }
+        })
     }
 }

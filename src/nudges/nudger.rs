@@ -11,7 +11,6 @@
 //! mailbox); a task that cannot be read or nudged is skipped and reported (`skipped_rows`), the
 //! others still are.
 
-use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -27,7 +26,7 @@ use crate::events::EventBus;
 use crate::metrics::NudgeMetrics;
 use crate::skipped_rows::SkippedRows;
 use crate::store::{Store, StoreError};
-use crate::ticking::{Tick, TickMsg};
+use crate::ticking::{Tick, TickMsg, TickWork};
 
 pub type NudgerMsg = TickMsg<Vec<NudgeOpened>, StoreError>;
 
@@ -72,10 +71,7 @@ impl Tick for Nudger {
     type Error = StoreError;
     const WHAT: &'static str = "nudge";
 
-    fn tick(
-        &mut self,
-        now: DateTime<Utc>,
-    ) -> impl Future<Output = Result<Vec<NudgeOpened>, StoreError>> + 'static {
+    fn tick(&mut self, now: DateTime<Utc>) -> TickWork<Vec<NudgeOpened>, StoreError> {
         let rules = DueRules {
             min_gap: self.rules.min_gap,
             quiet_hours: self.rules.quiet_hours,
@@ -88,7 +84,7 @@ impl Tick for Nudger {
             .store
             .write(move |conn| nudge_due(conn, now, &rules, Channel::Local, sink_on, &skipped));
         let (events, metrics) = (self.events.clone(), self.metrics.clone());
-        async move {
+        Box::pin(async move {
             let round = round.await?;
             let mut opened = Vec::new();
             // Committed: now the console and /api/events may show them.
@@ -104,7 +100,7 @@ impl Tick for Nudger {
                 tracing::info!(count = opened.len(), "nudged");
             }
             Ok(opened)
-        }
+        })
     }
 }
 

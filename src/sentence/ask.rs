@@ -18,3 +18,16 @@ pub enum Ask {
     /// Its priority, domain or description.
     Change,
 }
+
+impl Ask {
+    /// The changes to an existing task a message may ask for (a new task is a capture, not one
+    /// of these).
+    pub const CHANGES: [Ask; 6] = [
+        Ask::Done,
+        Ask::Move,
+        Ask::Snooze,
+        Ask::Cancel,
+        Ask::Rename,
+        Ask::Change,
+    ];
+}

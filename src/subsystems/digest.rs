@@ -25,7 +25,6 @@
 //! whose agenda cannot be composed is skipped and reported (`skipped_rows`); the others still
 //! run.
 
-use std::future::Future;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
@@ -45,7 +44,7 @@ use crate::nudges::quiet::quiet_since;
 use crate::people::{self, OwnDay};
 use crate::skipped_rows::{Runner, SkippedRows};
 use crate::store::{isolated, Store, StoreError};
-use crate::ticking::{Tick, TickMsg};
+use crate::ticking::{Tick, TickMsg, TickWork};
 
 pub type DigestMsg = TickMsg<Vec<DigestSent>, StoreError>;
 
@@ -195,13 +194,10 @@ impl Tick for DigestRunner {
     type Error = StoreError;
     const WHAT: &'static str = "digest";
 
-    fn tick(
-        &mut self,
-        now: DateTime<Utc>,
-    ) -> impl Future<Output = Result<Vec<DigestSent>, StoreError>> + 'static {
+    fn tick(&mut self, now: DateTime<Utc>) -> TickWork<Vec<DigestSent>, StoreError> {
         let (occurrences, defaults) = (self.occurrences.clone(), self.defaults);
         let offers = self.offers.clone();
-        async move {
+        Box::pin(async move {
             let events = occurrences.events.clone();
             let write = move |conn: &Connection, due: &[Due], now, skipped: &SkippedRows| {
                 send(conn, due, now, skipped, (defaults, &offers))
@@ -221,6 +217,6 @@ impl Tick for DigestRunner {
                 tracing::info!(count = messages, "digests sent");
             }
             Ok(sent)
-        }
+        })
     }
 }

@@ -24,16 +24,6 @@ use crate::tasks::named;
 
 use super::error::TurnError;
 
-/// The changes to a task a message may ask for (a new task is a capture, not this).
-const CHANGES: [Ask; 6] = [
-    Ask::Done,
-    Ask::Move,
-    Ask::Snooze,
-    Ask::Cancel,
-    Ask::Rename,
-    Ask::Change,
-];
-
 /// Whether the message asks for a change to one of the open tasks it names.
 pub(super) async fn asks_to_change_a_task(
     store: &Store,
@@ -48,7 +38,7 @@ pub(super) async fn asks_to_change_a_task(
         .read(move |conn| named::named_by_message(conn, &words))
         .await?;
     let titles: Vec<&str> = named.iter().map(|task| task.title.as_str()).collect();
-    Ok(CHANGES
+    Ok(Ask::CHANGES
         .into_iter()
         .any(|ask| asks_for_on_any(said, ask, &titles)))
 }

@@ -146,18 +146,10 @@ fn many_titles_read_at_once_answer_as_each_title_alone() {
         "the weather is so nice today",
     ];
     // Every kind there is.
-    let kinds = [
-        Ask::Create,
-        Ask::Done,
-        Ask::Move,
-        Ask::Snooze,
-        Ask::Cancel,
-        Ask::Rename,
-        Ask::Change,
-    ];
+    let kinds = std::iter::once(Ask::Create).chain(Ask::CHANGES);
     for sentence in sentences {
         let message = Sentence::read(sentence);
-        for ask in kinds {
+        for ask in kinds.clone() {
             let each = titles.iter().any(|title| {
                 let context = Context {
                     task_title: Some(title),
