@@ -20,7 +20,8 @@ use super::snooze_length::{say_minutes, snooze_minutes};
 use super::task_details::{details, Details};
 use crate::tasks::explicit::names_the_moment;
 use crate::tasks::fields::{
-    check_description, check_domain, check_priority, clean_title, count_one_more, TaskFieldError,
+    check_description, check_domain, check_estimate, check_priority, clean_title, count_one_more,
+    TaskFieldError,
 };
 use crate::tasks::model::NewTask;
 use crate::tasks::nudge_marks;
@@ -439,6 +440,10 @@ fn update_task(
         check_priority(priority)?;
         task.priority = priority;
         said.push(format!("set priority {priority}"));
+    }
+    if let Some(minutes) = params.get(super::estimate::MINUTES).and_then(Value::as_i64) {
+        task.estimated_duration_minutes = check_estimate(Some(minutes))?;
+        said.push(format!("it takes about {}", say_minutes(minutes)));
     }
     if task == before {
         return Err(ActionError::Refused(format!(

@@ -7,12 +7,14 @@
 //! `reply_time` reads what a keyword reply says about its time
 //! beyond the instant (unclear words, a snooze's length), `snooze_length` how long a snooze
 //! lasts, `task_details` a new task's description, estimate and tags checked as every door
-//! checks them. `automation` is the internal `create_automation` action
+//! checks them; `estimate` a reply's "it takes about an hour" as an action on its task.
+//! `automation` is the internal `create_automation` action
 //! (proposed by Donna's own rules, stored after a yes).
 
 pub mod automation;
 pub mod bind;
 pub mod describe;
+pub mod estimate;
 pub mod execute;
 pub mod handler_kind;
 pub mod handlers;

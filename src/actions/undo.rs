@@ -180,11 +180,7 @@ fn revert(
             repo::TaskChangeError::Store(error) => error,
             other => StoreError::Corrupt(other.to_string()),
         })?;
-        format!(
-            "Undone: '{}' is back to {}.",
-            task.title,
-            task.status.as_str().replace('_', " ")
-        )
+        restored_words(&task, step.after_json.as_deref())
     } else {
         // Nothing journaled to revert (kept as before: says there is nothing to undo).
         return Ok(Some(String::new()));
@@ -194,6 +190,28 @@ fn revert(
         params![step.id, to_db(now)],
     )?;
     Ok(Some(restored))
+}
+
+/// What undo says it put back: the estimate when that is what the step changed ("it takes
+/// about an hour"), else the task's status.
+fn restored_words(task: &Task, after: Option<&str>) -> String {
+    let after: Option<Task> = after.and_then(|after| serde_json::from_str(after).ok());
+    if after
+        .is_some_and(|after| after.estimated_duration_minutes != task.estimated_duration_minutes)
+    {
+        let estimate = task
+            .estimated_duration_minutes
+            .map_or_else(|| "none".to_string(), super::snooze_length::say_minutes);
+        return format!(
+            "Undone: '{}' has its estimate back ({estimate}).",
+            task.title
+        );
+    }
+    format!(
+        "Undone: '{}' is back to {}.",
+        task.title,
+        task.status.as_str().replace('_', " ")
+    )
 }
 
 /// Why a step's task is no longer as the step left it, if it is not.

@@ -9,6 +9,8 @@
 //! Invariants: only registered, valid actions come out, and of a proposal only those the review
 //! kept; context parameters come from the thread; for a keyword intent, the reply's own words
 //! fill an action's optional `when` parameter (so "push it to friday" reschedules to Friday).
+//! The one action no file registers is a reply's estimate (`actions::estimate`): Donna's own,
+//! bound from the minutes its rule read to the thread's task.
 
 use std::sync::Arc;
 
@@ -16,6 +18,7 @@ use crate::live::Live;
 
 use actors::{Behaviour, CellCtx, Handled, Reply};
 
+use crate::actions::estimate;
 use crate::actions::review::{review_plan, Review, ReviewInput};
 use crate::actions::{
     bind_button, bind_intent, ActionRegistry, ActionRequest, BindContext, BindError, BoundIntent,
@@ -114,7 +117,12 @@ impl Behaviour for ActionExecutor {
                 text,
                 context,
                 reply,
-            } => reply.send(bind_intent(&self.registry.get(), &intent, &text, &context)),
+            } => reply.send(if intent.action == estimate::ACTION {
+                // Built from the minutes the rule read, never from an actions file.
+                estimate::bind(&intent, &context)
+            } else {
+                bind_intent(&self.registry.get(), &intent, &text, &context)
+            }),
             ExecutorMsg::BindButton {
                 intent,
                 context,

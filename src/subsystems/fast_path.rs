@@ -5,13 +5,15 @@
 //! once: the intent outcome, the plan answer, undo, confirm word, a closing.
 //! A message whose core no keyword matched that says nothing but a time ("friday 3pm", "in 2
 //! hours") is read here as the reschedule intent, "give me an hour" as the snooze intent
-//! ([`analyze_reply`]): the time reader sits above the keyword layer, so the two meet in this
-//! actor.
+//! ([`analyze_reply`]), and one that says how long its task takes ("it takes about an hour",
+//! `tasks::estimate_said`) as the estimate intent (`actions::estimate`): the time reader sits
+//! above the keyword layer, so the two meet in this actor.
 //! Invariant: pure; no I/O, and the message is never read again here (its reading comes
 //! with it), so it answers in microseconds.
 
 use std::sync::Arc;
 
+use crate::actions::estimate;
 use crate::live::Live;
 use actors::{Behaviour, CellCtx, Handled, Reply};
 
@@ -19,6 +21,7 @@ use crate::replies::analysis::{analyze, Analysis};
 use crate::replies::matcher::{FallThroughReason, FastPath, FastPathOutcome};
 use crate::sentence::lexicon::{self, commands::ASK_AGAIN_AT};
 use crate::sentence::Sentence;
+use crate::tasks::estimate_said::estimate_said;
 use crate::tasks::when::names_only_a_time;
 
 pub enum FastPathMsg {
@@ -68,6 +71,15 @@ pub fn analyze_reply(
     }
     let core = sentence.core_words();
     let core_text = sentence.core_text();
+    // Whatever the keyword layer fell through on ("should take 20 minutes" opens like a
+    // question, "an hour or so" holds "or", "half an hour" a "not quite"), the estimate's reader
+    // asks the clause's own mood and negation, reads the core alone and takes no word it does
+    // not know; a reply too long for the keyword layer stays the model's.
+    let fell_through = matches!(analysis.outcome, FastPathOutcome::FallThrough(reason) if reason != FallThroughReason::TooLong);
+    if let Some(minutes) = estimate_said(sentence).filter(|_| fell_through) {
+        analysis.outcome = FastPathOutcome::Match(estimate::intent(minutes, core_text));
+        return analysis;
+    }
     if let FastPathOutcome::FallThrough(
         FallThroughReason::NoKeyword | FallThroughReason::MultiIntent,
     ) = analysis.outcome

@@ -3,6 +3,7 @@
 //! about a task: its explicit time, the completion check-in sent) and `open` (the open tasks a
 //! question asks about, on indexes).
 
+pub mod estimate_said;
 pub mod explicit;
 pub mod fields;
 pub mod model;

@@ -5,7 +5,8 @@
 //! suggestions, sarcasm, intentions, subjects: `moods`), the words that ask for each kind of
 //! change to a task (the done / later / cancel lexicon: `deeds`), and commands in people's
 //! words (capture commands, "never mind", "remind me at ...": `commands`), and the words of
-//! questions about the person's calendar and time (`calendar`).
+//! questions about the person's calendar and time (`calendar`), and the words that say how
+//! long a task takes (`lengths`).
 //!
 //! A new list: a `pub const` in the file of its family (or a new file here for a new family),
 //! named for what its words do, with a function that says whether a word is one of them (over a
@@ -20,6 +21,7 @@ pub mod closings;
 pub mod commands;
 pub mod courtesy;
 pub mod deeds;
+pub mod lengths;
 pub mod moods;
 pub mod negators;
 pub mod questions;

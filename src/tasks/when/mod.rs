@@ -189,6 +189,14 @@ pub fn lengths(text: &str) -> Vec<Length> {
     scan::lengths(text, &tokenize(text))
 }
 
+/// Every amount of time in `text` with the bytes of its words, whatever introduces it ("it
+/// takes about | an hour", "a | 2 hour | job"): what a reply's reader of a task's length reads
+/// around (scan `length`); the words around it say whether it is what a task takes ("in an
+/// hour" is a time). "an hour ago" and "another hour" are left out.
+pub fn amounts_of_time(text: &str) -> Vec<Length> {
+    scan::amounts(text, &tokenize(text))
+}
+
 /// The bytes of a word like "9-11" (two numbers of at most two digits joined by a dash): hours
 /// from 9 to 11, or 9 November. Such a word is asked about, never read either way.
 pub fn number_range(text: &str) -> Option<Range<usize>> {

@@ -15,6 +15,7 @@ use super::amount::{amount, Amount};
 use super::cursor::Words;
 use crate::tasks::when::parts::Part;
 use crate::tasks::when::words::Token;
+use crate::tasks::when::words::HEDGES;
 
 /// A length said in the text: its minutes and the bytes of its words (the introducing word
 /// included); for a range of clock times ("from 9:00 to 11:00") also the bytes of its start's
@@ -66,7 +67,14 @@ fn length_at(w: &Words, i: usize) -> Option<(Length, usize)> {
         more,
     } = amount(w, i)?;
     let introduced = INTRODUCERS.contains(&w.intro(i));
-    let after_punctuation = i > 0 && w.punctuation_after(i - 1) && digits;
+    // ", 45 min", ", about an hour": a spelled amount needs a hedge after the break, so that
+    // "call mom, an hour" is no length by accident.
+    let hedges = (0..i)
+        .rev()
+        .take_while(|&j| HEDGES.contains(&w.at(j)))
+        .count();
+    let after_punctuation =
+        i > hedges && w.punctuation_after(i - hedges - 1) && (digits || hedges > 0);
     if more || !(introduced || after_punctuation) {
         return None;
     }
@@ -91,7 +99,7 @@ fn length_at(w: &Words, i: usize) -> Option<(Length, usize)> {
             .find(|&j| INTRODUCERS.contains(&w.at(j)))
             .unwrap_or(i)
     } else {
-        i
+        i - hedges
     };
     // "it should take 20 minutes": the words that make the verb a sentence are the length's.
     if w.at(first) != "for" {
@@ -109,6 +117,51 @@ fn length_at(w: &Words, i: usize) -> Option<(Length, usize)> {
         },
         len,
     ))
+}
+
+/// Every amount of time in the text that says how long something lasts, whatever word comes
+/// before it: its minutes (a day is 24 hours; months and working days are no length) and the
+/// bytes of its own words ("an hour", "2 hours and 15 minutes"). "another hour", "an hour ago"
+/// and "45 min before" are left out. The reader of a reply decides from the words around it
+/// whether it is what the task takes (`tasks::estimate_said`).
+pub fn amounts(text: &str, tokens: &[Token]) -> Vec<Length> {
+    let w = Words { tokens, text };
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let Some(Amount {
+            span, len, more, ..
+        }) = amount(&w, i)
+        else {
+            i += 1;
+            continue;
+        };
+        let relative = matches!(
+            w.at(i + len),
+            "ago" | "before" | "after" | "earlier" | "later" | "from" | "late"
+        );
+        let minutes = span
+            .ok()
+            .filter(|span| span.months == 0 && span.working_days == 0)
+            .map(|span| {
+                span.days
+                    .saturating_mul(24 * 60)
+                    .saturating_add(span.seconds / 60)
+            });
+        let bytes = w.tokens.get(i).zip(w.tokens.get(i + len - 1));
+        if let (false, false, Some(minutes), Some((first, last))) = (more, relative, minutes, bytes)
+        {
+            if let Ok(minutes) = i64::try_from(minutes) {
+                found.push(Length {
+                    minutes,
+                    range: first.range.start..last.range.end,
+                    start: None,
+                });
+            }
+        }
+        i += len.max(1);
+    }
+    found
 }
 
 /// "from 9:00 to 11:00", "between 2pm and 3:30pm", "10am-noon" as two words: two clock times
@@ -183,6 +236,8 @@ mod tests {
                 vec![(60, "for an hour")],
             ),
             ("gym at 6pm, 45 min", vec![(45, "45 min")]),
+            ("dentist at 3pm, about an hour", vec![(60, "about an hour")]),
+            ("call mom, an hour", vec![]),
             (
                 "it takes about an hour",
                 vec![(60, "it takes about an hour")],

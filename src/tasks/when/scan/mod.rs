@@ -23,8 +23,8 @@ mod points;
 mod relative;
 
 use cursor::{Match, Words};
-pub(super) use length::lengths;
 pub use length::Length;
+pub(super) use length::{amounts, lengths};
 
 use super::error::WhenError;
 use super::parts::{Day, Part};
