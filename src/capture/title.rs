@@ -60,7 +60,17 @@ pub fn title_from(body: &str, ranges: &[Range<usize>]) -> String {
     if body.is_char_boundary(at) {
         kept.push_str(&body[at..]);
     }
-    trim_connectors(&squeeze(&kept))
+    trim_connectors(&without_empty_brackets(&squeeze(&kept)))
+}
+
+/// `text` without brackets a cut emptied ("review the slides (30 min) please" -> "review the
+/// slides please").
+fn without_empty_brackets(text: &str) -> String {
+    let mut text = text.to_string();
+    for empty in ["( )", "()", "[ ]", "[]"] {
+        text = text.replace(empty, "");
+    }
+    squeeze(&text)
 }
 
 fn trim_connectors(text: &str) -> String {
@@ -142,6 +152,11 @@ mod tests {
             ("to tomorrow", "tomorrow", ""),
             ("about at 5pm", "5pm", ""),
             ("for tomorrow", "tomorrow", ""),
+            (
+                "review the slides (30 min) please",
+                "30 min",
+                "Review the slides",
+            ),
             (
                 "submit report due next tuesday",
                 "next tuesday",

@@ -195,6 +195,9 @@ pub(super) async fn capture_parsed(
         ));
     }
     let mut capture = said_details(&message, &parsed, text, now).capture(title);
+    // A length the person said with the task is theirs, whether or not the model read it.
+    capture.estimated_minutes = (capture.estimated_minutes)
+        .or_else(|| crate::tasks::when::lengths(text).first().map(|l| l.minutes));
     // Time words the message does not hold are the model's, not the person's: no time.
     let when = parsed
         .when

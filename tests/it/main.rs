@@ -35,6 +35,7 @@ mod discord_native;
 mod discord_timezone;
 mod durations_in_words;
 mod escalation;
+mod estimate_captures;
 mod estimate_replies;
 mod event_streams;
 mod events;

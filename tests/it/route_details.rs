@@ -86,7 +86,8 @@ fn said() -> Vec<Row> {
     ]
 }
 
-/// Details out of bounds or of the wrong kind: left out, the task still made right.
+/// Details out of bounds or of the wrong kind: left out, the task still made right (a length
+/// the person said is read from their words, as a capture's rules read it).
 fn nonsense() -> Vec<Row> {
     vec![
         (
@@ -94,9 +95,10 @@ fn nonsense() -> Vec<Row> {
             json!({"intent": "capture", "confidence": 0.9, "title": "Sort out the car insurance",
                    "when": "by friday", "priority": 9, "estimated_minutes": 100_000_000,
                    "tags": "insurance"}),
+            // The model's estimate is out of bounds; the hour the person said is theirs.
             Some((
                 "Sort out the car insurance",
-                (2, None, None, vec![], "personal", true),
+                (2, Some(60), None, vec![], "personal", true),
             )),
         ),
         (
@@ -104,9 +106,10 @@ fn nonsense() -> Vec<Row> {
             json!({"intent": "capture", "confidence": 0.9, "title": "Book the vet for the dog",
                    "priority": -1, "estimated_minutes": "twenty", "description": 42,
                    "domain": "pets"}),
+            // The model's "twenty" is no number; the 20 minutes the person said are theirs.
             Some((
                 "Book the vet for the dog",
-                (2, None, None, vec![], "personal", false),
+                (2, Some(20), None, vec![], "personal", false),
             )),
         ),
         (
@@ -116,7 +119,7 @@ fn nonsense() -> Vec<Row> {
                    "description": "defrost \u{7} the freezer ".repeat(400)}),
             Some((
                 "Defrost the freezer",
-                (2, None, None, vec![], "personal", false),
+                (2, Some(90), None, vec![], "personal", false),
             )),
         ),
         (
@@ -126,7 +129,7 @@ fn nonsense() -> Vec<Row> {
                    "description": "<optional note>"}),
             Some((
                 "Return the library books",
-                (2, None, None, vec![], "personal", false),
+                (2, Some(10), None, vec![], "personal", false),
             )),
         ),
     ]
@@ -149,9 +152,10 @@ fn invented() -> Vec<Row> {
             "call the plumber tomorrow, it takes an hour",
             json!({"intent": "capture", "confidence": 0.9, "title": "Call the plumber",
                    "when": "tomorrow", "estimated_minutes": 600}),
+            // The model's 600 is not what the person said; their hour is.
             Some((
                 "Call the plumber",
-                (2, None, None, vec![], "personal", true),
+                (2, Some(60), None, vec![], "personal", true),
             )),
         ),
         (
