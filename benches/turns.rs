@@ -42,9 +42,11 @@
 //!
 //! - **e. concurrent turns over HTTP** (`benches/turns/concurrent.rs`, FULL): 500 "done" turns
 //!   sent at once as `POST /api/messages`, each to its own idle nudge thread, next to 500
-//!   trivial requests (`GET /health/live`) sent at once to the same server, 5 interleaved pairs
-//!   after a warm-up pair; requests/s of each and the ratio turns / trivial (target: >= 0.9x,
-//!   with a "done" over HTTP at most 4x one durable commit's p50 in section c).
+//!   trivial requests (`GET /health/live`) and 500 trivial durable writes (`POST /api/threads`
+//!   `{}`: one row, one durable commit, no turn) sent at once to the same server, 5 interleaved
+//!   rounds after a warm-up round; requests/s of each and the ratios turns / trivial and turns /
+//!   durable writes (target: >= 0.9x, with a "done" over HTTP at most 4x one durable commit's p50
+//!   in section c).
 //!
 //! `DONNA_BENCH_ONLY=app,full` (any of fastpath, floor, app, seq, http, capture, freemodel,
 //! concurrent, full, normal) runs a part only, e.g. under `perf record`. seq, http, capture,
@@ -966,12 +968,17 @@ fn main() {
 /// e. Many "done" turns at once over HTTP next to as many trivial requests, same server.
 fn concurrent_bench() {
     println!(
-        "e. {} \"done\" turns over HTTP at once vs {} trivial requests (GET /health/live) at \
-         once, same server, synchronous=FULL, interleaved",
+        "e. {} \"done\" turns over HTTP at once vs {} trivial requests (GET /health/live) and as \
+         many trivial durable writes (POST /api/threads) at once, same server, synchronous=FULL, \
+         interleaved",
         concurrent::CONCURRENT,
         concurrent::CONCURRENT
     );
-    let (turns, trivial) = concurrent::turns_and_trivial();
+    let concurrent::Rounds {
+        turns,
+        trivial,
+        writes,
+    } = concurrent::turns_and_baselines();
     let list = |rounds: &[f64]| {
         rounds
             .iter()
@@ -981,27 +988,36 @@ fn concurrent_bench() {
     };
     println!("  turns:   {} requests/s", list(&turns.rounds));
     println!("  trivial: {} requests/s", list(&trivial.rounds));
-    let pairs: Vec<f64> = turns
-        .rounds
-        .iter()
-        .zip(&trivial.rounds)
-        .map(|(turn, trivial)| turn / trivial.max(1e-9))
-        .collect();
-    let ratio = median(&pairs);
     println!(
-        "  turns / trivial: median {:.0} / {:.0} requests/s; median of the pairs' ratios \
-         {ratio:.2}x (pairs: {}; issue 38 target >= {TARGET_CONCURRENT_VS_TRIVIAL:.1}x: {})",
-        turns.median(),
-        trivial.median(),
-        pairs
-            .iter()
-            .map(|r| format!("{r:.2}"))
-            .collect::<Vec<_>>()
-            .join(" / "),
-        if ratio >= TARGET_CONCURRENT_VS_TRIVIAL {
-            "met"
-        } else {
-            "MISSED"
-        }
+        "  durable writes (POST /api/threads): {} requests/s",
+        list(&writes.rounds)
     );
+    let ratios = |baseline: &concurrent::Concurrent| -> Vec<f64> {
+        turns
+            .rounds
+            .iter()
+            .zip(&baseline.rounds)
+            .map(|(turn, base)| turn / base.max(1e-9))
+            .collect()
+    };
+    for (name, baseline) in [("trivial", &trivial), ("durable writes", &writes)] {
+        let pairs = ratios(baseline);
+        let ratio = median(&pairs);
+        println!(
+            "  turns / {name}: median {:.0} / {:.0} requests/s; median of the pairs' ratios \
+             {ratio:.2}x (pairs: {}; issue 38 target >= {TARGET_CONCURRENT_VS_TRIVIAL:.1}x: {})",
+            turns.median(),
+            baseline.median(),
+            pairs
+                .iter()
+                .map(|r| format!("{r:.2}"))
+                .collect::<Vec<_>>()
+                .join(" / "),
+            if ratio >= TARGET_CONCURRENT_VS_TRIVIAL {
+                "met"
+            } else {
+                "MISSED"
+            }
+        );
+    }
 }

@@ -68,13 +68,16 @@ pub fn execute_all(
                     .transpose()
                     .map_err(|e| StoreError::json("action_log.before", e))?;
                 // The task as the action left it: undo refuses once it has changed since.
-                let after = match &effect.task_id {
-                    Some(id) => crate::tasks::repo::get(conn, id)?
-                        .map(|task| serde_json::to_string(&task))
-                        .transpose()
-                        .map_err(|e| StoreError::json("action_log.after", e))?,
-                    None => None,
+                // (read back only when the handler does not hand it over from its own write).
+                let after = match (effect.after, &effect.task_id) {
+                    (Some(task), _) => Some(task),
+                    (None, Some(id)) => crate::tasks::repo::get(conn, id)?,
+                    (None, None) => None,
                 };
+                let after = after
+                    .map(|task| serde_json::to_string(&task))
+                    .transpose()
+                    .map_err(|e| StoreError::json("action_log.after", e))?;
                 conn.prepare_cached(
                     "INSERT INTO action_log (thread_id, task_id, action, params_json, plan_id, plan_index, \
                      before_json, created_task_id, summary, created_at, created_automation_id, \

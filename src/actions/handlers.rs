@@ -56,6 +56,8 @@ pub struct Effect {
     pub created_automation_id: Option<String>,
     /// The automation a stop_automation stopped (undo resumes it).
     pub stopped_automation_id: Option<String>,
+    /// The task as the action left it, if its handler has it (else the journal reads it back).
+    pub after: Option<Task>,
 }
 
 /// Why an action did nothing.
@@ -136,6 +138,7 @@ fn changed(before: Task, summary: String) -> Effect {
         created_task_id: None,
         created_automation_id: None,
         stopped_automation_id: None,
+        after: None,
     }
 }
 
@@ -151,15 +154,21 @@ fn mark_done(
             before.title
         )));
     }
-    let mut task = repo::set_status(conn, &before.id, TaskStatus::Done, env.now)?;
-    // A finished task needs no more nudges.
+    before
+        .status
+        .can_move_to(TaskStatus::Done)
+        .map_err(TaskChangeError::from)?;
+    // Done and needing no more nudges, written once (the task is already read).
+    let mut task = before.clone();
+    task.status = TaskStatus::Done;
+    task.completed_at = Some(env.now);
     task.snoozed_until = None;
     task.unanswered_nudges = 0;
-    repo::save(conn, &task, env.now)?;
-    Ok(changed(
-        before.clone(),
-        format!("Marked '{}' as done.", before.title),
-    ))
+    let summary = format!("Marked '{}' as done.", before.title);
+    Ok(Effect {
+        after: Some(repo::save(conn, &task, env.now)?),
+        ..changed(before, summary)
+    })
 }
 
 fn when_context(env: &ActionEnv, task: &Task) -> WhenContext {
@@ -325,6 +334,7 @@ fn create_task(
         created_task_id: Some(task.id),
         created_automation_id: None,
         stopped_automation_id: None,
+        after: None,
     })
 }
 
@@ -348,6 +358,7 @@ fn create_automation(
         created_task_id: None,
         created_automation_id: Some(created.automation_id),
         stopped_automation_id: None,
+        after: None,
     })
 }
 
@@ -483,5 +494,6 @@ fn stop_automation(
         created_task_id: None,
         created_automation_id: None,
         stopped_automation_id: Some(automation.id),
+        after: None,
     })
 }
