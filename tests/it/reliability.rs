@@ -200,6 +200,9 @@ async fn a_message_waiting_for_the_model_is_in_the_inbox_meanwhile() {
 
 const THREADS: usize = 500;
 const PER_THREAD: usize = 40;
+/// One injected panic per this many accepted messages (about 570 over the run: as many restarts
+/// as a panic every 25 ms gave on an idle machine, ~250).
+const MESSAGES_PER_PANIC: usize = 35;
 
 #[actix_rt::test]
 async fn twenty_thousand_messages_with_random_panics_lose_nothing_duplicate_nothing_reorder_nothing(
@@ -213,13 +216,19 @@ async fn twenty_thousand_messages_with_random_panics_lose_nothing_duplicate_noth
         threads.push(bot.nudged_task(&format!("Task {i}")).await);
     }
     let app = bot.app.clone();
-    // Panics keep landing in every actor a turn passes through while the load runs.
+    // Panics keep landing in every actor a turn passes through while the load runs: one for
+    // every `MESSAGES_PER_PANIC` messages accepted, so a slow (loaded) machine gets the same
+    // share of panics per message as a fast one, not more because the run takes longer.
+    let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let chaos = {
-        let app = app.clone();
+        let (app, accepted) = (app.clone(), accepted.clone());
         actix_rt::spawn(async move {
             let mut round = 0u32;
             loop {
-                actix_rt::time::sleep(Duration::from_millis(25)).await;
+                let mark = (round as usize + 1) * MESSAGES_PER_PANIC;
+                while accepted.load(std::sync::atomic::Ordering::Relaxed) < mark {
+                    actix_rt::time::sleep(Duration::from_millis(2)).await;
+                }
                 let nth = 1 + (round * 7919) % 200;
                 match round % 4 {
                     0 => app.fast_path.inject_panic_on_nth(nth),
@@ -234,6 +243,7 @@ async fn twenty_thousand_messages_with_random_panics_lose_nothing_duplicate_noth
     let retries = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let clients = threads.iter().map(|(_, thread)| {
         let (app, thread, retries) = (app.clone(), thread.clone(), retries.clone());
+        let accepted = accepted.clone();
         async move {
             for n in 0..PER_THREAD {
                 let message_id = format!("{thread}-{n:03}");
@@ -253,7 +263,10 @@ async fn twenty_thousand_messages_with_random_panics_lose_nothing_duplicate_noth
                         )
                         .await;
                     match sent {
-                        Ok(_) => break,
+                        Ok(_) => {
+                            accepted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            break;
+                        }
                         Err(IntakeError::Failed { .. } | IntakeError::Busy) if attempts < 200 => {
                             retries.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                             actix_rt::time::sleep(Duration::from_millis(2)).await;
