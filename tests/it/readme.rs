@@ -432,3 +432,20 @@ fn the_readme_is_short_and_states_the_true_prerequisites() {
         );
     }
 }
+
+/// The two documents a developer reads whole stay readable whole: the map of the code and the
+/// current figures (the history of the figures has its own file, docs/benchmarks-history.md).
+#[test]
+fn architecture_and_benchmarks_stay_under_30_kb() {
+    for (name, text) in [
+        ("ARCHITECTURE.md", include_str!("../../ARCHITECTURE.md")),
+        ("BENCHMARKS.md", include_str!("../../BENCHMARKS.md")),
+    ] {
+        assert!(
+            text.len() < 30_000,
+            "{name} is {} bytes; keep it under 30 KB (state each thing once; history goes to \
+             docs/benchmarks-history.md)",
+            text.len()
+        );
+    }
+}
