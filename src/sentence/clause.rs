@@ -196,11 +196,17 @@ fn intends(words: &[&str]) -> bool {
 pub fn courtesy_opening(words: &[&str]) -> usize {
     let mut at = 0;
     loop {
-        if let Some(length) = lexicon::longest_opening(&words[at..], courtesy::POLITE_OPENERS) {
+        if let Some(length) = lexicon::longest_opening(&words[at..], courtesy::POLITE_OPENERS)
+            .or_else(|| lexicon::longest_opening(&words[at..], courtesy::PHATIC_PHRASES))
+        {
             at += length;
             continue;
         }
-        if words.get(at).is_some_and(|word| courtesy::is_phatic(word)) && at + 1 < words.len() {
+        // "so it takes an hour": a clause's opening "so" joins it to what came before, as a
+        // conjunction does (`subject_at`), and says nothing of its subject.
+        let joined = at == 0 && words.first() == Some(&"so");
+        let phatic = words.get(at).is_some_and(|word| courtesy::is_phatic(word)) || joined;
+        if phatic && at + 1 < words.len() {
             at += 1;
             continue;
         }

@@ -206,8 +206,17 @@ fn read_before(words: &[&str]) -> Option<Before> {
             at += 1;
         }
     }
-    while let Some(length) = opening(at, lengths::ROUGHLY) {
-        at += length;
+    loop {
+        if words
+            .get(at)
+            .is_some_and(|word| lengths::APPROXIMATIONS.contains(word))
+        {
+            at += 1;
+        } else if let Some(length) = opening(at, lengths::ROUGHLY) {
+            at += length;
+        } else {
+            break;
+        }
     }
     if words.get(at).is_some_and(|word| lengths::is_article(word)) {
         said.article = true;

@@ -132,6 +132,9 @@ pub const PHATIC_PHRASES: &[&[&str]] = &[
     &["of", "course"],
     &["sounds", "good"],
     &["oh", "well"],
+    &["ok", "so"],
+    &["okay", "so"],
+    &["alright", "so"],
 ];
 
 pub fn is_greeting(word: &str) -> bool {

@@ -82,22 +82,29 @@ pub enum Taking {
 /// Whom a length is taken from, right after the verb ("it takes me an hour").
 pub const TAKERS: &[&str] = &["me", "us", "you", "u"];
 
-/// Hedges right before an amount ("about an hour", "like 20 min", "max 2 hours").
+/// Words of approximation before an amount or a time ("about an hour", "in like 20 mins", "at
+/// around 5pm"): the amount or time is still the one meant. The time reader's too
+/// (`tasks::when::words`).
+pub const APPROXIMATIONS: [&str; 8] = [
+    "about",
+    "around",
+    "roughly",
+    "approximately",
+    "approx",
+    "like",
+    "circa",
+    "maybe",
+];
+
+/// Hedges before a task's length besides the [`APPROXIMATIONS`] ("max 2 hours", "just 20 min",
+/// "a good hour").
 pub const ROUGHLY: &[&[&str]] = &[
-    &["about"],
-    &["around"],
-    &["roughly"],
-    &["approximately"],
-    &["approx"],
-    &["like"],
-    &["maybe"],
     &["probably"],
     &["prob"],
     &["just"],
     &["only"],
     &["max"],
     &["under"],
-    &["circa"],
     &["at", "most"],
     &["a", "good"],
     &["a", "solid"],

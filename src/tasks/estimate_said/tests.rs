@@ -105,3 +105,34 @@ fn sentences_about_other_times_and_lengths_say_nothing() {
         .collect();
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
+
+/// Cores written apart from the tables above, each read bare and inside a lead-in, a courtesy
+/// and an apology: the wrapper never changes what is read.
+#[test]
+fn a_wrapper_never_changes_the_length_read() {
+    let cores: &[(&str, Option<i64>)] = &[
+        ("it should take around 40 minutes", Some(40)),
+        ("this one takes roughly 15 min", Some(15)),
+        ("it's a 3 hour job", Some(180)),
+        ("it'll take about 2 hours", Some(120)),
+        ("that takes approx 25 minutes", Some(25)),
+        // Must not: someone else's length, a past, a question, a negation, a wish.
+        ("the drive takes around 40 minutes", None),
+        ("it took around 40 minutes last time", None),
+        ("will it take about 2 hours?", None),
+        ("it won't take 2 hours", None),
+        ("I wish it took 10 minutes", None),
+    ];
+    for (core, minutes) in cores {
+        for said in [
+            core.to_string(),
+            format!("ok so {core}"),
+            format!("so {core}"),
+            format!("{core}, thanks"),
+            format!("sorry, {core}"),
+            format!("hey donna, {core}. thank you!"),
+        ] {
+            assert_eq!(read(&said), *minutes, "{said:?}");
+        }
+    }
+}

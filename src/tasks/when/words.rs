@@ -29,16 +29,7 @@ const MONTH_NAMES: [&str; 12] = [
 
 /// Words of approximation between a preposition and its time ("in about an hour", "at around
 /// 5pm", "in like 20 mins"): the time is still the one meant, and the words are the time's.
-pub(super) const HEDGES: [&str; 8] = [
-    "about",
-    "around",
-    "roughly",
-    "approximately",
-    "approx",
-    "like",
-    "circa",
-    "maybe",
-];
+pub(super) use crate::sentence::lexicon::lengths::APPROXIMATIONS as HEDGES;
 
 /// The parts of the day said by name: a time on their own ("tomorrow morning"), and a word
 /// that may close a date ("friday night").
